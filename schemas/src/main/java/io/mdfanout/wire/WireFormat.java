@@ -1,0 +1,136 @@
+package io.mdfanout.wire;
+
+import io.mdfanout.sbe.AddOrderAttributedDecoder;
+import io.mdfanout.sbe.AddOrderDecoder;
+import io.mdfanout.sbe.BrokenTradeDecoder;
+import io.mdfanout.sbe.CrossTradeDecoder;
+import io.mdfanout.sbe.GapNoticeDecoder;
+import io.mdfanout.sbe.HeartbeatDecoder;
+import io.mdfanout.sbe.ImbalanceDecoder;
+import io.mdfanout.sbe.InstrumentDirectoryDecoder;
+import io.mdfanout.sbe.MessageHeaderDecoder;
+import io.mdfanout.sbe.MwcbDeclineLevelDecoder;
+import io.mdfanout.sbe.MwcbStatusDecoder;
+import io.mdfanout.sbe.OperationalHaltDecoder;
+import io.mdfanout.sbe.OrderCancelDecoder;
+import io.mdfanout.sbe.OrderDeleteDecoder;
+import io.mdfanout.sbe.OrderExecutedDecoder;
+import io.mdfanout.sbe.OrderExecutedWithPriceDecoder;
+import io.mdfanout.sbe.OrderReplaceDecoder;
+import io.mdfanout.sbe.PacketHeaderDecoder;
+import io.mdfanout.sbe.RegShoRestrictionDecoder;
+import io.mdfanout.sbe.SystemEventDecoder;
+import io.mdfanout.sbe.TradeDecoder;
+import io.mdfanout.sbe.TradingStatusDecoder;
+import org.agrona.DirectBuffer;
+
+import java.nio.ByteOrder;
+
+/**
+ * Facts about the normalized wire format that every module relies on and the generated
+ * codecs do not state on their own: the common prefix of normalized messages, message
+ * lengths, and the block length each template had in the schema version this build knows.
+ */
+public final class WireFormat
+{
+    public static final int SCHEMA_ID = MessageHeaderDecoder.SCHEMA_ID;
+    public static final int SCHEMA_VERSION = MessageHeaderDecoder.SCHEMA_VERSION;
+    public static final int HEADER_LENGTH = MessageHeaderDecoder.ENCODED_LENGTH;
+    public static final ByteOrder BYTE_ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    /** Offsets of the common prefix, relative to the start of a normalized message's block (after the header). */
+    public static final int EXCHANGE_SEQUENCE_OFFSET = 0;
+    public static final int EXCHANGE_TIMESTAMP_OFFSET = 8;
+    public static final int INSTRUMENT_ID_OFFSET = 16;
+    public static final int COMMON_PREFIX_LENGTH = 20;
+
+    /** instrumentId of whole-market messages (system events, MWCB, partition-wide gap notices). */
+    public static final long MARKET_WIDE_INSTRUMENT_ID = 0;
+
+    /** Largest normalized message this schema version defines, header included. */
+    public static final int MAX_MESSAGE_LENGTH;
+
+    private static final int MAX_TEMPLATE_ID = 31;
+    private static final int[] BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1];
+
+    static
+    {
+        BLOCK_LENGTHS[PacketHeaderDecoder.TEMPLATE_ID] = PacketHeaderDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[HeartbeatDecoder.TEMPLATE_ID] = HeartbeatDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[GapNoticeDecoder.TEMPLATE_ID] = GapNoticeDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[SystemEventDecoder.TEMPLATE_ID] = SystemEventDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[InstrumentDirectoryDecoder.TEMPLATE_ID] = InstrumentDirectoryDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[TradingStatusDecoder.TEMPLATE_ID] = TradingStatusDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[RegShoRestrictionDecoder.TEMPLATE_ID] = RegShoRestrictionDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[MwcbDeclineLevelDecoder.TEMPLATE_ID] = MwcbDeclineLevelDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[MwcbStatusDecoder.TEMPLATE_ID] = MwcbStatusDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[OperationalHaltDecoder.TEMPLATE_ID] = OperationalHaltDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[AddOrderDecoder.TEMPLATE_ID] = AddOrderDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[AddOrderAttributedDecoder.TEMPLATE_ID] = AddOrderAttributedDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[OrderExecutedDecoder.TEMPLATE_ID] = OrderExecutedDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[OrderExecutedWithPriceDecoder.TEMPLATE_ID] = OrderExecutedWithPriceDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[OrderCancelDecoder.TEMPLATE_ID] = OrderCancelDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[OrderDeleteDecoder.TEMPLATE_ID] = OrderDeleteDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[OrderReplaceDecoder.TEMPLATE_ID] = OrderReplaceDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[TradeDecoder.TEMPLATE_ID] = TradeDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[CrossTradeDecoder.TEMPLATE_ID] = CrossTradeDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[BrokenTradeDecoder.TEMPLATE_ID] = BrokenTradeDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[ImbalanceDecoder.TEMPLATE_ID] = ImbalanceDecoder.BLOCK_LENGTH;
+
+        int max = 0;
+        for (int templateId = 0; templateId <= MAX_TEMPLATE_ID; templateId++)
+        {
+            if (isNormalizedMessage(templateId))
+            {
+                max = Math.max(max, BLOCK_LENGTHS[templateId]);
+            }
+        }
+        MAX_MESSAGE_LENGTH = HEADER_LENGTH + max;
+    }
+
+    private WireFormat()
+    {
+    }
+
+    /**
+     * Block length of a template in the schema version this build was generated from.
+     *
+     * @return the block length, or -1 when this build does not know the template.
+     */
+    public static int knownBlockLength(final int templateId)
+    {
+        return templateId >= 0 && templateId <= MAX_TEMPLATE_ID && BLOCK_LENGTHS[templateId] != 0 ?
+            BLOCK_LENGTHS[templateId] : -1;
+    }
+
+    /** True for the templates that travel in packets and ring buffers (everything but PacketHeader and Heartbeat). */
+    public static boolean isNormalizedMessage(final int templateId)
+    {
+        return templateId == GapNoticeDecoder.TEMPLATE_ID ||
+            (templateId >= SystemEventDecoder.TEMPLATE_ID && knownBlockLength(templateId) > 0);
+    }
+
+    /** Encoded length of a message (header included) given the blockLength from its header. */
+    public static int messageLength(final int blockLength)
+    {
+        return HEADER_LENGTH + blockLength;
+    }
+
+    /** Read the instrument id of a normalized message whose header starts at {@code offset}. */
+    public static long instrumentId(final DirectBuffer buffer, final int offset)
+    {
+        return buffer.getInt(offset + HEADER_LENGTH + INSTRUMENT_ID_OFFSET, BYTE_ORDER) & 0xFFFF_FFFFL;
+    }
+
+    /** Read the exchange sequence of a normalized message whose header starts at {@code offset}. */
+    public static long exchangeSequence(final DirectBuffer buffer, final int offset)
+    {
+        return buffer.getLong(offset + HEADER_LENGTH + EXCHANGE_SEQUENCE_OFFSET, BYTE_ORDER);
+    }
+
+    /** Read the exchange timestamp of a normalized message whose header starts at {@code offset}. */
+    public static long exchangeTimestamp(final DirectBuffer buffer, final int offset)
+    {
+        return buffer.getLong(offset + HEADER_LENGTH + EXCHANGE_TIMESTAMP_OFFSET, BYTE_ORDER);
+    }
+}

@@ -1,0 +1,77 @@
+package io.mdfanout.wire;
+
+import io.mdfanout.sbe.AddOrderEncoder;
+import io.mdfanout.sbe.ImbalanceDecoder;
+import io.mdfanout.sbe.MessageHeaderEncoder;
+import io.mdfanout.sbe.Side;
+import io.mdfanout.sbe.SystemEventDecoder;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class WireFormatTest
+{
+    @Test
+    void commonPrefixIsReadableWithoutKnowingTheTemplate()
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[128]);
+        final AddOrderEncoder encoder = new AddOrderEncoder()
+            .wrapAndApplyHeader(buffer, 4, new MessageHeaderEncoder());
+        encoder.exchangeSequence(123456789L).exchangeTimestamp(34_200_000_000_001L).instrumentId(4_000_000_000L)
+            .orderId(42).shares(100).side(Side.SELL).price().mantissa(1_234_500L);
+
+        assertEquals(123456789L, WireFormat.exchangeSequence(buffer, 4));
+        assertEquals(34_200_000_000_001L, WireFormat.exchangeTimestamp(buffer, 4));
+        assertEquals(4_000_000_000L, WireFormat.instrumentId(buffer, 4));
+        assertEquals(WireFormat.HEADER_LENGTH + AddOrderEncoder.BLOCK_LENGTH, WireFormat.messageLength(encoder.encodedLength() - 0));
+    }
+
+    @Test
+    void knowsEveryTemplateAndTheLargestMessage()
+    {
+        assertEquals(WireFormat.HEADER_LENGTH + ImbalanceDecoder.BLOCK_LENGTH, WireFormat.MAX_MESSAGE_LENGTH);
+        assertTrue(WireFormat.isNormalizedMessage(SystemEventDecoder.TEMPLATE_ID));
+        assertFalse(WireFormat.isNormalizedMessage(1));
+        assertFalse(WireFormat.isNormalizedMessage(2));
+        assertEquals(-1, WireFormat.knownBlockLength(9));
+        assertEquals(-1, WireFormat.knownBlockLength(65535));
+    }
+
+    @Test
+    void marketWideMessagesAreRecognisedAndInstrumentsSpreadOverPartitions()
+    {
+        assertTrue(Partitioning.isMarketWide(0));
+        assertEquals(3, Partitioning.partitionOf(7, 4));
+        assertEquals(1003, Partitioning.streamId(1000, 3));
+    }
+
+    @Test
+    void producerCreatesAndConsumerMapsTheSameRing(@TempDir final Path dir)
+    {
+        try (PartitionRings.MappedRing producer = PartitionRings.create(dir, 2, 64 * 1024);
+            PartitionRings.MappedRing consumer = PartitionRings.map(dir, 2))
+        {
+            final UnsafeBuffer src = new UnsafeBuffer(new byte[16]);
+            src.putLong(0, 77L);
+            assertTrue(producer.ring().write(10, src, 0, 16));
+            final long[] seen = new long[2];
+            final int read = consumer.ring().read((typeId, buffer, index, length) ->
+            {
+                seen[0] = typeId;
+                seen[1] = buffer.getLong(index);
+            });
+            assertEquals(1, read);
+            assertEquals(10, seen[0]);
+            assertEquals(77L, seen[1]);
+        }
+        assertThrows(IllegalStateException.class, () -> PartitionRings.map(dir, 9));
+        assertThrows(IllegalArgumentException.class, () -> PartitionRings.fileLength(1000));
+    }
+}
