@@ -1,0 +1,105 @@
+package io.mdfanout.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One role of the chain (simulator, feed handler, fanout, subscriber) running as a real,
+ * separate JVM through the same entry point users run, with its output kept in a log file.
+ */
+final class ChainProcess implements AutoCloseable
+{
+    private final String name;
+    private final Process process;
+    private final Path log;
+
+    private ChainProcess(final String name, final Process process, final Path log)
+    {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+    }
+
+    static ChainProcess start(final String name, final Path logDir, final String... args) throws IOException
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("--add-opens");
+        command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
+        command.add("--add-opens");
+        command.add("java.base/sun.nio.ch=ALL-UNNAMED");
+        command.add("--add-opens");
+        command.add("java.base/java.nio=ALL-UNNAMED");
+        command.add("-Xms128m");
+        command.add("-Xmx512m");
+        command.add("-XX:+UseParallelGC");
+        command.add("-XX:TieredStopAtLevel=4");
+        command.add("-Daeron.print.configuration=false");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(Main.class.getName());
+        command.addAll(List.of(args));
+
+        final Path log = logDir.resolve(name + ".log");
+        final Process process = new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+        return new ChainProcess(name, process, log);
+    }
+
+    String name()
+    {
+        return name;
+    }
+
+    boolean isAlive()
+    {
+        return process.isAlive();
+    }
+
+    /** Wait for the process to exit on its own; -1 if it did not within the timeout. */
+    int waitFor(final long timeout, final TimeUnit unit) throws InterruptedException
+    {
+        return process.waitFor(timeout, unit) ? process.exitValue() : -1;
+    }
+
+    /** SIGTERM, as Kubernetes and the demo stop a role, then wait for the clean exit. */
+    int stop() throws InterruptedException
+    {
+        process.destroy();
+        if (!process.waitFor(20, TimeUnit.SECONDS))
+        {
+            process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            return -1;
+        }
+        return process.exitValue();
+    }
+
+    String logTail()
+    {
+        try
+        {
+            final List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return "---- " + name + " (" + log + ") ----\n" +
+                String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        }
+        catch (final IOException ex)
+        {
+            return "---- " + name + ": no log (" + ex + ")";
+        }
+    }
+
+    public void close()
+    {
+        if (process.isAlive())
+        {
+            process.destroyForcibly();
+        }
+    }
+}

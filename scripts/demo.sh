@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The whole chain on one machine: exchange simulator -> (MoldUDP64 multicast on loopback) ->
+# feed handler -> (shared-memory ring buffers) -> fanout with an embedded media driver ->
+# (Aeron multicast on loopback) -> a subscriber drawing live books. Ctrl-C stops everything and
+# removes the ring files and every Aeron directory the processes created.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+SYMBOLS="${DEMO_SYMBOLS:-AAPL MSFT NVDA}"
+RATE="${DEMO_RATE:-20000}"
+PARTITIONS="${DEMO_PARTITIONS:-4}"
+run_dir="$(mktemp -d /tmp/mdfanout-demo.XXXXXX)"
+ring_dir="/dev/shm/mdfanout-demo-$$"
+group=239.1.1.1; port=26400
+channel='aeron:udp?endpoint=224.0.1.1:40456|interface=127.0.0.1|mtu=8192'
+pids=()
+
+cleanup() {
+  trap - INT TERM EXIT
+  echo
+  echo "stopping the demo..."
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+  for _ in $(seq 1 100); do
+    alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.1
+  done
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
+  wait 2>/dev/null
+  rm -rf "$ring_dir"
+  echo "stopped; logs kept in $run_dir"
+}
+trap cleanup INT TERM EXIT
+
+echo "logs: $run_dir"
+bin/mdfanout feed-handler --group $group --port $port --interface 127.0.0.1 \
+  --ring-dir "$ring_dir" --partitions "$PARTITIONS" >"$run_dir/feed-handler.log" 2>&1 &
+pids+=($!)
+bin/mdfanout fanout --ring-dir "$ring_dir" --partitions "$PARTITIONS" --channel "$channel" \
+  >"$run_dir/fanout.log" 2>&1 &
+pids+=($!)
+# The simulator waits a little so the subscriber has joined before the stock directory goes out.
+bin/mdfanout simulator --group $group --port $port --interface 127.0.0.1 --symbols 50 \
+  --rate "$RATE" --messages 0 --start-delay-ms 4000 >"$run_dir/simulator.log" 2>&1 &
+pids+=($!)
+
+symbol_args=()
+for s in $SYMBOLS; do symbol_args+=(--symbol "$s"); done
+bin/mdfanout book --channel "$channel" --partitions "$PARTITIONS" "${symbol_args[@]}" --depth 5
