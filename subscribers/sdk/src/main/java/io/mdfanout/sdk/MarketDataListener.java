@@ -1,0 +1,272 @@
+package io.mdfanout.sdk;
+
+import io.mdfanout.sbe.AddOrderAttributedDecoder;
+import io.mdfanout.sbe.AddOrderDecoder;
+import io.mdfanout.sbe.BrokenTradeDecoder;
+import io.mdfanout.sbe.CrossTradeDecoder;
+import io.mdfanout.sbe.GapNoticeDecoder;
+import io.mdfanout.sbe.ImbalanceDecoder;
+import io.mdfanout.sbe.InstrumentDirectoryDecoder;
+import io.mdfanout.sbe.MwcbDeclineLevelDecoder;
+import io.mdfanout.sbe.MwcbStatusDecoder;
+import io.mdfanout.sbe.OperationalHaltDecoder;
+import io.mdfanout.sbe.OrderCancelDecoder;
+import io.mdfanout.sbe.OrderDeleteDecoder;
+import io.mdfanout.sbe.OrderExecutedDecoder;
+import io.mdfanout.sbe.OrderExecutedWithPriceDecoder;
+import io.mdfanout.sbe.OrderReplaceDecoder;
+import io.mdfanout.sbe.RegShoRestrictionDecoder;
+import io.mdfanout.sbe.SystemEventDecoder;
+import io.mdfanout.sbe.TradeDecoder;
+import io.mdfanout.sbe.TradingStatusDecoder;
+import org.agrona.DirectBuffer;
+
+/**
+ * Callbacks of a {@link FeedSubscriber}, all invoked on the thread that calls
+ * {@link FeedSubscriber#poll(int)}. Every method has a no-op default so a listener implements
+ * only what it needs.
+ * <p>
+ * The {@link MessageContext} and the decoders are flyweights reused for every message: they are
+ * valid only during the callback. For each normalized message {@link #onRawMessage} is called
+ * first, then the typed callback for its template.
+ */
+public interface MarketDataListener
+{
+    /**
+     * First packet or heartbeat seen on a partition stream (or the first from a new publisher
+     * session, e.g. after a fanout restart): sequences start here, nothing before is reported
+     * as missing.
+     *
+     * @param partition the partition.
+     * @param streamSequence the first stream sequence that will be delivered.
+     */
+    default void onStreamJoined(final int partition, final long streamSequence)
+    {
+    }
+
+    /**
+     * Stream sequences were lost on a partition: the messages in the inclusive range were never
+     * delivered. Delivery continues after the range.
+     *
+     * @param partition the partition.
+     * @param firstMissing first missing stream sequence.
+     * @param lastMissing last missing stream sequence (inclusive).
+     */
+    default void onStreamGap(final int partition, final long firstMissing, final long lastMissing)
+    {
+    }
+
+    /**
+     * A heartbeat from an idle partition stream.
+     *
+     * @param partition the partition.
+     * @param nextStreamSequence the stream sequence the next message will carry.
+     * @param sendingTime epoch nanoseconds when the fanout sent it.
+     */
+    default void onHeartbeat(final int partition, final long nextStreamSequence, final long sendingTime)
+    {
+    }
+
+    /**
+     * Every normalized message, before its typed callback: the complete SBE message (header
+     * included) as received.
+     *
+     * @param context where the message came from.
+     * @param buffer buffer holding the message.
+     * @param offset offset of the message header in the buffer.
+     * @param length length of the message, header included.
+     */
+    default void onRawMessage(final MessageContext context, final DirectBuffer buffer, final int offset, final int length)
+    {
+    }
+
+    /**
+     * GapNotice: exchange messages were lost upstream of the fanout.
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onGapNotice(final MessageContext context, final GapNoticeDecoder message)
+    {
+    }
+
+    /**
+     * SystemEvent (ITCH S).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onSystemEvent(final MessageContext context, final SystemEventDecoder message)
+    {
+    }
+
+    /**
+     * InstrumentDirectory (ITCH R).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onInstrumentDirectory(final MessageContext context, final InstrumentDirectoryDecoder message)
+    {
+    }
+
+    /**
+     * TradingStatus (ITCH H).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onTradingStatus(final MessageContext context, final TradingStatusDecoder message)
+    {
+    }
+
+    /**
+     * RegShoRestriction (ITCH Y).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onRegShoRestriction(final MessageContext context, final RegShoRestrictionDecoder message)
+    {
+    }
+
+    /**
+     * MwcbDeclineLevel (ITCH V).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onMwcbDeclineLevel(final MessageContext context, final MwcbDeclineLevelDecoder message)
+    {
+    }
+
+    /**
+     * MwcbStatus (ITCH W).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onMwcbStatus(final MessageContext context, final MwcbStatusDecoder message)
+    {
+    }
+
+    /**
+     * OperationalHalt (ITCH h).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onOperationalHalt(final MessageContext context, final OperationalHaltDecoder message)
+    {
+    }
+
+    /**
+     * AddOrder (ITCH A).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onAddOrder(final MessageContext context, final AddOrderDecoder message)
+    {
+    }
+
+    /**
+     * AddOrderAttributed (ITCH F).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onAddOrderAttributed(final MessageContext context, final AddOrderAttributedDecoder message)
+    {
+    }
+
+    /**
+     * OrderExecuted (ITCH E).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onOrderExecuted(final MessageContext context, final OrderExecutedDecoder message)
+    {
+    }
+
+    /**
+     * OrderExecutedWithPrice (ITCH C).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onOrderExecutedWithPrice(final MessageContext context, final OrderExecutedWithPriceDecoder message)
+    {
+    }
+
+    /**
+     * OrderCancel (ITCH X).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onOrderCancel(final MessageContext context, final OrderCancelDecoder message)
+    {
+    }
+
+    /**
+     * OrderDelete (ITCH D).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onOrderDelete(final MessageContext context, final OrderDeleteDecoder message)
+    {
+    }
+
+    /**
+     * OrderReplace (ITCH U).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onOrderReplace(final MessageContext context, final OrderReplaceDecoder message)
+    {
+    }
+
+    /**
+     * Trade (ITCH P).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onTrade(final MessageContext context, final TradeDecoder message)
+    {
+    }
+
+    /**
+     * CrossTrade (ITCH Q).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onCrossTrade(final MessageContext context, final CrossTradeDecoder message)
+    {
+    }
+
+    /**
+     * BrokenTrade (ITCH B).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onBrokenTrade(final MessageContext context, final BrokenTradeDecoder message)
+    {
+    }
+
+    /**
+     * Imbalance (ITCH I, NOII).
+     *
+     * @param context where the message came from.
+     * @param message the decoder wrapped at the message.
+     */
+    default void onImbalance(final MessageContext context, final ImbalanceDecoder message)
+    {
+    }
+}

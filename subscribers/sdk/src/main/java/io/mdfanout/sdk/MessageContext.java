@@ -1,0 +1,73 @@
+package io.mdfanout.sdk;
+
+/**
+ * Where a normalized message came from: its partition, its stream sequence and the sending time
+ * of the packet that carried it. A flyweight reused for every message: read it during the
+ * callback, copy what must outlive it.
+ */
+public final class MessageContext
+{
+    private int partition;
+    private long streamSequence;
+    private long sendingTime;
+    private int templateId;
+
+    /**
+     * Partition the message was received on.
+     *
+     * @return the partition number.
+     */
+    public int partition()
+    {
+        return partition;
+    }
+
+    /**
+     * Stream sequence of the message within its partition stream (the first message of a stream is 1).
+     *
+     * @return the stream sequence.
+     */
+    public long streamSequence()
+    {
+        return streamSequence;
+    }
+
+    /**
+     * Sending time of the packet that carried the message, epoch nanoseconds as stamped by the fanout.
+     *
+     * @return the packet sending time.
+     */
+    public long sendingTime()
+    {
+        return sendingTime;
+    }
+
+    /**
+     * SBE template id of the message.
+     *
+     * @return the template id.
+     */
+    public int templateId()
+    {
+        return templateId;
+    }
+
+    void packet(final int partition, final long sendingTime)
+    {
+        this.partition = partition;
+        this.sendingTime = sendingTime;
+    }
+
+    void message(final long streamSequence, final int templateId)
+    {
+        this.streamSequence = streamSequence;
+        this.templateId = templateId;
+    }
+
+    /** {@inheritDoc} */
+    public String toString()
+    {
+        return "MessageContext{partition=" + partition + ", streamSequence=" + streamSequence +
+            ", sendingTime=" + sendingTime + ", templateId=" + templateId + '}';
+    }
+}

@@ -1,0 +1,384 @@
+package io.mdfanout.sdk.book;
+
+import io.mdfanout.sbe.AddOrderAttributedDecoder;
+import io.mdfanout.sbe.AddOrderDecoder;
+import io.mdfanout.sbe.InstrumentDirectoryDecoder;
+import io.mdfanout.sbe.OrderCancelDecoder;
+import io.mdfanout.sbe.OrderDeleteDecoder;
+import io.mdfanout.sbe.OrderExecutedDecoder;
+import io.mdfanout.sbe.OrderExecutedWithPriceDecoder;
+import io.mdfanout.sbe.OrderReplaceDecoder;
+import io.mdfanout.sbe.Side;
+import io.mdfanout.sdk.LocalCounters;
+import io.mdfanout.sdk.MarketDataListener;
+import io.mdfanout.sdk.MessageContext;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * Full-depth price-level books of every instrument seen, built from the order messages, plus the
+ * instrument directory. A {@link MarketDataListener}: pass it to a
+ * {@link io.mdfanout.sdk.FeedSubscriber} directly, or forward to it from your own listener.
+ * <p>
+ * Resting orders live in parallel arrays (book, side, price, remaining shares) indexed by a slot;
+ * a {@link Long2LongHashMap} maps order id to slot and a free list recycles slots. Nothing
+ * allocates in steady state: arrays and maps grow only when their capacity is exceeded, and a
+ * book is created the first time its instrument gets an order. Trades, cross trades and broken
+ * trades do not touch the books. Events naming an unknown order are counted and ignored.
+ * Single-threaded: use it on the polling thread.
+ */
+public final class OrderBooks implements MarketDataListener
+{
+    /** Default number of resting orders held before the order arrays grow. */
+    public static final int DEFAULT_ORDER_CAPACITY = 64 * 1024;
+    /** Default number of price levels per side of a new book before it grows. */
+    public static final int DEFAULT_LEVELS_PER_SIDE = 64;
+
+    private static final long NO_SLOT = -1;
+
+    private final InstrumentDirectory directory = new InstrumentDirectory();
+    private final Long2ObjectHashMap<OrderBook> books = new Long2ObjectHashMap<>();
+    private final Long2LongHashMap slotByOrderId;
+    private final BookCounters counters;
+    private final int levelsPerSide;
+
+    private OrderBook[] orderBook;
+    private boolean[] orderIsBid;
+    private long[] orderPrice;
+    private long[] orderRemaining;
+    private int[] freeSlots;
+    private int freeCount;
+
+    /** Books with default capacities and counters in a private counters manager. */
+    public OrderBooks()
+    {
+        this(DEFAULT_ORDER_CAPACITY, DEFAULT_LEVELS_PER_SIDE,
+            new BookCounters(LocalCounters.create(BookCounters.COUNTER_COUNT), "books"));
+    }
+
+    /**
+     * Books with chosen capacities.
+     *
+     * @param orderCapacity resting orders held before the order arrays grow.
+     * @param levelsPerSide price levels per side of a new book before it grows.
+     * @param counters where to count.
+     */
+    public OrderBooks(final int orderCapacity, final int levelsPerSide, final BookCounters counters)
+    {
+        if (orderCapacity <= 0 || levelsPerSide <= 0)
+        {
+            throw new IllegalArgumentException(
+                "orderCapacity and levelsPerSide must be positive: " + orderCapacity + ", " + levelsPerSide);
+        }
+        this.counters = counters;
+        this.levelsPerSide = levelsPerSide;
+        // Sized so that orderCapacity entries stay below the map's resize threshold (load factor 0.65).
+        this.slotByOrderId = new Long2LongHashMap(orderCapacity * 2, 0.65f, NO_SLOT);
+        orderBook = new OrderBook[orderCapacity];
+        orderIsBid = new boolean[orderCapacity];
+        orderPrice = new long[orderCapacity];
+        orderRemaining = new long[orderCapacity];
+        freeSlots = new int[orderCapacity];
+        for (int i = 0; i < orderCapacity; i++)
+        {
+            freeSlots[i] = orderCapacity - 1 - i;
+        }
+        freeCount = orderCapacity;
+    }
+
+    /**
+     * The instrument directory learned so far.
+     *
+     * @return the directory.
+     */
+    public InstrumentDirectory directory()
+    {
+        return directory;
+    }
+
+    /**
+     * The book of an instrument.
+     *
+     * @param instrumentId the instrument.
+     * @return the book, or null when the instrument never had an order.
+     */
+    public OrderBook book(final long instrumentId)
+    {
+        return books.get(instrumentId);
+    }
+
+    /**
+     * Number of resting orders in all books.
+     *
+     * @return the order count.
+     */
+    public int orderCount()
+    {
+        return slotByOrderId.size();
+    }
+
+    /**
+     * The counters of these books.
+     *
+     * @return the counters.
+     */
+    public BookCounters counters()
+    {
+        return counters;
+    }
+
+    /**
+     * Instrument ids of every book with at least one resting order, ascending. Allocates.
+     *
+     * @return the instrument ids.
+     */
+    public long[] activeInstrumentIds()
+    {
+        final long[] ids = new long[books.size()];
+        int count = 0;
+        for (final OrderBook book : books.values())
+        {
+            if (!book.isEmpty())
+            {
+                ids[count++] = book.instrumentId();
+            }
+        }
+        final long[] result = Arrays.copyOf(ids, count);
+        Arrays.sort(result);
+        return result;
+    }
+
+    /**
+     * Write the canonical dump: instruments ascending, only those with a resting order;
+     * {@code I <instrumentId>}, then bids best first {@code B <price> <shares> <orders>}, then
+     * asks best first {@code S <price> <shares> <orders>}; '\n' line ends. Allocates.
+     *
+     * @param out where to write.
+     */
+    public void dump(final Appendable out)
+    {
+        try
+        {
+            for (final long instrumentId : activeInstrumentIds())
+            {
+                final OrderBook book = books.get(instrumentId);
+                out.append("I ").append(Long.toString(instrumentId)).append('\n');
+                dumpSide(out, 'B', book.bids());
+                dumpSide(out, 'S', book.asks());
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /**
+     * The canonical dump as a string.
+     *
+     * @return the dump.
+     */
+    public String dump()
+    {
+        final StringBuilder builder = new StringBuilder();
+        dump(builder);
+        return builder.toString();
+    }
+
+    /**
+     * Write the canonical dump to a file, UTF-8.
+     *
+     * @param file the file, replaced if present.
+     */
+    public void dump(final Path file)
+    {
+        try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8))
+        {
+            dump(writer);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write book dump " + file, ex);
+        }
+    }
+
+    /** {@inheritDoc} */
+    public void onInstrumentDirectory(final MessageContext context, final InstrumentDirectoryDecoder message)
+    {
+        directory.onInstrumentDirectory(message);
+    }
+
+    /** {@inheritDoc} */
+    public void onAddOrder(final MessageContext context, final AddOrderDecoder message)
+    {
+        addOrder(message.instrumentId(), message.orderId(), message.sideRaw(), message.price().mantissa(), message.shares());
+    }
+
+    /** {@inheritDoc} */
+    public void onAddOrderAttributed(final MessageContext context, final AddOrderAttributedDecoder message)
+    {
+        addOrder(message.instrumentId(), message.orderId(), message.sideRaw(), message.price().mantissa(), message.shares());
+    }
+
+    /** {@inheritDoc} */
+    public void onOrderExecuted(final MessageContext context, final OrderExecutedDecoder message)
+    {
+        reduceOrder(message.orderId(), message.executedShares());
+    }
+
+    /** Executes at the resting order's own book price: the execution price does not move the order. */
+    public void onOrderExecutedWithPrice(final MessageContext context, final OrderExecutedWithPriceDecoder message)
+    {
+        reduceOrder(message.orderId(), message.executedShares());
+    }
+
+    /** {@inheritDoc} */
+    public void onOrderCancel(final MessageContext context, final OrderCancelDecoder message)
+    {
+        reduceOrder(message.orderId(), message.cancelledShares());
+    }
+
+    /** {@inheritDoc} */
+    public void onOrderDelete(final MessageContext context, final OrderDeleteDecoder message)
+    {
+        reduceOrder(message.orderId(), Long.MAX_VALUE);
+    }
+
+    /** The original order leaves; the new one joins on the same side and instrument at the new price and shares. */
+    public void onOrderReplace(final MessageContext context, final OrderReplaceDecoder message)
+    {
+        final long originalSlot = slotByOrderId.get(message.originalOrderId());
+        if (NO_SLOT == originalSlot)
+        {
+            counters.onUnknownOrderReference();
+            return;
+        }
+        final long newOrderId = message.newOrderId();
+        if (NO_SLOT != slotByOrderId.get(newOrderId) && newOrderId != message.originalOrderId())
+        {
+            counters.onDuplicateOrderId();
+            return;
+        }
+
+        final int slot = (int)originalSlot;
+        final OrderBook book = orderBook[slot];
+        final boolean isBid = orderIsBid[slot];
+        removeOrder(message.originalOrderId(), slot, orderRemaining[slot]);
+        insertOrder(book, newOrderId, isBid, message.price().mantissa(), message.shares());
+        counters.onApplied();
+    }
+
+    private void addOrder(
+        final long instrumentId, final long orderId, final byte side, final long price, final long shares)
+    {
+        final boolean isBid;
+        if (Side.BUY.value() == side)
+        {
+            isBid = true;
+        }
+        else if (Side.SELL.value() == side)
+        {
+            isBid = false;
+        }
+        else
+        {
+            counters.onInvalidOrder();
+            return;
+        }
+        if (NO_SLOT != slotByOrderId.get(orderId))
+        {
+            counters.onDuplicateOrderId();
+            return;
+        }
+
+        OrderBook book = books.get(instrumentId);
+        if (null == book)
+        {
+            book = new OrderBook(instrumentId, levelsPerSide);
+            books.put(instrumentId, book);
+        }
+        insertOrder(book, orderId, isBid, price, shares);
+        counters.onApplied();
+    }
+
+    private void reduceOrder(final long orderId, final long shares)
+    {
+        final long slot = slotByOrderId.get(orderId);
+        if (NO_SLOT == slot)
+        {
+            counters.onUnknownOrderReference();
+            return;
+        }
+        removeOrder(orderId, (int)slot, shares);
+        counters.onApplied();
+    }
+
+    private void insertOrder(
+        final OrderBook book, final long orderId, final boolean isBid, final long price, final long shares)
+    {
+        if (0 == freeCount)
+        {
+            growOrders();
+        }
+        final int slot = freeSlots[--freeCount];
+        orderBook[slot] = book;
+        orderIsBid[slot] = isBid;
+        orderPrice[slot] = price;
+        orderRemaining[slot] = shares;
+        slotByOrderId.put(orderId, slot);
+        book.side(isBid).addOrder(price, shares);
+    }
+
+    /** Take up to {@code shares} from a resting order; the order leaves the book when none remain. */
+    private void removeOrder(final long orderId, final int slot, final long shares)
+    {
+        final long remaining = orderRemaining[slot];
+        final long removed = Math.min(shares, remaining);
+        final boolean leaves = removed == remaining;
+        orderBook[slot].side(orderIsBid[slot]).reduce(orderPrice[slot], removed, leaves);
+        if (leaves)
+        {
+            slotByOrderId.remove(orderId);
+            orderBook[slot] = null;
+            freeSlots[freeCount++] = slot;
+        }
+        else
+        {
+            orderRemaining[slot] = remaining - removed;
+        }
+    }
+
+    private void growOrders()
+    {
+        final int oldCapacity = orderBook.length;
+        final int capacity = oldCapacity << 1;
+        orderBook = Arrays.copyOf(orderBook, capacity);
+        orderIsBid = Arrays.copyOf(orderIsBid, capacity);
+        orderPrice = Arrays.copyOf(orderPrice, capacity);
+        orderRemaining = Arrays.copyOf(orderRemaining, capacity);
+        freeSlots = Arrays.copyOf(freeSlots, capacity);
+        for (int slot = capacity - 1; slot >= oldCapacity; slot--)
+        {
+            freeSlots[freeCount++] = slot;
+        }
+    }
+
+    private static void dumpSide(final Appendable out, final char tag, final PriceLevels side) throws IOException
+    {
+        for (int depth = 0; depth < side.size(); depth++)
+        {
+            out.append(tag).append(' ')
+                .append(Long.toString(side.price(depth))).append(' ')
+                .append(Long.toString(side.shares(depth))).append(' ')
+                .append(Integer.toString(side.orderCount(depth))).append('\n');
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package io.mdfanout.sdk;
+
+import io.aeron.ExclusivePublication;
+import io.mdfanout.sbe.Side;
+import io.mdfanout.sdk.book.BookCounters;
+import io.mdfanout.sdk.book.OrderBooks;
+import io.mdfanout.wire.Partitioning;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The whole receive path (Aeron poll, validation, sequencing, decode, typed dispatch and book
+ * updates, plus heartbeats, duplicates and malformed packets) allocates nothing once warm.
+ */
+class SteadyStateAllocationTest
+{
+    private static final int PORT = 42401;
+    private static final int STREAM_ID_BASE = 1400;
+    private static final int PARTITION = 0;
+    private static final long INSTRUMENT = 42;
+    private static final int WARMUP_ITERATIONS = 48_000;
+    private static final int TOTAL_ITERATIONS = WARMUP_ITERATIONS + 32_000;
+
+    private final PacketWriter writer = new PacketWriter();
+    private long nextSequence = 1;
+
+    @Test
+    void shouldNotAllocateOnThePollPathInSteadyState()
+    {
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final long threadId = Thread.currentThread().getId();
+        final String channel = TestMedia.channel(PORT);
+        final OrderBooks books = new OrderBooks(1024, 64, new BookCounters(LocalCounters.create(4), "alloc"));
+
+        try (TestMedia media = new TestMedia();
+            FeedSubscriber subscriber = new FeedSubscriber(
+                media.aeron(), channel, STREAM_ID_BASE, new int[]{ PARTITION }, books, null, Throwable::printStackTrace);
+            ExclusivePublication publication = media.publication(channel, Partitioning.streamId(STREAM_ID_BASE, PARTITION)))
+        {
+            TestMedia.awaitConnected(subscriber, publication);
+
+            // Long enough for the JIT to compile the path (interpreted and C1 code allocate where C2 does not).
+            for (int i = 0; i < WARMUP_ITERATIONS; i++)
+            {
+                iteration(publication, subscriber, i);
+            }
+
+            threads.getThreadAllocatedBytes(threadId);
+            final long before = threads.getThreadAllocatedBytes(threadId);
+            for (int i = WARMUP_ITERATIONS; i < TOTAL_ITERATIONS; i++)
+            {
+                iteration(publication, subscriber, i);
+            }
+            final long after = threads.getThreadAllocatedBytes(threadId);
+
+            assertEquals(0, after - before, "bytes allocated on the poll path");
+            final SubscriberCounters counters = subscriber.counters();
+            assertEquals(TOTAL_ITERATIONS * 6L, counters.messages());
+            assertEquals(TOTAL_ITERATIONS / 16, counters.malformed());
+            assertEquals(TOTAL_ITERATIONS / 16, counters.duplicatePackets());
+            assertTrue(counters.heartbeats() > 0);
+            assertEquals(0, counters.gaps());
+            assertEquals(0, books.counters().unknownOrderReferences());
+            assertEquals(0, books.orderCount());
+        }
+    }
+
+    private void iteration(final ExclusivePublication publication, final FeedSubscriber subscriber, final int i)
+    {
+        final long firstSequence = nextSequence;
+        final long orderId = i * 4L + 1;
+        final long price = 10_000 + (i % 37) * 100;
+
+        writer.begin(PARTITION, firstSequence, i);
+        writer.addOrder().instrumentId(INSTRUMENT).orderId(orderId).shares(100).side(Side.BUY).price().mantissa(price);
+        writer.addOrder().instrumentId(INSTRUMENT).orderId(orderId + 1).shares(50).side(Side.SELL)
+            .price().mantissa(price + 5_000);
+        writer.orderExecuted().instrumentId(INSTRUMENT).orderId(orderId).executedShares(10).matchNumber(i);
+        writer.orderReplace().instrumentId(INSTRUMENT).originalOrderId(orderId).newOrderId(orderId + 2)
+            .shares(70).price().mantissa(price + 100);
+        writer.orderCancel().instrumentId(INSTRUMENT).orderId(orderId + 1).cancelledShares(50);
+        writer.orderDelete().instrumentId(INSTRUMENT).orderId(orderId + 2);
+        final int length = writer.finish();
+        nextSequence += 6;
+        TestMedia.offer(publication, writer.buffer(), length);
+
+        if (0 == (i & 15))
+        {
+            TestMedia.offer(publication, writer.buffer(), length);                       // duplicate
+            TestMedia.offer(publication, writer.buffer(), length - 3);                   // truncated
+            TestMedia.offer(publication, writer.buffer(), writer.heartbeat(PARTITION, nextSequence, i));
+        }
+
+        while (subscriber.expectedSequence(PARTITION) != nextSequence || subscriber.poll(10) > 0)
+        {
+            if (0 == subscriber.poll(10))
+            {
+                Thread.yield();
+            }
+        }
+    }
+}

@@ -1,0 +1,268 @@
+package io.mdfanout.tools;
+
+import io.mdfanout.sbe.SystemEventCode;
+import io.mdfanout.sbe.SystemEventDecoder;
+import io.mdfanout.sdk.FeedSubscriber;
+import io.mdfanout.sdk.MarketDataListener;
+import io.mdfanout.sdk.MessageContext;
+import io.mdfanout.sdk.SubscriberCounters;
+import io.mdfanout.sdk.book.OrderBooks;
+import io.mdfanout.sdk.LocalCounters;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code record}: writes every received normalized message to a binary file (see
+ * {@link MessageRecorder}), optionally the canonical book dump at exit. Made for automated tests:
+ * exit 0 when nothing was lost or malformed, 2 otherwise, 3 on timeout, 1 on bad configuration.
+ */
+@Command(name = "record", mixinStandardHelpOptions = true, showDefaultValues = true,
+    description = "Record every received message to a binary file (for automated tests).")
+public final class RecordCommand implements Callable<Integer>
+{
+    /** Exit code when every message arrived and nothing was malformed. */
+    public static final int EXIT_CLEAN = 0;
+    /** Exit code for a configuration or I/O error. */
+    public static final int EXIT_ERROR = 1;
+    /** Exit code when gaps or malformed packets were seen. */
+    public static final int EXIT_DATA_LOSS = 2;
+    /** Exit code when --timeout-s expired first. */
+    public static final int EXIT_TIMEOUT = 3;
+
+    @Mixin
+    SubscriberOptions subscriberOptions;
+
+    @Option(names = "--out", required = true, description = "File the records are written to (replaced).")
+    Path out;
+
+    @Option(names = "--until-end-of-messages", defaultValue = "false",
+        description = "Stop once a SystemEvent END_OF_MESSAGES has been received on every subscribed partition.")
+    boolean untilEndOfMessages;
+
+    @Option(names = "--timeout-s", defaultValue = "0",
+        description = "Give up after this many seconds with exit code 3 (0 = no limit).")
+    long timeoutS;
+
+    @Option(names = "--books-out", description = "Write the canonical order-book dump to this file at exit.")
+    Path booksOut;
+
+    @Option(names = "--ready-file",
+        description = "Create this file once every partition subscription has a connected publisher image.")
+    Path readyFile;
+
+    PrintStream stdout = System.out;
+    PrintStream stderr = System.err;
+
+    /** {@inheritDoc} */
+    public Integer call()
+    {
+        final int[] partitions;
+        try
+        {
+            partitions = subscriberOptions.resolvePartitions();
+            if (timeoutS < 0)
+            {
+                throw new IllegalArgumentException("--timeout-s must not be negative: " + timeoutS);
+            }
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            stderr.println("record: " + ex.getMessage());
+            return EXIT_ERROR;
+        }
+
+        final OrderBooks books = null != booksOut ? new OrderBooks() : null;
+        final SubscriberCounters counters =
+            new SubscriberCounters(LocalCounters.create(SubscriberCounters.COUNTER_COUNT), "record");
+        try (StopSignal stopSignal = new StopSignal();
+            MessageRecorder recorder = new MessageRecorder(out);
+            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir()))
+        {
+            final EndOfMessagesTracker listener = new EndOfMessagesTracker(recorder, books, partitions);
+            final int exitCode;
+            try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
+                subscriberOptions.streamIdBase(), partitions, listener, counters, Throwable::printStackTrace))
+            {
+                exitCode = run(subscriber, listener, stopSignal);
+            }
+            recorder.flush();
+            if (null != books)
+            {
+                books.dump(booksOut);
+            }
+            stdout.println("record: messages=" + counters.messages() + " gaps=" + counters.gaps() +
+                " missing=" + counters.missingMessages() + " duplicates=" + counters.duplicatePackets() +
+                " malformed=" + counters.malformed() + " records=" + recorder.records() +
+                (EXIT_TIMEOUT == exitCode ? " (timed out)" : ""));
+            return exitCode;
+        }
+        catch (final RuntimeException | IOException ex)
+        {
+            stderr.println("record: " + ex.getMessage());
+            return EXIT_ERROR;
+        }
+    }
+
+    private int run(final FeedSubscriber subscriber, final EndOfMessagesTracker listener, final StopSignal stopSignal)
+        throws IOException
+    {
+        final IdleStrategy idle = new BackoffIdleStrategy(
+            10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
+        final long deadline = timeoutS > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS) : Long.MAX_VALUE;
+        boolean ready = null == readyFile;
+        while (stopSignal.isRunning())
+        {
+            final int work = subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT);
+            if (!ready && subscriber.isConnected())
+            {
+                Files.deleteIfExists(readyFile);
+                Files.createFile(readyFile);
+                ready = true;
+            }
+            if (untilEndOfMessages && listener.allEnded())
+            {
+                break;
+            }
+            if (System.nanoTime() > deadline)
+            {
+                return EXIT_TIMEOUT;
+            }
+            idle.idle(work);
+        }
+        final SubscriberCounters counters = subscriber.counters();
+        return 0 == counters.gaps() && 0 == counters.malformed() ? EXIT_CLEAN : EXIT_DATA_LOSS;
+    }
+
+    /** Records, feeds the books, and watches for END_OF_MESSAGES on each partition. */
+    private static final class EndOfMessagesTracker implements MarketDataListener
+    {
+        private final MessageRecorder recorder;
+        private final OrderBooks books;
+        private final int[] partitions;
+        private final boolean[] ended;
+        private int endedCount;
+
+        EndOfMessagesTracker(final MessageRecorder recorder, final OrderBooks books, final int[] partitions)
+        {
+            this.recorder = recorder;
+            this.books = books;
+            this.partitions = partitions;
+            this.ended = new boolean[partitions.length];
+        }
+
+        boolean allEnded()
+        {
+            return endedCount == partitions.length;
+        }
+
+        public void onRawMessage(
+            final MessageContext context, final DirectBuffer buffer, final int offset, final int length)
+        {
+            recorder.onRawMessage(context, buffer, offset, length);
+        }
+
+        public void onSystemEvent(final MessageContext context, final SystemEventDecoder message)
+        {
+            if (SystemEventCode.END_OF_MESSAGES.value() == message.eventCodeRaw())
+            {
+                for (int slot = 0; slot < partitions.length; slot++)
+                {
+                    if (partitions[slot] == context.partition() && !ended[slot])
+                    {
+                        ended[slot] = true;
+                        endedCount++;
+                    }
+                }
+            }
+        }
+
+        public void onInstrumentDirectory(
+            final MessageContext context, final io.mdfanout.sbe.InstrumentDirectoryDecoder message)
+        {
+            if (null != books)
+            {
+                books.onInstrumentDirectory(context, message);
+            }
+        }
+
+        public void onAddOrder(final MessageContext context, final io.mdfanout.sbe.AddOrderDecoder message)
+        {
+            if (null != books)
+            {
+                books.onAddOrder(context, message);
+            }
+        }
+
+        public void onAddOrderAttributed(
+            final MessageContext context, final io.mdfanout.sbe.AddOrderAttributedDecoder message)
+        {
+            if (null != books)
+            {
+                books.onAddOrderAttributed(context, message);
+            }
+        }
+
+        public void onOrderExecuted(final MessageContext context, final io.mdfanout.sbe.OrderExecutedDecoder message)
+        {
+            if (null != books)
+            {
+                books.onOrderExecuted(context, message);
+            }
+        }
+
+        public void onOrderExecutedWithPrice(
+            final MessageContext context, final io.mdfanout.sbe.OrderExecutedWithPriceDecoder message)
+        {
+            if (null != books)
+            {
+                books.onOrderExecutedWithPrice(context, message);
+            }
+        }
+
+        public void onOrderCancel(final MessageContext context, final io.mdfanout.sbe.OrderCancelDecoder message)
+        {
+            if (null != books)
+            {
+                books.onOrderCancel(context, message);
+            }
+        }
+
+        public void onOrderDelete(final MessageContext context, final io.mdfanout.sbe.OrderDeleteDecoder message)
+        {
+            if (null != books)
+            {
+                books.onOrderDelete(context, message);
+            }
+        }
+
+        public void onOrderReplace(final MessageContext context, final io.mdfanout.sbe.OrderReplaceDecoder message)
+        {
+            if (null != books)
+            {
+                books.onOrderReplace(context, message);
+            }
+        }
+    }
+
+    /**
+     * Run from the command line (ad-hoc; the mdfanout CLI registers this command).
+     *
+     * @param args command-line arguments.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new CommandLine(new RecordCommand()).execute(args));
+    }
+}

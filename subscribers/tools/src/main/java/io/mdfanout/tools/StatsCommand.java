@@ -1,0 +1,122 @@
+package io.mdfanout.tools;
+
+import io.mdfanout.sdk.FeedSubscriber;
+import io.mdfanout.sdk.MarketDataListener;
+import io.mdfanout.sdk.SubscriberCounters;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/** {@code stats}: one line of receive rates and error counts per interval. */
+@Command(name = "stats", mixinStandardHelpOptions = true, showDefaultValues = true,
+    description = "Print receive rates and counters, one line per interval.")
+public final class StatsCommand implements Callable<Integer>
+{
+    @Mixin
+    SubscriberOptions subscriberOptions;
+
+    @Option(names = "--interval-s", defaultValue = "1", description = "Seconds between lines.")
+    long intervalS;
+
+    PrintStream stdout = System.out;
+    PrintStream stderr = System.err;
+
+    /** {@inheritDoc} */
+    public Integer call()
+    {
+        final int[] partitions;
+        try
+        {
+            partitions = subscriberOptions.resolvePartitions();
+            if (intervalS <= 0)
+            {
+                throw new IllegalArgumentException("--interval-s must be positive: " + intervalS);
+            }
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            stderr.println("stats: " + ex.getMessage());
+            return 1;
+        }
+
+        try (StopSignal stopSignal = new StopSignal();
+            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir());
+            FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
+                subscriberOptions.streamIdBase(), partitions, new MarketDataListener() {}, null,
+                Throwable::printStackTrace))
+        {
+            final IdleStrategy idle = new BackoffIdleStrategy(
+                10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
+            final long intervalNs = TimeUnit.SECONDS.toNanos(intervalS);
+            final StatsLine line = new StatsLine(subscriber.counters());
+            long nextPrint = System.nanoTime() + intervalNs;
+            while (stopSignal.isRunning())
+            {
+                idle.idle(subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT));
+                final long now = System.nanoTime();
+                if (now >= nextPrint)
+                {
+                    stdout.println(line.next(now));
+                    nextPrint += intervalNs;
+                }
+            }
+            return 0;
+        }
+        catch (final RuntimeException ex)
+        {
+            stderr.println("stats: " + ex.getMessage());
+            return 1;
+        }
+    }
+
+    /** Rates since the previous line, totals since start. */
+    static final class StatsLine
+    {
+        private final SubscriberCounters counters;
+        private long lastNs = System.nanoTime();
+        private long lastMessages;
+        private long lastPackets;
+
+        StatsLine(final SubscriberCounters counters)
+        {
+            this.counters = counters;
+        }
+
+        String next(final long nowNs)
+        {
+            final double seconds = Math.max(1e-9, (nowNs - lastNs) / 1e9);
+            final long messages = counters.messages();
+            final long packets = counters.packets();
+            final long deltaMessages = messages - lastMessages;
+            final long deltaPackets = packets - lastPackets;
+            lastNs = nowNs;
+            lastMessages = messages;
+            lastPackets = packets;
+            return String.format(Locale.ROOT,
+                "messages/s=%.0f packets/s=%.0f messages/packet=%.2f heartbeats=%d gaps=%d missing=%d " +
+                "duplicates=%d malformed=%d",
+                deltaMessages / seconds, deltaPackets / seconds,
+                0 == deltaPackets ? 0.0 : (double)deltaMessages / deltaPackets,
+                counters.heartbeats(), counters.gaps(), counters.missingMessages(), counters.duplicatePackets(),
+                counters.malformed());
+        }
+    }
+
+    /**
+     * Run from the command line (ad-hoc; the mdfanout CLI registers this command).
+     *
+     * @param args command-line arguments.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new CommandLine(new StatsCommand()).execute(args));
+    }
+}

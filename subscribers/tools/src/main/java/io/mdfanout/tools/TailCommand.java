@@ -1,0 +1,374 @@
+package io.mdfanout.tools;
+
+import io.mdfanout.sbe.AddOrderAttributedDecoder;
+import io.mdfanout.sbe.AddOrderDecoder;
+import io.mdfanout.sbe.BrokenTradeDecoder;
+import io.mdfanout.sbe.CrossTradeDecoder;
+import io.mdfanout.sbe.GapNoticeDecoder;
+import io.mdfanout.sbe.ImbalanceDecoder;
+import io.mdfanout.sbe.InstrumentDirectoryDecoder;
+import io.mdfanout.sbe.MwcbDeclineLevelDecoder;
+import io.mdfanout.sbe.MwcbStatusDecoder;
+import io.mdfanout.sbe.OperationalHaltDecoder;
+import io.mdfanout.sbe.OrderCancelDecoder;
+import io.mdfanout.sbe.OrderDeleteDecoder;
+import io.mdfanout.sbe.OrderExecutedDecoder;
+import io.mdfanout.sbe.OrderExecutedWithPriceDecoder;
+import io.mdfanout.sbe.OrderReplaceDecoder;
+import io.mdfanout.sbe.RegShoRestrictionDecoder;
+import io.mdfanout.sbe.SystemEventDecoder;
+import io.mdfanout.sbe.TradeDecoder;
+import io.mdfanout.sbe.TradingStatusDecoder;
+import io.mdfanout.sdk.FeedSubscriber;
+import io.mdfanout.sdk.MarketDataListener;
+import io.mdfanout.sdk.MessageContext;
+import io.mdfanout.sdk.book.InstrumentDirectory;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/** {@code tail}: prints every decoded message, one human-readable line each. */
+@Command(name = "tail", mixinStandardHelpOptions = true, showDefaultValues = true,
+    description = "Print every received message, one line each.")
+public final class TailCommand implements Callable<Integer>
+{
+    @Mixin
+    SubscriberOptions subscriberOptions;
+
+    @Option(names = "--symbol", description = "Show only this symbol (repeatable; resolved from InstrumentDirectory).")
+    List<String> symbols = new ArrayList<>();
+
+    @Option(names = "--count", defaultValue = "0", description = "Stop after this many lines (0 = no limit).")
+    long count;
+
+    PrintStream stdout = System.out;
+    PrintStream stderr = System.err;
+
+    /** {@inheritDoc} */
+    public Integer call()
+    {
+        final int[] partitions;
+        try
+        {
+            partitions = subscriberOptions.resolvePartitions();
+            if (count < 0)
+            {
+                throw new IllegalArgumentException("--count must not be negative: " + count);
+            }
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            stderr.println("tail: " + ex.getMessage());
+            return 1;
+        }
+
+        final Printer printer = new Printer(stdout, new HashSet<>(symbols), 0 == count ? Long.MAX_VALUE : count);
+        try (StopSignal stopSignal = new StopSignal();
+            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir());
+            FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
+                subscriberOptions.streamIdBase(), partitions, printer, null, Throwable::printStackTrace))
+        {
+            final IdleStrategy idle = new BackoffIdleStrategy(
+                10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
+            while (stopSignal.isRunning() && (0 == count || printer.lines < count))
+            {
+                idle.idle(subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT));
+            }
+            stdout.flush();
+            return 0;
+        }
+        catch (final RuntimeException ex)
+        {
+            stderr.println("tail: " + ex.getMessage());
+            return 1;
+        }
+    }
+
+    /** Formats each message as one line; filters by symbol. */
+    static final class Printer implements MarketDataListener
+    {
+        private final PrintStream out;
+        private final Set<String> symbols;
+        private final long maxLines;
+        private final InstrumentDirectory directory = new InstrumentDirectory();
+        private final StringBuilder line = new StringBuilder(256);
+        long lines;
+
+        Printer(final PrintStream out, final Set<String> symbols, final long maxLines)
+        {
+            this.out = out;
+            this.symbols = symbols;
+            this.maxLines = maxLines;
+        }
+
+        /** Start a line, or return null when the instrument is filtered out. */
+        private StringBuilder begin(
+            final String name, final MessageContext context, final long exchangeSequence, final long timestamp,
+            final long instrumentId)
+        {
+            final String symbol = 0 == instrumentId ? null : directory.symbol(instrumentId);
+            if (lines >= maxLines)
+            {
+                return null;
+            }
+            if (!symbols.isEmpty() && (null == symbol || !symbols.contains(symbol)))
+            {
+                return null;
+            }
+            line.setLength(0);
+            TextFormat.appendTime(line, timestamp).append(' ').append(name)
+                .append(" p=").append(context.partition())
+                .append(" seq=").append(context.streamSequence())
+                .append(" xseq=").append(exchangeSequence)
+                .append(" inst=").append(instrumentId);
+            if (null != symbol)
+            {
+                line.append(' ').append(symbol);
+            }
+            return line;
+        }
+
+        private void end(final StringBuilder builder)
+        {
+            out.println(builder);
+            lines++;
+        }
+
+        private static StringBuilder price(final StringBuilder b, final String name, final long mantissa)
+        {
+            return TextFormat.appendPrice(b.append(' ').append(name).append('='), mantissa, 4);
+        }
+
+        public void onStreamGap(final int partition, final long firstMissing, final long lastMissing)
+        {
+            if (symbols.isEmpty())
+            {
+                out.println("GAP p=" + partition + " missing " + firstMissing + ".." + lastMissing);
+            }
+        }
+
+        public void onGapNotice(final MessageContext c, final GapNoticeDecoder m)
+        {
+            final StringBuilder b = begin("GapNotice", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                end(b.append(" lastMissing=").append(m.lastMissingSequence()).append(" reason=").append(m.reasonRaw()));
+            }
+        }
+
+        public void onSystemEvent(final MessageContext c, final SystemEventDecoder m)
+        {
+            final StringBuilder b = begin("SystemEvent", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                end(b.append(" event=").append((char)m.eventCodeRaw()));
+            }
+        }
+
+        public void onInstrumentDirectory(final MessageContext c, final InstrumentDirectoryDecoder m)
+        {
+            directory.onInstrumentDirectory(m);
+            final StringBuilder b = begin(
+                "InstrumentDirectory", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                end(b.append(" roundLot=").append(m.roundLotSize())
+                    .append(" category=").append((char)m.marketCategory())
+                    .append(" financialStatus=").append((char)m.financialStatusIndicator()));
+            }
+        }
+
+        public void onTradingStatus(final MessageContext c, final TradingStatusDecoder m)
+        {
+            final StringBuilder b = begin("TradingStatus", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                end(b.append(" state=").append((char)m.tradingStateRaw()).append(" reason=").append(m.reason().trim()));
+            }
+        }
+
+        public void onRegShoRestriction(final MessageContext c, final RegShoRestrictionDecoder m)
+        {
+            final StringBuilder b = begin(
+                "RegShoRestriction", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                end(b.append(" action=").append((char)m.regShoAction()));
+            }
+        }
+
+        public void onMwcbDeclineLevel(final MessageContext c, final MwcbDeclineLevelDecoder m)
+        {
+            final StringBuilder b = begin(
+                "MwcbDeclineLevel", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                TextFormat.appendPrice(b.append(" level1="), m.level1().mantissa(), 8);
+                TextFormat.appendPrice(b.append(" level2="), m.level2().mantissa(), 8);
+                TextFormat.appendPrice(b.append(" level3="), m.level3().mantissa(), 8);
+                end(b);
+            }
+        }
+
+        public void onMwcbStatus(final MessageContext c, final MwcbStatusDecoder m)
+        {
+            final StringBuilder b = begin("MwcbStatus", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                end(b.append(" breachedLevel=").append((char)m.breachedLevel()));
+            }
+        }
+
+        public void onOperationalHalt(final MessageContext c, final OperationalHaltDecoder m)
+        {
+            final StringBuilder b = begin(
+                "OperationalHalt", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                end(b.append(" market=").append((char)m.marketCode()).append(" action=").append((char)m.haltAction()));
+            }
+        }
+
+        public void onAddOrder(final MessageContext c, final AddOrderDecoder m)
+        {
+            final StringBuilder b = begin("AddOrder", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                b.append(" order=").append(m.orderId()).append(' ').append((char)m.sideRaw())
+                    .append(' ').append(m.shares()).append(" @");
+                end(TextFormat.appendPrice(b, m.price().mantissa(), 4));
+            }
+        }
+
+        public void onAddOrderAttributed(final MessageContext c, final AddOrderAttributedDecoder m)
+        {
+            final StringBuilder b = begin(
+                "AddOrderAttributed", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                b.append(" order=").append(m.orderId()).append(' ').append((char)m.sideRaw())
+                    .append(' ').append(m.shares()).append(" @");
+                TextFormat.appendPrice(b, m.price().mantissa(), 4);
+                end(b.append(" mpid=").append(m.attribution().trim()));
+            }
+        }
+
+        public void onOrderExecuted(final MessageContext c, final OrderExecutedDecoder m)
+        {
+            final StringBuilder b = begin("OrderExecuted", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                end(b.append(" order=").append(m.orderId()).append(" shares=").append(m.executedShares())
+                    .append(" match=").append(m.matchNumber()));
+            }
+        }
+
+        public void onOrderExecutedWithPrice(final MessageContext c, final OrderExecutedWithPriceDecoder m)
+        {
+            final StringBuilder b = begin(
+                "OrderExecutedWithPrice", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                b.append(" order=").append(m.orderId()).append(" shares=").append(m.executedShares());
+                price(b, "price", m.executionPrice().mantissa());
+                end(b.append(" match=").append(m.matchNumber()).append(" printable=").append((char)m.printable()));
+            }
+        }
+
+        public void onOrderCancel(final MessageContext c, final OrderCancelDecoder m)
+        {
+            final StringBuilder b = begin("OrderCancel", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                end(b.append(" order=").append(m.orderId()).append(" cancelled=").append(m.cancelledShares()));
+            }
+        }
+
+        public void onOrderDelete(final MessageContext c, final OrderDeleteDecoder m)
+        {
+            final StringBuilder b = begin("OrderDelete", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                end(b.append(" order=").append(m.orderId()));
+            }
+        }
+
+        public void onOrderReplace(final MessageContext c, final OrderReplaceDecoder m)
+        {
+            final StringBuilder b = begin("OrderReplace", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                b.append(" order=").append(m.originalOrderId()).append("->").append(m.newOrderId())
+                    .append(' ').append(m.shares()).append(" @");
+                end(TextFormat.appendPrice(b, m.price().mantissa(), 4));
+            }
+        }
+
+        public void onTrade(final MessageContext c, final TradeDecoder m)
+        {
+            final StringBuilder b = begin("Trade", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                b.append(" order=").append(m.orderId()).append(' ').append((char)m.sideRaw())
+                    .append(' ').append(m.shares()).append(" @");
+                TextFormat.appendPrice(b, m.price().mantissa(), 4);
+                end(b.append(" match=").append(m.matchNumber()));
+            }
+        }
+
+        public void onCrossTrade(final MessageContext c, final CrossTradeDecoder m)
+        {
+            final StringBuilder b = begin("CrossTrade", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                b.append(' ').append(m.shares()).append(" @");
+                TextFormat.appendPrice(b, m.crossPrice().mantissa(), 4);
+                end(b.append(" match=").append(m.matchNumber()).append(" type=").append((char)m.crossType()));
+            }
+        }
+
+        public void onBrokenTrade(final MessageContext c, final BrokenTradeDecoder m)
+        {
+            final StringBuilder b = begin("BrokenTrade", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                end(b.append(" match=").append(m.matchNumber()));
+            }
+        }
+
+        public void onImbalance(final MessageContext c, final ImbalanceDecoder m)
+        {
+            final StringBuilder b = begin("Imbalance", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                b.append(" paired=").append(m.pairedShares()).append(" imbalance=").append(m.imbalanceShares())
+                    .append(' ').append((char)m.imbalanceDirection());
+                price(b, "far", m.farPrice().mantissa());
+                price(b, "near", m.nearPrice().mantissa());
+                price(b, "ref", m.currentReferencePrice().mantissa());
+                end(b.append(" cross=").append((char)m.crossType()));
+            }
+        }
+    }
+
+    /**
+     * Run from the command line (ad-hoc; the mdfanout CLI registers this command).
+     *
+     * @param args command-line arguments.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new CommandLine(new TailCommand()).execute(args));
+    }
+}

@@ -1,0 +1,272 @@
+package io.mdfanout.tools;
+
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.mdfanout.sbe.AddOrderEncoder;
+import io.mdfanout.sbe.InstrumentDirectoryEncoder;
+import io.mdfanout.sbe.MessageHeaderEncoder;
+import io.mdfanout.sbe.OrderExecutedEncoder;
+import io.mdfanout.sbe.PacketHeaderEncoder;
+import io.mdfanout.sbe.Side;
+import io.mdfanout.sbe.SystemEventCode;
+import io.mdfanout.sbe.SystemEventEncoder;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The record command run in-process against a real publisher over UDP multicast: ready file,
+ * stop at END_OF_MESSAGES on every partition, exact file content, books dump, exit codes.
+ */
+class RecordCommandTest
+{
+    private static final String CHANNEL =
+        "aeron:udp?endpoint=224.0.1.43:42501|interface=127.0.0.1|mtu=8192";
+    private static final int STREAM_ID_BASE = 1500;
+
+    private static MediaDriver driver;
+    private static Aeron aeron;
+
+    private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(8192));
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
+    private final PacketHeaderEncoder packetHeader = new PacketHeaderEncoder();
+    private final List<List<byte[]>> sentByPartition = List.of(new ArrayList<>(), new ArrayList<>());
+    private int limit;
+    private int count;
+
+    @TempDir
+    Path tempDir;
+
+    @BeforeAll
+    static void start()
+    {
+        driver = MediaDriver.launch(new MediaDriver.Context()
+            .aeronDirectoryName(new java.io.File(System.getProperty("java.io.tmpdir"),
+                "mdfanout-tools-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime()).getAbsolutePath())
+            .threadingMode(ThreadingMode.SHARED)
+            .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, 1_000_000))
+            .publicationTermBufferLength(1024 * 1024)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+    }
+
+    @AfterAll
+    static void stop()
+    {
+        CloseHelper.closeAll(aeron, driver);
+    }
+
+    @Test
+    void shouldRecordEveryMessageAndDumpBooksUntilEndOfMessages() throws Exception
+    {
+        final Path out = tempDir.resolve("messages.bin");
+        final Path books = tempDir.resolve("books.txt");
+        final Path ready = tempDir.resolve("ready");
+        try (ExclusivePublication partition0 = aeron.addExclusivePublication(CHANNEL, STREAM_ID_BASE);
+            ExclusivePublication partition1 = aeron.addExclusivePublication(CHANNEL, STREAM_ID_BASE + 1))
+        {
+            final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+            final CompletableFuture<Integer> exitCode = runRecord(stdout,
+                "--channel", CHANNEL, "--stream-id-base", Integer.toString(STREAM_ID_BASE), "--partitions", "2",
+                "--out", out.toString(), "--books-out", books.toString(), "--ready-file", ready.toString(),
+                "--until-end-of-messages", "--timeout-s", "20");
+
+            awaitFile(ready, exitCode);
+
+            begin(0, 1);
+            directory(2, "ABC");
+            addOrder(2, 1, Side.BUY, 100_0000, 300);
+            addOrder(2, 2, Side.BUY, 100_0000, 200);
+            addOrder(4, 3, Side.SELL, 5_0000, 10);
+            offer(partition0, 0);
+            begin(0, 5);
+            executed(2, 1, 100);
+            endOfMessages();
+            offer(partition0, 0);
+
+            begin(1, 1);
+            addOrder(3, 4, Side.SELL, 7_0000, 5);
+            endOfMessages();
+            offer(partition1, 1);
+
+            assertEquals(RecordCommand.EXIT_CLEAN, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
+            assertTrue(stdout.toString().contains("messages=8 gaps=0"), stdout.toString());
+
+            final List<List<byte[]>> recorded = List.of(new ArrayList<>(), new ArrayList<>());
+            final ByteBuffer file = ByteBuffer.wrap(Files.readAllBytes(out)).order(ByteOrder.LITTLE_ENDIAN);
+            final long[] nextSequence = { 1, 1 };
+            while (file.hasRemaining())
+            {
+                final int length = file.getInt();
+                final int partition = file.getShort() & 0xFFFF;
+                final long sequence = file.getLong();
+                assertEquals(nextSequence[partition]++, sequence, "stream sequence of partition " + partition);
+                final byte[] message = new byte[length];
+                file.get(message);
+                recorded.get(partition).add(message);
+            }
+            for (int partition = 0; partition < 2; partition++)
+            {
+                assertEquals(sentByPartition.get(partition).size(), recorded.get(partition).size());
+                for (int i = 0; i < recorded.get(partition).size(); i++)
+                {
+                    assertArrayEquals(sentByPartition.get(partition).get(i), recorded.get(partition).get(i));
+                }
+            }
+
+            assertEquals(
+                "I 2\nB 1000000 400 2\nI 3\nS 70000 5 1\nI 4\nS 50000 10 1\n",
+                new String(Files.readAllBytes(books), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void shouldExitWithTwoOnAGapThreeOnTimeoutAndOneOnBadConfig() throws Exception
+    {
+        try (ExclusivePublication partition0 = aeron.addExclusivePublication(CHANNEL, STREAM_ID_BASE + 10))
+        {
+            final Path ready = tempDir.resolve("ready-gap");
+            final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+            final CompletableFuture<Integer> exitCode = runRecord(stdout,
+                "--channel", CHANNEL, "--stream-id-base", Integer.toString(STREAM_ID_BASE + 10), "--partitions", "1",
+                "--out", tempDir.resolve("gap.bin").toString(), "--ready-file", ready.toString(),
+                "--until-end-of-messages", "--timeout-s", "20");
+            awaitFile(ready, exitCode);
+            begin(0, 1);
+            addOrder(1, 1, Side.BUY, 1, 1);
+            offer(partition0, 0);
+            begin(0, 3); // sequence 2 lost
+            endOfMessages();
+            offer(partition0, 0);
+            assertEquals(RecordCommand.EXIT_DATA_LOSS, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
+        }
+
+        final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        assertEquals(RecordCommand.EXIT_TIMEOUT, runRecord(stdout,
+            "--channel", CHANNEL, "--stream-id-base", "1590", "--partitions", "1",
+            "--out", tempDir.resolve("timeout.bin").toString(), "--until-end-of-messages", "--timeout-s", "1")
+            .get(15, TimeUnit.SECONDS));
+        assertTrue(stdout.toString().contains("timed out"), stdout.toString());
+
+        final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        final RecordCommand command = new RecordCommand();
+        command.stderr = new PrintStream(stderr, true, StandardCharsets.UTF_8);
+        assertEquals(RecordCommand.EXIT_ERROR, new CommandLine(command).execute(
+            "--partitions", "2", "--partition", "5", "--out", tempDir.resolve("bad.bin").toString()));
+        assertEquals("record: --partition 5 is outside 0..1 (--partitions 2)\n",
+            stderr.toString(StandardCharsets.UTF_8));
+    }
+
+    private static CompletableFuture<Integer> runRecord(final ByteArrayOutputStream stdout, final String... args)
+    {
+        final RecordCommand command = new RecordCommand();
+        command.stdout = new PrintStream(stdout, true, StandardCharsets.UTF_8);
+        return CompletableFuture.supplyAsync(() -> new CommandLine(command).execute(args));
+    }
+
+    private static void awaitFile(final Path file, final CompletableFuture<Integer> exitCode) throws Exception
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!Files.exists(file))
+        {
+            if (exitCode.isDone())
+            {
+                fail("record exited early with " + exitCode.get());
+            }
+            if (System.nanoTime() > deadline)
+            {
+                fail("ready file not created: " + file);
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private void begin(final int partition, final long firstSequence)
+    {
+        packetHeader.wrapAndApplyHeader(buffer, 0, header)
+            .streamSequence(firstSequence).sendingTime(System.currentTimeMillis() * 1_000_000L)
+            .partitionId(partition).messageCount(0);
+        limit = MessageHeaderEncoder.ENCODED_LENGTH + PacketHeaderEncoder.BLOCK_LENGTH;
+        count = 0;
+    }
+
+    private int next(final int blockLength)
+    {
+        final int offset = limit;
+        limit += MessageHeaderEncoder.ENCODED_LENGTH + blockLength;
+        packetHeader.messageCount(++count);
+        return offset;
+    }
+
+    private void directory(final long instrumentId, final String symbol)
+    {
+        new InstrumentDirectoryEncoder().wrapAndApplyHeader(buffer, next(InstrumentDirectoryEncoder.BLOCK_LENGTH), header)
+            .instrumentId(instrumentId).symbol(String.format("%-8s", symbol));
+    }
+
+    private void addOrder(final long instrumentId, final long orderId, final Side side, final long price, final long shares)
+    {
+        new AddOrderEncoder().wrapAndApplyHeader(buffer, next(AddOrderEncoder.BLOCK_LENGTH), header)
+            .instrumentId(instrumentId).orderId(orderId).side(side).shares(shares).price().mantissa(price);
+    }
+
+    private void executed(final long instrumentId, final long orderId, final long shares)
+    {
+        new OrderExecutedEncoder().wrapAndApplyHeader(buffer, next(OrderExecutedEncoder.BLOCK_LENGTH), header)
+            .instrumentId(instrumentId).orderId(orderId).executedShares(shares).matchNumber(9);
+    }
+
+    private void endOfMessages()
+    {
+        new SystemEventEncoder().wrapAndApplyHeader(buffer, next(SystemEventEncoder.BLOCK_LENGTH), header)
+            .instrumentId(0).eventCode(SystemEventCode.END_OF_MESSAGES);
+    }
+
+    private void offer(final ExclusivePublication publication, final int partition)
+    {
+        int offset = MessageHeaderEncoder.ENCODED_LENGTH + PacketHeaderEncoder.BLOCK_LENGTH;
+        while (offset < limit)
+        {
+            final int length = MessageHeaderEncoder.ENCODED_LENGTH + (buffer.getShort(offset) & 0xFFFF);
+            final byte[] bytes = new byte[length];
+            buffer.getBytes(offset, bytes);
+            sentByPartition.get(partition).add(bytes);
+            offset += length;
+        }
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (publication.offer(buffer, 0, limit) < 0)
+        {
+            if (System.nanoTime() > deadline)
+            {
+                fail("offer not accepted");
+            }
+            Thread.yield();
+        }
+    }
+
+}

@@ -1,0 +1,50 @@
+package io.mdfanout.tools;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Formatting helpers, and wrong configuration giving a one-line error and exit 1 (no stack trace). */
+class ToolsCommandLineTest
+{
+    @Test
+    void shouldFormatTimesAndPrices()
+    {
+        assertEquals("09:30:00.000000042",
+            TextFormat.appendTime(new StringBuilder(), (9 * 3600 + 30 * 60) * 1_000_000_000L + 42).toString());
+        assertEquals("123.4500", TextFormat.price4(1_234_500));
+        assertEquals("0.0001", TextFormat.price4(1));
+        assertEquals("4600.00000000", TextFormat.appendPrice(new StringBuilder(), 460_000_000_000L, 8).toString());
+    }
+
+    @Test
+    void shouldRejectWrongConfigurationWithOneLine()
+    {
+        final ByteArrayOutputStream tailErr = new ByteArrayOutputStream();
+        final TailCommand tail = new TailCommand();
+        tail.stderr = new PrintStream(tailErr, true, StandardCharsets.UTF_8);
+        assertEquals(1, new CommandLine(tail).execute("--partitions", "0"));
+        assertEquals("tail: --partitions must be positive: 0\n", tailErr.toString(StandardCharsets.UTF_8));
+
+        final ByteArrayOutputStream statsErr = new ByteArrayOutputStream();
+        final StatsCommand stats = new StatsCommand();
+        stats.stderr = new PrintStream(statsErr, true, StandardCharsets.UTF_8);
+        assertEquals(1, new CommandLine(stats).execute("--aeron-dir", "/nonexistent/mdfanout-aeron"));
+        final String statsMessage = statsErr.toString(StandardCharsets.UTF_8);
+        assertTrue(statsMessage.startsWith("stats: no media driver at --aeron-dir /nonexistent/mdfanout-aeron"),
+            statsMessage);
+        assertEquals(1, statsMessage.split("\n").length);
+
+        final ByteArrayOutputStream bookErr = new ByteArrayOutputStream();
+        final BookCommand book = new BookCommand();
+        book.stderr = new PrintStream(bookErr, true, StandardCharsets.UTF_8);
+        assertEquals(1, new CommandLine(book).execute("--depth", "0"));
+        assertEquals("book: --depth and --refresh-ms must be positive\n", bookErr.toString(StandardCharsets.UTF_8));
+    }
+}
