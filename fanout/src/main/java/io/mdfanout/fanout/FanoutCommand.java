@@ -124,6 +124,7 @@ public final class FanoutCommand implements Callable<Integer>
             {
                 if (signalled.get())
                 {
+                    err.println("fanout: stopped during start-up");
                     return 0;
                 }
                 err.println("fanout: " + ex.getMessage());
