@@ -1,0 +1,343 @@
+package io.mdfanout.fanout;
+
+import io.aeron.Aeron;
+import io.aeron.ChannelUri;
+import io.aeron.CommonContext;
+import io.aeron.ExclusivePublication;
+import io.aeron.driver.MediaDriver;
+import io.mdfanout.wire.PartitionRings;
+import io.mdfanout.wire.Partitioning;
+import org.agrona.BitUtil;
+import org.agrona.CloseHelper;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.OffsetEpochNanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.CountersReader;
+
+import java.io.File;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The running fanout: maps the partition rings the feed handler created, connects to a media
+ * driver (embedded by default), adds one {@link ExclusivePublication} per partition on the
+ * configured channel with stream id {@code streamIdBase + partition}, and runs one
+ * {@link PartitionPublisher} per partition, all on one thread ({@link FanoutThreading#SHARED}) or
+ * one thread each ({@link FanoutThreading#DEDICATED}).
+ * <p>
+ * Construction either completes with everything running or fails with a clear message having
+ * released whatever it had acquired. {@link #close()} stops the threads, then closes the
+ * publications, the client, the embedded driver (deleting its directory) and unmaps the rings.
+ */
+public final class Fanout implements AutoCloseable
+{
+    /** Type id of the fanout-wide "duty-cycle errors" counter (exceptions caught by an agent runner). */
+    public static final int DUTY_CYCLE_ERRORS_TYPE_ID = 3000;
+
+    private static final int COUNTER_VALUES_LENGTH = 64 * 1024;
+    private static final long RING_POLL_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    private final FanoutConfig config;
+    private final ErrorHandler errorHandler;
+    private final PartitionRings.MappedRing[] rings;
+    private final ExclusivePublication[] publications;
+    private final PartitionCounters[] counters;
+    private final PartitionPublisher[] publishers;
+    private final AgentRunner[] runners;
+    private final CountersManager countersManager;
+    private MediaDriver driver;
+    private Aeron aeron;
+    private AtomicCounter dutyCycleErrors;
+    private boolean closed;
+
+    /**
+     * Start a fanout. Blocks until every ring file exists (up to the configured timeout) and every
+     * publication is registered with the driver.
+     *
+     * @param config what to run; validated first.
+     * @throws IllegalArgumentException on invalid configuration.
+     * @throws IllegalStateException    when the rings do not appear in time or cannot be mapped.
+     * @throws RuntimeException         from Aeron when the driver cannot be started or reached.
+     */
+    public Fanout(final FanoutConfig config)
+    {
+        this.config = config.validate();
+        this.errorHandler = null != config.errorHandler() ? config.errorHandler() : Fanout::printError;
+        final int partitionCount = config.partitionCount();
+        rings = new PartitionRings.MappedRing[partitionCount];
+        publications = new ExclusivePublication[partitionCount];
+        counters = new PartitionCounters[partitionCount];
+        publishers = new PartitionPublisher[partitionCount];
+        runners = new AgentRunner[FanoutThreading.SHARED == config.threading() ? 1 : partitionCount];
+        countersManager = null != config.countersManager() ? config.countersManager() : newCountersManager();
+
+        try
+        {
+            mapRings();
+            connectAeron();
+            addPublications();
+            startPublishers();
+        }
+        catch (final RuntimeException ex)
+        {
+            close();
+            throw ex;
+        }
+    }
+
+    private static CountersManager newCountersManager()
+    {
+        return new CountersManager(
+            new UnsafeBuffer(ByteBuffer.allocateDirect(
+                COUNTER_VALUES_LENGTH * (CountersReader.METADATA_LENGTH / CountersReader.COUNTER_LENGTH))),
+            new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTER_VALUES_LENGTH)));
+    }
+
+    private static void printError(final Throwable throwable)
+    {
+        System.err.println("fanout: " + throwable.getMessage());
+    }
+
+    private void mapRings()
+    {
+        final Path directory = config.ringDirectory();
+        final long deadlineNs = System.nanoTime() + config.ringWaitTimeoutNs();
+        for (int partition = 0; partition < rings.length; partition++)
+        {
+            rings[partition] = awaitRing(directory, partition, deadlineNs);
+        }
+    }
+
+    /**
+     * The feed handler creates the ring files; wait until each exists with a valid length (it may be
+     * mid-creation), then map it.
+     */
+    private PartitionRings.MappedRing awaitRing(final Path directory, final int partition, final long deadlineNs)
+    {
+        final File file = PartitionRings.ringFile(directory, partition).toFile();
+        RuntimeException lastError = null;
+        while (true)
+        {
+            if (hasRingLength(file))
+            {
+                try
+                {
+                    return PartitionRings.map(directory, partition);
+                }
+                catch (final RuntimeException ex)
+                {
+                    lastError = ex;
+                }
+            }
+
+            if (System.nanoTime() - deadlineNs >= 0)
+            {
+                throw new IllegalStateException(
+                    "ring file " + file + " not ready after " +
+                    TimeUnit.NANOSECONDS.toSeconds(config.ringWaitTimeoutNs()) + "s" +
+                    (null != lastError ? " (" + lastError.getMessage() + ")" : "") +
+                    ": is the feed handler running with --ring-dir " + directory + " and --partitions " +
+                    config.partitionCount() + "?", lastError);
+            }
+            LockSupport.parkNanos(RING_POLL_INTERVAL_NS);
+            if (Thread.currentThread().isInterrupted())
+            {
+                throw new IllegalStateException("interrupted while waiting for ring file " + file);
+            }
+        }
+    }
+
+    private static boolean hasRingLength(final File file)
+    {
+        final long capacity = file.length() - RingBufferDescriptor.TRAILER_LENGTH;
+        return file.isFile() && capacity > 0 && capacity <= Integer.MAX_VALUE && BitUtil.isPowerOfTwo((int)capacity);
+    }
+
+    private void connectAeron()
+    {
+        String aeronDirectoryName = config.aeronDirectoryName();
+        if (null == aeronDirectoryName)
+        {
+            final MediaDriver.Context driverContext = new MediaDriver.Context()
+                .aeronDirectoryName(CommonContext.generateRandomDirName())
+                .dirDeleteOnStart(true)
+                .dirDeleteOnShutdown(true)
+                .threadingMode(config.driverThreadingMode())
+                .sharedIdleStrategy(new BackoffIdleStrategy())
+                .sharedNetworkIdleStrategy(new BackoffIdleStrategy())
+                .conductorIdleStrategy(new BackoffIdleStrategy())
+                .senderIdleStrategy(new BackoffIdleStrategy())
+                .receiverIdleStrategy(new BackoffIdleStrategy())
+                .socketSndbufLength(FanoutConfig.EMBEDDED_DRIVER_SOCKET_BUFFER_LENGTH)
+                .socketRcvbufLength(FanoutConfig.EMBEDDED_DRIVER_SOCKET_BUFFER_LENGTH)
+                .initialWindowLength(FanoutConfig.EMBEDDED_DRIVER_RECEIVER_WINDOW_LENGTH)
+                .publicationTermBufferLength(config.termLength())
+                .ipcTermBufferLength(config.termLength())
+                .errorHandler(errorHandler);
+            driver = MediaDriver.launchEmbedded(driverContext);
+            aeronDirectoryName = driver.aeronDirectoryName();
+        }
+
+        aeron = Aeron.connect(new Aeron.Context()
+            .aeronDirectoryName(aeronDirectoryName)
+            .errorHandler(errorHandler));
+    }
+
+    private void addPublications()
+    {
+        final String channel = publicationChannel();
+        for (int partition = 0; partition < publications.length; partition++)
+        {
+            publications[partition] = aeron.addExclusivePublication(
+                channel, Partitioning.streamId(config.streamIdBase(), partition));
+        }
+    }
+
+    /** The configured channel with the configured term length, unless the channel names its own. */
+    String publicationChannel()
+    {
+        final ChannelUri uri = ChannelUri.parse(config.channel());
+        if (!uri.containsKey(CommonContext.TERM_LENGTH_PARAM_NAME))
+        {
+            uri.put(CommonContext.TERM_LENGTH_PARAM_NAME, Integer.toString(config.termLength()));
+        }
+        return uri.toString();
+    }
+
+    private void startPublishers()
+    {
+        dutyCycleErrors = countersManager.newCounter("fanout duty-cycle errors", DUTY_CYCLE_ERRORS_TYPE_ID);
+        final OffsetEpochNanoClock epochClock = new OffsetEpochNanoClock();
+        for (int partition = 0; partition < publishers.length; partition++)
+        {
+            counters[partition] = new PartitionCounters(countersManager, partition);
+            publishers[partition] = new PartitionPublisher(
+                partition,
+                rings[partition].ring(),
+                publications[partition],
+                counters[partition],
+                config.heartbeatIntervalNs(),
+                config.ringReadLimit(),
+                epochClock,
+                SystemNanoClock.INSTANCE,
+                errorHandler);
+        }
+
+        if (FanoutThreading.SHARED == config.threading())
+        {
+            final Agent agent = publishers.length == 1 ? publishers[0] : new CompositeAgent(publishers);
+            runners[0] = new AgentRunner(config.idleStrategy().newIdleStrategy(), errorHandler, dutyCycleErrors, agent);
+        }
+        else
+        {
+            for (int partition = 0; partition < publishers.length; partition++)
+            {
+                runners[partition] = new AgentRunner(
+                    config.idleStrategy().newIdleStrategy(), errorHandler, dutyCycleErrors, publishers[partition]);
+            }
+        }
+
+        for (final AgentRunner runner : runners)
+        {
+            AgentRunner.startOnThread(runner);
+        }
+    }
+
+    /** @return the configuration this fanout runs with. */
+    public FanoutConfig config()
+    {
+        return config;
+    }
+
+    /** @return directory of the media driver in use (the embedded one's, or the configured external one). */
+    public String aeronDirectoryName()
+    {
+        return null != driver ? driver.aeronDirectoryName() : config.aeronDirectoryName();
+    }
+
+    /** @return the channel the partition streams are published on (term length applied). */
+    public String channel()
+    {
+        return publications[0].channel();
+    }
+
+    /** @return number of partitions. */
+    public int partitionCount()
+    {
+        return publishers.length;
+    }
+
+    /**
+     * @param partition 0..partitionCount-1.
+     * @return that partition's counters.
+     */
+    public PartitionCounters counters(final int partition)
+    {
+        return counters[partition];
+    }
+
+    /** @return counter of exceptions caught by the agent runners (should stay 0). */
+    public AtomicCounter dutyCycleErrors()
+    {
+        return dutyCycleErrors;
+    }
+
+    /** @return a reader over every counter of this fanout, for export. */
+    public CountersReader countersReader()
+    {
+        return countersManager;
+    }
+
+    /**
+     * @param partition 0..partitionCount-1.
+     * @return true when at least one subscriber is connected to that partition's stream.
+     */
+    public boolean isConnected(final int partition)
+    {
+        return publications[partition].isConnected();
+    }
+
+    /** @return true when any publisher stopped on a fatal publication error; the fanout should then be closed. */
+    public boolean hasFailed()
+    {
+        for (final PartitionPublisher publisher : publishers)
+        {
+            if (null != publisher && publisher.isStopped())
+            {
+                return true;
+            }
+        }
+        return null != aeron && aeron.isClosed();
+    }
+
+    /** Stop the publisher threads and release the publications, client, embedded driver and rings. Idempotent. */
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+
+        CloseHelper.closeAll(runners);
+        CloseHelper.closeAll(publications);
+        CloseHelper.close(aeron);
+        CloseHelper.close(driver);
+        CloseHelper.closeAll(rings);
+        if (null != config.countersManager())
+        {
+            CloseHelper.closeAll(counters);
+            CloseHelper.close(dutyCycleErrors);
+        }
+    }
+}

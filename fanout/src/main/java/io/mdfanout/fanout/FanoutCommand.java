@@ -1,0 +1,280 @@
+package io.mdfanout.fanout;
+
+import io.aeron.driver.ThreadingMode;
+import org.agrona.concurrent.ShutdownSignalBarrier;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The {@code fanout} subcommand: runs a {@link Fanout} until SIGINT or SIGTERM (or a fatal
+ * publication error), printing a one-line counters summary to stderr every
+ * {@code --stats-interval-s}. Exit status: 0 after a signal, 1 on a runtime failure, 2 on
+ * invalid options.
+ */
+@Command(
+    name = "fanout",
+    mixinStandardHelpOptions = true,
+    showDefaultValues = true,
+    description = "Drain the feed handler's partition ring buffers and publish them as batched SBE packets " +
+        "on Aeron (one stream per partition), with heartbeats when idle.")
+public final class FanoutCommand implements Callable<Integer>
+{
+    private static final long MONITOR_INTERVAL_MS = 100;
+
+    @Option(names = "--ring-dir", defaultValue = FanoutConfig.DEFAULT_RING_DIRECTORY,
+        description = "Directory of the partition ring files (the feed handler's --ring-dir).")
+    Path ringDirectory;
+
+    @Option(names = "--partitions", defaultValue = "" + FanoutConfig.DEFAULT_PARTITION_COUNT,
+        description = "Number of partitions: rings to drain and streams to publish; must match the feed handler.")
+    int partitions;
+
+    @Option(names = "--channel", defaultValue = FanoutConfig.DEFAULT_CHANNEL,
+        description = "Aeron channel every partition stream is published on.")
+    String channel;
+
+    @Option(names = "--stream-id-base", defaultValue = "" + FanoutConfig.DEFAULT_STREAM_ID_BASE,
+        description = "Stream id of partition 0; partition p is published on base + p.")
+    int streamIdBase;
+
+    @Option(names = "--aeron-dir",
+        description = "Directory of an external media driver; absent: an embedded driver in a temporary directory.")
+    String aeronDirectoryName;
+
+    @Option(names = "--driver-threading", defaultValue = "shared", converter = DriverThreadingConverter.class,
+        description = "Threading of the embedded media driver: shared, shared-network or dedicated.")
+    ThreadingMode driverThreading;
+
+    @Option(names = "--threading", defaultValue = "shared", converter = ThreadingConverter.class,
+        description = "Publisher threads: shared (all partitions on one thread) or dedicated (one per partition).")
+    FanoutThreading threading;
+
+    @Option(names = "--idle-strategy", defaultValue = "backoff", converter = IdleStrategyConverter.class,
+        description = "What publisher threads do when idle: backoff, yield, busy-spin or sleep.")
+    IdleStrategyType idleStrategy;
+
+    @Option(names = "--heartbeat-interval-ms", defaultValue = "250",
+        description = "Send a heartbeat on a stream that has sent nothing for this long.")
+    long heartbeatIntervalMs;
+
+    @Option(names = "--term-length-bytes", defaultValue = "" + FanoutConfig.DEFAULT_TERM_LENGTH,
+        description = "Publication term length: a power of two from 64 KiB to 1 GiB (a term-length in --channel wins).")
+    int termLength;
+
+    @Option(names = "--ring-wait-timeout-s", defaultValue = "30",
+        description = "How long to wait at start for the feed handler to create the ring files.")
+    long ringWaitTimeoutS;
+
+    @Option(names = "--ring-read-limit", defaultValue = "" + FanoutConfig.DEFAULT_RING_READ_LIMIT,
+        description = "Most ring records a publisher consumes per duty cycle.")
+    int ringReadLimit;
+
+    @Option(names = "--stats-interval-s", defaultValue = "5",
+        description = "Print a one-line counters summary to stderr this often; 0 = never.")
+    long statsIntervalS;
+
+    /**
+     * Run the fanout until SIGINT or SIGTERM.
+     *
+     * @return 0 after a signal, 1 on a runtime failure, 2 on invalid options.
+     */
+    public Integer call()
+    {
+        final PrintStream err = System.err;
+        final FanoutConfig config;
+        try
+        {
+            config = toConfig().validate();
+            if (statsIntervalS < 0)
+            {
+                throw new IllegalArgumentException("--stats-interval-s must not be negative");
+            }
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            err.println("fanout: " + ex.getMessage());
+            return 2;
+        }
+
+        final Thread mainThread = Thread.currentThread();
+        final AtomicBoolean starting = new AtomicBoolean(true);
+        final AtomicBoolean signalled = new AtomicBoolean();
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier(() ->
+        {
+            signalled.set(true);
+            if (starting.get())
+            {
+                mainThread.interrupt(); // abandon the wait for the ring files
+            }
+        }))
+        {
+            final Fanout fanout;
+            try
+            {
+                fanout = new Fanout(config);
+            }
+            catch (final RuntimeException ex)
+            {
+                if (signalled.get())
+                {
+                    err.println("fanout: stopped during start-up");
+                    return 0;
+                }
+                err.println("fanout: " + ex.getMessage());
+                return 1;
+            }
+            finally
+            {
+                starting.set(false);
+                Thread.interrupted();
+            }
+
+            try (fanout)
+            {
+                err.println("fanout: running " + config + " aeronDir=" + fanout.aeronDirectoryName());
+                final Thread monitor = new Thread(() -> monitor(fanout, barrier, err), "fanout-monitor");
+                monitor.setDaemon(true);
+                monitor.start();
+
+                barrier.await();
+                Thread.interrupted();
+                monitor.interrupt();
+                joinQuietly(monitor);
+
+                if (fanout.hasFailed())
+                {
+                    err.println("fanout: stopped after a publication failure");
+                    return 1;
+                }
+                err.println("fanout: stopped");
+                return 0;
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            err.println("fanout: " + ex.getMessage());
+            return 1;
+        }
+    }
+
+    FanoutConfig toConfig()
+    {
+        return new FanoutConfig()
+            .ringDirectory(ringDirectory)
+            .partitionCount(partitions)
+            .channel(channel)
+            .streamIdBase(streamIdBase)
+            .aeronDirectoryName(aeronDirectoryName)
+            .driverThreadingMode(driverThreading)
+            .threading(threading)
+            .idleStrategy(idleStrategy)
+            .heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs))
+            .termLength(termLength)
+            .ringWaitTimeoutNs(TimeUnit.SECONDS.toNanos(ringWaitTimeoutS))
+            .ringReadLimit(ringReadLimit);
+    }
+
+    /** Watch for a fatal publisher failure (then release the barrier) and print stats periodically. */
+    private void monitor(final Fanout fanout, final ShutdownSignalBarrier barrier, final PrintStream err)
+    {
+        final long statsIntervalMs = TimeUnit.SECONDS.toMillis(statsIntervalS);
+        final FanoutStats stats = new FanoutStats(fanout);
+        long nextStatsMs = System.currentTimeMillis() + statsIntervalMs;
+        try
+        {
+            while (!Thread.currentThread().isInterrupted())
+            {
+                Thread.sleep(MONITOR_INTERVAL_MS);
+                if (fanout.hasFailed())
+                {
+                    barrier.signal();
+                    return;
+                }
+                final long nowMs = System.currentTimeMillis();
+                if (statsIntervalMs > 0 && nowMs >= nextStatsMs)
+                {
+                    err.println(stats.line(nowMs));
+                    nextStatsMs = nowMs + statsIntervalMs;
+                }
+            }
+        }
+        catch (final InterruptedException ignore)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void joinQuietly(final Thread thread)
+    {
+        try
+        {
+            thread.join(TimeUnit.SECONDS.toMillis(5));
+        }
+        catch (final InterruptedException ignore)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Run the command on its own (the project's single entry point is the {@code mdfanout} CLI).
+     *
+     * @param args command-line arguments.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new CommandLine(new FanoutCommand()).execute(args));
+    }
+
+    /** Parses --driver-threading names into Aeron's ThreadingMode. */
+    static final class DriverThreadingConverter implements CommandLine.ITypeConverter<ThreadingMode>
+    {
+        public ThreadingMode convert(final String value)
+        {
+            final ThreadingMode mode = parse(ThreadingMode.class, value);
+            if (ThreadingMode.INVOKER == mode)
+            {
+                throw new CommandLine.TypeConversionException("'invoker' is not supported; use shared, " +
+                    "shared-network or dedicated");
+            }
+            return mode;
+        }
+    }
+
+    /** Parses --threading names. */
+    static final class ThreadingConverter implements CommandLine.ITypeConverter<FanoutThreading>
+    {
+        public FanoutThreading convert(final String value)
+        {
+            return parse(FanoutThreading.class, value);
+        }
+    }
+
+    /** Parses --idle-strategy names. */
+    static final class IdleStrategyConverter implements CommandLine.ITypeConverter<IdleStrategyType>
+    {
+        public IdleStrategyType convert(final String value)
+        {
+            return parse(IdleStrategyType.class, value);
+        }
+    }
+
+    private static <E extends Enum<E>> E parse(final Class<E> type, final String value)
+    {
+        try
+        {
+            return EnumNames.parse(type, value);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new CommandLine.TypeConversionException(ex.getMessage());
+        }
+    }
+}

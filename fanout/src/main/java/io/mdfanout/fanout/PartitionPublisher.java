@@ -1,0 +1,388 @@
+package io.mdfanout.fanout;
+
+import io.aeron.ExclusivePublication;
+import io.aeron.Publication;
+import io.mdfanout.sbe.HeartbeatEncoder;
+import io.mdfanout.sbe.MessageHeaderDecoder;
+import io.mdfanout.sbe.MessageHeaderEncoder;
+import io.mdfanout.sbe.PacketHeaderEncoder;
+import io.mdfanout.wire.WireFormat;
+import org.agrona.BitUtil;
+import org.agrona.BufferUtil;
+import org.agrona.ErrorHandler;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.ControlledMessageHandler;
+import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
+
+/**
+ * The single writer of one partition's Aeron stream: drains the partition ring, packs as many
+ * records as fit into one packet (SBE PacketHeader, then the records' bytes back to back),
+ * stamps the stream sequence, and offers the packet on an {@link ExclusivePublication}.
+ * <p>
+ * Batching is natural: each duty cycle takes whatever the ring holds (up to a limit) and never
+ * waits to fill a packet, so under light load a packet carries one message.
+ * <p>
+ * Publication results:
+ * <ul>
+ *     <li>BACK_PRESSURED / ADMIN_ACTION: the packet is kept and retried on the next duty cycles
+ *     before anything more is read from the ring; the bounded ring then fills and the feed
+ *     handler feels it. One packet is the only extra buffering. Counted once per packet held.</li>
+ *     <li>NOT_CONNECTED: nobody listens; the packet is dropped and its messages counted. The
+ *     sequence still advances, so a subscriber that joins later sees where it joined.</li>
+ *     <li>CLOSED / MAX_POSITION_EXCEEDED: counted, reported once to the error handler, and the
+ *     publisher stops working ({@link #isStopped()}); it never throws out of {@link #doWork()}.</li>
+ * </ul>
+ * A heartbeat (nextStreamSequence, sendingTime, partitionId) goes out alone when the stream has
+ * sent nothing for the heartbeat interval.
+ * <p>
+ * Not thread safe: one thread runs {@link #doWork()}. Allocates nothing in steady state.
+ */
+public final class PartitionPublisher implements Agent
+{
+    /** Length of the SBE header plus PacketHeader block that starts every packet. */
+    public static final int PACKET_HEADER_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH + PacketHeaderEncoder.BLOCK_LENGTH;
+    /** Length of a heartbeat message: SBE header plus Heartbeat block. */
+    public static final int HEARTBEAT_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH + HeartbeatEncoder.BLOCK_LENGTH;
+    /** messageCount is a uint16. */
+    static final int MAX_MESSAGES_PER_PACKET = 0xFFFF;
+
+    private final int partitionId;
+    private final RingBuffer ring;
+    private final ExclusivePublication publication;
+    private final PartitionCounters counters;
+    private final long heartbeatIntervalNs;
+    private final int ringReadLimit;
+    private final EpochNanoClock epochClock;
+    private final NanoClock nanoClock;
+    private final ErrorHandler errorHandler;
+    private final String roleName;
+
+    private final int maxPacketLength;
+    private final UnsafeBuffer packetBuffer;
+    private final UnsafeBuffer heartbeatBuffer;
+    private final PacketHeaderEncoder packetHeaderEncoder = new PacketHeaderEncoder();
+    private final HeartbeatEncoder heartbeatEncoder = new HeartbeatEncoder();
+    private final MessageHeaderDecoder recordHeaderDecoder = new MessageHeaderDecoder();
+    private final ControlledMessageHandler recordHandler = this::onRingRecord;
+
+    private long nextStreamSequence = 1;
+    private int packetLength = PACKET_HEADER_LENGTH;
+    private int packetMessageCount;
+    private boolean packetFull;
+    private boolean packetPending;
+    private long lastSendNs;
+    private volatile boolean stopped;
+
+    /**
+     * Create a publisher for one partition.
+     *
+     * @param partitionId         the partition, stamped into every packet and heartbeat (0..65535).
+     * @param ring                the partition ring this publisher is the single consumer of.
+     * @param publication         the partition's stream; this publisher is its only writer.
+     * @param counters            where to count; this publisher is their only writer.
+     * @param heartbeatIntervalNs idle time after which a heartbeat is sent.
+     * @param ringReadLimit       most ring records consumed per duty cycle, bounding one cycle's work.
+     * @param epochClock          sending-time source (epoch nanos); must not allocate, e.g. OffsetEpochNanoClock.
+     * @param nanoClock           monotonic clock for the heartbeat timer.
+     * @param errorHandler        told once when the publication fails for good.
+     */
+    public PartitionPublisher(
+        final int partitionId,
+        final RingBuffer ring,
+        final ExclusivePublication publication,
+        final PartitionCounters counters,
+        final long heartbeatIntervalNs,
+        final int ringReadLimit,
+        final EpochNanoClock epochClock,
+        final NanoClock nanoClock,
+        final ErrorHandler errorHandler)
+    {
+        if (partitionId < 0 || partitionId > 0xFFFF)
+        {
+            throw new IllegalArgumentException("partitionId must be 0..65535: " + partitionId);
+        }
+        if (heartbeatIntervalNs <= 0)
+        {
+            throw new IllegalArgumentException("heartbeat interval must be positive: " + heartbeatIntervalNs + "ns");
+        }
+        if (ringReadLimit <= 0)
+        {
+            throw new IllegalArgumentException("ring read limit must be positive: " + ringReadLimit);
+        }
+        this.partitionId = partitionId;
+        this.ring = ring;
+        this.publication = publication;
+        this.counters = counters;
+        this.heartbeatIntervalNs = heartbeatIntervalNs;
+        this.ringReadLimit = ringReadLimit;
+        this.epochClock = epochClock;
+        this.nanoClock = nanoClock;
+        this.errorHandler = errorHandler;
+        this.roleName = "fanout-partition-" + partitionId;
+
+        // A packet is built whole in this buffer and offered: its length is only known once the
+        // ring has been drained, and a refused packet must survive to be retried on a later duty
+        // cycle without holding ring records or an Aeron claim open. tryClaim would save one
+        // copy of at most one MTU but needs the length up front and cannot be kept across cycles.
+        maxPacketLength = publication.maxPayloadLength();
+        if (maxPacketLength < PACKET_HEADER_LENGTH + WireFormat.MAX_MESSAGE_LENGTH)
+        {
+            throw new IllegalArgumentException("publication max payload " + maxPacketLength +
+                " bytes cannot hold a packet header and the largest message; raise the channel mtu");
+        }
+        packetBuffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+            BitUtil.align(maxPacketLength, CACHE_LINE_LENGTH), CACHE_LINE_LENGTH));
+        heartbeatBuffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+            BitUtil.align(HEARTBEAT_LENGTH, CACHE_LINE_LENGTH), CACHE_LINE_LENGTH));
+
+        packetHeaderEncoder.wrapAndApplyHeader(packetBuffer, 0, new MessageHeaderEncoder());
+        packetHeaderEncoder.partitionId(partitionId);
+        heartbeatEncoder.wrapAndApplyHeader(heartbeatBuffer, 0, new MessageHeaderEncoder());
+        heartbeatEncoder.partitionId(partitionId);
+    }
+
+    /** {@inheritDoc} */
+    public void onStart()
+    {
+        lastSendNs = nanoClock.nanoTime();
+    }
+
+    /** {@inheritDoc} */
+    public int doWork()
+    {
+        if (stopped)
+        {
+            return 0;
+        }
+
+        final long nowNs = nanoClock.nanoTime();
+        int workCount = 0;
+        if (packetPending)
+        {
+            if (!sendPacket(nowNs))
+            {
+                return 0; // still refused: leave the ring alone so it fills and the producer feels it
+            }
+            workCount++;
+        }
+
+        workCount += drainRing(nowNs);
+
+        if (!packetPending && !stopped && nowNs - lastSendNs >= heartbeatIntervalNs)
+        {
+            workCount += sendHeartbeat(nowNs);
+        }
+
+        return workCount;
+    }
+
+    /** {@inheritDoc} */
+    public String roleName()
+    {
+        return roleName;
+    }
+
+    /** @return the partition this publisher serves. */
+    public int partitionId()
+    {
+        return partitionId;
+    }
+
+    /** @return the counters this publisher writes. */
+    public PartitionCounters counters()
+    {
+        return counters;
+    }
+
+    /** @return the stream sequence the next message will carry (read it on the duty-cycle thread). */
+    public long nextStreamSequence()
+    {
+        return nextStreamSequence;
+    }
+
+    /** @return true while a refused packet waits to be retried (read it on the duty-cycle thread). */
+    public boolean hasPendingPacket()
+    {
+        return packetPending;
+    }
+
+    /** @return true once the publication failed for good (CLOSED or MAX_POSITION_EXCEEDED); safe from any thread. */
+    public boolean isStopped()
+    {
+        return stopped;
+    }
+
+    private int drainRing(final long nowNs)
+    {
+        int workCount = 0;
+        int recordsRead = 0;
+        while (true)
+        {
+            final int limit = ringReadLimit - recordsRead;
+            final int read = limit > 0 ? ring.controlledRead(recordHandler, limit) : 0;
+            recordsRead += read;
+
+            if (packetMessageCount > 0 && (packetFull || read == 0))
+            {
+                // Full, or nothing more to take right now (ring empty or limit reached): send it.
+                // Never wait for more records to fill a packet; latency matters more than size.
+                packetFull = false;
+                workCount++;
+                if (!sendPacket(nowNs))
+                {
+                    break;
+                }
+            }
+            else if (read == 0)
+            {
+                break;
+            }
+        }
+
+        if (recordsRead > 0)
+        {
+            counters.recordsRead().getAndAddRelease(recordsRead);
+        }
+
+        return workCount + recordsRead;
+    }
+
+    private ControlledMessageHandler.Action onRingRecord(
+        final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        if (!isValidRecord(msgTypeId, buffer, index, length))
+        {
+            counters.invalidRecords().incrementRelease();
+            return ControlledMessageHandler.Action.CONTINUE; // consumed and skipped
+        }
+
+        if (packetLength + length > maxPacketLength || packetMessageCount == MAX_MESSAGES_PER_PACKET)
+        {
+            packetFull = true;
+            return ControlledMessageHandler.Action.ABORT; // stays in the ring for the next packet
+        }
+
+        packetBuffer.putBytes(packetLength, buffer, index, length);
+        packetLength += length;
+        packetMessageCount++;
+
+        return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    /**
+     * A record is published only if it is exactly one complete normalized message of our schema:
+     * anything else would corrupt the packet for every subscriber, so it is counted and skipped.
+     */
+    private boolean isValidRecord(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        if (!WireFormat.isNormalizedMessage(msgTypeId) || length < WireFormat.HEADER_LENGTH)
+        {
+            return false;
+        }
+
+        final MessageHeaderDecoder header = recordHeaderDecoder.wrap(buffer, index);
+        final int blockLength = header.blockLength();
+
+        return header.templateId() == msgTypeId &&
+            header.schemaId() == WireFormat.SCHEMA_ID &&
+            length == WireFormat.messageLength(blockLength) &&
+            blockLength >= WireFormat.knownBlockLength(msgTypeId) &&
+            length <= maxPacketLength - PACKET_HEADER_LENGTH;
+    }
+
+    private boolean sendPacket(final long nowNs)
+    {
+        final int messageCount = packetMessageCount;
+        packetHeaderEncoder
+            .streamSequence(nextStreamSequence)
+            .sendingTime(epochClock.nanoTime())
+            .messageCount(messageCount);
+
+        final long result = publication.offer(packetBuffer, 0, packetLength);
+        if (result > 0)
+        {
+            final PartitionCounters counters = this.counters;
+            counters.messagesPublished().getAndAddRelease(messageCount);
+            counters.packetsPublished().incrementRelease();
+            counters.maxMessagesPerPacket().proposeMaxRelease(messageCount);
+            advanceSequence(messageCount);
+            lastSendNs = nowNs;
+            return true;
+        }
+
+        if (result == Publication.NOT_CONNECTED)
+        {
+            counters.notConnectedDropped().getAndAddRelease(messageCount);
+            advanceSequence(messageCount);
+            lastSendNs = nowNs; // nobody to heartbeat to either
+            return true;
+        }
+
+        if (result == Publication.BACK_PRESSURED || result == Publication.ADMIN_ACTION)
+        {
+            if (!packetPending)
+            {
+                packetPending = true;
+                counters.backPressureEvents().incrementRelease();
+            }
+            return false;
+        }
+
+        stop(result);
+        return false;
+    }
+
+    private void advanceSequence(final int messageCount)
+    {
+        nextStreamSequence += messageCount;
+        counters.nextStreamSequence().setRelease(nextStreamSequence);
+        packetLength = PACKET_HEADER_LENGTH;
+        packetMessageCount = 0;
+        packetPending = false;
+    }
+
+    private int sendHeartbeat(final long nowNs)
+    {
+        heartbeatEncoder
+            .nextStreamSequence(nextStreamSequence)
+            .sendingTime(epochClock.nanoTime());
+
+        final long result = publication.offer(heartbeatBuffer, 0, HEARTBEAT_LENGTH);
+        if (result > 0)
+        {
+            counters.heartbeats().incrementRelease();
+            lastSendNs = nowNs;
+            return 1;
+        }
+
+        if (result == Publication.NOT_CONNECTED)
+        {
+            lastSendNs = nowNs; // try again one interval later rather than every duty cycle
+        }
+        else if (result != Publication.BACK_PRESSURED && result != Publication.ADMIN_ACTION)
+        {
+            stop(result);
+        }
+
+        return 0;
+    }
+
+    private void stop(final long result)
+    {
+        stopped = true;
+        packetPending = false;
+        counters.publicationErrors().incrementRelease();
+        final String reason = result == Publication.CLOSED ? "was closed" :
+            result == Publication.MAX_POSITION_EXCEEDED ? "reached its maximum position" :
+            "failed with result " + result;
+        errorHandler.onError(new IllegalStateException(
+            "fanout partition " + partitionId + ": publication " + reason + "; publisher stopped at stream sequence " +
+            nextStreamSequence));
+    }
+}

@@ -1,0 +1,147 @@
+package io.mdfanout.fanout;
+
+import io.mdfanout.wire.PartitionRings;
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.File;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/** The {@code fanout} command: option handling, exit codes, and a clean stop on SIGTERM in a real process. */
+final class FanoutCommandTest
+{
+    private static final String CHANNEL = "aeron:udp?endpoint=224.0.1.41:41021|interface=127.0.0.1|mtu=8192";
+
+    @TempDir
+    Path ringDirectory;
+
+    private static int execute(final StringWriter err, final String... args)
+    {
+        final CommandLine commandLine = new CommandLine(new FanoutCommand());
+        commandLine.setErr(new PrintWriter(err, true));
+        commandLine.setOut(new PrintWriter(new StringWriter(), true));
+        return commandLine.execute(args);
+    }
+
+    @Test
+    void rejectsInvalidOptionsWithUsageErrors()
+    {
+        assertEquals(2, execute(new StringWriter(), "--threading", "sideways"));
+        assertEquals(2, execute(new StringWriter(), "--idle-strategy", "nap"));
+        assertEquals(2, execute(new StringWriter(), "--driver-threading", "invoker"));
+        assertEquals(2, execute(new StringWriter(), "--partitions", "0"));
+        assertEquals(2, execute(new StringWriter(), "--term-length-bytes", "1000"));
+        assertEquals(2, execute(new StringWriter(), "--stats-interval-s", "-1"));
+    }
+
+    @Test
+    void parsesCommandLineNamesIntoTheConfiguration()
+    {
+        final FanoutCommand command = new FanoutCommand();
+        new CommandLine(command).parseArgs(
+            "--threading", "dedicated", "--idle-strategy", "busy-spin", "--driver-threading", "shared-network",
+            "--partitions", "8", "--heartbeat-interval-ms", "100");
+        final FanoutConfig config = command.toConfig().validate();
+        assertEquals(FanoutThreading.DEDICATED, config.threading());
+        assertEquals(IdleStrategyType.BUSY_SPIN, config.idleStrategy());
+        assertEquals(io.aeron.driver.ThreadingMode.SHARED_NETWORK, config.driverThreadingMode());
+        assertEquals(8, config.partitionCount());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(100), config.heartbeatIntervalNs());
+        assertEquals(FanoutConfig.DEFAULT_CHANNEL, config.channel());
+    }
+
+    @Test
+    void helpListsEveryOptionWithDefaults()
+    {
+        final StringWriter out = new StringWriter();
+        final CommandLine commandLine = new CommandLine(new FanoutCommand());
+        commandLine.setOut(new PrintWriter(out, true));
+        assertEquals(0, commandLine.execute("--help"));
+        for (final String option : List.of("--ring-dir", "--partitions", "--channel", "--stream-id-base", "--aeron-dir",
+            "--driver-threading", "--threading", "--idle-strategy", "--heartbeat-interval-ms", "--term-length-bytes",
+            "--ring-wait-timeout-s", "--stats-interval-s"))
+        {
+            assertTrue(out.toString().contains(option), option);
+        }
+        assertTrue(out.toString().contains("/dev/shm/mdfanout/feed-1"), "defaults shown");
+    }
+
+    @Test
+    void failsWithAClearMessageWhenTheRingsAreMissing()
+    {
+        final String args = "--ring-dir " + ringDirectory.resolve("absent") + " --ring-wait-timeout-s 0";
+        assertEquals(1, execute(new StringWriter(), args.split(" ")));
+    }
+
+    @Test
+    void stopsCleanlyOnSigtermAndDeletesTheEmbeddedDriverDirectory() throws Exception
+    {
+        final PartitionRings.MappedRing ring = PartitionRings.create(ringDirectory, 0, 64 * 1024);
+        final Path outputFile = ringDirectory.resolve("fanout.out");
+        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final Process process = new ProcessBuilder(
+            java, "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "-cp", System.getProperty("java.class.path"),
+            FanoutCommand.class.getName(),
+            "--ring-dir", ringDirectory.toString(), "--partitions", "1", "--channel", CHANNEL,
+            "--term-length-bytes", "1048576", "--stats-interval-s", "1")
+            .redirectErrorStream(true)
+            .redirectOutput(outputFile.toFile()) // a file, not a pipe: nothing lost when the process exits
+            .start();
+        try
+        {
+            final String running = awaitLine(outputFile, "fanout: running", process);
+            final String aeronDirectory = running.substring(running.lastIndexOf("aeronDir=") + "aeronDir=".length());
+            assertTrue(new File(aeronDirectory).exists(), aeronDirectory);
+            awaitLine(outputFile, "fanout stats:", process);
+
+            process.destroy(); // SIGTERM
+            assertTrue(process.waitFor(20, TimeUnit.SECONDS), "stopped after SIGTERM");
+            final List<String> output = Files.readAllLines(outputFile);
+            assertFalse(new File(aeronDirectory).exists(), "embedded driver directory deleted");
+            assertTrue(output.contains("fanout: stopped"), "exit " + process.exitValue() + " " + output);
+        }
+        finally
+        {
+            process.destroyForcibly();
+            CloseHelper.close(ring);
+        }
+    }
+
+    private static String awaitLine(final Path outputFile, final String prefix, final Process process)
+        throws Exception
+    {
+        List<String> output = List.of();
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadlineNs)
+        {
+            output = Files.readAllLines(outputFile);
+            for (final String line : output)
+            {
+                if (line.startsWith(prefix))
+                {
+                    return line;
+                }
+            }
+            if (!process.isAlive())
+            {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        fail("no line starting with '" + prefix + "' in " + output);
+        return null;
+    }
+}

@@ -1,0 +1,238 @@
+package io.mdfanout.fanout;
+
+import io.aeron.Aeron;
+import io.aeron.Subscription;
+import io.mdfanout.wire.PartitionRings;
+import io.mdfanout.wire.Partitioning;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/** The whole fanout on its own threads with an embedded driver, received over UDP multicast on loopback. */
+final class FanoutTest
+{
+    private static final String CHANNEL = "aeron:udp?endpoint=224.0.1.41:41011|interface=127.0.0.1|mtu=8192";
+    private static final String SUBSCRIPTION_CHANNEL = "aeron:udp?endpoint=224.0.1.41:41011|interface=127.0.0.1";
+    private static final int STREAM_ID_BASE = 2100;
+
+    @TempDir
+    Path ringDirectory;
+
+    private final List<Throwable> errors = new ArrayList<>();
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    @AfterEach
+    void tearDown()
+    {
+        for (int i = closeables.size() - 1; i >= 0; i--)
+        {
+            CloseHelper.quietClose(closeables.get(i));
+        }
+        assertEquals(List.of(), errors);
+    }
+
+    private FanoutConfig config(final int partitions)
+    {
+        return new FanoutConfig()
+            .ringDirectory(ringDirectory)
+            .partitionCount(partitions)
+            .channel(CHANNEL)
+            .streamIdBase(STREAM_ID_BASE)
+            .termLength(1024 * 1024)
+            .heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(50))
+            .ringWaitTimeoutNs(TimeUnit.SECONDS.toNanos(5))
+            .errorHandler(errors::add);
+    }
+
+    private RingBuffer createRing(final int partition)
+    {
+        final PartitionRings.MappedRing ring = PartitionRings.create(ringDirectory, partition, 256 * 1024);
+        closeables.add(ring);
+        return ring.ring();
+    }
+
+    private static void awaitCondition(final BooleanSupplier condition, final Runnable work, final String what)
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean())
+        {
+            work.run();
+            if (System.nanoTime() > deadlineNs)
+            {
+                fail("timed out waiting for " + what);
+            }
+            Thread.yield();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(FanoutThreading.class)
+    void publishesEachPartitionOnItsOwnStream(final FanoutThreading threading)
+    {
+        final RingBuffer ring0 = createRing(0);
+        final RingBuffer ring1 = createRing(1);
+        final Fanout fanout = new Fanout(config(2).threading(threading));
+        closeables.add(fanout);
+        final Aeron aeron = TestAeron.connect(fanout.aeronDirectoryName());
+        closeables.add(aeron);
+        final Subscription sub0 = aeron.addSubscription(SUBSCRIPTION_CHANNEL, Partitioning.streamId(STREAM_ID_BASE, 0));
+        final Subscription sub1 = aeron.addSubscription(SUBSCRIPTION_CHANNEL, Partitioning.streamId(STREAM_ID_BASE, 1));
+        final PacketCollector collector0 = new PacketCollector();
+        final PacketCollector collector1 = new PacketCollector();
+        final Runnable poll = () ->
+        {
+            sub0.poll(collector0, 100);
+            sub1.poll(collector1, 100);
+        };
+        awaitCondition(() -> fanout.isConnected(0) && fanout.isConnected(1), poll, "subscribers connected");
+
+        final TestMessages messages = new TestMessages();
+        final int count0 = 500;
+        final int count1 = 300;
+        for (int id = 1; id <= Math.max(count0, count1); id++)
+        {
+            if (id <= count0)
+            {
+                assertTrue(messages.writeAddOrder(ring0, id, 2));
+            }
+            if (id <= count1)
+            {
+                assertTrue(messages.writeAddOrder(ring1, 10_000 + id, 3));
+            }
+        }
+        awaitCondition(
+            () -> collector0.messageCount() == count0 && collector1.messageCount() == count1, poll, "all messages");
+
+        assertStream(collector0, Partitioning.streamId(STREAM_ID_BASE, 0), 0, messages, 1, count0, 2);
+        assertStream(collector1, Partitioning.streamId(STREAM_ID_BASE, 1), 1, messages, 10_001, count1, 3);
+        assertEquals(count0, fanout.counters(0).messagesPublished().get());
+        assertEquals(count1, fanout.counters(1).messagesPublished().get());
+        assertEquals(0, fanout.dutyCycleErrors().get());
+        assertFalse(fanout.hasFailed());
+
+        awaitCondition(() -> !collector1.heartbeats.isEmpty() &&
+            collector1.heartbeats.get(collector1.heartbeats.size() - 1).nextStreamSequence() == count1 + 1,
+            poll, "heartbeat with the next sequence");
+    }
+
+    private static void assertStream(
+        final PacketCollector collector,
+        final int streamId,
+        final int partition,
+        final TestMessages messages,
+        final long firstId,
+        final int count,
+        final long instrumentId)
+    {
+        assertEquals(List.of(), collector.errors);
+        long expectedSequence = 1;
+        long id = firstId;
+        for (final PacketCollector.Packet packet : collector.packets)
+        {
+            assertEquals(streamId, packet.streamId());
+            assertEquals(partition, packet.partitionId());
+            assertEquals(expectedSequence, packet.streamSequence());
+            for (final byte[] message : packet.messages())
+            {
+                assertArrayEquals(messages.addOrderBytes(id++, instrumentId), message);
+            }
+            expectedSequence += packet.messages().size();
+        }
+        assertEquals(count + 1, expectedSequence);
+        for (final PacketCollector.Heartbeat heartbeat : collector.heartbeats)
+        {
+            assertEquals(partition, heartbeat.partitionId());
+        }
+    }
+
+    @Test
+    void failsClearlyWhenTheRingsDoNotAppear()
+    {
+        createRing(0); // partition 1 is missing
+        final IllegalStateException ex = assertThrows(IllegalStateException.class,
+            () -> new Fanout(config(2).ringWaitTimeoutNs(TimeUnit.MILLISECONDS.toNanos(200))));
+        assertTrue(ex.getMessage().contains("partition-1.ring"), ex.getMessage());
+        assertTrue(ex.getMessage().contains("--ring-dir"), ex.getMessage());
+    }
+
+    @Test
+    void waitsForTheFeedHandlerToCreateTheRings() throws Exception
+    {
+        final Thread creator = new Thread(() ->
+        {
+            try
+            {
+                Thread.sleep(300);
+                createRing(0);
+            }
+            catch (final InterruptedException ignore)
+            {
+                Thread.currentThread().interrupt();
+            }
+        });
+        creator.start();
+        final Fanout fanout = new Fanout(config(1));
+        closeables.add(fanout);
+        creator.join();
+        assertEquals(1, fanout.partitionCount());
+    }
+
+    @Test
+    void rejectsInvalidConfiguration()
+    {
+        assertThrows(IllegalArgumentException.class, () -> new Fanout(config(0)));
+        assertThrows(IllegalArgumentException.class, () -> new Fanout(config(1).termLength(1000)));
+        assertThrows(IllegalArgumentException.class, () -> new Fanout(config(1).channel("udp://nope")));
+        assertThrows(IllegalArgumentException.class, () -> new Fanout(config(1).heartbeatIntervalNs(0)));
+    }
+
+    @Test
+    void closeStopsEverythingAndDeletesTheEmbeddedDriverDirectory()
+    {
+        createRing(0);
+        final Fanout fanout = new Fanout(config(1));
+        final File aeronDirectory = new File(fanout.aeronDirectoryName());
+        assertTrue(aeronDirectory.exists());
+        assertTrue(fanout.channel().contains("term-length=1048576"), fanout.channel());
+        fanout.close();
+        assertFalse(aeronDirectory.exists(), "embedded driver directory deleted");
+        fanout.close(); // idempotent
+    }
+
+    @Test
+    void runsOnAnExternalDriver()
+    {
+        final RingBuffer ring = createRing(0);
+        final TestAeron external = new TestAeron();
+        closeables.add(external);
+        final Fanout fanout = new Fanout(config(1).aeronDirectoryName(external.directory()));
+        closeables.add(fanout);
+        final Subscription subscription = external.aeron.addSubscription(SUBSCRIPTION_CHANNEL, STREAM_ID_BASE);
+        final PacketCollector collector = new PacketCollector();
+        awaitCondition(() -> fanout.isConnected(0), () -> subscription.poll(collector, 10), "connection");
+        final TestMessages messages = new TestMessages();
+        assertTrue(messages.writeAddOrder(ring, 1, 4));
+        awaitCondition(() -> collector.messageCount() == 1, () -> subscription.poll(collector, 10), "message");
+        assertArrayEquals(messages.addOrderBytes(1, 4), collector.packets.get(0).messages().get(0));
+        fanout.close();
+        assertTrue(external.directoryExists(), "an external driver's directory is left alone");
+    }
+}
