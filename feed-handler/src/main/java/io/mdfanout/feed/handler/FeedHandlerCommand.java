@@ -1,0 +1,179 @@
+package io.mdfanout.feed.handler;
+
+import io.mdfanout.feed.normalize.PartitionRingSet;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.ShutdownSignalBarrier;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code feed-handler}: receive a MoldUDP64/ITCH 5.0 multicast feed and write normalized SBE
+ * messages into the partition rings until SIGINT/SIGTERM.
+ * <p>
+ * The ring files are created at start and NOT deleted on exit: the fanout may still be draining
+ * them. A restart re-creates them empty.
+ */
+@Command(
+    name = "feed-handler",
+    mixinStandardHelpOptions = true,
+    showDefaultValues = true,
+    description = "Receive NASDAQ ITCH 5.0 over MoldUDP64 multicast and normalize it into partition ring " +
+        "buffers. Ring files are created at start and left in place on exit (the fanout may still drain them).")
+public final class FeedHandlerCommand implements Callable<Integer>
+{
+    @Option(names = "--group", defaultValue = FeedHandlerConfig.DEFAULT_GROUP,
+        description = "Multicast group of the MoldUDP64 feed.")
+    String group;
+
+    @Option(names = "--port", defaultValue = "" + FeedHandlerConfig.DEFAULT_PORT,
+        description = "UDP port of the feed.")
+    int port;
+
+    @Option(names = "--interface", defaultValue = FeedHandlerConfig.DEFAULT_INTERFACE,
+        description = "IPv4 address of the local interface to join the group on.")
+    String interfaceAddress;
+
+    @Option(names = "--session",
+        description = "MoldUDP64 session to accept (up to 10 characters); default: adopt the first session seen.")
+    String session;
+
+    @Option(names = "--ring-dir", defaultValue = FeedHandlerConfig.DEFAULT_RING_DIR,
+        description = "Directory of the partition ring files (partition-<n>.ring).")
+    Path ringDir;
+
+    @Option(names = "--partitions", defaultValue = "" + FeedHandlerConfig.DEFAULT_PARTITIONS,
+        description = "Number of partitions (one ring each).")
+    int partitions;
+
+    @Option(names = "--ring-capacity-bytes", defaultValue = "" + FeedHandlerConfig.DEFAULT_RING_CAPACITY,
+        description = "Data capacity of each ring in bytes (power of two).")
+    int ringCapacity;
+
+    @Option(names = "--idle-strategy", defaultValue = "backoff",
+        description = "Idle strategy of the receive thread: backoff, yield or busy-spin (busy-spin only on a pinned core).")
+    String idleStrategy;
+
+    @Option(names = "--rcvbuf-bytes", defaultValue = "" + FeedHandlerConfig.DEFAULT_RCVBUF_BYTES,
+        description = "SO_RCVBUF to request (capped by net.core.rmem_max).")
+    int receiveBufferBytes;
+
+    @Option(names = "--stats-interval-s", defaultValue = "5",
+        description = "Seconds between counter lines on stderr; 0 = off.")
+    int statsIntervalS;
+
+    /**
+     * Run until signalled.
+     *
+     * @return 0 after a clean stop, 1 when the feed cannot be opened, 2 for a wrong configuration.
+     */
+    public Integer call()
+    {
+        final FeedHandlerConfig config;
+        try
+        {
+            if (statsIntervalS < 0)
+            {
+                throw new IllegalArgumentException("--stats-interval-s must be 0 or more: " + statsIntervalS);
+            }
+            config = new FeedHandlerConfig()
+                .group(group)
+                .port(port)
+                .interfaceAddress(interfaceAddress)
+                .session(session)
+                .ringDir(ringDir)
+                .partitions(partitions)
+                .ringCapacity(ringCapacity)
+                .idleStrategy(IdleStrategyChoice.parse(idleStrategy))
+                .receiveBufferBytes(receiveBufferBytes)
+                .validate();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            System.err.println("feed-handler: error: " + ex.getMessage());
+            return 2;
+        }
+
+        // The barrier is closed last: its shutdown hook holds the JVM until everything below is released.
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
+        {
+            PartitionRingSet rings = null;
+            AgentRunner runner = null;
+            Thread statsThread = null;
+            try
+            {
+                rings = new PartitionRingSet(config.ringDir(), config.partitions(), config.ringCapacity());
+                final InMemoryCounters counters = new InMemoryCounters(256);
+                final FeedHandlerAgent agent = new FeedHandlerAgent(config, rings.rings(), counters.countersManager());
+                runner = new AgentRunner(
+                    config.idleStrategy().newIdleStrategy(),
+                    (throwable) -> System.err.println("feed-handler: error: " + throwable),
+                    null,
+                    agent);
+                System.err.println("feed-handler: " + config);
+                AgentRunner.startOnThread(runner);
+                if (statsIntervalS > 0)
+                {
+                    statsThread = startStatsThread(agent, statsIntervalS);
+                }
+
+                barrier.await();
+                System.err.println("feed-handler: stopping");
+                return 0;
+            }
+            catch (final RuntimeException ex)
+            {
+                System.err.println("feed-handler: error: " + ex.getMessage());
+                return 1;
+            }
+            finally
+            {
+                if (null != statsThread)
+                {
+                    statsThread.interrupt();
+                }
+                CloseHelper.quietClose(runner);
+                CloseHelper.quietClose(rings);
+            }
+        }
+    }
+
+    private static Thread startStatsThread(final FeedHandlerAgent agent, final int intervalS)
+    {
+        final Thread thread = new Thread(
+            () ->
+            {
+                try
+                {
+                    while (!Thread.currentThread().isInterrupted())
+                    {
+                        TimeUnit.SECONDS.sleep(intervalS);
+                        System.err.println("feed-handler: " + FeedStats.line(agent.counters(), agent.normalizerCounters()));
+                    }
+                }
+                catch (final InterruptedException ignore)
+                {
+                    // stop printing
+                }
+            },
+            "feed-handler-stats");
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
+    /**
+     * Run the command on its own, outside the {@code mdfanout} entry point.
+     *
+     * @param args command-line arguments.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new CommandLine(new FeedHandlerCommand()).execute(args));
+    }
+}

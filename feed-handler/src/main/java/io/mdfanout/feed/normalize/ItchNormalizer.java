@@ -1,0 +1,629 @@
+package io.mdfanout.feed.normalize;
+
+import io.mdfanout.feed.itch.AddOrderMessage;
+import io.mdfanout.feed.itch.AddOrderMpidMessage;
+import io.mdfanout.feed.itch.BrokenTradeMessage;
+import io.mdfanout.feed.itch.CrossTradeMessage;
+import io.mdfanout.feed.itch.ItchMessage;
+import io.mdfanout.feed.itch.ItchMessageType;
+import io.mdfanout.feed.itch.MwcbDeclineLevelMessage;
+import io.mdfanout.feed.itch.MwcbStatusMessage;
+import io.mdfanout.feed.itch.NoiiMessage;
+import io.mdfanout.feed.itch.OperationalHaltMessage;
+import io.mdfanout.feed.itch.OrderCancelMessage;
+import io.mdfanout.feed.itch.OrderDeleteMessage;
+import io.mdfanout.feed.itch.OrderExecutedMessage;
+import io.mdfanout.feed.itch.OrderExecutedWithPriceMessage;
+import io.mdfanout.feed.itch.OrderReplaceMessage;
+import io.mdfanout.feed.itch.RegShoRestrictionMessage;
+import io.mdfanout.feed.itch.StockDirectoryMessage;
+import io.mdfanout.feed.itch.StockTradingActionMessage;
+import io.mdfanout.feed.itch.SystemEventMessage;
+import io.mdfanout.feed.itch.TradeMessage;
+import io.mdfanout.sbe.AddOrderAttributedEncoder;
+import io.mdfanout.sbe.AddOrderEncoder;
+import io.mdfanout.sbe.BrokenTradeEncoder;
+import io.mdfanout.sbe.CrossTradeEncoder;
+import io.mdfanout.sbe.GapNoticeEncoder;
+import io.mdfanout.sbe.GapReason;
+import io.mdfanout.sbe.ImbalanceEncoder;
+import io.mdfanout.sbe.InstrumentDirectoryEncoder;
+import io.mdfanout.sbe.MessageHeaderEncoder;
+import io.mdfanout.sbe.MwcbDeclineLevelEncoder;
+import io.mdfanout.sbe.MwcbStatusEncoder;
+import io.mdfanout.sbe.OperationalHaltEncoder;
+import io.mdfanout.sbe.OrderCancelEncoder;
+import io.mdfanout.sbe.OrderDeleteEncoder;
+import io.mdfanout.sbe.OrderExecutedEncoder;
+import io.mdfanout.sbe.OrderExecutedWithPriceEncoder;
+import io.mdfanout.sbe.OrderReplaceEncoder;
+import io.mdfanout.sbe.RegShoRestrictionEncoder;
+import io.mdfanout.sbe.Side;
+import io.mdfanout.sbe.SystemEventCode;
+import io.mdfanout.sbe.SystemEventEncoder;
+import io.mdfanout.sbe.TradeEncoder;
+import io.mdfanout.sbe.TradingState;
+import io.mdfanout.sbe.TradingStatusEncoder;
+import io.mdfanout.wire.Partitioning;
+import io.mdfanout.wire.WireFormat;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+/**
+ * Normalizes ITCH 5.0 messages into SBE messages written, with zero copy, into the partition
+ * rings: {@code tryClaim} a record of the message's exact length, encode header and block in
+ * place, {@code commit}.
+ * <p>
+ * Every published message carries exchangeSequence (the MoldUDP64 sequence, or the record index
+ * of a file), exchangeTimestamp (the ITCH timestamp) and instrumentId (the stock locate). A
+ * message whose locate is 0 is market-wide and is written to every partition; any other goes
+ * to {@link Partitioning#partitionOf(long, int)}. L, K, J, N and O are decoded and counted but
+ * not published: the normalized schema has no place for them.
+ * <p>
+ * Bad input never throws: an unknown type, a message shorter than its type or an enumerated
+ * field outside the specification is counted and skipped.
+ * <p>
+ * Ring full policy: never drop valid data. The writer waits with the configured idle strategy
+ * until the consumer frees space, counting one ring-full wait per write that had to wait. This
+ * back-pressures the caller (the socket, or the file reader). The wait only gives up when the
+ * thread is interrupted (shutdown), counted as an abandoned write.
+ * <p>
+ * Single-threaded: one instance per producing thread.
+ */
+public final class ItchNormalizer
+{
+    private static final int HEADER_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH;
+
+    private final RingBuffer[] rings;
+    private final int partitionCount;
+    private final IdleStrategy ringFullIdleStrategy;
+    private final NormalizerCounters counters;
+
+    private final SystemEventMessage systemEvent = new SystemEventMessage();
+    private final StockDirectoryMessage stockDirectory = new StockDirectoryMessage();
+    private final StockTradingActionMessage stockTradingAction = new StockTradingActionMessage();
+    private final RegShoRestrictionMessage regShoRestriction = new RegShoRestrictionMessage();
+    private final MwcbDeclineLevelMessage mwcbDeclineLevel = new MwcbDeclineLevelMessage();
+    private final MwcbStatusMessage mwcbStatus = new MwcbStatusMessage();
+    private final OperationalHaltMessage operationalHalt = new OperationalHaltMessage();
+    private final AddOrderMessage addOrder = new AddOrderMessage();
+    private final AddOrderMpidMessage addOrderMpid = new AddOrderMpidMessage();
+    private final OrderExecutedMessage orderExecuted = new OrderExecutedMessage();
+    private final OrderExecutedWithPriceMessage orderExecutedWithPrice = new OrderExecutedWithPriceMessage();
+    private final OrderCancelMessage orderCancel = new OrderCancelMessage();
+    private final OrderDeleteMessage orderDelete = new OrderDeleteMessage();
+    private final OrderReplaceMessage orderReplace = new OrderReplaceMessage();
+    private final TradeMessage trade = new TradeMessage();
+    private final CrossTradeMessage crossTrade = new CrossTradeMessage();
+    private final BrokenTradeMessage brokenTrade = new BrokenTradeMessage();
+    private final NoiiMessage noii = new NoiiMessage();
+
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final GapNoticeEncoder gapNoticeEncoder = new GapNoticeEncoder();
+    private final SystemEventEncoder systemEventEncoder = new SystemEventEncoder();
+    private final InstrumentDirectoryEncoder instrumentDirectoryEncoder = new InstrumentDirectoryEncoder();
+    private final TradingStatusEncoder tradingStatusEncoder = new TradingStatusEncoder();
+    private final RegShoRestrictionEncoder regShoRestrictionEncoder = new RegShoRestrictionEncoder();
+    private final MwcbDeclineLevelEncoder mwcbDeclineLevelEncoder = new MwcbDeclineLevelEncoder();
+    private final MwcbStatusEncoder mwcbStatusEncoder = new MwcbStatusEncoder();
+    private final OperationalHaltEncoder operationalHaltEncoder = new OperationalHaltEncoder();
+    private final AddOrderEncoder addOrderEncoder = new AddOrderEncoder();
+    private final AddOrderAttributedEncoder addOrderAttributedEncoder = new AddOrderAttributedEncoder();
+    private final OrderExecutedEncoder orderExecutedEncoder = new OrderExecutedEncoder();
+    private final OrderExecutedWithPriceEncoder orderExecutedWithPriceEncoder = new OrderExecutedWithPriceEncoder();
+    private final OrderCancelEncoder orderCancelEncoder = new OrderCancelEncoder();
+    private final OrderDeleteEncoder orderDeleteEncoder = new OrderDeleteEncoder();
+    private final OrderReplaceEncoder orderReplaceEncoder = new OrderReplaceEncoder();
+    private final TradeEncoder tradeEncoder = new TradeEncoder();
+    private final CrossTradeEncoder crossTradeEncoder = new CrossTradeEncoder();
+    private final BrokenTradeEncoder brokenTradeEncoder = new BrokenTradeEncoder();
+    private final ImbalanceEncoder imbalanceEncoder = new ImbalanceEncoder();
+
+    /** State of the message being published, read by the encode step once per target partition. */
+    private long currentSequence;
+    private long currentTimestamp;
+    private long currentInstrumentId;
+
+    /** Gap being published. */
+    private long gapFirstMissing;
+    private long gapLastMissing;
+
+    private long lastTimestamp;
+
+    /**
+     * Create a normalizer over the partition rings.
+     *
+     * @param rings                one ring per partition, indexed by partition.
+     * @param ringFullIdleStrategy how to wait while a ring is full.
+     * @param counters             where to count.
+     */
+    public ItchNormalizer(
+        final RingBuffer[] rings, final IdleStrategy ringFullIdleStrategy, final NormalizerCounters counters)
+    {
+        if (rings.length < 1)
+        {
+            throw new IllegalArgumentException("at least one partition ring is needed");
+        }
+        if (counters.partitionCount() != rings.length)
+        {
+            throw new IllegalArgumentException(
+                "counters are for " + counters.partitionCount() + " partitions, rings for " + rings.length);
+        }
+        for (int i = 0; i < rings.length; i++)
+        {
+            if (rings[i].maxMsgLength() < WireFormat.MAX_MESSAGE_LENGTH)
+            {
+                throw new IllegalArgumentException("ring of partition " + i + " is too small: max message length " +
+                    rings[i].maxMsgLength() + " < " + WireFormat.MAX_MESSAGE_LENGTH);
+            }
+        }
+        this.rings = rings.clone();
+        this.partitionCount = rings.length;
+        this.ringFullIdleStrategy = ringFullIdleStrategy;
+        this.counters = counters;
+    }
+
+    /** Number of partitions. */
+    public int partitionCount()
+    {
+        return partitionCount;
+    }
+
+    /** The counters this normalizer writes. */
+    public NormalizerCounters counters()
+    {
+        return counters;
+    }
+
+    /** ITCH timestamp of the last message that passed the length check, 0 before the first one. */
+    public long lastTimestamp()
+    {
+        return lastTimestamp;
+    }
+
+    /**
+     * Decode, validate and publish one ITCH message.
+     *
+     * @param buffer           holding the message.
+     * @param offset           of the message type byte.
+     * @param length           of the message as framed; longer than the type's length is accepted.
+     * @param exchangeSequence sequence number to stamp on the normalized message.
+     */
+    public void onMessage(final DirectBuffer buffer, final int offset, final int length, final long exchangeSequence)
+    {
+        if (length < 1)
+        {
+            counters.invalidLength().incrementRelease();
+            return;
+        }
+
+        final byte type = buffer.getByte(offset);
+        final int specLength = ItchMessageType.specLength(type);
+        if (specLength < 0)
+        {
+            counters.unknownTypes().incrementRelease();
+            return;
+        }
+        if (length < specLength)
+        {
+            counters.invalidLength().incrementRelease();
+            return;
+        }
+
+        counters.decoded(type).incrementRelease();
+        lastTimestamp = ItchMessage.timestamp(buffer, offset);
+
+        final ItchMessage message = flyweightFor(type);
+        if (null == message)
+        {
+            return; // L, K, J, N, O: decoded and counted, not in the normalized schema
+        }
+        message.wrap(buffer, offset, length);
+        if (!hasValidFields(type))
+        {
+            counters.invalidField().incrementRelease();
+            return;
+        }
+
+        currentSequence = exchangeSequence;
+        currentTimestamp = lastTimestamp;
+        currentInstrumentId = message.stockLocate();
+
+        if (publishRecord(templateIdFor(type), blockLengthFor(type)))
+        {
+            counters.messagesPublished().incrementRelease();
+        }
+    }
+
+    /**
+     * Publish a {@code GapNotice} (reason UNRECOVERED, instrumentId 0) into every partition ring.
+     *
+     * @param firstMissing first missing exchange sequence.
+     * @param lastMissing  last missing exchange sequence, inclusive.
+     */
+    public void onGap(final long firstMissing, final long lastMissing)
+    {
+        gapFirstMissing = firstMissing;
+        gapLastMissing = lastMissing;
+        currentInstrumentId = WireFormat.MARKET_WIDE_INSTRUMENT_ID;
+        if (publishRecord(GapNoticeEncoder.TEMPLATE_ID, GapNoticeEncoder.BLOCK_LENGTH))
+        {
+            counters.gapNoticesPublished().incrementRelease();
+        }
+    }
+
+    private boolean publishRecord(final int templateId, final int blockLength)
+    {
+        if (Partitioning.isMarketWide(currentInstrumentId))
+        {
+            for (int partition = 0; partition < partitionCount; partition++)
+            {
+                if (!writeRecord(partition, templateId, blockLength))
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        return writeRecord(Partitioning.partitionOf(currentInstrumentId, partitionCount), templateId, blockLength);
+    }
+
+    private boolean writeRecord(final int partition, final int templateId, final int blockLength)
+    {
+        final RingBuffer ring = rings[partition];
+        final int length = HEADER_LENGTH + blockLength;
+
+        int index = ring.tryClaim(templateId, length);
+        if (index == RingBuffer.INSUFFICIENT_CAPACITY)
+        {
+            counters.ringFullWaits(partition).incrementRelease();
+            ringFullIdleStrategy.reset();
+            do
+            {
+                if (Thread.currentThread().isInterrupted())
+                {
+                    counters.ringWritesAbandoned().incrementRelease();
+                    return false;
+                }
+                ringFullIdleStrategy.idle();
+                index = ring.tryClaim(templateId, length);
+            }
+            while (index == RingBuffer.INSUFFICIENT_CAPACITY);
+        }
+
+        final MutableDirectBuffer ringBuffer = ring.buffer();
+        headerEncoder.wrap(ringBuffer, index)
+            .blockLength(blockLength)
+            .templateId(templateId)
+            .schemaId(MessageHeaderEncoder.SCHEMA_ID)
+            .version(MessageHeaderEncoder.SCHEMA_VERSION);
+        encodeBody(templateId, ringBuffer, index + HEADER_LENGTH);
+        ring.commit(index);
+        counters.ringRecordsWritten().incrementRelease();
+        return true;
+    }
+
+    private ItchMessage flyweightFor(final byte type)
+    {
+        switch (type)
+        {
+            case ItchMessageType.SYSTEM_EVENT: return systemEvent;
+            case ItchMessageType.STOCK_DIRECTORY: return stockDirectory;
+            case ItchMessageType.STOCK_TRADING_ACTION: return stockTradingAction;
+            case ItchMessageType.REG_SHO_RESTRICTION: return regShoRestriction;
+            case ItchMessageType.MWCB_DECLINE_LEVEL: return mwcbDeclineLevel;
+            case ItchMessageType.MWCB_STATUS: return mwcbStatus;
+            case ItchMessageType.OPERATIONAL_HALT: return operationalHalt;
+            case ItchMessageType.ADD_ORDER: return addOrder;
+            case ItchMessageType.ADD_ORDER_MPID: return addOrderMpid;
+            case ItchMessageType.ORDER_EXECUTED: return orderExecuted;
+            case ItchMessageType.ORDER_EXECUTED_WITH_PRICE: return orderExecutedWithPrice;
+            case ItchMessageType.ORDER_CANCEL: return orderCancel;
+            case ItchMessageType.ORDER_DELETE: return orderDelete;
+            case ItchMessageType.ORDER_REPLACE: return orderReplace;
+            case ItchMessageType.TRADE: return trade;
+            case ItchMessageType.CROSS_TRADE: return crossTrade;
+            case ItchMessageType.BROKEN_TRADE: return brokenTrade;
+            case ItchMessageType.NOII: return noii;
+            default: return null;
+        }
+    }
+
+    private boolean hasValidFields(final byte type)
+    {
+        switch (type)
+        {
+            case ItchMessageType.SYSTEM_EVENT: return isSystemEventCode(systemEvent.eventCode());
+            case ItchMessageType.STOCK_TRADING_ACTION: return isTradingState(stockTradingAction.tradingState());
+            case ItchMessageType.ADD_ORDER: return isSide(addOrder.buySellIndicator());
+            case ItchMessageType.ADD_ORDER_MPID: return isSide(addOrderMpid.buySellIndicator());
+            case ItchMessageType.TRADE: return isSide(trade.buySellIndicator());
+            default: return true;
+        }
+    }
+
+    private static boolean isSide(final byte code)
+    {
+        return code == 'B' || code == 'S';
+    }
+
+    private static boolean isSystemEventCode(final byte code)
+    {
+        return code == 'O' || code == 'S' || code == 'Q' || code == 'M' || code == 'E' || code == 'C';
+    }
+
+    private static boolean isTradingState(final byte code)
+    {
+        return code == 'H' || code == 'P' || code == 'Q' || code == 'T';
+    }
+
+    private static int templateIdFor(final byte type)
+    {
+        switch (type)
+        {
+            case ItchMessageType.SYSTEM_EVENT: return SystemEventEncoder.TEMPLATE_ID;
+            case ItchMessageType.STOCK_DIRECTORY: return InstrumentDirectoryEncoder.TEMPLATE_ID;
+            case ItchMessageType.STOCK_TRADING_ACTION: return TradingStatusEncoder.TEMPLATE_ID;
+            case ItchMessageType.REG_SHO_RESTRICTION: return RegShoRestrictionEncoder.TEMPLATE_ID;
+            case ItchMessageType.MWCB_DECLINE_LEVEL: return MwcbDeclineLevelEncoder.TEMPLATE_ID;
+            case ItchMessageType.MWCB_STATUS: return MwcbStatusEncoder.TEMPLATE_ID;
+            case ItchMessageType.OPERATIONAL_HALT: return OperationalHaltEncoder.TEMPLATE_ID;
+            case ItchMessageType.ADD_ORDER: return AddOrderEncoder.TEMPLATE_ID;
+            case ItchMessageType.ADD_ORDER_MPID: return AddOrderAttributedEncoder.TEMPLATE_ID;
+            case ItchMessageType.ORDER_EXECUTED: return OrderExecutedEncoder.TEMPLATE_ID;
+            case ItchMessageType.ORDER_EXECUTED_WITH_PRICE: return OrderExecutedWithPriceEncoder.TEMPLATE_ID;
+            case ItchMessageType.ORDER_CANCEL: return OrderCancelEncoder.TEMPLATE_ID;
+            case ItchMessageType.ORDER_DELETE: return OrderDeleteEncoder.TEMPLATE_ID;
+            case ItchMessageType.ORDER_REPLACE: return OrderReplaceEncoder.TEMPLATE_ID;
+            case ItchMessageType.TRADE: return TradeEncoder.TEMPLATE_ID;
+            case ItchMessageType.CROSS_TRADE: return CrossTradeEncoder.TEMPLATE_ID;
+            case ItchMessageType.BROKEN_TRADE: return BrokenTradeEncoder.TEMPLATE_ID;
+            case ItchMessageType.NOII: return ImbalanceEncoder.TEMPLATE_ID;
+            default: throw new IllegalStateException("no template for ITCH type " + type);
+        }
+    }
+
+    private static int blockLengthFor(final byte type)
+    {
+        return WireFormat.knownBlockLength(templateIdFor(type));
+    }
+
+    private void encodeBody(final int templateId, final MutableDirectBuffer buffer, final int offset)
+    {
+        switch (templateId)
+        {
+            case GapNoticeEncoder.TEMPLATE_ID:
+                gapNoticeEncoder.wrap(buffer, offset)
+                    .exchangeSequence(gapFirstMissing)
+                    .exchangeTimestamp(lastTimestamp)
+                    .instrumentId(WireFormat.MARKET_WIDE_INSTRUMENT_ID)
+                    .lastMissingSequence(gapLastMissing)
+                    .reason(GapReason.UNRECOVERED);
+                break;
+
+            case SystemEventEncoder.TEMPLATE_ID:
+                systemEventEncoder.wrap(buffer, offset)
+                    .exchangeSequence(currentSequence)
+                    .exchangeTimestamp(currentTimestamp)
+                    .instrumentId(currentInstrumentId)
+                    .eventCode(SystemEventCode.get(systemEvent.eventCode()));
+                break;
+
+            case InstrumentDirectoryEncoder.TEMPLATE_ID:
+                encodeInstrumentDirectory(buffer, offset);
+                break;
+
+            case TradingStatusEncoder.TEMPLATE_ID:
+                tradingStatusEncoder.wrap(buffer, offset)
+                    .exchangeSequence(currentSequence)
+                    .exchangeTimestamp(currentTimestamp)
+                    .instrumentId(currentInstrumentId)
+                    .tradingState(TradingState.get(stockTradingAction.tradingState()))
+                    .putReason(
+                        stockTradingAction.reason(0), stockTradingAction.reason(1),
+                        stockTradingAction.reason(2), stockTradingAction.reason(3));
+                break;
+
+            case RegShoRestrictionEncoder.TEMPLATE_ID:
+                regShoRestrictionEncoder.wrap(buffer, offset)
+                    .exchangeSequence(currentSequence)
+                    .exchangeTimestamp(currentTimestamp)
+                    .instrumentId(currentInstrumentId)
+                    .regShoAction(regShoRestriction.regShoAction());
+                break;
+
+            case MwcbDeclineLevelEncoder.TEMPLATE_ID:
+                encodeMwcbDeclineLevel(buffer, offset);
+                break;
+
+            case MwcbStatusEncoder.TEMPLATE_ID:
+                mwcbStatusEncoder.wrap(buffer, offset)
+                    .exchangeSequence(currentSequence)
+                    .exchangeTimestamp(currentTimestamp)
+                    .instrumentId(currentInstrumentId)
+                    .breachedLevel(mwcbStatus.breachedLevel());
+                break;
+
+            case OperationalHaltEncoder.TEMPLATE_ID:
+                operationalHaltEncoder.wrap(buffer, offset)
+                    .exchangeSequence(currentSequence)
+                    .exchangeTimestamp(currentTimestamp)
+                    .instrumentId(currentInstrumentId)
+                    .marketCode(operationalHalt.marketCode())
+                    .haltAction(operationalHalt.operationalHaltAction());
+                break;
+
+            case AddOrderEncoder.TEMPLATE_ID:
+                addOrderEncoder.wrap(buffer, offset)
+                    .exchangeSequence(currentSequence)
+                    .exchangeTimestamp(currentTimestamp)
+                    .instrumentId(currentInstrumentId)
+                    .orderId(addOrder.orderReferenceNumber())
+                    .price().mantissa(addOrder.price());
+                addOrderEncoder
+                    .shares(addOrder.shares())
+                    .side(Side.get(addOrder.buySellIndicator()));
+                break;
+
+            case AddOrderAttributedEncoder.TEMPLATE_ID:
+                addOrderAttributedEncoder.wrap(buffer, offset)
+                    .exchangeSequence(currentSequence)
+                    .exchangeTimestamp(currentTimestamp)
+                    .instrumentId(currentInstrumentId)
+                    .orderId(addOrderMpid.orderReferenceNumber())
+                    .price().mantissa(addOrderMpid.price());
+                addOrderAttributedEncoder
+                    .shares(addOrderMpid.shares())
+                    .side(Side.get(addOrderMpid.buySellIndicator()))
+                    .putAttribution(
+                        addOrderMpid.attribution(0), addOrderMpid.attribution(1),
+                        addOrderMpid.attribution(2), addOrderMpid.attribution(3));
+                break;
+
+            case OrderExecutedEncoder.TEMPLATE_ID:
+                orderExecutedEncoder.wrap(buffer, offset)
+                    .exchangeSequence(currentSequence)
+                    .exchangeTimestamp(currentTimestamp)
+                    .instrumentId(currentInstrumentId)
+                    .orderId(orderExecuted.orderReferenceNumber())
+                    .matchNumber(orderExecuted.matchNumber())
+                    .executedShares(orderExecuted.executedShares());
+                break;
+
+            case OrderExecutedWithPriceEncoder.TEMPLATE_ID:
+                orderExecutedWithPriceEncoder.wrap(buffer, offset)
+                    .exchangeSequence(currentSequence)
+                    .exchangeTimestamp(currentTimestamp)
+                    .instrumentId(currentInstrumentId)
+                    .orderId(orderExecutedWithPrice.orderReferenceNumber())
+                    .matchNumber(orderExecutedWithPrice.matchNumber())
+                    .executionPrice().mantissa(orderExecutedWithPrice.executionPrice());
+                orderExecutedWithPriceEncoder
+                    .executedShares(orderExecutedWithPrice.executedShares())
+                    .printable(orderExecutedWithPrice.printable());
+                break;
+
+            case OrderCancelEncoder.TEMPLATE_ID:
+                orderCancelEncoder.wrap(buffer, offset)
+                    .exchangeSequence(currentSequence)
+                    .exchangeTimestamp(currentTimestamp)
+                    .instrumentId(currentInstrumentId)
+                    .orderId(orderCancel.orderReferenceNumber())
+                    .cancelledShares(orderCancel.cancelledShares());
+                break;
+
+            case OrderDeleteEncoder.TEMPLATE_ID:
+                orderDeleteEncoder.wrap(buffer, offset)
+                    .exchangeSequence(currentSequence)
+                    .exchangeTimestamp(currentTimestamp)
+                    .instrumentId(currentInstrumentId)
+                    .orderId(orderDelete.orderReferenceNumber());
+                break;
+
+            case OrderReplaceEncoder.TEMPLATE_ID:
+                orderReplaceEncoder.wrap(buffer, offset)
+                    .exchangeSequence(currentSequence)
+                    .exchangeTimestamp(currentTimestamp)
+                    .instrumentId(currentInstrumentId)
+                    .originalOrderId(orderReplace.originalOrderReferenceNumber())
+                    .newOrderId(orderReplace.newOrderReferenceNumber())
+                    .price().mantissa(orderReplace.price());
+                orderReplaceEncoder.shares(orderReplace.shares());
+                break;
+
+            case TradeEncoder.TEMPLATE_ID:
+                tradeEncoder.wrap(buffer, offset)
+                    .exchangeSequence(currentSequence)
+                    .exchangeTimestamp(currentTimestamp)
+                    .instrumentId(currentInstrumentId)
+                    .orderId(trade.orderReferenceNumber())
+                    .matchNumber(trade.matchNumber())
+                    .price().mantissa(trade.price());
+                tradeEncoder
+                    .shares(trade.shares())
+                    .side(Side.get(trade.buySellIndicator()));
+                break;
+
+            case CrossTradeEncoder.TEMPLATE_ID:
+                crossTradeEncoder.wrap(buffer, offset)
+                    .exchangeSequence(currentSequence)
+                    .exchangeTimestamp(currentTimestamp)
+                    .instrumentId(currentInstrumentId)
+                    .shares(crossTrade.shares())
+                    .matchNumber(crossTrade.matchNumber())
+                    .crossPrice().mantissa(crossTrade.crossPrice());
+                crossTradeEncoder.crossType(crossTrade.crossType());
+                break;
+
+            case BrokenTradeEncoder.TEMPLATE_ID:
+                brokenTradeEncoder.wrap(buffer, offset)
+                    .exchangeSequence(currentSequence)
+                    .exchangeTimestamp(currentTimestamp)
+                    .instrumentId(currentInstrumentId)
+                    .matchNumber(brokenTrade.matchNumber());
+                break;
+
+            case ImbalanceEncoder.TEMPLATE_ID:
+                encodeImbalance(buffer, offset);
+                break;
+
+            default:
+                throw new IllegalStateException("no encoder for template " + templateId);
+        }
+    }
+
+    private void encodeInstrumentDirectory(final MutableDirectBuffer buffer, final int offset)
+    {
+        final StockDirectoryMessage r = stockDirectory;
+        instrumentDirectoryEncoder.wrap(buffer, offset)
+            .exchangeSequence(currentSequence)
+            .exchangeTimestamp(currentTimestamp)
+            .instrumentId(currentInstrumentId);
+        r.getStock(buffer, offset + InstrumentDirectoryEncoder.symbolEncodingOffset());
+        instrumentDirectoryEncoder
+            .roundLotSize(r.roundLotSize())
+            .etpLeverageFactor(r.etpLeverageFactor())
+            .marketCategory(r.marketCategory())
+            .financialStatusIndicator(r.financialStatusIndicator())
+            .roundLotsOnly(r.roundLotsOnly())
+            .issueClassification(r.issueClassification())
+            .putIssueSubType(r.issueSubType(0), r.issueSubType(1))
+            .authenticity(r.authenticity())
+            .shortSaleThresholdIndicator(r.shortSaleThresholdIndicator())
+            .ipoFlag(r.ipoFlag())
+            .luldReferencePriceTier(r.luldReferencePriceTier())
+            .etpFlag(r.etpFlag())
+            .inverseIndicator(r.inverseIndicator());
+    }
+
+    private void encodeMwcbDeclineLevel(final MutableDirectBuffer buffer, final int offset)
+    {
+        final MwcbDeclineLevelEncoder encoder = mwcbDeclineLevelEncoder.wrap(buffer, offset)
+            .exchangeSequence(currentSequence)
+            .exchangeTimestamp(currentTimestamp)
+            .instrumentId(currentInstrumentId);
+        encoder.level1().mantissa(mwcbDeclineLevel.level1());
+        encoder.level2().mantissa(mwcbDeclineLevel.level2());
+        encoder.level3().mantissa(mwcbDeclineLevel.level3());
+    }
+
+    private void encodeImbalance(final MutableDirectBuffer buffer, final int offset)
+    {
+        final ImbalanceEncoder encoder = imbalanceEncoder.wrap(buffer, offset)
+            .exchangeSequence(currentSequence)
+            .exchangeTimestamp(currentTimestamp)
+            .instrumentId(currentInstrumentId)
+            .pairedShares(noii.pairedShares())
+            .imbalanceShares(noii.imbalanceShares());
+        encoder.farPrice().mantissa(noii.farPrice());
+        encoder.nearPrice().mantissa(noii.nearPrice());
+        encoder.currentReferencePrice().mantissa(noii.currentReferencePrice());
+        encoder
+            .imbalanceDirection(noii.imbalanceDirection())
+            .crossType(noii.crossType())
+            .priceVariationIndicator(noii.priceVariationIndicator());
+    }
+}

@@ -1,0 +1,135 @@
+package io.mdfanout.feed.normalize;
+
+import io.mdfanout.feed.itch.ItchMessageType;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+
+/**
+ * Counters of the ITCH to SBE normalization step. Single writer (the thread that calls
+ * {@link ItchNormalizer}), read by any thread through the {@link CountersManager}'s buffers.
+ */
+public final class NormalizerCounters implements AutoCloseable
+{
+    private final AtomicCounter[] decodedByType = new AtomicCounter[256];
+    private final AtomicCounter messagesPublished;
+    private final AtomicCounter ringRecordsWritten;
+    private final AtomicCounter gapNoticesPublished;
+    private final AtomicCounter unknownTypes;
+    private final AtomicCounter invalidLength;
+    private final AtomicCounter invalidField;
+    private final AtomicCounter ringWritesAbandoned;
+    private final AtomicCounter[] ringFullWaits;
+
+    /**
+     * Allocate the counters.
+     *
+     * @param countersManager to allocate from.
+     * @param labelPrefix     prefix of every label, e.g. "feed-handler" or "replay".
+     * @param partitionCount  number of partition rings (one ring-full counter each).
+     */
+    public NormalizerCounters(final CountersManager countersManager, final String labelPrefix, final int partitionCount)
+    {
+        for (final byte type : ItchMessageType.ALL_TYPES)
+        {
+            decodedByType[type & 0xFF] = countersManager.newCounter(
+                labelPrefix + ": ITCH messages decoded type=" + (char)type);
+        }
+        messagesPublished = countersManager.newCounter(labelPrefix + ": messages published");
+        ringRecordsWritten = countersManager.newCounter(labelPrefix + ": ring records written");
+        gapNoticesPublished = countersManager.newCounter(labelPrefix + ": gap notices published");
+        unknownTypes = countersManager.newCounter(labelPrefix + ": unknown message types");
+        invalidLength = countersManager.newCounter(labelPrefix + ": messages shorter than their type");
+        invalidField = countersManager.newCounter(labelPrefix + ": messages with an invalid field");
+        ringWritesAbandoned = countersManager.newCounter(labelPrefix + ": ring writes abandoned on interrupt");
+        ringFullWaits = new AtomicCounter[partitionCount];
+        for (int i = 0; i < partitionCount; i++)
+        {
+            ringFullWaits[i] = countersManager.newCounter(labelPrefix + ": ring full waits partition=" + i);
+        }
+    }
+
+    /** Messages of an ITCH type that passed the length check, whether published or not; null for unknown types. */
+    public AtomicCounter decoded(final byte type)
+    {
+        return decodedByType[type & 0xFF];
+    }
+
+    /** ITCH messages normalized and written (once per message, however many partitions received it). */
+    public AtomicCounter messagesPublished()
+    {
+        return messagesPublished;
+    }
+
+    /** Records committed to rings: a market-wide message counts once per partition. */
+    public AtomicCounter ringRecordsWritten()
+    {
+        return ringRecordsWritten;
+    }
+
+    /** GapNotice messages published (once per gap, however many partitions received it). */
+    public AtomicCounter gapNoticesPublished()
+    {
+        return gapNoticesPublished;
+    }
+
+    /** Messages whose type byte is not ITCH 5.0: skipped. */
+    public AtomicCounter unknownTypes()
+    {
+        return unknownTypes;
+    }
+
+    /** Messages shorter than the length of their type: skipped. */
+    public AtomicCounter invalidLength()
+    {
+        return invalidLength;
+    }
+
+    /** Messages with an enumerated field (side, event code, trading state) outside the specification: skipped. */
+    public AtomicCounter invalidField()
+    {
+        return invalidField;
+    }
+
+    /** Writes given up because the thread was interrupted (shutdown) while the ring stayed full. */
+    public AtomicCounter ringWritesAbandoned()
+    {
+        return ringWritesAbandoned;
+    }
+
+    /** Times a write found the partition's ring full and had to wait for the consumer. */
+    public AtomicCounter ringFullWaits(final int partition)
+    {
+        return ringFullWaits[partition];
+    }
+
+    /** Number of partitions with a ring-full counter. */
+    public int partitionCount()
+    {
+        return ringFullWaits.length;
+    }
+
+    /** Sum of messages decoded over every ITCH type. */
+    public long totalDecoded()
+    {
+        long total = 0;
+        for (final byte type : ItchMessageType.ALL_TYPES)
+        {
+            total += decodedByType[type & 0xFF].get();
+        }
+        return total;
+    }
+
+    /** Free the counters in their manager. */
+    public void close()
+    {
+        for (final byte type : ItchMessageType.ALL_TYPES)
+        {
+            CloseHelper.close(decodedByType[type & 0xFF]);
+        }
+        CloseHelper.closeAll(
+            messagesPublished, ringRecordsWritten, gapNoticesPublished, unknownTypes, invalidLength, invalidField,
+            ringWritesAbandoned);
+        CloseHelper.closeAll(ringFullWaits);
+    }
+}

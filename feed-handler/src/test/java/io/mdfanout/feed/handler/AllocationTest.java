@@ -1,0 +1,179 @@
+package io.mdfanout.feed.handler;
+
+import io.mdfanout.feed.normalize.ItchNormalizer;
+import io.mdfanout.feed.normalize.NormalizerCounters;
+import io.mdfanout.feed.support.ItchBytes;
+import io.mdfanout.feed.support.MoldPackets;
+import io.mdfanout.feed.support.Rings;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Steady state of the message path allocates nothing: packet processing, decode, normalize, ring write, receive. */
+class AllocationTest
+{
+    private static final int PARTITIONS = 4;
+    private static final com.sun.management.ThreadMXBean THREADS =
+        (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+
+    private static final MessageHandler NO_OP = (typeId, buffer, index, length) -> {};
+
+    private static long allocatedBytes()
+    {
+        return THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
+    }
+
+    /** One packet holding every published type (a market-wide one included) plus a dropped type. */
+    private static byte[] everyTypePacket()
+    {
+        return MoldPackets.packet("ALLOC", 1,
+            new ItchBytes(12, 'S', 0, 0, 1).ch(11, 'Q').bytes(),
+            new ItchBytes(39, 'R', 1, 0, 1).alpha(11, 8, "AAPL").bytes(),
+            new ItchBytes(25, 'H', 2, 0, 1).ch(19, 'T').alpha(21, 4, "X").bytes(),
+            new ItchBytes(20, 'Y', 3, 0, 1).ch(19, '0').bytes(),
+            new ItchBytes(35, 'V', 0, 0, 1).u64(11, 1).bytes(),
+            new ItchBytes(12, 'W', 0, 0, 1).ch(11, '1').bytes(),
+            new ItchBytes(21, 'h', 5, 0, 1).ch(19, 'Q').ch(20, 'H').bytes(),
+            new ItchBytes(36, 'A', 6, 0, 1).ch(19, 'B').bytes(),
+            new ItchBytes(40, 'F', 7, 0, 1).ch(19, 'S').bytes(),
+            new ItchBytes(31, 'E', 8, 0, 1).bytes(),
+            new ItchBytes(36, 'C', 9, 0, 1).ch(31, 'Y').bytes(),
+            new ItchBytes(23, 'X', 10, 0, 1).bytes(),
+            new ItchBytes(19, 'D', 11, 0, 1).bytes(),
+            new ItchBytes(35, 'U', 12, 0, 1).bytes(),
+            new ItchBytes(44, 'P', 13, 0, 1).ch(19, 'B').bytes(),
+            new ItchBytes(40, 'Q', 14, 0, 1).bytes(),
+            new ItchBytes(19, 'B', 15, 0, 1).bytes(),
+            new ItchBytes(50, 'I', 16, 0, 1).bytes(),
+            new ItchBytes(26, 'L', 17, 0, 1).bytes());
+    }
+
+    @Test
+    void packetToRingAllocatesNothing()
+    {
+        final RingBuffer[] rings = Rings.inMemory(PARTITIONS, 64 * 1024);
+        final InMemoryCounters counters = new InMemoryCounters(128);
+        final FeedHandlerCounters feedCounters = new FeedHandlerCounters(counters.countersManager(), "a");
+        final NormalizerCounters normalizerCounters =
+            new NormalizerCounters(counters.countersManager(), "a", PARTITIONS);
+        final MoldUdp64PacketProcessor processor = new MoldUdp64PacketProcessor(
+            "ALLOC", new ItchNormalizer(rings, new BackoffIdleStrategy(), normalizerCounters), feedCounters);
+
+        final byte[] bytes = everyTypePacket();
+        final UnsafeBuffer packet = new UnsafeBuffer(bytes);
+        final int count = 19;
+        long sequence = 1;
+
+        allocatedBytes();
+        // long enough for the JIT to settle: early windows allocate while code is still interpreted
+        for (int i = 0; i < 100_000; i++)
+        {
+            sequence = step(processor, rings, packet, sequence, count);
+        }
+        final long publishedBefore = normalizerCounters.messagesPublished().get();
+        final long gapsBefore = feedCounters.gaps().get();
+        final long before = allocatedBytes();
+        for (int i = 0; i < 20_000; i++)
+        {
+            sequence = step(processor, rings, packet, sequence, count);
+        }
+        final long after = allocatedBytes();
+
+        assertEquals(0, after - before, "bytes allocated on the message path");
+        assertEquals(20_000L * 18, normalizerCounters.messagesPublished().get() - publishedBefore);
+        assertTrue(feedCounters.gaps().get() > gapsBefore, "gap notices were on the measured path");
+        assertEquals(0, normalizerCounters.invalidField().get());
+    }
+
+    private static long step(
+        final MoldUdp64PacketProcessor processor,
+        final RingBuffer[] rings,
+        final UnsafeBuffer packet,
+        final long sequence,
+        final int count)
+    {
+        // every 10th packet or so skips one sequence, so gap notices are on the measured path too
+        final long next = (sequence % 10 == 1) ? sequence + 1 : sequence;
+        packet.putLong(10, next, ByteOrder.BIG_ENDIAN);
+        processor.onPacket(packet, 0, packet.capacity());
+        for (final RingBuffer ring : rings)
+        {
+            ring.read(NO_OP);
+        }
+        return next + count;
+    }
+
+    @Test
+    void socketReceivePathAllocatesNothing() throws Exception
+    {
+        final Path ringDir = Files.createTempDirectory("feed-alloc");
+        final FeedHandlerConfig config = new FeedHandlerConfig()
+            .group("239.255.43.3").port(43003).session("ALLOC").ringDir(ringDir).partitions(PARTITIONS)
+            .datagramsPerPoll(64);
+        final RingBuffer[] rings = Rings.inMemory(PARTITIONS, 1024 * 1024);
+        final FeedHandlerAgent agent = new FeedHandlerAgent(config, rings, new InMemoryCounters(128).countersManager());
+        final byte[] bytes = everyTypePacket();
+        final UnsafeBuffer packet = new UnsafeBuffer(bytes);
+        long sequence = 1;
+        try (UdpSender sender = new UdpSender("239.255.43.3", 43003))
+        {
+            allocatedBytes();
+            // warm the processing path without the socket, then the receive path with it
+            for (int i = 0; i < 100_000; i++)
+            {
+                packet.putLong(10, sequence, ByteOrder.BIG_ENDIAN);
+                sequence += 19;
+                agent.processor().onPacket(packet, 0, bytes.length);
+                for (final RingBuffer ring : rings)
+                {
+                    ring.read(NO_OP);
+                }
+            }
+            for (int round = 0; round < 20; round++)
+            {
+                final int packets = 200;
+                for (int i = 0; i < packets; i++)
+                {
+                    packet.putLong(10, sequence, ByteOrder.BIG_ENDIAN);
+                    sequence += 19;
+                    sender.send(bytes);
+                }
+
+                final long expected = agent.counters().packetsReceived().get() + packets;
+                final long deadline = System.nanoTime() + 5_000_000_000L;
+                final long before = allocatedBytes();
+                while (agent.counters().packetsReceived().get() < expected && System.nanoTime() < deadline)
+                {
+                    agent.doWork();
+                    for (final RingBuffer ring : rings)
+                    {
+                        ring.read(NO_OP);
+                    }
+                }
+                final long after = allocatedBytes();
+                assertEquals(expected, agent.counters().packetsReceived().get(), "all datagrams received");
+                if (round >= 15)
+                {
+                    assertEquals(0, after - before, "bytes allocated receiving round " + round);
+                }
+            }
+        }
+        finally
+        {
+            agent.onClose();
+            org.agrona.IoUtil.delete(ringDir.toFile(), true);
+        }
+        assertEquals(0, agent.counters().gaps().get());
+        assertEquals(0, agent.counters().receiveErrors().get());
+    }
+}

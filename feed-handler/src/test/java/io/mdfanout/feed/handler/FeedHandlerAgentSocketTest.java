@@ -1,0 +1,138 @@
+package io.mdfanout.feed.handler;
+
+import io.mdfanout.feed.normalize.PartitionRingSet;
+import io.mdfanout.feed.support.ItchBytes;
+import io.mdfanout.feed.support.MoldPackets;
+import io.mdfanout.feed.support.Rings;
+import io.mdfanout.sbe.AddOrderDecoder;
+import io.mdfanout.sbe.GapNoticeDecoder;
+import io.mdfanout.sbe.MessageHeaderDecoder;
+import io.mdfanout.sbe.Side;
+import io.mdfanout.sbe.SystemEventDecoder;
+import io.mdfanout.wire.PartitionRings;
+import org.agrona.IoUtil;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** MoldUDP64 datagrams over real UDP multicast on loopback into the agent and out of mapped ring files. */
+class FeedHandlerAgentSocketTest
+{
+    private static final String GROUP = "239.255.43.1";
+    private static final int PORT = 43001;
+    private static final int H = MessageHeaderDecoder.ENCODED_LENGTH;
+
+    @TempDir
+    Path ringDir;
+
+    private PartitionRingSet rings;
+    private FeedHandlerAgent agent;
+
+    @AfterEach
+    void tearDown()
+    {
+        if (null != agent)
+        {
+            agent.onClose();
+        }
+        if (null != rings)
+        {
+            rings.close();
+        }
+    }
+
+    @Test
+    void receivesMulticastIntoRingFiles() throws Exception
+    {
+        final FeedHandlerConfig config = new FeedHandlerConfig()
+            .group(GROUP).port(PORT).interfaceAddress("127.0.0.1").session("FEED01")
+            .ringDir(ringDir).partitions(2).ringCapacity(64 * 1024);
+        rings = new PartitionRingSet(ringDir, 2, 64 * 1024);
+        agent = new FeedHandlerAgent(config, rings.rings(), new InMemoryCounters(128).countersManager());
+        agent.onStart();
+        assertTrue(agent.grantedReceiveBufferBytes() > 0);
+        assertTrue(PartitionRings.ringFile(ringDir, 0).toFile().isFile());
+
+        try (UdpSender sender = new UdpSender(GROUP, PORT))
+        {
+            sender.send(MoldPackets.packet("FEED01", 1,
+                new ItchBytes(12, 'S', 0, 0, 100).ch(11, 'O').bytes(),
+                new ItchBytes(36, 'A', 3, 0, 101).u64(11, 555).ch(19, 'B').u32(20, 100).alpha(24, 8, "AAPL")
+                    .u32(32, 1_500_000).bytes()));
+            sender.send(new byte[5]);
+            sender.send(MoldPackets.packet("FEED01", 4,
+                new ItchBytes(36, 'A', 3, 0, 102).u64(11, 556).ch(19, 'S').u32(20, 7).u32(32, 1).bytes()));
+
+            final long deadline = System.nanoTime() + 5_000_000_000L;
+            while (agent.counters().packetsReceived().get() < 3 && System.nanoTime() < deadline)
+            {
+                if (agent.doWork() == 0)
+                {
+                    Thread.sleep(1);
+                }
+            }
+        }
+
+        assertEquals(3, agent.counters().packetsReceived().get());
+        assertEquals(1, agent.counters().truncatedPackets().get());
+        assertEquals(1, agent.counters().gaps().get());
+
+        // Read back through a second mapping of the files, as the fanout would.
+        final PartitionRings.MappedRing consumer0 = PartitionRings.map(ringDir, 0);
+        final PartitionRings.MappedRing consumer1 = PartitionRings.map(ringDir, 1);
+        try
+        {
+            final List<Rings.Rec> p0 = Rings.drain(consumer0.ring());
+            assertEquals(2, p0.size());
+            assertEquals(SystemEventDecoder.TEMPLATE_ID, p0.get(0).typeId());
+            assertEquals(GapNoticeDecoder.TEMPLATE_ID, p0.get(1).typeId());
+
+            final List<Rings.Rec> p1 = Rings.drain(consumer1.ring());
+            assertEquals(4, p1.size());
+            assertEquals(SystemEventDecoder.TEMPLATE_ID, p1.get(0).typeId());
+            final AddOrderDecoder add = new AddOrderDecoder()
+                .wrap(p1.get(1).buffer(), H, AddOrderDecoder.BLOCK_LENGTH, 0);
+            assertEquals(2, add.exchangeSequence());
+            assertEquals(101, add.exchangeTimestamp());
+            assertEquals(3, add.instrumentId());
+            assertEquals(555, add.orderId());
+            assertEquals(1_500_000, add.price().mantissa());
+            assertEquals(100, add.shares());
+            assertEquals(Side.BUY, add.side());
+
+            final GapNoticeDecoder gap = new GapNoticeDecoder()
+                .wrap(p1.get(2).buffer(), H, GapNoticeDecoder.BLOCK_LENGTH, 0);
+            assertEquals(3, gap.exchangeSequence());
+            assertEquals(3, gap.lastMissingSequence());
+            assertEquals(101, gap.exchangeTimestamp());
+
+            final AddOrderDecoder second = new AddOrderDecoder()
+                .wrap(p1.get(3).buffer(), H, AddOrderDecoder.BLOCK_LENGTH, 0);
+            assertEquals(4, second.exchangeSequence());
+            assertEquals(Side.SELL, second.side());
+        }
+        finally
+        {
+            consumer0.close();
+            consumer1.close();
+        }
+    }
+
+    @Test
+    void wrongInterfaceIsAClearError()
+    {
+        final FeedHandlerConfig config = new FeedHandlerConfig()
+            .group(GROUP).port(PORT + 1).interfaceAddress("10.255.255.254").ringDir(ringDir).partitions(1);
+        final IllegalArgumentException ex = org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () -> new FeedHandlerAgent(config, Rings.inMemory(1, 4096), new InMemoryCounters(64).countersManager()));
+        assertTrue(ex.getMessage().contains("10.255.255.254"), ex.getMessage());
+        IoUtil.delete(ringDir.toFile(), true);
+    }
+}
