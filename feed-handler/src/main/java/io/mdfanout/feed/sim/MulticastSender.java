@@ -26,6 +26,12 @@ public final class MulticastSender implements PacketSink, AutoCloseable
     /** Requested socket send buffer: 4 MiB (the machine's wmem_max). */
     public static final int SEND_BUFFER_BYTES = 4 * 1024 * 1024;
 
+    /**
+     * Tries before a packet is given up when the socket's send buffer is full. The channel is non-blocking
+     * because a blocking NIO write parks through a path that allocates; spinning briefly lets the kernel drain.
+     */
+    static final int MAX_SEND_ATTEMPTS = 1_000_000;
+
     private final DatagramChannel channel;
     private final ByteBuffer sendBuffer;
     private final SimulatorCounters counters;
@@ -76,6 +82,7 @@ public final class MulticastSender implements PacketSink, AutoCloseable
             channel.setOption(StandardSocketOptions.IP_MULTICAST_TTL, ttl);
             channel.bind(new InetSocketAddress(resolve(interfaceAddress, "interface"), 0));
             channel.connect(new InetSocketAddress(groupAddress, port));
+            channel.configureBlocking(false);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -123,7 +130,13 @@ public final class MulticastSender implements PacketSink, AutoCloseable
         sendBuffer.limit(length);
         try
         {
-            if (channel.write(sendBuffer) == length)
+            int attempts = 0;
+            int written;
+            while (0 == (written = channel.write(sendBuffer)) && ++attempts < MAX_SEND_ATTEMPTS)
+            {
+                Thread.onSpinWait();
+            }
+            if (written == length)
             {
                 counters.bytesSent().getAndAddRelease(length);
             }

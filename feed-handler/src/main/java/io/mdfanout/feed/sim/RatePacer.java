@@ -11,7 +11,7 @@ package io.mdfanout.feed.sim;
 public final class RatePacer
 {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
-    private static final long MAX_CREDIT_WINDOW_NS = 10_000_000L;
+    private static final long MAX_CREDIT_WINDOW_NS = 10_000_000L;  // the credit cap: 10 ms worth of messages
 
     private final long rate;
     private final long burstRate;
@@ -98,7 +98,8 @@ public final class RatePacer
             return Long.MAX_VALUE;
         }
 
-        final long elapsedNs = Math.min(Math.max(0, nowNs - lastNs), MAX_CREDIT_WINDOW_NS);
+        // Clamped at a second so the product below cannot overflow; a second is at least the credit cap anyway.
+        final long elapsedNs = Math.min(Math.max(0, nowNs - lastNs), NANOS_PER_SECOND);
         lastNs = nowNs;
         final long cap = Math.max(NANOS_PER_SECOND, currentRate * MAX_CREDIT_WINDOW_NS);
         scaledCredit = Math.min(cap, scaledCredit + elapsedNs * currentRate);
