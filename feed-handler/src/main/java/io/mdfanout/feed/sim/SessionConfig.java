@@ -13,7 +13,7 @@ public final class SessionConfig
 
     /** Default weights, per million body messages, in the order of {@link #BODY_TYPES}. */
     private static final int[] DEFAULT_WEIGHTS = {
-        330_000, 300_000, 120_000, 90_000, 60_000, 30_000, 20_000, 15_000, 10_000, 3_000, 200, 200, 100, 100, 100,
+        350_000, 240_000, 120_000, 90_000, 60_000, 30_000, 20_000, 15_000, 10_000, 3_000, 200, 200, 100, 100, 100,
         60, 50, 50, 30, 20
     };
 

@@ -35,7 +35,8 @@ public final class SessionGenerator
     private static final long ENDLESS_AVERAGE_STEP_NS = 10_000;
     private static final long MIN_MID = 100 * TICK;
     private static final int MAX_LIVE_ORDERS = 1 << 20;
-    private static final int ORDERS_PER_SYMBOL = 50;
+    private static final int MAX_ORDERS_PER_SYMBOL = 128;
+    private static final int MIN_ORDERS_PER_SYMBOL = 16;
     private static final int RECENT_MATCHES = 256;
 
     private static final int PHASE_START_OF_MESSAGES = 0;
@@ -72,9 +73,10 @@ public final class SessionGenerator
     private final byte[] stocks;
     private final long[] mid;
 
-    private final int maxLiveOrders;
+    /** Live orders: symbol {@code locate} owns slots [(locate - 1) * ordersPerSymbol, + orderCount[locate]). */
+    private final int ordersPerSymbol;
+    private final int[] orderCount;
     private final long[] orderRef;
-    private final int[] orderLocate;
     private final char[] orderSide;
     private final long[] orderShares;
     private final long[] orderPrice;
@@ -137,12 +139,13 @@ public final class SessionGenerator
             mid[i + 1] = (1_000 + nextInt(49_000)) * TICK;
         }
 
-        maxLiveOrders = (int)Math.min(MAX_LIVE_ORDERS, Math.max(64L, (long)symbols * ORDERS_PER_SYMBOL));
-        orderRef = new long[maxLiveOrders];
-        orderLocate = new int[maxLiveOrders];
-        orderSide = new char[maxLiveOrders];
-        orderShares = new long[maxLiveOrders];
-        orderPrice = new long[maxLiveOrders];
+        ordersPerSymbol = Math.max(MIN_ORDERS_PER_SYMBOL, Math.min(MAX_ORDERS_PER_SYMBOL, MAX_LIVE_ORDERS / symbols));
+        final int slots = symbols * ordersPerSymbol;
+        orderCount = new int[symbols + 1];
+        orderRef = new long[slots];
+        orderSide = new char[slots];
+        orderShares = new long[slots];
+        orderPrice = new long[slots];
 
         timestamp = START_OF_SYSTEM_HOURS_NS + nextInt(1_000_000);
     }
@@ -430,14 +433,19 @@ public final class SessionGenerator
 
     private void add(final ItchEvent event, final char type)
     {
-        if (liveOrders >= maxLiveOrders)
+        final int locate = pickTradingSymbol();
+        if (orderCount[locate] >= ordersPerSymbol)
         {
-            delete(event);
+            final int slot = randomSlot(locate);
+            orderEvent(event, 'D', slot);
+            removeOrder(slot);
+            return;
+        }
+        if (walkOrClear(event, locate))
+        {
             return;
         }
 
-        final int locate = pickTradingSymbol();
-        walk(locate);
         final char side = nextInt(2) == 0 ? 'B' : 'S';
         final long ref = nextOrderRef++;
         final long shares = randomShares();
@@ -454,9 +462,9 @@ public final class SessionGenerator
             System.arraycopy(MPIDS, nextInt(MPID_COUNT) * 4, event.attribution, 0, 4);
         }
 
-        final int slot = liveOrders++;
+        final int slot = slotBase(locate) + orderCount[locate]++;
+        liveOrders++;
         orderRef[slot] = ref;
-        orderLocate[slot] = locate;
         orderSide[slot] = side;
         orderShares[slot] = shares;
         orderPrice[slot] = price;
@@ -464,26 +472,26 @@ public final class SessionGenerator
 
     private void delete(final ItchEvent event)
     {
-        if (0 == liveOrders)
+        final int slot = randomLiveSlot();
+        if (slot < 0)
         {
             add(event, 'A');
             return;
         }
 
-        final int slot = nextInt(liveOrders);
         orderEvent(event, 'D', slot);
         removeOrder(slot);
     }
 
     private void cancel(final ItchEvent event)
     {
-        if (0 == liveOrders)
+        final int slot = randomLiveSlot();
+        if (slot < 0)
         {
             add(event, 'A');
             return;
         }
 
-        final int slot = nextInt(liveOrders);
         final long remaining = orderShares[slot];
         if (remaining <= 1)
         {
@@ -500,14 +508,14 @@ public final class SessionGenerator
 
     private void execute(final ItchEvent event, final char type)
     {
-        if (0 == liveOrders)
+        final int slot = randomLiveSlot();
+        if (slot < 0)
         {
             add(event, 'A');
             return;
         }
 
-        final int slot = nextInt(liveOrders);
-        if (isHalted(orderLocate[slot]))
+        if (isHalted(locateOf(slot)))
         {
             // No executions while halted; a cancel during a halt is what really happens.
             orderEvent(event, 'D', slot);
@@ -516,7 +524,12 @@ public final class SessionGenerator
         }
 
         final long remaining = orderShares[slot];
-        final long executed = nextInt(2) == 0 ? remaining : 1 + nextLong(remaining);
+        executeSlot(event, type, slot, nextInt(2) == 0 ? remaining : 1 + nextLong(remaining));
+    }
+
+    private void executeSlot(final ItchEvent event, final char type, final int slot, final long executed)
+    {
+        final long remaining = orderShares[slot];
         orderEvent(event, type, slot);
         event.shares = executed;
         event.matchNumber = newMatch();
@@ -542,14 +555,14 @@ public final class SessionGenerator
 
     private void replace(final ItchEvent event)
     {
-        if (0 == liveOrders)
+        final int slot = randomLiveSlot();
+        if (slot < 0)
         {
             add(event, 'A');
             return;
         }
 
-        final int slot = nextInt(liveOrders);
-        final int locate = orderLocate[slot];
+        final int locate = locateOf(slot);
         orderEvent(event, 'U', slot);
         final long newRef = nextOrderRef++;
         final long shares = randomShares();
@@ -729,7 +742,7 @@ public final class SessionGenerator
 
     private void orderEvent(final ItchEvent event, final char type, final int slot)
     {
-        final int locate = orderLocate[slot];
+        final int locate = locateOf(slot);
         header(event, type, locate, 0);
         event.orderReferenceNumber = orderRef[slot];
         event.side = orderSide[slot];
@@ -738,11 +751,36 @@ public final class SessionGenerator
         copyStock(event, locate);
     }
 
+    private int slotBase(final int locate)
+    {
+        return (locate - 1) * ordersPerSymbol;
+    }
+
+    private int locateOf(final int slot)
+    {
+        return slot / ordersPerSymbol + 1;
+    }
+
+    /** A random live order of the symbol (which must have one). */
+    private int randomSlot(final int locate)
+    {
+        return slotBase(locate) + nextInt(orderCount[locate]);
+    }
+
+    /** A random live order of a symbol drawn like the adds are, or -1 if that symbol has none. */
+    private int randomLiveSlot()
+    {
+        final int locate = pickSymbol();
+        return 0 == orderCount[locate] ? -1 : randomSlot(locate);
+    }
+
+    /** Swap-remove: the symbol's last order moves into the freed slot. */
     private void removeOrder(final int slot)
     {
-        final int last = --liveOrders;
+        final int locate = locateOf(slot);
+        final int last = slotBase(locate) + --orderCount[locate];
+        liveOrders--;
         orderRef[slot] = orderRef[last];
-        orderLocate[slot] = orderLocate[last];
         orderSide[slot] = orderSide[last];
         orderShares[slot] = orderShares[last];
         orderPrice[slot] = orderPrice[last];
@@ -789,17 +827,50 @@ public final class SessionGenerator
         return locate == haltedLocate || locate == operationallyHaltedLocate;
     }
 
-    private void walk(final int locate)
+    /**
+     * Random-walks the symbol's mid price while keeping its book uncrossed: every bid rests at or below the mid and
+     * every ask above it. The mid only moves once the level in its way is gone: a move up first executes the asks
+     * at mid + 1 tick, a move down the bids at the mid, one per call, as aggressive orders sweeping the touch would.
+     *
+     * @return true if the event became such an execution (and the caller's add must not happen).
+     */
+    private boolean walkOrClear(final ItchEvent event, final int locate)
     {
-        final int draw = nextInt(8);
+        final int draw = nextInt(16);
         if (0 == draw)
         {
+            final int blocking = findOrder(locate, 'S', mid[locate] + TICK);
+            if (blocking >= 0)
+            {
+                executeSlot(event, 'E', blocking, orderShares[blocking]);
+                return true;
+            }
             mid[locate] += TICK;
         }
         else if (1 == draw && mid[locate] > MIN_MID)
         {
+            final int blocking = findOrder(locate, 'B', mid[locate]);
+            if (blocking >= 0)
+            {
+                executeSlot(event, 'E', blocking, orderShares[blocking]);
+                return true;
+            }
             mid[locate] -= TICK;
         }
+        return false;
+    }
+
+    private int findOrder(final int locate, final char side, final long price)
+    {
+        final int base = slotBase(locate);
+        for (int slot = base, end = base + orderCount[locate]; slot < end; slot++)
+        {
+            if (orderPrice[slot] == price && orderSide[slot] == side)
+            {
+                return slot;
+            }
+        }
+        return -1;
     }
 
     /** Bids at or below the mid, asks above it, mostly near the touch so that levels aggregate. */
