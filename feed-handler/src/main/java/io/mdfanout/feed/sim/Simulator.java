@@ -1,0 +1,154 @@
+package io.mdfanout.feed.sim;
+
+import org.agrona.concurrent.NanoClock;
+
+import java.io.IOException;
+
+/**
+ * The simulator's duty cycle: generate, pace, packetize, heartbeat, and optionally record to an ITCH file.
+ * <p>
+ * Each {@link #doWork()} asks the {@link RatePacer} how many messages are due, generates and packs up to a batch
+ * of them, and flushes the packet, so a light rate still produces small packets promptly while an unlimited rate
+ * fills them. When nothing is due it sends a heartbeat if the line has been idle. At the end of a finite session
+ * it sends the end-of-session packet. Never throws from {@link #doWork()}: a file write error is counted, reported
+ * through {@link #fileError()}, and file output stops while sending goes on. Single-threaded, allocation-free in
+ * steady state.
+ */
+public final class Simulator
+{
+    /** Most messages generated per duty cycle, to bound the time between heartbeat and stop checks. */
+    public static final int MAX_BATCH = 4096;
+
+    private final SessionGenerator generator;
+    private final MoldUdp64Packetizer packetizer;
+    private final RatePacer pacer;
+    private final NanoClock clock;
+    private final SimulatorCounters counters;
+    private final ItchEvent event = new ItchEvent();
+    private ItchFileWriter fileWriter;
+    private IOException fileError;
+    private boolean done;
+
+    /**
+     * Creates the duty cycle.
+     *
+     * @param generator  the session.
+     * @param packetizer the packetizer (already connected to its sink).
+     * @param pacer      the rate control.
+     * @param clock      the clock the pacer runs on.
+     * @param fileWriter where to record the session too, or null.
+     * @param counters   the counters (file errors are counted here).
+     */
+    public Simulator(
+        final SessionGenerator generator,
+        final MoldUdp64Packetizer packetizer,
+        final RatePacer pacer,
+        final NanoClock clock,
+        final ItchFileWriter fileWriter,
+        final SimulatorCounters counters)
+    {
+        this.generator = generator;
+        this.packetizer = packetizer;
+        this.pacer = pacer;
+        this.clock = clock;
+        this.fileWriter = fileWriter;
+        this.counters = counters;
+    }
+
+    /**
+     * One duty cycle.
+     *
+     * @return the number of messages generated (0 when idle or done).
+     */
+    public int doWork()
+    {
+        if (done)
+        {
+            return 0;
+        }
+
+        final long due = Math.min(MAX_BATCH, pacer.available(clock.nanoTime()));
+        int generated = 0;
+        while (generated < due)
+        {
+            if (!generator.next(event))
+            {
+                finish();
+                break;
+            }
+            packetizer.append(event);
+            record();
+            generated++;
+        }
+
+        if (generated > 0)
+        {
+            pacer.consume(generated);
+            packetizer.flush();
+        }
+        else if (!done)
+        {
+            packetizer.heartbeatIfIdle();
+        }
+        return generated;
+    }
+
+    /**
+     * Whether the session has ended and its end-of-session packet has been sent.
+     *
+     * @return true when done.
+     */
+    public boolean isDone()
+    {
+        return done;
+    }
+
+    /**
+     * Ends the session now (e.g. on Ctrl-C in endless mode): flushes, sends the end-of-session packet. Idempotent.
+     */
+    public void finish()
+    {
+        if (!done)
+        {
+            done = true;
+            packetizer.endOfSession();
+        }
+    }
+
+    /**
+     * Messages generated so far.
+     *
+     * @return the count.
+     */
+    public long messages()
+    {
+        return generator.emitted();
+    }
+
+    /**
+     * The error that stopped file output, if any.
+     *
+     * @return the error or null.
+     */
+    public IOException fileError()
+    {
+        return fileError;
+    }
+
+    private void record()
+    {
+        if (null != fileWriter)
+        {
+            try
+            {
+                fileWriter.write(event);
+            }
+            catch (final IOException ex)
+            {
+                fileError = ex;
+                fileWriter = null;
+                counters.fileErrors().incrementRelease();
+            }
+        }
+    }
+}

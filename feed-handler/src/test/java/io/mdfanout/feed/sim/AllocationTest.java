@@ -1,0 +1,92 @@
+package io.mdfanout.feed.sim;
+
+import org.agrona.concurrent.SystemNanoClock;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+import java.nio.channels.DatagramChannel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The message path allocates nothing in steady state: generator + encoder + packetizer, the pacer, and the
+ * multicast send.
+ */
+class AllocationTest
+{
+    private static final com.sun.management.ThreadMXBean THREADS =
+        (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+
+    private final SimulatorCounters counters = SimulatorCounters.create();
+    private final ItchEvent event = new ItchEvent();
+    private long packetBytes;
+
+    @Test
+    void generatorEncoderAndPacketizerAllocateNothing()
+    {
+        final SessionGenerator generator = new SessionGenerator(3, new SessionConfig().symbols(200).messageCount(0));
+        final MoldUdp64Packetizer packetizer = new MoldUdp64Packetizer("ALLOC", 1400, 1_000_000_000L,
+            SystemNanoClock.INSTANCE, (buffer, offset, length) -> packetBytes += length, counters);
+        final RatePacer pacer = RatePacer.steady(0, System.nanoTime());
+
+        for (int i = 0; i < 20; i++)
+        {
+            run(generator, packetizer, pacer, 100_000);
+        }
+        allocatedBytes();
+        final long before = allocatedBytes();
+        run(generator, packetizer, pacer, 2_000_000);
+        final long after = allocatedBytes();
+        assertEquals(0, after - before, "bytes allocated over 2,000,000 messages");
+        assertEquals(4_000_000, counters.messagesSent().get() + packetizer.pendingMessages());
+    }
+
+    @Test
+    void multicastSendAllocatesNothing() throws Exception
+    {
+        try (DatagramChannel receiver = MulticastSenderTest.joinedReceiver("239.255.44.3", 44003);
+            MulticastSender sender = new MulticastSender("239.255.44.3", 44003, "127.0.0.1", 0, 1400, counters))
+        {
+            final SessionGenerator generator = new SessionGenerator(3, new SessionConfig().symbols(10).messageCount(0));
+            final MoldUdp64Packetizer packetizer = new MoldUdp64Packetizer("ALLOC", 1400, 1_000_000_000L,
+                SystemNanoClock.INSTANCE, sender, counters);
+            final RatePacer pacer = RatePacer.steady(0, System.nanoTime());
+
+            // Warm up, in several calls, until the JIT has settled: the first million or so messages see one-off
+            // allocations from compilation and deoptimization, never again afterwards.
+            for (int i = 0; i < 15; i++)
+            {
+                run(generator, packetizer, pacer, 100_000);
+            }
+            allocatedBytes();
+            final long before = allocatedBytes();
+            run(generator, packetizer, pacer, 500_000);
+            final long after = allocatedBytes();
+            assertEquals(0, after - before, "bytes allocated sending 500,000 messages; heartbeats="
+                + counters.heartbeatsSent().get() + " sendErrors=" + counters.sendErrors().get());
+            assertEquals(0, counters.sendErrors().get());
+        }
+    }
+
+    private void run(
+        final SessionGenerator generator, final MoldUdp64Packetizer packetizer, final RatePacer pacer, final int messages)
+    {
+        for (int i = 0; i < messages; i++)
+        {
+            pacer.available(System.nanoTime());
+            generator.next(event);
+            packetizer.append(event);
+            pacer.consume(1);
+            if ((i & 63) == 0)
+            {
+                packetizer.flush();
+                packetizer.heartbeatIfIdle();
+            }
+        }
+    }
+
+    private static long allocatedBytes()
+    {
+        return THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
+    }
+}

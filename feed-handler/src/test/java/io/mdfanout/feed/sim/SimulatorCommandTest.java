@@ -1,0 +1,159 @@
+package io.mdfanout.feed.sim;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.DatagramChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SimulatorCommandTest
+{
+    @TempDir
+    Path dir;
+
+    @Test
+    void noSendWritesTheSessionOfTheSeedToAFile() throws Exception
+    {
+        final Path file = dir.resolve("s.itch");
+        assertEquals(0, execute("--no-send", "--itch-file", file.toString(), "--messages", "2000", "--symbols", "5",
+            "--seed", "9"));
+        assertArrayEquals(fileImage(9, 5, 2_000), Files.readAllBytes(file));
+    }
+
+    @Test
+    void sendsTheWholeSessionOverMulticastThenEndOfSession() throws Exception
+    {
+        final String group = "239.255.44.5";
+        final int port = 44005;
+        final Path file = dir.resolve("sent.itch.gz");
+        try (DatagramChannel receiver = MulticastSenderTest.joinedReceiver(group, port))
+        {
+            final CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> execute(
+                "--group", group, "--port", String.valueOf(port), "--interface", "127.0.0.1", "--ttl", "0",
+                "--session", "CMDTEST", "--seed", "4", "--symbols", "5", "--messages", "3000", "--rate", "0",
+                "--stats-interval-s", "0", "--itch-file", file.toString()));
+            final List<byte[]> packets = MulticastSenderTest.receiveUntilEndOfSession(receiver, 10_000);
+            assertEquals(0, run.get().intValue());
+
+            // Reassemble the messages from the packets, checking the MoldUDP64 sequence as we go.
+            final ByteArrayOutputStream messages = new ByteArrayOutputStream();
+            long expectedSequence = 1;
+            for (final byte[] packet : packets)
+            {
+                final ByteBuffer view = ByteBuffer.wrap(packet).order(ByteOrder.BIG_ENDIAN);
+                assertEquals(expectedSequence, view.getLong(10));
+                final int count = view.getShort(18) & 0xFFFF;
+                if (count == 0xFFFF || count == 0)
+                {
+                    continue;
+                }
+                int position = 20;
+                for (int i = 0; i < count; i++)
+                {
+                    final int length = view.getShort(position) & 0xFFFF;
+                    messages.write(packet, position + 2, length);
+                    position += 2 + length;
+                }
+                expectedSequence += count;
+            }
+            assertEquals(3_001, expectedSequence, "all 3000 messages, in sequence");
+            final byte[] last = packets.get(packets.size() - 1);
+            assertEquals(0xFFFF, ByteBuffer.wrap(last).order(ByteOrder.BIG_ENDIAN).getShort(18) & 0xFFFF);
+            assertArrayEquals(messageImage(4, 5, 3_000), messages.toByteArray());
+            assertTrue(Files.size(file) > 0, "and recorded the session to the file");
+        }
+    }
+
+    @Test
+    void badConfigurationIsAOneLineErrorAndExitCode2()
+    {
+        assertEquals(2, execute("--symbols", "0"));
+        assertEquals(2, execute("--messages", "10"));
+        assertEquals(2, execute("--no-send"));
+        assertEquals(2, execute("--no-send", "--itch-file", dir.resolve("x").toString()));
+        assertEquals(2, execute("--session", "ELEVENCHARS"));
+        assertEquals(2, execute("--interface", "192.0.2.123", "--messages", "1000"));
+        assertEquals(2, execute("--group", "10.1.1.1", "--messages", "1000"));
+        assertEquals(2, execute("--burst-rate", "1000", "--burst-duration-ms", "2000", "--burst-every-ms", "1000"));
+        assertEquals(2, execute("--max-packet-bytes", "10", "--messages", "1000"));
+    }
+
+    @Test
+    void missingFileDirectoryIsAnIoError()
+    {
+        assertEquals(1, execute("--no-send", "--itch-file", dir.resolve("no/such/dir/x.itch").toString(),
+            "--messages", "1000"));
+    }
+
+    @Test
+    void helpListsEveryOptionWithDefaults()
+    {
+        final StringWriter out = new StringWriter();
+        final CommandLine commandLine = new CommandLine(new SimulatorCommand());
+        commandLine.setOut(new PrintWriter(out));
+        assertEquals(0, commandLine.execute("--help"));
+        final String help = out.toString();
+        for (final String option : new String[]{ "--group", "--port", "--interface", "--ttl", "--session", "--seed",
+            "--symbols", "--messages", "--rate", "--burst-rate", "--burst-duration-ms", "--burst-every-ms",
+            "--max-packet-bytes", "--start-delay-ms", "--itch-file", "--no-send", "--stats-interval-s" })
+        {
+            assertTrue(help.contains(option), option);
+        }
+        assertTrue(help.contains("Default: 239.1.1.1"), help);
+    }
+
+    private static int execute(final String... args)
+    {
+        return new CommandLine(new SimulatorCommand()).execute(args);
+    }
+
+    /** The session as a NASDAQ binary ITCH file, built here with the generator and encoder. */
+    private static byte[] fileImage(final long seed, final int symbols, final long count)
+    {
+        return image(seed, symbols, count, true);
+    }
+
+    private static byte[] messageImage(final long seed, final int symbols, final long count)
+    {
+        return image(seed, symbols, count, false);
+    }
+
+    private static byte[] image(final long seed, final int symbols, final long count, final boolean lengthPrefix)
+    {
+        final SessionGenerator generator =
+            new SessionGenerator(seed, new SessionConfig().symbols(symbols).messageCount(count));
+        final ItchEvent event = new ItchEvent();
+        final byte[] bytes = new byte[64];
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        while (generator.next(event))
+        {
+            final int length = ItchEncoder.encode(event, buffer, 2);
+            if (lengthPrefix)
+            {
+                out.write(0);
+                out.write(length);
+                out.write(bytes, 2, length);
+            }
+            else
+            {
+                out.write(bytes, 2, length);
+            }
+        }
+        return out.toByteArray();
+    }
+}
