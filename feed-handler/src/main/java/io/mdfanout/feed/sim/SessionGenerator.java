@@ -13,10 +13,14 @@ package io.mdfanout.feed.sim;
  * or cancel more than their remaining shares (X always leaves at least one share; a full cancel is a D), and a
  * fully executed order leaves the book. Order reference numbers and match numbers are unique and increasing;
  * timestamps (nanoseconds since midnight, from 04:00) strictly increase. Bids rest at or below the symbol's mid
- * price, asks above it, all prices positive on a $0.01 tick.
+ * price, asks above it, all prices positive on a $0.01 tick; the mid random-walks, but only once the level in its
+ * way has been executed away, so books never cross. Activity is skewed towards low stock locates (the busiest real
+ * tickers come first). With a finite count the body's timestamps spread over 09:30-16:00; endless sessions
+ * advance about 10 microseconds per message.
  * <p>
- * Live orders sit in pre-allocated parallel arrays with swap-remove; {@link #next(ItchEvent)} allocates nothing.
- * Single-threaded.
+ * Live orders sit in pre-allocated parallel arrays, a fixed block of slots per symbol (16 to 128 depending on the
+ * symbol count; a full symbol turns an add into a delete), with swap-remove; {@link #next(ItchEvent)} allocates
+ * nothing. Single-threaded.
  */
 public final class SessionGenerator
 {

@@ -139,6 +139,12 @@ class SessionGeneratorTest
 
             book.apply(event);
             lastType = event.type;
+            if ('A' == event.type || 'F' == event.type || 'U' == event.type)
+            {
+                final long bid = book.bestBidPrice(event.stockLocate);
+                final long ask = book.bestAskPrice(event.stockLocate);
+                assertTrue(bid < 0 || ask < 0 || bid < ask, "book crossed at message " + n + ": " + bid + " >= " + ask);
+            }
         }
 
         assertEquals(count, n);
@@ -154,6 +160,7 @@ class SessionGeneratorTest
             assertTrue(typeCounts[type] > 0, "type " + type + " appears");
         }
         assertTrue(typeCounts['A'] > 100_000, "mostly adds and deletes");
+        assertTrue(book.orderCount() > 20 * symbols, "books have depth: " + book.orderCount());
     }
 
     @Test
