@@ -87,6 +87,7 @@ public final class SessionGenerator
     private int liveOrders;
 
     private final long[] recentMatches = new long[RECENT_MATCHES];
+    private final int[] recentMatchLocates = new int[RECENT_MATCHES];
     private int recentMatchCount;
 
     private long rngState;
@@ -393,7 +394,7 @@ public final class SessionGenerator
         copyStock(event, locate);
         event.longShares = 1_000 + nextInt(1_000_000);
         event.price = mid[locate];
-        event.matchNumber = newMatch();
+        event.matchNumber = newMatch(event.stockLocate);
         event.crossType = crossType;
     }
 
@@ -536,7 +537,7 @@ public final class SessionGenerator
         final long remaining = orderShares[slot];
         orderEvent(event, type, slot);
         event.shares = executed;
-        event.matchNumber = newMatch();
+        event.matchNumber = newMatch(event.stockLocate);
         if ('C' == type)
         {
             event.printable = nextInt(8) == 0 ? 'N' : 'Y';
@@ -590,7 +591,7 @@ public final class SessionGenerator
         event.shares = randomShares();
         copyStock(event, locate);
         event.price = mid[locate] + (event.side == 'B' ? 0 : TICK);
-        event.matchNumber = newMatch();
+        event.matchNumber = newMatch(event.stockLocate);
     }
 
     private void breakTrade(final ItchEvent event)
@@ -603,8 +604,11 @@ public final class SessionGenerator
 
         final int index = nextInt(recentMatchCount);
         final long match = recentMatches[index];
-        recentMatches[index] = recentMatches[--recentMatchCount];
-        header(event, 'B', 0, 0);
+        final int locate = recentMatchLocates[index];
+        recentMatchCount--;
+        recentMatches[index] = recentMatches[recentMatchCount];
+        recentMatchLocates[index] = recentMatchLocates[recentMatchCount];
+        header(event, 'B', locate, 0);
         event.matchNumber = match;
     }
 
@@ -790,17 +794,13 @@ public final class SessionGenerator
         orderPrice[slot] = orderPrice[last];
     }
 
-    private long newMatch()
+    /** A new match number, remembered with its stock locate so that a later B can break it. */
+    private long newMatch(final int locate)
     {
         final long match = nextMatch++;
-        if (recentMatchCount < RECENT_MATCHES)
-        {
-            recentMatches[recentMatchCount++] = match;
-        }
-        else
-        {
-            recentMatches[nextInt(RECENT_MATCHES)] = match;
-        }
+        final int index = recentMatchCount < RECENT_MATCHES ? recentMatchCount++ : nextInt(RECENT_MATCHES);
+        recentMatches[index] = match;
+        recentMatchLocates[index] = locate;
         return match;
     }
 
