@@ -130,6 +130,30 @@ public final class ReferenceBook
     }
 
     /**
+     * The best (highest) bid price of an instrument.
+     *
+     * @param instrumentId the stock locate.
+     * @return the Price(4) mantissa, or -1 when no bid rests.
+     */
+    public long bestBidPrice(final int instrumentId)
+    {
+        final InstrumentBook book = books.get(instrumentId);
+        return null == book || book.bids.isEmpty() ? -1 : book.bids.firstKey();
+    }
+
+    /**
+     * The best (lowest) ask price of an instrument.
+     *
+     * @param instrumentId the stock locate.
+     * @return the Price(4) mantissa, or -1 when no ask rests.
+     */
+    public long bestAskPrice(final int instrumentId)
+    {
+        final InstrumentBook book = books.get(instrumentId);
+        return null == book || book.asks.isEmpty() ? -1 : book.asks.firstKey();
+    }
+
+    /**
      * The canonical book dump (see the class comment for the format).
      *
      * @return the dump; empty when no order rests.

@@ -13,10 +13,14 @@ package io.mdfanout.feed.sim;
  * or cancel more than their remaining shares (X always leaves at least one share; a full cancel is a D), and a
  * fully executed order leaves the book. Order reference numbers and match numbers are unique and increasing;
  * timestamps (nanoseconds since midnight, from 04:00) strictly increase. Bids rest at or below the symbol's mid
- * price, asks above it, all prices positive on a $0.01 tick.
+ * price, asks above it, all prices positive on a $0.01 tick; the mid random-walks, but only once the level in its
+ * way has been executed away, so books never cross. Activity is skewed towards low stock locates (the busiest real
+ * tickers come first). With a finite count the body's timestamps spread over 09:30-16:00; endless sessions
+ * advance about 10 microseconds per message.
  * <p>
- * Live orders sit in pre-allocated parallel arrays with swap-remove; {@link #next(ItchEvent)} allocates nothing.
- * Single-threaded.
+ * Live orders sit in pre-allocated parallel arrays, a fixed block of slots per symbol (16 to 128 depending on the
+ * symbol count; a full symbol turns an add into a delete), with swap-remove; {@link #next(ItchEvent)} allocates
+ * nothing. Single-threaded.
  */
 public final class SessionGenerator
 {
@@ -83,6 +87,7 @@ public final class SessionGenerator
     private int liveOrders;
 
     private final long[] recentMatches = new long[RECENT_MATCHES];
+    private final int[] recentMatchLocates = new int[RECENT_MATCHES];
     private int recentMatchCount;
 
     private long rngState;
@@ -389,7 +394,7 @@ public final class SessionGenerator
         copyStock(event, locate);
         event.longShares = 1_000 + nextInt(1_000_000);
         event.price = mid[locate];
-        event.matchNumber = newMatch();
+        event.matchNumber = newMatch(event.stockLocate);
         event.crossType = crossType;
     }
 
@@ -532,7 +537,7 @@ public final class SessionGenerator
         final long remaining = orderShares[slot];
         orderEvent(event, type, slot);
         event.shares = executed;
-        event.matchNumber = newMatch();
+        event.matchNumber = newMatch(event.stockLocate);
         if ('C' == type)
         {
             event.printable = nextInt(8) == 0 ? 'N' : 'Y';
@@ -586,7 +591,7 @@ public final class SessionGenerator
         event.shares = randomShares();
         copyStock(event, locate);
         event.price = mid[locate] + (event.side == 'B' ? 0 : TICK);
-        event.matchNumber = newMatch();
+        event.matchNumber = newMatch(event.stockLocate);
     }
 
     private void breakTrade(final ItchEvent event)
@@ -599,8 +604,11 @@ public final class SessionGenerator
 
         final int index = nextInt(recentMatchCount);
         final long match = recentMatches[index];
-        recentMatches[index] = recentMatches[--recentMatchCount];
-        header(event, 'B', 0, 0);
+        final int locate = recentMatchLocates[index];
+        recentMatchCount--;
+        recentMatches[index] = recentMatches[recentMatchCount];
+        recentMatchLocates[index] = recentMatchLocates[recentMatchCount];
+        header(event, 'B', locate, 0);
         event.matchNumber = match;
     }
 
@@ -786,17 +794,13 @@ public final class SessionGenerator
         orderPrice[slot] = orderPrice[last];
     }
 
-    private long newMatch()
+    /** A new match number, remembered with its stock locate so that a later B can break it. */
+    private long newMatch(final int locate)
     {
         final long match = nextMatch++;
-        if (recentMatchCount < RECENT_MATCHES)
-        {
-            recentMatches[recentMatchCount++] = match;
-        }
-        else
-        {
-            recentMatches[nextInt(RECENT_MATCHES)] = match;
-        }
+        final int index = recentMatchCount < RECENT_MATCHES ? recentMatchCount++ : nextInt(RECENT_MATCHES);
+        recentMatches[index] = match;
+        recentMatchLocates[index] = locate;
         return match;
     }
 

@@ -36,6 +36,10 @@ class ReferenceBookTest
             "S 1000100 320 2\n" +
             "S 1000300 10 1\n",
             book.dump());
+        assertEquals(1_000_000, book.bestBidPrice(7));
+        assertEquals(1_000_100, book.bestAskPrice(7));
+        assertEquals(-1, book.bestBidPrice(2));
+        assertEquals(-1, book.bestAskPrice(99));
     }
 
     @Test

@@ -42,7 +42,7 @@ class SessionGeneratorTest
 
         // Independent of ReferenceBook: ref -> {locate, shares}.
         final Map<Long, long[]> live = new HashMap<>();
-        final java.util.Set<Long> matches = new java.util.HashSet<>();
+        final Map<Long, Integer> matches = new HashMap<>();
         final int[] typeCounts = new int[128];
         long lastTimestamp = -1;
         long lastOrderRef = 0;
@@ -87,7 +87,7 @@ class SessionGeneratorTest
                     {
                         assertTrue(event.matchNumber > lastMatch, "match numbers increase");
                         lastMatch = event.matchNumber;
-                        matches.add(event.matchNumber);
+                        matches.put(event.matchNumber, event.stockLocate);
                     }
                     if ('C' == event.type)
                     {
@@ -121,13 +121,17 @@ class SessionGeneratorTest
                 case 'Q':
                     assertTrue(event.matchNumber > lastMatch, "match numbers increase");
                     lastMatch = event.matchNumber;
-                    matches.add(event.matchNumber);
+                    matches.put(event.matchNumber, event.stockLocate);
                     assertTrue(event.price > 0);
                     break;
 
                 case 'B':
-                    assertTrue(matches.remove(event.matchNumber), "B breaks an earlier, unbroken match at " + n);
+                {
+                    final Integer locate = matches.remove(event.matchNumber);
+                    assertNotNull(locate, "B breaks an earlier, unbroken match at " + n);
+                    assertEquals(locate.intValue(), event.stockLocate, "B carries the locate of the trade it breaks");
                     break;
+                }
 
                 case 'S':
                     lastEventCode = event.eventCode;
@@ -139,6 +143,12 @@ class SessionGeneratorTest
 
             book.apply(event);
             lastType = event.type;
+            if ('A' == event.type || 'F' == event.type || 'U' == event.type)
+            {
+                final long bid = book.bestBidPrice(event.stockLocate);
+                final long ask = book.bestAskPrice(event.stockLocate);
+                assertTrue(bid < 0 || ask < 0 || bid < ask, "book crossed at message " + n + ": " + bid + " >= " + ask);
+            }
         }
 
         assertEquals(count, n);
@@ -154,6 +164,7 @@ class SessionGeneratorTest
             assertTrue(typeCounts[type] > 0, "type " + type + " appears");
         }
         assertTrue(typeCounts['A'] > 100_000, "mostly adds and deletes");
+        assertTrue(book.orderCount() > 20 * symbols, "books have depth: " + book.orderCount());
     }
 
     @Test
