@@ -1,0 +1,86 @@
+package io.mdfanout.sdk.example;
+
+import io.aeron.Aeron;
+import io.mdfanout.sbe.AddOrderDecoder;
+import io.mdfanout.sbe.OrderExecutedDecoder;
+import io.mdfanout.sdk.FeedSubscriber;
+import io.mdfanout.sdk.MarketDataListener;
+import io.mdfanout.sdk.MessageContext;
+import io.mdfanout.sdk.book.OrderBook;
+import io.mdfanout.sdk.book.OrderBooks;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The example of docs/SDK.md, compiled with the SDK's tests so that the guide cannot drift from
+ * the API. Run it against a running fanout with an Aeron media driver on the host:
+ * {@code java -cp ... io.mdfanout.sdk.example.TopOfBookExample /dev/shm/aeron-... AAPL}.
+ */
+public final class TopOfBookExample
+{
+    public static void main(final String[] args)
+    {
+        final String aeronDir = args[0];
+        final String symbol = args[1];
+        final String channel = "aeron:udp?endpoint=224.0.1.1:40456|interface=127.0.0.1|mtu=8192";
+        final int streamIdBase = 1000;
+        final int partitions = 4;
+
+        final OrderBooks books = new OrderBooks();
+        final MarketDataListener listener = new MarketDataListener()
+        {
+            // Forward what the books need, then add the application's own logic.
+            public void onInstrumentDirectory(
+                final MessageContext context, final io.mdfanout.sbe.InstrumentDirectoryDecoder message)
+            {
+                books.onInstrumentDirectory(context, message);
+            }
+
+            public void onAddOrder(final MessageContext context, final AddOrderDecoder message)
+            {
+                books.onAddOrder(context, message);
+            }
+
+            public void onOrderExecuted(final MessageContext context, final OrderExecutedDecoder message)
+            {
+                books.onOrderExecuted(context, message);
+            }
+
+            // ... and the other book messages (or simply pass `books` itself as the listener).
+
+            public void onStreamGap(final int partition, final long firstMissing, final long lastMissing)
+            {
+                System.err.println("partition " + partition + " lost " + firstMissing + ".." + lastMissing);
+            }
+        };
+
+        final AtomicBoolean running = new AtomicBoolean(true);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> running.set(false)));
+        final IdleStrategy idle = new BackoffIdleStrategy();
+
+        try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
+            FeedSubscriber subscriber = new FeedSubscriber(aeron, channel, streamIdBase, partitions, listener))
+        {
+            long nextPrintMs = 0;
+            while (running.get())
+            {
+                idle.idle(subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT));
+
+                final long nowMs = System.currentTimeMillis();
+                if (nowMs >= nextPrintMs)
+                {
+                    nextPrintMs = nowMs + 1000;
+                    final long instrumentId = books.directory().instrumentId(symbol);
+                    final OrderBook book = instrumentId < 0 ? null : books.book(instrumentId);
+                    if (book != null && !book.isEmpty())
+                    {
+                        System.out.println(symbol + " " + book.bestBidShares() + " @ " + book.bestBidPrice() +
+                            " / " + book.bestAskShares() + " @ " + book.bestAskPrice() + " (price x 10^-4)");
+                    }
+                }
+            }
+        }
+    }
+}
