@@ -1,18 +1,10 @@
 package io.mdfanout.cli;
 
-import io.mdfanout.feed.sim.ItchEvent;
-import io.mdfanout.feed.sim.ReferenceBook;
-import io.mdfanout.feed.sim.SessionConfig;
-import io.mdfanout.feed.sim.SessionGenerator;
-import io.mdfanout.wire.Partitioning;
-import org.agrona.ExpandableArrayBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -100,11 +92,12 @@ class EndToEndTest
                     subscriber.name() + " exit code (0 = saw END_OF_MESSAGES on every partition, no gap, nothing malformed)");
             }
 
-            final Expected expected = Expected.generate();
+            final ExpectedStreams expected = ExpectedStreams.generate(SEED, SYMBOLS, MESSAGES, PARTITIONS);
             for (int i = 1; i <= SUBSCRIBERS; i++)
             {
-                expected.verifyRecording(dir.resolve("subscriber-" + i + ".bin"), "subscriber-" + i);
-                assertEquals(expected.books, Files.readString(dir.resolve("subscriber-" + i + ".books")),
+                final long verified = expected.verifyRecording(dir.resolve("subscriber-" + i + ".bin"), "subscriber-" + i);
+                assertTrue(verified > MESSAGES * 9 / 10, "the normalized feed carries most of the session");
+                assertEquals(expected.books(), Files.readString(dir.resolve("subscriber-" + i + ".books")),
                     "subscriber-" + i + " books equal the reference book built from the generated session");
             }
             passed = true;
@@ -124,111 +117,6 @@ class EndToEndTest
                 processes.forEach(process -> System.err.println(process.logTail()));
             }
             deleteRecursively(ringDir);
-        }
-    }
-
-    /** The oracle: per partition, the exact bytes the chain must deliver, in stream order. */
-    private static final class Expected
-    {
-        private final ExpandableArrayBuffer[] bytes = new ExpandableArrayBuffer[PARTITIONS];
-        private final long[][] offsets = new long[PARTITIONS][];
-        private final int[] counts = new int[PARTITIONS];
-        private String books;
-
-        static Expected generate()
-        {
-            final Expected expected = new Expected();
-            final SessionGenerator generator =
-                new SessionGenerator(SEED, new SessionConfig().symbols(SYMBOLS).messageCount(MESSAGES));
-            final ItchEvent event = new ItchEvent();
-            final ReferenceBook referenceBook = new ReferenceBook();
-            final ExpectedNormalizer normalizer = new ExpectedNormalizer();
-            final UnsafeBuffer scratch = new UnsafeBuffer(new byte[256]);
-            for (int p = 0; p < PARTITIONS; p++)
-            {
-                expected.bytes[p] = new ExpandableArrayBuffer(16 << 20);
-                expected.offsets[p] = new long[(int)MESSAGES + 1];
-            }
-
-            long exchangeSequence = 0;
-            while (generator.next(event))
-            {
-                exchangeSequence++;
-                referenceBook.apply(event);
-                final int length = normalizer.encode(event, exchangeSequence, scratch);
-                if (length == 0)
-                {
-                    continue;
-                }
-                if (Partitioning.isMarketWide(event.stockLocate))
-                {
-                    for (int p = 0; p < PARTITIONS; p++)
-                    {
-                        expected.append(p, scratch, length);
-                    }
-                }
-                else
-                {
-                    expected.append(Partitioning.partitionOf(event.stockLocate, PARTITIONS), scratch, length);
-                }
-            }
-            assertEquals(MESSAGES, exchangeSequence, "generated session length");
-            expected.books = referenceBook.dump();
-            return expected;
-        }
-
-        private void append(final int partition, final UnsafeBuffer message, final int length)
-        {
-            final int index = counts[partition];
-            final int offset = index == 0 ? 0 : (int)offsets[partition][index];
-            bytes[partition].putBytes(offset, message, 0, length);
-            offsets[partition][index + 1] = offset + length;
-            counts[partition] = index + 1;
-        }
-
-        void verifyRecording(final Path file, final String who) throws IOException
-        {
-            final long[] nextSequence = new long[PARTITIONS];
-            java.util.Arrays.fill(nextSequence, 1);
-            long total = 0;
-            try (RecordFile records = new RecordFile(file))
-            {
-                while (records.next())
-                {
-                    final int p = records.partition();
-                    final long sequence = records.streamSequence();
-                    if (sequence != nextSequence[p])
-                    {
-                        fail(who + ": partition " + p + " delivered stream sequence " + sequence +
-                            " where " + nextSequence[p] + " was due (lost, duplicated or reordered)");
-                    }
-                    final int index = (int)(sequence - 1);
-                    if (index >= counts[p])
-                    {
-                        fail(who + ": partition " + p + " delivered more messages than the session has");
-                    }
-                    final int start = (int)offsets[p][index];
-                    final int length = (int)(offsets[p][index + 1] - start);
-                    assertEquals(length, records.length(), who + ": length of partition " + p + " message " + sequence);
-                    for (int i = 0; i < length; i++)
-                    {
-                        if (bytes[p].getByte(start + i) != records.message()[i])
-                        {
-                            fail(who + ": partition " + p + " message " + sequence + " differs from the oracle at byte " +
-                                i + " (template " + (bytes[p].getShort(start + 2) & 0xFFFF) + ")");
-                        }
-                    }
-                    nextSequence[p]++;
-                    total++;
-                }
-            }
-            for (int p = 0; p < PARTITIONS; p++)
-            {
-                assertEquals(counts[p], nextSequence[p] - 1, who + ": messages delivered on partition " + p);
-            }
-            assertTrue(total > MESSAGES * 9 / 10, who + ": the normalized feed carries most of the session");
-            System.out.println(who + ": " + total + " normalized messages verified byte for byte over " + PARTITIONS +
-                " partitions (per partition " + java.util.Arrays.toString(counts) + ")");
         }
     }
 
@@ -264,8 +152,4 @@ class EndToEndTest
         }
     }
 
-    static String utf8(final byte[] bytes)
-    {
-        return new String(bytes, StandardCharsets.UTF_8);
-    }
 }

@@ -1,0 +1,194 @@
+package io.mdfanout.cli;
+
+import io.mdfanout.feed.sim.ItchEvent;
+import io.mdfanout.feed.sim.ReferenceBook;
+import io.mdfanout.feed.sim.SessionConfig;
+import io.mdfanout.feed.sim.SessionGenerator;
+import io.mdfanout.sbe.GapNoticeEncoder;
+import io.mdfanout.sbe.GapReason;
+import io.mdfanout.sbe.MessageHeaderEncoder;
+import io.mdfanout.wire.Partitioning;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The end-to-end tests' oracle: per partition, the exact bytes the chain must deliver, in stream
+ * order, derived in the test JVM from the simulator's generator (same seed and options) through
+ * {@link ExpectedNormalizer}, never from the chain's own code. An expected unrecovered gap (a range
+ * of exchange sequences the feed handler must declare lost) replaces those messages by the
+ * GapNotice every partition must then carry.
+ */
+final class ExpectedStreams
+{
+    private final int partitions;
+    private final ExpandableArrayBuffer[] bytes;
+    private final long[][] offsets;
+    private final int[] counts;
+    private final String books;
+
+    private ExpectedStreams(final int partitions, final long messages)
+    {
+        this.partitions = partitions;
+        bytes = new ExpandableArrayBuffer[partitions];
+        offsets = new long[partitions][];
+        counts = new int[partitions];
+        for (int p = 0; p < partitions; p++)
+        {
+            bytes[p] = new ExpandableArrayBuffer(16 << 20);
+            offsets[p] = new long[(int)messages + 2];
+        }
+        books = null;
+    }
+
+    private ExpectedStreams(final ExpectedStreams streams, final String books)
+    {
+        partitions = streams.partitions;
+        bytes = streams.bytes;
+        offsets = streams.offsets;
+        counts = streams.counts;
+        this.books = books;
+    }
+
+    /** The whole session, nothing lost. */
+    static ExpectedStreams generate(final long seed, final int symbols, final long messages, final int partitions)
+    {
+        return generate(seed, symbols, messages, partitions, 0, -1);
+    }
+
+    /**
+     * The session with exchange sequences {@code firstLost..lastLost} declared lost by the feed
+     * handler: none of them delivered, a GapNotice for the range in every partition instead.
+     */
+    static ExpectedStreams generate(
+        final long seed, final int symbols, final long messages, final int partitions,
+        final long firstLost, final long lastLost)
+    {
+        final ExpectedStreams expected = new ExpectedStreams(partitions, messages);
+        final SessionGenerator generator =
+            new SessionGenerator(seed, new SessionConfig().symbols(symbols).messageCount(messages));
+        final ItchEvent event = new ItchEvent();
+        final ReferenceBook referenceBook = new ReferenceBook();
+        final ExpectedNormalizer normalizer = new ExpectedNormalizer();
+        final UnsafeBuffer scratch = new UnsafeBuffer(new byte[256]);
+        final GapNoticeEncoder gapNotice = new GapNoticeEncoder();
+
+        long exchangeSequence = 0;
+        long lastTimestamp = 0;
+        while (generator.next(event))
+        {
+            exchangeSequence++;
+            if (exchangeSequence >= firstLost && exchangeSequence <= lastLost)
+            {
+                if (exchangeSequence == lastLost)
+                {
+                    gapNotice.wrapAndApplyHeader(scratch, 0, new MessageHeaderEncoder())
+                        .exchangeSequence(firstLost)
+                        .exchangeTimestamp(lastTimestamp)
+                        .instrumentId(0)
+                        .lastMissingSequence(lastLost)
+                        .reason(GapReason.UNRECOVERED);
+                    final int length = MessageHeaderEncoder.ENCODED_LENGTH + gapNotice.encodedLength();
+                    for (int p = 0; p < partitions; p++)
+                    {
+                        expected.append(p, scratch, length);
+                    }
+                }
+                continue; // lost before the feed handler: neither in the books nor on the wire
+            }
+
+            lastTimestamp = event.timestamp;
+            referenceBook.apply(event);
+            final int length = normalizer.encode(event, exchangeSequence, scratch);
+            if (length == 0)
+            {
+                continue;
+            }
+            if (Partitioning.isMarketWide(event.stockLocate))
+            {
+                for (int p = 0; p < partitions; p++)
+                {
+                    expected.append(p, scratch, length);
+                }
+            }
+            else
+            {
+                expected.append(Partitioning.partitionOf(event.stockLocate, partitions), scratch, length);
+            }
+        }
+        assertEquals(messages, exchangeSequence, "generated session length");
+        return new ExpectedStreams(expected, firstLost > 0 ? null : referenceBook.dump());
+    }
+
+    /** The canonical book dump the subscribers must end with, or null when messages were lost. */
+    String books()
+    {
+        return books;
+    }
+
+    int totalMessages()
+    {
+        return Arrays.stream(counts).sum();
+    }
+
+    private void append(final int partition, final UnsafeBuffer message, final int length)
+    {
+        final int index = counts[partition];
+        final int offset = (int)offsets[partition][index];
+        bytes[partition].putBytes(offset, message, 0, length);
+        offsets[partition][index + 1] = offset + length;
+        counts[partition] = index + 1;
+    }
+
+    /** Every expected message exactly once, in order per partition, byte for byte; nothing else. */
+    long verifyRecording(final Path file, final String who) throws IOException
+    {
+        final long[] nextSequence = new long[partitions];
+        Arrays.fill(nextSequence, 1);
+        long total = 0;
+        try (RecordFile records = new RecordFile(file))
+        {
+            while (records.next())
+            {
+                final int p = records.partition();
+                final long sequence = records.streamSequence();
+                if (sequence != nextSequence[p])
+                {
+                    fail(who + ": partition " + p + " delivered stream sequence " + sequence +
+                        " where " + nextSequence[p] + " was due (lost, duplicated or reordered)");
+                }
+                final int index = (int)(sequence - 1);
+                if (index >= counts[p])
+                {
+                    fail(who + ": partition " + p + " delivered more messages than expected");
+                }
+                final int start = (int)offsets[p][index];
+                final int length = (int)(offsets[p][index + 1] - start);
+                assertEquals(length, records.length(), who + ": length of partition " + p + " message " + sequence);
+                for (int i = 0; i < length; i++)
+                {
+                    if (bytes[p].getByte(start + i) != records.message()[i])
+                    {
+                        fail(who + ": partition " + p + " message " + sequence + " differs from the oracle at byte " +
+                            i + " (template " + (bytes[p].getShort(start + 2) & 0xFFFF) + ")");
+                    }
+                }
+                nextSequence[p]++;
+                total++;
+            }
+        }
+        for (int p = 0; p < partitions; p++)
+        {
+            assertEquals(counts[p], nextSequence[p] - 1, who + ": messages delivered on partition " + p);
+        }
+        System.out.println(who + ": " + total + " normalized messages verified byte for byte over " + partitions +
+            " partitions (per partition " + Arrays.toString(counts) + ")");
+        return total;
+    }
+}
