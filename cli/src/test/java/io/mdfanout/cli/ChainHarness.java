@@ -1,0 +1,161 @@
+package io.mdfanout.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Starts the roles of one chain as separate processes (through {@link ChainProcess}) with the
+ * addresses of one test, and takes them all down again: in reverse order with SIGTERM, printing
+ * every log when the test did not pass, and removing the ring files.
+ */
+final class ChainHarness implements AutoCloseable
+{
+    private final Path dir;
+    private final Path ringDir;
+    private final int partitions;
+    private final String channel;
+    private final String streamIdBase;
+    private final List<ChainProcess> processes = new ArrayList<>();
+    private boolean passed;
+
+    ChainHarness(final Path dir, final String name, final int partitions, final String channel, final int streamIdBase)
+    {
+        this.dir = dir;
+        this.ringDir = Path.of("/dev/shm", "mdfanout-" + name + "-" + ProcessHandle.current().pid());
+        this.partitions = partitions;
+        this.channel = channel;
+        this.streamIdBase = Integer.toString(streamIdBase);
+    }
+
+    Path ringDir()
+    {
+        return ringDir;
+    }
+
+    /** The feed handler writing this chain's rings, with the given feed options (--group, --port, ...). */
+    ChainProcess feedHandler(final String... feedArgs) throws IOException
+    {
+        return start("feed-handler", concat(new String[] {"feed-handler",
+            "--ring-dir", ringDir.toString(), "--partitions", Integer.toString(partitions), "--stats-interval-s", "2"},
+            feedArgs));
+    }
+
+    /** A replay of a file into this chain's rings. */
+    ChainProcess replay(final String name, final String... replayArgs) throws IOException
+    {
+        return start(name, concat(new String[] {"replay",
+            "--ring-dir", ringDir.toString(), "--partitions", Integer.toString(partitions), "--stats-interval-s", "0"},
+            replayArgs));
+    }
+
+    ChainProcess fanout() throws IOException
+    {
+        return start("fanout", "fanout", "--ring-dir", ringDir.toString(), "--partitions", Integer.toString(partitions),
+            "--channel", channel, "--stream-id-base", streamIdBase, "--stats-interval-s", "5");
+    }
+
+    /** Subscriber processes recording everything until END_OF_MESSAGES; returns once all have joined. */
+    List<ChainProcess> recorders(final int count) throws IOException, InterruptedException
+    {
+        final List<ChainProcess> recorders = new ArrayList<>();
+        for (int i = 1; i <= count; i++)
+        {
+            recorders.add(start("subscriber-" + i, "record",
+                "--channel", channel, "--stream-id-base", streamIdBase, "--partitions", Integer.toString(partitions),
+                "--out", recording(i).toString(), "--books-out", books(i).toString(),
+                "--ready-file", dir.resolve("subscriber-" + i + ".ready").toString(),
+                "--until-end-of-messages", "--timeout-s", "600"));
+        }
+        for (int i = 1; i <= count; i++)
+        {
+            awaitFile(dir.resolve("subscriber-" + i + ".ready"), 120);
+        }
+        return recorders;
+    }
+
+    ChainProcess simulator(final String... simulatorArgs) throws IOException
+    {
+        return start("simulator", concat(new String[] {"simulator", "--stats-interval-s", "2"}, simulatorArgs));
+    }
+
+    Path recording(final int subscriber)
+    {
+        return dir.resolve("subscriber-" + subscriber + ".bin");
+    }
+
+    Path books(final int subscriber)
+    {
+        return dir.resolve("subscriber-" + subscriber + ".books");
+    }
+
+    /** Mark the test as passed, so that closing does not print the logs. */
+    void passed()
+    {
+        passed = true;
+    }
+
+    ChainProcess start(final String name, final String... args) throws IOException
+    {
+        final ChainProcess process = ChainProcess.start(name, dir, args);
+        processes.add(process);
+        return process;
+    }
+
+    private void awaitFile(final Path file, final int timeoutSeconds) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        while (!Files.exists(file))
+        {
+            for (final ChainProcess process : processes)
+            {
+                if (!process.isAlive())
+                {
+                    fail(process.name() + " exited early");
+                }
+            }
+            if (System.nanoTime() > deadline)
+            {
+                fail("timed out waiting for " + file);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    public void close() throws Exception
+    {
+        for (int i = processes.size() - 1; i >= 0; i--)
+        {
+            final ChainProcess process = processes.get(i);
+            if (process.isAlive())
+            {
+                process.stop();
+            }
+        }
+        if (!passed)
+        {
+            processes.forEach(process -> System.err.println(process.logTail()));
+        }
+        if (Files.exists(ringDir))
+        {
+            try (Stream<Path> paths = Files.walk(ringDir))
+            {
+                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+    }
+
+    private static String[] concat(final String[] first, final String[] second)
+    {
+        final String[] all = java.util.Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, all, first.length, second.length);
+        return all;
+    }
+}
