@@ -146,11 +146,11 @@ public final class PcapWriter implements PacketSink, AutoCloseable
         {
             return;
         }
-        final int frameLength = FRAME_HEADERS_LENGTH + length;
         if (length < 0 || length > MoldUdp64Packetizer.MAX_UDP_PAYLOAD)
         {
             return;
         }
+        final int frameLength = FRAME_HEADERS_LENGTH + length;
         if (position + RECORD_HEADER_LENGTH + frameLength > STAGING_BYTES && !drain())
         {
             return;

@@ -43,6 +43,8 @@ public final class SimulatorCommand implements Callable<Integer>
     public static final int EXIT_CONFIG = 2;
     /** Exit code of an I/O failure. */
     public static final int EXIT_IO = 1;
+    /** Largest retransmission history: its slots (2 + 50 bytes a message) must fit one 2 GiB array. */
+    public static final int MAX_HISTORY_MESSAGES = 40_000_000;
 
     @Option(names = "--group", description = "IPv4 multicast group to send to.")
     String group = "239.1.1.1";
@@ -266,9 +268,10 @@ public final class SimulatorCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--retransmit-port must be 0..65535: " + retransmitPort);
         }
-        if (retransmitHistoryMessages < 1 || lingerMs < 0)
+        if (retransmitHistoryMessages < 1 || retransmitHistoryMessages > MAX_HISTORY_MESSAGES || lingerMs < 0)
         {
-            throw new IllegalArgumentException("--retransmit-history-messages must be >= 1, --linger-ms >= 0");
+            throw new IllegalArgumentException("--retransmit-history-messages must be 1.." + MAX_HISTORY_MESSAGES
+                + ", --linger-ms >= 0");
         }
         lossModelA();
         lossModelB();
