@@ -11,6 +11,8 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -20,6 +22,11 @@ import java.util.concurrent.TimeUnit;
  * {@code simulator}: an exchange that sends a generated NASDAQ TotalView-ITCH 5.0 session as MoldUDP64 over UDP
  * multicast, paced to a rate with optional bursts, and/or writes it to a NASDAQ binary ITCH file.
  * <p>
+ * Like a real exchange it can send on two lines (A and B, every packet on both), each losing data packets by its own
+ * deterministic {@link LossModel} (random, bursts, outages); serve MoldUDP64 retransmission requests from a bounded
+ * history (and keep serving for {@code --linger-ms} after the end); and record the session as generated, before any
+ * loss, to a pcap capture.
+ * <p>
  * Exit codes: 0 done, 1 I/O failure, 2 bad configuration. Stops cleanly on SIGINT/SIGTERM: the packet in progress
  * is flushed, the end-of-session packet is sent and everything is closed.
  */
@@ -28,13 +35,16 @@ import java.util.concurrent.TimeUnit;
     mixinStandardHelpOptions = true,
     showDefaultValues = true,
     description = "Exchange simulator: sends a generated ITCH 5.0 session as MoldUDP64 over UDP multicast "
-        + "and/or writes it to a NASDAQ binary ITCH file.")
+        + "on one or two lines with optional loss injection, serves retransmission requests, and/or writes the "
+        + "session to a NASDAQ binary ITCH file or a pcap capture.")
 public final class SimulatorCommand implements Callable<Integer>
 {
     /** Exit code of a bad configuration. */
     public static final int EXIT_CONFIG = 2;
     /** Exit code of an I/O failure. */
     public static final int EXIT_IO = 1;
+    /** Largest retransmission history: its slots (2 + 50 bytes a message) must fit one 2 GiB array. */
+    public static final int MAX_HISTORY_MESSAGES = 40_000_000;
 
     @Option(names = "--group", description = "IPv4 multicast group to send to.")
     String group = "239.1.1.1";
@@ -87,11 +97,71 @@ public final class SimulatorCommand implements Callable<Integer>
         + "(gzip when it ends in .gz).")
     Path itchFile;
 
-    @Option(names = "--no-send", description = "Do not send; only write --itch-file, as fast as possible.")
+    @Option(names = "--no-send", description = "Do not send; only write --itch-file and/or --pcap-file, as fast as "
+        + "possible.")
     boolean noSend;
 
     @Option(names = "--stats-interval-s", description = "Print a one-line stats summary to stderr this often; 0 = off.")
     long statsIntervalS = 5;
+
+    @Option(names = "--group-b", description = "Also send every packet on line B to this IPv4 multicast group "
+        + "(absent: line A only).")
+    String groupB;
+
+    @Option(names = "--port-b", description = "UDP port of line B (default: --port).")
+    Integer portB;
+
+    @Option(names = "--interface-b", description = "IP address of the interface line B sends through "
+        + "(default: --interface).")
+    String interfaceB;
+
+    @Option(names = "--loss-a", description = "Independent random loss on line A: fraction of data packets, 0..1.")
+    double lossA = 0.0;
+
+    @Option(names = "--loss-b", description = "Independent random loss on line B: fraction of data packets, 0..1.")
+    double lossB = 0.0;
+
+    @Option(names = "--burst-length-a", description = "Data packets lost by each loss burst on line A.")
+    int burstLengthA = 0;
+
+    @Option(names = "--burst-length-b", description = "Data packets lost by each loss burst on line B.")
+    int burstLengthB = 0;
+
+    @Option(names = "--burst-probability-a", description = "Probability, at each data packet, that a loss burst "
+        + "of --burst-length-a packets starts on line A; 0..1.")
+    double burstProbabilityA = 0.0;
+
+    @Option(names = "--burst-probability-b", description = "Probability, at each data packet, that a loss burst "
+        + "of --burst-length-b packets starts on line B; 0..1.")
+    double burstProbabilityB = 0.0;
+
+    @Option(names = "--drop-a", paramLabel = "FROM:COUNT", description = "Outage on line A: lose data packets "
+        + "FROM..FROM+COUNT-1 (numbered from 1). Repeatable.")
+    List<String> dropA = new ArrayList<>();
+
+    @Option(names = "--drop-b", paramLabel = "FROM:COUNT", description = "Outage on line B: lose data packets "
+        + "FROM..FROM+COUNT-1 (numbered from 1). Repeatable.")
+    List<String> dropB = new ArrayList<>();
+
+    @Option(names = "--loss-seed", description = "Seed of the loss models (default: --seed); the loss pattern is "
+        + "a function of it.")
+    Long lossSeed;
+
+    @Option(names = "--retransmit-port", description = "Serve MoldUDP64 retransmission requests on this UDP port, "
+        + "bound to --interface; 0 = no server.")
+    int retransmitPort = 0;
+
+    @Option(names = "--retransmit-history-messages", description = "Messages kept for retransmission "
+        + "(the most recent ones).")
+    int retransmitHistoryMessages = 2_000_000;
+
+    @Option(names = "--linger-ms", description = "With a retransmission server: keep serving requests this long "
+        + "after the end of the session.")
+    long lingerMs = 2_000;
+
+    @Option(names = "--pcap-file", description = "Write every packet of the session as generated (before any loss), "
+        + "with heartbeats and end of session, to this classic pcap file (Ethernet/IPv4/UDP to line A).")
+    Path pcapFile;
 
     private final PrintStream out = System.out;
     private final PrintStream err = System.err;
@@ -143,7 +213,7 @@ public final class SimulatorCommand implements Callable<Integer>
 
         try (SimulatorCounters counters = SimulatorCounters.create())
         {
-            return noSend ? writeOnly(config) : send(config, counters);
+            return noSend ? writeOnly(config, counters) : send(config, counters);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -172,9 +242,9 @@ public final class SimulatorCommand implements Callable<Integer>
     private void validate()
     {
         MoldUdp64Packetizer.validateSession(session);
-        if (noSend && null == itchFile)
+        if (noSend && null == itchFile && null == pcapFile)
         {
-            throw new IllegalArgumentException("--no-send needs --itch-file");
+            throw new IllegalArgumentException("--no-send needs --itch-file or --pcap-file");
         }
         if (noSend && 0 == messages)
         {
@@ -185,26 +255,117 @@ public final class SimulatorCommand implements Callable<Integer>
             throw new IllegalArgumentException(
                 "--start-delay-ms and --stats-interval-s must be >= 0, --heartbeat-interval-ms > 0");
         }
+        if (null == groupB && (null != portB || null != interfaceB || 0.0 != lossB || 0 != burstLengthB ||
+            0.0 != burstProbabilityB || !dropB.isEmpty()))
+        {
+            throw new IllegalArgumentException("line B options need --group-b");
+        }
+        if (null != groupB && groupB.equals(group) && portB() == port)
+        {
+            throw new IllegalArgumentException("line B must differ from line A (group or port)");
+        }
+        if (retransmitPort < 0 || retransmitPort > 65_535)
+        {
+            throw new IllegalArgumentException("--retransmit-port must be 0..65535: " + retransmitPort);
+        }
+        if (retransmitHistoryMessages < 1 || retransmitHistoryMessages > MAX_HISTORY_MESSAGES || lingerMs < 0)
+        {
+            throw new IllegalArgumentException("--retransmit-history-messages must be 1.." + MAX_HISTORY_MESSAGES
+                + ", --linger-ms >= 0");
+        }
+        lossModelA();
+        lossModelB();
         // Let the pacer check the rate options now, before anything is opened.
         new RatePacer(rate, burstRate, TimeUnit.MILLISECONDS.toNanos(burstDurationMs),
             TimeUnit.MILLISECONDS.toNanos(burstEveryMs), 0);
     }
 
-    private int writeOnly(final SessionConfig config) throws IOException
+    private int portB()
+    {
+        return null == portB ? port : portB;
+    }
+
+    private long lossSeed()
+    {
+        return null == lossSeed ? seed : lossSeed;
+    }
+
+    private LossModel lossModelA()
+    {
+        // Each line draws from its own stream (the seed mixed with the line's letter), so equal options on A and B
+        // still lose different packets.
+        return lossModel(lossSeed() ^ 0x4141_4141_4141_4141L, lossA, burstLengthA, burstProbabilityA, dropA, "-a");
+    }
+
+    private LossModel lossModelB()
+    {
+        return lossModel(lossSeed() ^ 0x4242_4242_4242_4242L, lossB, burstLengthB, burstProbabilityB, dropB, "-b");
+    }
+
+    private static LossModel lossModel(
+        final long seed,
+        final double loss,
+        final int burstLength,
+        final double burstProbability,
+        final List<String> drops,
+        final String line)
+    {
+        if (!(loss >= 0.0 && loss <= 1.0) || !(burstProbability >= 0.0 && burstProbability <= 1.0))
+        {
+            throw new IllegalArgumentException("--loss" + line + " and --burst-probability" + line + " must be 0..1");
+        }
+        if (burstLength < 0 || (burstProbability > 0.0 && burstLength < 1))
+        {
+            throw new IllegalArgumentException("--burst-probability" + line + " needs --burst-length" + line + " >= 1");
+        }
+        final long[] from = new long[drops.size()];
+        final long[] count = new long[drops.size()];
+        for (int i = 0; i < from.length; i++)
+        {
+            final long[] outage = LossModel.parseOutage(drops.get(i));
+            from[i] = outage[0];
+            count[i] = outage[1];
+        }
+        return new LossModel(seed, loss, burstLength, burstProbability, from, count);
+    }
+
+    private int writeOnly(final SessionConfig config, final SimulatorCounters counters) throws IOException
     {
         final long startNs = System.nanoTime();
         final SessionGenerator generator = new SessionGenerator(seed, config);
         final ItchEvent event = new ItchEvent();
-        try (ItchFileWriter writer = new ItchFileWriter(itchFile))
+        try (ItchFileWriter writer = null == itchFile ? null : new ItchFileWriter(itchFile);
+            PcapWriter pcap = null == pcapFile ? null :
+                new PcapWriter(pcapFile, interfaceAddress, group, port, ttl, counters))
         {
+            final MoldUdp64Packetizer packetizer = null == pcap ? null : new MoldUdp64Packetizer(session,
+                maxPacketBytes, TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs), SystemNanoClock.INSTANCE, pcap,
+                counters);
             while (running && generator.next(event))
             {
-                writer.write(event);
+                if (null != writer)
+                {
+                    writer.write(event);
+                }
+                if (null != packetizer)
+                {
+                    packetizer.append(event);
+                }
+            }
+            if (null != packetizer)
+            {
+                packetizer.endOfSession();
+                if (!pcap.flush())
+                {
+                    err.println("simulator: pcap output failed: " + pcap.error());
+                    return EXIT_IO;
+                }
             }
         }
         final double elapsedS = (System.nanoTime() - startNs) / 1e9;
         out.printf(Locale.ROOT, "simulator: wrote %d messages to %s in %.3f s (%.0f msg/s)%n",
-            generator.emitted(), itchFile, elapsedS, generator.emitted() / Math.max(elapsedS, 1e-9));
+            generator.emitted(), null == itchFile ? pcapFile : itchFile, elapsedS,
+            generator.emitted() / Math.max(elapsedS, 1e-9));
         return 0;
     }
 
@@ -215,64 +376,129 @@ public final class SimulatorCommand implements Callable<Integer>
             10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
         final SessionGenerator generator = new SessionGenerator(seed, config);
 
-        try (MulticastSender sender = new MulticastSender(group, port, interfaceAddress, ttl, maxPacketBytes, counters);
+        try (MulticastSender senderA = new MulticastSender(group, port, interfaceAddress, ttl, maxPacketBytes, counters);
+            MulticastSender senderB = null == groupB ? null : new MulticastSender(groupB, portB(),
+                null == interfaceB ? interfaceAddress : interfaceB, ttl, maxPacketBytes, counters);
+            PcapWriter pcap = null == pcapFile ? null :
+                new PcapWriter(pcapFile, interfaceAddress, group, port, ttl, counters);
             ItchFileWriter writer = null == itchFile ? null : new ItchFileWriter(itchFile))
         {
-            final MoldUdp64Packetizer packetizer = new MoldUdp64Packetizer(
-                session, maxPacketBytes, TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs), clock, sender, counters);
-
-            final long delayEndNs = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(startDelayMs);
-            while (running && clock.nanoTime() < delayEndNs)
+            final RetransmissionHistory history = 0 == retransmitPort ? null :
+                new RetransmissionHistory(retransmitHistoryMessages, ItchEncoder.MAX_MESSAGE_LENGTH);
+            try (RetransmissionServer server = null == history ? null : new RetransmissionServer(
+                interfaceAddress, retransmitPort, session, maxPacketBytes, history, counters))
             {
-                packetizer.heartbeatIfIdle();
-                idle.idle(0);
+                final SimulatedLine lineA = new SimulatedLine(
+                    senderA, lossModelA(), counters.lineAPacketsSent(), counters.lineADataPacketsDropped());
+                final PacketDistributor distributor = null == senderB ?
+                    new PacketDistributor(pcap, history, lineA) :
+                    new PacketDistributor(pcap, history, lineA, new SimulatedLine(
+                        senderB, lossModelB(), counters.lineBPacketsSent(), counters.lineBDataPacketsDropped()));
+                return run(generator, distributor, server, pcap, writer, clock, idle, counters);
             }
+        }
+    }
 
-            final long startNs = clock.nanoTime();
-            final RatePacer pacer = new RatePacer(rate, burstRate, TimeUnit.MILLISECONDS.toNanos(burstDurationMs),
-                TimeUnit.MILLISECONDS.toNanos(burstEveryMs), startNs);
-            final Simulator simulator = new Simulator(generator, packetizer, pacer, clock, writer, counters);
-            final long statsIntervalNs = TimeUnit.SECONDS.toNanos(statsIntervalS);
-            long nextStatsNs = startNs + statsIntervalNs;
-            long lastStatsMessages = 0;
+    private int run(
+        final SessionGenerator generator,
+        final PacketDistributor distributor,
+        final RetransmissionServer server,
+        final PcapWriter pcap,
+        final ItchFileWriter writer,
+        final NanoClock clock,
+        final IdleStrategy idle,
+        final SimulatorCounters counters)
+    {
+        final MoldUdp64Packetizer packetizer = new MoldUdp64Packetizer(
+            session, maxPacketBytes, TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs), clock, distributor, counters);
 
-            while (running && !simulator.isDone())
+        final long delayEndNs = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(startDelayMs);
+        while (running && clock.nanoTime() < delayEndNs)
+        {
+            packetizer.heartbeatIfIdle();
+            idle.idle(poll(server));
+        }
+
+        final long startNs = clock.nanoTime();
+        final RatePacer pacer = new RatePacer(rate, burstRate, TimeUnit.MILLISECONDS.toNanos(burstDurationMs),
+            TimeUnit.MILLISECONDS.toNanos(burstEveryMs), startNs);
+        final Simulator simulator = new Simulator(generator, packetizer, pacer, clock, writer, counters);
+        final long statsIntervalNs = TimeUnit.SECONDS.toNanos(statsIntervalS);
+        long nextStatsNs = startNs + statsIntervalNs;
+        long lastStatsMessages = 0;
+
+        while (running && !simulator.isDone())
+        {
+            idle.idle(simulator.doWork() + poll(server));
+            if (statsIntervalNs > 0)
             {
-                idle.idle(simulator.doWork());
-                if (statsIntervalNs > 0)
+                final long nowNs = clock.nanoTime();
+                if (nowNs >= nextStatsNs)
                 {
-                    final long nowNs = clock.nanoTime();
-                    if (nowNs >= nextStatsNs)
-                    {
-                        final long sent = counters.messagesSent().get();
-                        printStats(counters, (sent - lastStatsMessages) / (double)statsIntervalS);
-                        lastStatsMessages = sent;
-                        nextStatsNs = nowNs + statsIntervalNs;
-                    }
+                    final long sent = counters.messagesSent().get();
+                    printStats(counters, (sent - lastStatsMessages) / (double)statsIntervalS);
+                    lastStatsMessages = sent;
+                    nextStatsNs = nowNs + statsIntervalNs;
                 }
             }
-            simulator.finish();
-
-            final double elapsedS = (clock.nanoTime() - startNs) / 1e9;
-            out.printf(Locale.ROOT,
-                "simulator: done: messages=%d packets=%d heartbeats=%d bytes=%d sendErrors=%d elapsed=%.3fs "
-                    + "rate=%.0f msg/s%n",
-                counters.messagesSent().get(), counters.packetsSent().get(), counters.heartbeatsSent().get(),
-                counters.bytesSent().get(), counters.sendErrors().get(), elapsedS,
-                counters.messagesSent().get() / Math.max(elapsedS, 1e-9));
-            if (null != simulator.fileError())
-            {
-                err.println("simulator: ITCH file output stopped: " + simulator.fileError());
-                return EXIT_IO;
-            }
-            return 0;
         }
+        simulator.finish();
+        final double elapsedS = (clock.nanoTime() - startNs) / 1e9;
+        final boolean pcapOk = null == pcap || pcap.flush();
+
+        if (null != server)
+        {
+            // Late requests (a feed handler recovering the tail of the session) are still served for a while.
+            final long lingerEndNs = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(lingerMs);
+            while (running && clock.nanoTime() < lingerEndNs)
+            {
+                idle.idle(server.poll());
+            }
+        }
+
+        out.printf(Locale.ROOT,
+            "simulator: done: messages=%d packets=%d heartbeats=%d bytes=%d sendErrors=%d elapsed=%.3fs "
+                + "rate=%.0f msg/s lineA(sent=%d lost=%d)%s retransmit(requests=%d rejected=%d partial=%d "
+                + "messages=%d packets=%d)%n",
+            counters.messagesSent().get(), counters.packetsSent().get(), counters.heartbeatsSent().get(),
+            counters.bytesSent().get(), counters.sendErrors().get(), elapsedS,
+            counters.messagesSent().get() / Math.max(elapsedS, 1e-9),
+            counters.lineAPacketsSent().get(), counters.lineADataPacketsDropped().get(), lineB(counters),
+            counters.retransmitRequestsReceived().get(), counters.retransmitRequestsRejected().get(),
+            counters.retransmitRequestsPartlyServed().get(), counters.retransmitMessagesSent().get(),
+            counters.retransmitPacketsSent().get());
+        if (null != simulator.fileError())
+        {
+            err.println("simulator: ITCH file output stopped: " + simulator.fileError());
+            return EXIT_IO;
+        }
+        if (!pcapOk)
+        {
+            err.println("simulator: pcap output stopped: " + pcap.error());
+            return EXIT_IO;
+        }
+        return 0;
+    }
+
+    private static int poll(final RetransmissionServer server)
+    {
+        return null == server ? 0 : server.poll();
+    }
+
+    private String lineB(final SimulatorCounters counters)
+    {
+        return null == groupB ? "" : String.format(Locale.ROOT, " lineB(sent=%d lost=%d)",
+            counters.lineBPacketsSent().get(), counters.lineBDataPacketsDropped().get());
     }
 
     private void printStats(final SimulatorCounters counters, final double rate)
     {
-        err.printf(Locale.ROOT, "simulator: messages=%d packets=%d heartbeats=%d bytes=%d sendErrors=%d rate=%.0f msg/s%n",
+        err.printf(Locale.ROOT, "simulator: messages=%d packets=%d heartbeats=%d bytes=%d sendErrors=%d "
+                + "rate=%.0f msg/s lineA(sent=%d lost=%d)%s retransmit(requests=%d rejected=%d messages=%d)%n",
             counters.messagesSent().get(), counters.packetsSent().get(), counters.heartbeatsSent().get(),
-            counters.bytesSent().get(), counters.sendErrors().get(), rate);
+            counters.bytesSent().get(), counters.sendErrors().get(), rate,
+            counters.lineAPacketsSent().get(), counters.lineADataPacketsDropped().get(), lineB(counters),
+            counters.retransmitRequestsReceived().get(), counters.retransmitRequestsRejected().get(),
+            counters.retransmitMessagesSent().get());
     }
 }

@@ -16,7 +16,7 @@ public final class SimulatorCounters implements AutoCloseable
     /** Counter type id of every simulator counter. */
     public static final int SIMULATOR_COUNTER_TYPE_ID = 7101;
 
-    private static final int COUNTERS = 8;
+    private static final int COUNTERS = 16;
 
     private final CountersManager countersManager;
     private final AtomicCounter messagesSent;
@@ -25,6 +25,16 @@ public final class SimulatorCounters implements AutoCloseable
     private final AtomicCounter bytesSent;
     private final AtomicCounter sendErrors;
     private final AtomicCounter fileErrors;
+    private final AtomicCounter lineAPacketsSent;
+    private final AtomicCounter lineADataPacketsDropped;
+    private final AtomicCounter lineBPacketsSent;
+    private final AtomicCounter lineBDataPacketsDropped;
+    private final AtomicCounter retransmitRequestsReceived;
+    private final AtomicCounter retransmitRequestsRejected;
+    private final AtomicCounter retransmitRequestsPartlyServed;
+    private final AtomicCounter retransmitMessagesSent;
+    private final AtomicCounter retransmitPacketsSent;
+    private final AtomicCounter pcapErrors;
 
     /**
      * Allocates the counters from the given manager.
@@ -44,6 +54,28 @@ public final class SimulatorCounters implements AutoCloseable
         sendErrors = countersManager.newCounter("simulator: UDP sends failed or not accepted (packet lost)",
             SIMULATOR_COUNTER_TYPE_ID);
         fileErrors = countersManager.newCounter("simulator: ITCH file write errors (file output stopped)",
+            SIMULATOR_COUNTER_TYPE_ID);
+        lineAPacketsSent = countersManager.newCounter("simulator: line A packets sent (data, heartbeat, end of session)",
+            SIMULATOR_COUNTER_TYPE_ID);
+        lineADataPacketsDropped = countersManager.newCounter("simulator: line A data packets lost by loss injection",
+            SIMULATOR_COUNTER_TYPE_ID);
+        lineBPacketsSent = countersManager.newCounter("simulator: line B packets sent (data, heartbeat, end of session)",
+            SIMULATOR_COUNTER_TYPE_ID);
+        lineBDataPacketsDropped = countersManager.newCounter("simulator: line B data packets lost by loss injection",
+            SIMULATOR_COUNTER_TYPE_ID);
+        retransmitRequestsReceived = countersManager.newCounter("simulator: retransmission requests received",
+            SIMULATOR_COUNTER_TYPE_ID);
+        retransmitRequestsRejected = countersManager.newCounter(
+            "simulator: retransmission requests rejected (malformed, other session, outside history): no reply",
+            SIMULATOR_COUNTER_TYPE_ID);
+        retransmitRequestsPartlyServed = countersManager.newCounter(
+            "simulator: retransmission requests partly outside history (the held part was sent)",
+            SIMULATOR_COUNTER_TYPE_ID);
+        retransmitMessagesSent = countersManager.newCounter("simulator: messages retransmitted",
+            SIMULATOR_COUNTER_TYPE_ID);
+        retransmitPacketsSent = countersManager.newCounter("simulator: retransmission packets sent",
+            SIMULATOR_COUNTER_TYPE_ID);
+        pcapErrors = countersManager.newCounter("simulator: pcap write errors (capture stopped)",
             SIMULATOR_COUNTER_TYPE_ID);
     }
 
@@ -107,6 +139,66 @@ public final class SimulatorCounters implements AutoCloseable
         return fileErrors;
     }
 
+    /** @return packets line A handed to its socket. */
+    public AtomicCounter lineAPacketsSent()
+    {
+        return lineAPacketsSent;
+    }
+
+    /** @return data packets line A lost by loss injection. */
+    public AtomicCounter lineADataPacketsDropped()
+    {
+        return lineADataPacketsDropped;
+    }
+
+    /** @return packets line B handed to its socket. */
+    public AtomicCounter lineBPacketsSent()
+    {
+        return lineBPacketsSent;
+    }
+
+    /** @return data packets line B lost by loss injection. */
+    public AtomicCounter lineBDataPacketsDropped()
+    {
+        return lineBDataPacketsDropped;
+    }
+
+    /** @return retransmission requests received. */
+    public AtomicCounter retransmitRequestsReceived()
+    {
+        return retransmitRequestsReceived;
+    }
+
+    /** @return retransmission requests rejected without a reply. */
+    public AtomicCounter retransmitRequestsRejected()
+    {
+        return retransmitRequestsRejected;
+    }
+
+    /** @return retransmission requests partly outside the history, answered with the held part. */
+    public AtomicCounter retransmitRequestsPartlyServed()
+    {
+        return retransmitRequestsPartlyServed;
+    }
+
+    /** @return messages retransmitted. */
+    public AtomicCounter retransmitMessagesSent()
+    {
+        return retransmitMessagesSent;
+    }
+
+    /** @return retransmission packets sent. */
+    public AtomicCounter retransmitPacketsSent()
+    {
+        return retransmitPacketsSent;
+    }
+
+    /** @return pcap write errors. */
+    public AtomicCounter pcapErrors()
+    {
+        return pcapErrors;
+    }
+
     /**
      * Frees the counters in their manager.
      */
@@ -118,5 +210,15 @@ public final class SimulatorCounters implements AutoCloseable
         bytesSent.close();
         sendErrors.close();
         fileErrors.close();
+        lineAPacketsSent.close();
+        lineADataPacketsDropped.close();
+        lineBPacketsSent.close();
+        lineBDataPacketsDropped.close();
+        retransmitRequestsReceived.close();
+        retransmitRequestsRejected.close();
+        retransmitRequestsPartlyServed.close();
+        retransmitMessagesSent.close();
+        retransmitPacketsSent.close();
+        pcapErrors.close();
     }
 }

@@ -7,6 +7,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.channels.DatagramChannel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The message path allocates nothing in steady state: generator + encoder + packetizer, the pacer, and the
@@ -66,6 +67,41 @@ class AllocationTest
             assertEquals(0, after - before, "bytes allocated sending 500,000 messages; heartbeats="
                 + counters.heartbeatsSent().get() + " sendErrors=" + counters.sendErrors().get());
             assertEquals(0, counters.sendErrors().get());
+        }
+    }
+
+    @Test
+    @SuppressWarnings("try")  // the receivers only have to be joined, so the kernel delivers the packets somewhere
+    void twoLossyLinesWithRetransmissionHistoryAllocateNothing() throws Exception
+    {
+        try (DatagramChannel receiverA = MulticastSenderTest.joinedReceiver("239.255.47.41", 47041);
+            DatagramChannel receiverB = MulticastSenderTest.joinedReceiver("239.255.47.43", 47043);
+            MulticastSender senderA = new MulticastSender("239.255.47.41", 47041, "127.0.0.1", 0, 1400, counters);
+            MulticastSender senderB = new MulticastSender("239.255.47.43", 47043, "127.0.0.1", 0, 1400, counters))
+        {
+            final LossModel lossA = new LossModel(1, 0.01, 5, 0.001, new long[]{ 100 }, new long[]{ 50 });
+            final LossModel lossB = new LossModel(2, 0.02, 0, 0.0, new long[]{ 10_000 }, new long[]{ 10 });
+            final PacketDistributor distributor = new PacketDistributor(null,
+                new RetransmissionHistory(100_000, ItchEncoder.MAX_MESSAGE_LENGTH),
+                new SimulatedLine(senderA, lossA, counters.lineAPacketsSent(), counters.lineADataPacketsDropped()),
+                new SimulatedLine(senderB, lossB, counters.lineBPacketsSent(), counters.lineBDataPacketsDropped()));
+            final SessionGenerator generator = new SessionGenerator(3, new SessionConfig().symbols(10).messageCount(0));
+            final MoldUdp64Packetizer packetizer = new MoldUdp64Packetizer("ALLOC", 1400, 1_000_000_000L,
+                SystemNanoClock.INSTANCE, distributor, counters);
+            final RatePacer pacer = RatePacer.steady(0, System.nanoTime());
+
+            for (int i = 0; i < 15; i++)
+            {
+                run(generator, packetizer, pacer, 100_000);
+            }
+            allocatedBytes();
+            final long before = allocatedBytes();
+            run(generator, packetizer, pacer, 500_000);
+            final long after = allocatedBytes();
+            assertEquals(0, after - before, "bytes allocated sending 500,000 messages on two lossy lines");
+            assertEquals(0, counters.sendErrors().get());
+            assertTrue(counters.lineADataPacketsDropped().get() > 0 && counters.lineBDataPacketsDropped().get() > 0,
+                "the loss models were active");
         }
     }
 

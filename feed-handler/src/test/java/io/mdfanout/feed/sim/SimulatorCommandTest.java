@@ -79,6 +79,60 @@ class SimulatorCommandTest
     }
 
     @Test
+    void retransmissionServerAnswersAfterTheEndOfSessionDuringLinger() throws Exception
+    {
+        final String group = "239.255.47.9";
+        final int port = 47009;
+        final int retransmitPort = 47010;
+        try (DatagramChannel receiver = MulticastSenderTest.joinedReceiver(group, port);
+            DatagramChannel client = DatagramChannel.open())
+        {
+            client.bind(new java.net.InetSocketAddress("127.0.0.1", 0));
+            final long start = System.nanoTime();
+            final CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> execute(
+                "--group", group, "--port", String.valueOf(port), "--interface", "127.0.0.1", "--ttl", "0",
+                "--session", "LINGER", "--seed", "12", "--symbols", "5", "--messages", "3000", "--rate", "0",
+                "--stats-interval-s", "0", "--retransmit-port", String.valueOf(retransmitPort),
+                "--retransmit-history-messages", "2500", "--linger-ms", "1500", "--loss-a", "0.5"));
+            final List<byte[]> live = MulticastSenderTest.receiveUntilEndOfSession(receiver, 10_000);
+            assertEquals(0xFFFF, ByteBuffer.wrap(live.get(live.size() - 1)).getShort(18) & 0xFFFF, "session ended");
+
+            // After the end: ask for messages 1000..1999 and get them, byte for byte, split over packets.
+            final ByteBuffer request = ByteBuffer.allocate(20);
+            request.put("LINGER    ".getBytes(java.nio.charset.StandardCharsets.US_ASCII)).putLong(1000)
+                .putShort((short)1000).flip();
+            client.send(request, new java.net.InetSocketAddress("127.0.0.1", retransmitPort));
+            final ByteArrayOutputStream messages = new ByteArrayOutputStream();
+            final ByteBuffer reply = ByteBuffer.allocate(65_536);
+            long expectedSequence = 1000;
+            int packets = 0;
+            client.socket().setSoTimeout(5_000);
+            while (expectedSequence < 2000)
+            {
+                reply.clear();
+                client.receive(reply);
+                reply.flip();
+                assertEquals(expectedSequence, reply.getLong(10));
+                final int count = reply.getShort(18) & 0xFFFF;
+                int position = 20;
+                for (int i = 0; i < count; i++)
+                {
+                    final int length = reply.getShort(position) & 0xFFFF;
+                    messages.write(reply.array(), position + 2, length);
+                    position += 2 + length;
+                }
+                expectedSequence += count;
+                packets++;
+            }
+            assertTrue(packets > 10, "split over packets of at most 1400 bytes: " + packets);
+            assertArrayEquals(sessionMessages(12, 5, 3000, 1000, 1999), messages.toByteArray());
+
+            assertEquals(0, run.get().intValue());
+            assertTrue(System.nanoTime() - start >= 1_500_000_000L, "stayed up for --linger-ms");
+        }
+    }
+
+    @Test
     void badConfigurationIsAOneLineErrorAndExitCode2()
     {
         assertEquals(2, execute("--symbols", "0"));
@@ -90,6 +144,19 @@ class SimulatorCommandTest
         assertEquals(2, execute("--group", "10.1.1.1", "--messages", "1000"));
         assertEquals(2, execute("--burst-rate", "1000", "--burst-duration-ms", "2000", "--burst-every-ms", "1000"));
         assertEquals(2, execute("--max-packet-bytes", "10", "--messages", "1000"));
+        assertEquals(2, execute("--port-b", "47001", "--messages", "1000"));
+        assertEquals(2, execute("--drop-b", "1:5", "--messages", "1000"));
+        assertEquals(2, execute("--group-b", "239.1.1.1", "--messages", "1000"));
+        assertEquals(2, execute("--group-b", "10.1.1.1", "--messages", "1000"));
+        assertEquals(2, execute("--loss-a", "1.5", "--messages", "1000"));
+        assertEquals(2, execute("--burst-probability-a", "0.1", "--messages", "1000"));
+        assertEquals(2, execute("--drop-a", "0:5", "--messages", "1000"));
+        assertEquals(2, execute("--drop-a", "five", "--messages", "1000"));
+        assertEquals(2, execute("--retransmit-port", "70000", "--messages", "1000"));
+        assertEquals(2, execute("--retransmit-history-messages", "0", "--messages", "1000"));
+        assertEquals(2, execute("--linger-ms", "-1", "--messages", "1000"));
+        assertEquals(2, execute("--retransmit-history-messages", "2000000000", "--retransmit-port", "47012",
+            "--messages", "1000"));
     }
 
     @Test
@@ -109,7 +176,10 @@ class SimulatorCommandTest
         final String help = out.toString();
         for (final String option : new String[]{ "--group", "--port", "--interface", "--ttl", "--session", "--seed",
             "--symbols", "--messages", "--rate", "--burst-rate", "--burst-duration-ms", "--burst-every-ms",
-            "--max-packet-bytes", "--start-delay-ms", "--itch-file", "--no-send", "--stats-interval-s" })
+            "--max-packet-bytes", "--start-delay-ms", "--itch-file", "--no-send", "--stats-interval-s", "--group-b",
+            "--port-b", "--interface-b", "--loss-a", "--loss-b", "--burst-length-a", "--burst-length-b",
+            "--burst-probability-a", "--burst-probability-b", "--drop-a", "--drop-b", "--loss-seed",
+            "--retransmit-port", "--retransmit-history-messages", "--linger-ms", "--pcap-file" })
         {
             assertTrue(help.contains(option), option);
         }
@@ -130,6 +200,27 @@ class SimulatorCommandTest
     private static byte[] messageImage(final long seed, final int symbols, final long count)
     {
         return image(seed, symbols, count, false);
+    }
+
+    /** Messages from..to (sequence numbers from 1) of the session, concatenated. */
+    private static byte[] sessionMessages(
+        final long seed, final int symbols, final long count, final long from, final long to)
+    {
+        final SessionGenerator generator =
+            new SessionGenerator(seed, new SessionConfig().symbols(symbols).messageCount(count));
+        final ItchEvent event = new ItchEvent();
+        final byte[] bytes = new byte[64];
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (long sequence = 1; generator.next(event) && sequence <= to; sequence++)
+        {
+            final int length = ItchEncoder.encode(event, buffer, 0);
+            if (sequence >= from)
+            {
+                out.write(bytes, 0, length);
+            }
+        }
+        return out.toByteArray();
     }
 
     private static byte[] image(final long seed, final int symbols, final long count, final boolean lengthPrefix)
