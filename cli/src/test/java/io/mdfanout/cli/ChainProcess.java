@@ -81,6 +81,20 @@ final class ChainProcess implements AutoCloseable
         return process.exitValue();
     }
 
+    /** The last line of the log that contains {@code text}, or an empty string. */
+    String lastLineContaining(final String text) throws IOException
+    {
+        final List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        for (int i = lines.size() - 1; i >= 0; i--)
+        {
+            if (lines.get(i).contains(text))
+            {
+                return lines.get(i);
+            }
+        }
+        return "";
+    }
+
     String logTail()
     {
         try
