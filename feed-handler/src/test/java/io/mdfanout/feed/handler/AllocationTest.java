@@ -119,7 +119,7 @@ class AllocationTest
         final Path ringDir = Files.createTempDirectory("feed-alloc");
         final FeedHandlerConfig config = new FeedHandlerConfig()
             .group("239.255.43.3").port(43003).session("ALLOC").ringDir(ringDir).partitions(PARTITIONS)
-            .datagramsPerPoll(64);
+            .datagramsPerPoll(64).maxHeldMessages(1024);
         final RingBuffer[] rings = Rings.inMemory(PARTITIONS, 1024 * 1024);
         final FeedHandlerAgent agent = new FeedHandlerAgent(config, rings, new InMemoryCounters(128).countersManager());
         final byte[] bytes = everyTypePacket();
@@ -133,7 +133,7 @@ class AllocationTest
             {
                 packet.putLong(10, sequence, ByteOrder.BIG_ENDIAN);
                 sequence += 19;
-                agent.processor().onPacket(packet, 0, bytes.length);
+                agent.arbiter().onPacket(ArbitrationCounters.LINE_A, packet, 0, bytes.length, System.nanoTime());
                 for (final RingBuffer ring : rings)
                 {
                     ring.read(NO_OP);
