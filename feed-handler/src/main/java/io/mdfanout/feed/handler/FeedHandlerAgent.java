@@ -2,7 +2,9 @@ package io.mdfanout.feed.handler;
 
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
+import io.mdfanout.feed.recovery.RequestSender;
 import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -10,24 +12,30 @@ import org.agrona.concurrent.status.CountersManager;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 
 /**
- * The feed handler's duty cycle: receive MoldUDP64 datagrams from a multicast group and push them
- * through {@link MoldUdp64PacketProcessor} into the partition rings.
+ * The feed handler's duty cycle: receive MoldUDP64 datagrams from line A (and line B when
+ * configured) and the replies of the retransmission server, push them through the
+ * {@link LineArbiter} into the partition rings, and run its gap timers.
  * <p>
- * The socket is a non-blocking IPv4 {@link DatagramChannel} bound to the port with SO_REUSEADDR
- * and joined to the group on the configured interface; each duty cycle receives up to
- * {@link FeedHandlerConfig#datagramsPerPoll()} datagrams into one direct buffer, so the receive
- * path allocates nothing. Nothing escapes {@link #doWork()}: receive errors are counted.
+ * Each multicast socket is a non-blocking IPv4 {@link DatagramChannel} bound to its group and
+ * port with SO_REUSEADDR (binding the group, not the wildcard, keeps Linux from delivering
+ * another group on the same port to it) and joined on its interface. The request socket is
+ * bound to an ephemeral port: requests go out of it and the server's unicast replies come back
+ * to it. Each duty cycle receives up to {@link FeedHandlerConfig#datagramsPerPoll()} datagrams
+ * per socket into one direct buffer, so the receive path allocates nothing. Nothing escapes
+ * {@link #doWork()}: receive errors are counted.
  * <p>
  * The rings are given, not owned: whoever created them (the command, or a test) unmaps them.
- * The socket is opened by the constructor, so a wrong interface or port fails at construction,
- * and closed by {@link #onClose()}.
+ * The sockets are opened by the constructor, so a wrong interface or port fails at
+ * construction, and closed by {@link #onClose()}.
  */
 public final class FeedHandlerAgent implements Agent
 {
@@ -36,22 +44,27 @@ public final class FeedHandlerAgent implements Agent
 
     private final FeedHandlerConfig config;
     private final FeedHandlerCounters counters;
+    private final ArbitrationCounters arbitrationCounters;
     private final NormalizerCounters normalizerCounters;
     private final ItchNormalizer normalizer;
-    private final MoldUdp64PacketProcessor processor;
+    private final LineArbiter arbiter;
     private final ByteBuffer receiveByteBuffer;
     private final UnsafeBuffer receiveBuffer;
-    private final DatagramChannel channel;
+    private final ByteBuffer requestByteBuffer = ByteBuffer.allocateDirect(64);
+    private final DatagramChannel channelA;
+    private final DatagramChannel channelB;
+    private final DatagramChannel requestChannel;
+    private final InetSocketAddress retransmitServer;
     private final int grantedReceiveBufferBytes;
 
     /**
-     * Create the agent and open its socket.
+     * Create the agent and open its sockets.
      *
      * @param config          validated here.
      * @param rings           one ring per partition ({@code config.partitions()} of them).
      * @param countersManager to allocate the counters from (freed on close).
      * @throws IllegalArgumentException for a wrong configuration.
-     * @throws UncheckedIOException     when the socket cannot be opened, bound or joined.
+     * @throws UncheckedIOException     when a socket cannot be opened, bound or joined.
      */
     public FeedHandlerAgent(
         final FeedHandlerConfig config, final RingBuffer[] rings, final CountersManager countersManager)
@@ -63,34 +76,83 @@ public final class FeedHandlerAgent implements Agent
                 "config has " + config.partitions() + " partitions but " + rings.length + " rings were given");
         }
         this.config = config;
+        retransmitServer = config.retransmitServerAddress();
         counters = new FeedHandlerCounters(countersManager, "feed-handler");
+        arbitrationCounters = new ArbitrationCounters(countersManager, "feed-handler");
         normalizerCounters = new NormalizerCounters(countersManager, "feed-handler", rings.length);
         normalizer = new ItchNormalizer(rings, config.idleStrategy().newIdleStrategy(), normalizerCounters);
-        processor = new MoldUdp64PacketProcessor(config.session(), normalizer, counters);
 
         receiveByteBuffer = ByteBuffer.allocateDirect(MAX_DATAGRAM_LENGTH);
         receiveBuffer = new UnsafeBuffer(receiveByteBuffer);
 
-        DatagramChannel channel = null;
+        DatagramChannel a = null;
+        DatagramChannel b = null;
+        DatagramChannel r = null;
+        String opening = config.group() + ":" + config.port() + " on " + config.interfaceAddress();
         try
         {
-            channel = DatagramChannel.open(StandardProtocolFamily.INET);
+            a = openMulticast(config.groupAddress(), config.port(), config.networkInterface());
+            if (config.hasLineB())
+            {
+                opening = "line B " + config.groupB() + ":" + config.portB() + " on " + config.interfaceAddressB();
+                b = openMulticast(config.groupBAddress(), config.portB(), config.networkInterfaceB());
+            }
+            if (null != retransmitServer)
+            {
+                opening = "the retransmission request socket";
+                r = DatagramChannel.open(StandardProtocolFamily.INET);
+                r.setOption(StandardSocketOptions.SO_RCVBUF, config.receiveBufferBytes());
+                r.bind(new InetSocketAddress(0));
+                r.configureBlocking(false);
+            }
+            grantedReceiveBufferBytes = a.getOption(StandardSocketOptions.SO_RCVBUF);
+        }
+        catch (final IOException ex)
+        {
+            CloseHelper.quietCloseAll(a, b, r);
+            CloseHelper.quietCloseAll(normalizerCounters, arbitrationCounters, counters);
+            throw new UncheckedIOException("cannot receive " + opening + ": " + ex.getMessage(), ex);
+        }
+        channelA = a;
+        channelB = b;
+        requestChannel = r;
+        arbiter = new LineArbiter(
+            config, normalizer, counters, arbitrationCounters, null == r ? null : this::sendRequest);
+    }
+
+    private DatagramChannel openMulticast(
+        final InetAddress group, final int port, final NetworkInterface networkInterface) throws IOException
+    {
+        final DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
+        try
+        {
             channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             channel.setOption(StandardSocketOptions.SO_RCVBUF, config.receiveBufferBytes());
-            channel.bind(new InetSocketAddress(config.port()));
-            channel.join(config.groupAddress(), config.networkInterface());
+            channel.bind(new InetSocketAddress(group, port));
+            channel.join(group, networkInterface);
             channel.configureBlocking(false);
-            grantedReceiveBufferBytes = channel.getOption(StandardSocketOptions.SO_RCVBUF);
+            return channel;
         }
         catch (final IOException ex)
         {
             CloseHelper.quietClose(channel);
-            CloseHelper.quietCloseAll(normalizerCounters, counters);
-            throw new UncheckedIOException(
-                "cannot receive " + config.group() + ":" + config.port() + " on " + config.interfaceAddress() +
-                ": " + ex.getMessage(), ex);
+            throw ex;
         }
-        this.channel = channel;
+    }
+
+    private boolean sendRequest(final DirectBuffer buffer, final int offset, final int length)
+    {
+        try
+        {
+            requestByteBuffer.clear();
+            buffer.getBytes(offset, requestByteBuffer, length);
+            requestByteBuffer.flip();
+            return requestChannel.send(requestByteBuffer, retransmitServer) == length;
+        }
+        catch (final IOException ex)
+        {
+            return false;
+        }
     }
 
     /** {@inheritDoc} */
@@ -102,17 +164,36 @@ public final class FeedHandlerAgent implements Agent
     /** {@inheritDoc} */
     public void onStart()
     {
-        System.err.println("feed-handler: receiving " + config.group() + ":" + config.port() + " on " +
-            config.interfaceAddress() + ", SO_RCVBUF requested " + config.receiveBufferBytes() + " granted " +
-            grantedReceiveBufferBytes + " (Linux reports twice the usable size; raise net.core.rmem_max for more)");
+        System.err.println("feed-handler: receiving line A " + config.group() + ":" + config.port() + " on " +
+            config.interfaceAddress() +
+            (config.hasLineB() ? ", line B " + config.groupB() + ":" + config.portB() + " on " +
+                config.interfaceAddressB() : "") +
+            (null != retransmitServer ? ", re-requests to " + retransmitServer : ", no re-request server") +
+            ", SO_RCVBUF requested " + config.receiveBufferBytes() + " granted " + grantedReceiveBufferBytes +
+            " (Linux reports twice the usable size; raise net.core.rmem_max for more)");
     }
 
     /**
-     * Receive and process up to {@code datagramsPerPoll} datagrams.
+     * Receive and process up to {@code datagramsPerPoll} datagrams per socket, then run the gap timers.
      *
-     * @return the number of datagrams processed.
+     * @return the number of datagrams processed plus the timer work done.
      */
     public int doWork()
+    {
+        final long nowNs = System.nanoTime();
+        int workCount = receive(channelA, ArbitrationCounters.LINE_A, nowNs);
+        if (null != channelB)
+        {
+            workCount += receive(channelB, ArbitrationCounters.LINE_B, nowNs);
+        }
+        if (null != requestChannel)
+        {
+            workCount += receive(requestChannel, ArbitrationCounters.LINE_R, nowNs);
+        }
+        return workCount + arbiter.poll(nowNs);
+    }
+
+    private int receive(final DatagramChannel channel, final int line, final long nowNs)
     {
         final int limit = config.datagramsPerPoll();
         int workCount = 0;
@@ -125,7 +206,7 @@ public final class FeedHandlerAgent implements Agent
                 {
                     break;
                 }
-                processor.onPacket(receiveBuffer, 0, receiveByteBuffer.position());
+                arbiter.onPacket(line, receiveBuffer, 0, receiveByteBuffer.position(), nowNs);
                 workCount++;
             }
         }
@@ -136,14 +217,14 @@ public final class FeedHandlerAgent implements Agent
         return workCount;
     }
 
-    /** Close the socket and free the counters; the rings stay mapped (their owner unmaps them). */
+    /** Close the sockets and free the counters; the rings stay mapped (their owner unmaps them). */
     public void onClose()
     {
-        CloseHelper.quietClose(channel);
-        CloseHelper.quietCloseAll(normalizerCounters, counters);
+        CloseHelper.quietCloseAll(channelA, channelB, requestChannel);
+        CloseHelper.quietCloseAll(normalizerCounters, arbitrationCounters, counters);
     }
 
-    /** SO_RCVBUF as granted by the kernel. */
+    /** SO_RCVBUF of line A as granted by the kernel. */
     public int grantedReceiveBufferBytes()
     {
         return grantedReceiveBufferBytes;
@@ -155,16 +236,22 @@ public final class FeedHandlerAgent implements Agent
         return counters;
     }
 
+    /** Per-line arbitration and gap recovery counters. */
+    public ArbitrationCounters arbitrationCounters()
+    {
+        return arbitrationCounters;
+    }
+
     /** Decode and ring-write counters. */
     public NormalizerCounters normalizerCounters()
     {
         return normalizerCounters;
     }
 
-    /** The socket-free packet processor, for driving the agent without a network. */
-    public MoldUdp64PacketProcessor processor()
+    /** The socket-free arbiter, for driving the agent without a network. */
+    public LineArbiter arbiter()
     {
-        return processor;
+        return arbiter;
     }
 
     /** The configuration. */

@@ -13,8 +13,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code feed-handler}: receive a MoldUDP64/ITCH 5.0 multicast feed and write normalized SBE
- * messages into the partition rings until SIGINT/SIGTERM.
+ * {@code feed-handler}: receive a MoldUDP64/ITCH 5.0 multicast feed (line A, optionally a
+ * redundant line B arbitrated by sequence, gaps recovered from a re-request server) and write
+ * normalized SBE messages into the partition rings until SIGINT/SIGTERM.
  * <p>
  * The ring files are created at start and NOT deleted on exit: the fanout may still be draining
  * them. A restart re-creates them empty.
@@ -23,8 +24,8 @@ import java.util.concurrent.TimeUnit;
     name = "feed-handler",
     mixinStandardHelpOptions = true,
     showDefaultValues = true,
-    description = "Receive NASDAQ ITCH 5.0 over MoldUDP64 multicast and normalize it into partition ring " +
-        "buffers. Ring files are created at start and left in place on exit (the fanout may still drain them).")
+    description = "Receive NASDAQ ITCH 5.0 over MoldUDP64 multicast (A/B line arbitration, gap recovery by " +
+        "MoldUDP64 re-request) and normalize it into partition ring buffers. Ring files are created at start and left in place on exit (the fanout may still drain them).")
 public final class FeedHandlerCommand implements Callable<Integer>
 {
     @Option(names = "--group", defaultValue = FeedHandlerConfig.DEFAULT_GROUP,
@@ -63,6 +64,55 @@ public final class FeedHandlerCommand implements Callable<Integer>
         description = "SO_RCVBUF to request (capped by net.core.rmem_max).")
     int receiveBufferBytes;
 
+    @Option(names = "--group-b",
+        description = "Multicast group of line B (the redundant feed); absent: single line A.")
+    String groupB;
+
+    @Option(names = "--port-b", defaultValue = "0",
+        description = "UDP port of line B (required with --group-b).")
+    int portB;
+
+    @Option(names = "--interface-b",
+        description = "IPv4 address of the local interface to join line B on; default: the --interface one.")
+    String interfaceAddressB;
+
+    @Option(names = "--retransmit-server",
+        description = "MoldUDP64 re-request server as HOST:PORT; absent: no requests, gaps are declared " +
+            "after --gap-wait-ms.")
+    String retransmitServer;
+
+    @Option(names = "--gap-wait-ms", defaultValue = "" + FeedHandlerConfig.DEFAULT_GAP_WAIT_MS,
+        description = "How long a gap may wait for the other line before it is requested (or declared).")
+    int gapWaitMs;
+
+    @Option(names = "--retransmit-timeout-ms", defaultValue = "" + FeedHandlerConfig.DEFAULT_RETRANSMIT_TIMEOUT_MS,
+        description = "How long a retransmission request may stay unanswered before it is retried.")
+    int retransmitTimeoutMs;
+
+    @Option(names = "--retransmit-retries", defaultValue = "" + FeedHandlerConfig.DEFAULT_RETRANSMIT_RETRIES,
+        description = "Retries of a timed-out request before its gap is declared unrecoverable.")
+    int retransmitRetries;
+
+    @Option(names = "--max-outstanding-requests",
+        defaultValue = "" + FeedHandlerConfig.DEFAULT_MAX_OUTSTANDING_REQUESTS,
+        description = "Most retransmission requests outstanding at once.")
+    int maxOutstandingRequests;
+
+    @Option(names = "--max-requests-per-second",
+        defaultValue = "" + FeedHandlerConfig.DEFAULT_MAX_REQUESTS_PER_SECOND,
+        description = "Most retransmission requests sent per second, retries included.")
+    int maxRequestsPerSecond;
+
+    @Option(names = "--max-held-messages", defaultValue = "" + FeedHandlerConfig.DEFAULT_MAX_HELD_MESSAGES,
+        description = "Bound of the messages held behind an open gap (64 bytes each, allocated at start); " +
+            "beyond it the oldest gap is declared.")
+    int maxHeldMessages;
+
+    @Option(names = "--line-silence-ms", defaultValue = "" + FeedHandlerConfig.DEFAULT_LINE_SILENCE_MS,
+        description = "A line with no packet (heartbeats count) for this long is reported silent, once, and " +
+            "reported again when it recovers.")
+    int lineSilenceMs;
+
     @Option(names = "--stats-interval-s", defaultValue = "5",
         description = "Seconds between counter lines on stderr; 0 = off.")
     int statsIntervalS;
@@ -91,6 +141,17 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 .ringCapacity(ringCapacity)
                 .idleStrategy(IdleStrategyChoice.parse(idleStrategy))
                 .receiveBufferBytes(receiveBufferBytes)
+                .groupB(groupB)
+                .portB(portB)
+                .interfaceAddressB(interfaceAddressB)
+                .retransmitServer(retransmitServer)
+                .gapWaitMs(gapWaitMs)
+                .retransmitTimeoutMs(retransmitTimeoutMs)
+                .retransmitRetries(retransmitRetries)
+                .maxOutstandingRequests(maxOutstandingRequests)
+                .maxRequestsPerSecond(maxRequestsPerSecond)
+                .maxHeldMessages(maxHeldMessages)
+                .lineSilenceMs(lineSilenceMs)
                 .validate();
         }
         catch (final IllegalArgumentException ex)
@@ -153,7 +214,8 @@ public final class FeedHandlerCommand implements Callable<Integer>
                     while (!Thread.currentThread().isInterrupted())
                     {
                         TimeUnit.SECONDS.sleep(intervalS);
-                        System.err.println("feed-handler: " + FeedStats.line(agent.counters(), agent.normalizerCounters()));
+                        System.err.println("feed-handler: " + FeedStats.line(
+                            agent.counters(), agent.arbitrationCounters(), agent.normalizerCounters()));
                     }
                 }
                 catch (final InterruptedException ignore)

@@ -1,9 +1,11 @@
 package io.mdfanout.feed.handler;
 
+import io.mdfanout.feed.recovery.HoldBuffer;
 import org.agrona.BitUtil;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
@@ -11,8 +13,8 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 
 /**
- * Configuration of a feed handler: where the MoldUDP64 feed arrives and how the partition rings
- * are laid out. Fluent setters with the command-line defaults; {@link #validate()} checks
+ * Configuration of a feed handler: where the MoldUDP64 feed arrives (line A, optionally line B),
+ * how gaps are recovered and how the partition rings are laid out. Fluent setters with the command-line defaults; {@link #validate()} checks
  * everything and reports the first problem as a one-line {@link IllegalArgumentException}.
  */
 public final class FeedHandlerConfig
@@ -37,6 +39,20 @@ public final class FeedHandlerConfig
     public static final int MIN_RING_CAPACITY = 4096;
     /** Largest partition count accepted. */
     public static final int MAX_PARTITIONS = 1024;
+    /** Default wait for the other line before a gap is requested, in milliseconds. */
+    public static final int DEFAULT_GAP_WAIT_MS = 5;
+    /** Default timeout of a retransmission request, in milliseconds. */
+    public static final int DEFAULT_RETRANSMIT_TIMEOUT_MS = 50;
+    /** Default retries of a timed-out retransmission request. */
+    public static final int DEFAULT_RETRANSMIT_RETRIES = 5;
+    /** Default bound of outstanding retransmission requests. */
+    public static final int DEFAULT_MAX_OUTSTANDING_REQUESTS = 16;
+    /** Default rate limit of retransmission requests per second. */
+    public static final int DEFAULT_MAX_REQUESTS_PER_SECOND = 2000;
+    /** Default bound of messages held behind an open gap. */
+    public static final int DEFAULT_MAX_HELD_MESSAGES = 1_000_000;
+    /** Default silence after which a line is reported, in milliseconds. */
+    public static final int DEFAULT_LINE_SILENCE_MS = 2000;
 
     private String group = DEFAULT_GROUP;
     private int port = DEFAULT_PORT;
@@ -48,6 +64,17 @@ public final class FeedHandlerConfig
     private IdleStrategyChoice idleStrategy = IdleStrategyChoice.BACKOFF;
     private int receiveBufferBytes = DEFAULT_RCVBUF_BYTES;
     private int datagramsPerPoll = DEFAULT_DATAGRAMS_PER_POLL;
+    private String groupB;
+    private int portB;
+    private String interfaceAddressB;
+    private String retransmitServer;
+    private int gapWaitMs = DEFAULT_GAP_WAIT_MS;
+    private int retransmitTimeoutMs = DEFAULT_RETRANSMIT_TIMEOUT_MS;
+    private int retransmitRetries = DEFAULT_RETRANSMIT_RETRIES;
+    private int maxOutstandingRequests = DEFAULT_MAX_OUTSTANDING_REQUESTS;
+    private int maxRequestsPerSecond = DEFAULT_MAX_REQUESTS_PER_SECOND;
+    private int maxHeldMessages = DEFAULT_MAX_HELD_MESSAGES;
+    private int lineSilenceMs = DEFAULT_LINE_SILENCE_MS;
 
     /** Multicast group (IPv4) the feed is sent to. */
     public FeedHandlerConfig group(final String group)
@@ -179,6 +206,200 @@ public final class FeedHandlerConfig
         return datagramsPerPoll;
     }
 
+    /** Multicast group of line B, or null for a single line. */
+    public FeedHandlerConfig groupB(final String groupB)
+    {
+        this.groupB = groupB;
+        return this;
+    }
+
+    /** Line B group, or null. */
+    public String groupB()
+    {
+        return groupB;
+    }
+
+    /** UDP port of line B. */
+    public FeedHandlerConfig portB(final int portB)
+    {
+        this.portB = portB;
+        return this;
+    }
+
+    /** Line B port. */
+    public int portB()
+    {
+        return portB;
+    }
+
+    /** IPv4 address of the interface to join line B on, or null for the line A interface. */
+    public FeedHandlerConfig interfaceAddressB(final String interfaceAddressB)
+    {
+        this.interfaceAddressB = interfaceAddressB;
+        return this;
+    }
+
+    /** Line B interface address (the line A one when not set). */
+    public String interfaceAddressB()
+    {
+        return null == interfaceAddressB ? interfaceAddress : interfaceAddressB;
+    }
+
+    /** True when line B is configured. */
+    public boolean hasLineB()
+    {
+        return null != groupB;
+    }
+
+    /** MoldUDP64 re-request server as HOST:PORT, or null for none (gaps are declared after the gap wait). */
+    public FeedHandlerConfig retransmitServer(final String retransmitServer)
+    {
+        this.retransmitServer = retransmitServer;
+        return this;
+    }
+
+    /** Re-request server HOST:PORT, or null. */
+    public String retransmitServer()
+    {
+        return retransmitServer;
+    }
+
+    /** How long a gap may wait for the other line before it is requested (or declared), in ms. */
+    public FeedHandlerConfig gapWaitMs(final int gapWaitMs)
+    {
+        this.gapWaitMs = gapWaitMs;
+        return this;
+    }
+
+    /** Gap wait in ms. */
+    public int gapWaitMs()
+    {
+        return gapWaitMs;
+    }
+
+    /** How long a retransmission request may stay unanswered before it is retried, in ms. */
+    public FeedHandlerConfig retransmitTimeoutMs(final int retransmitTimeoutMs)
+    {
+        this.retransmitTimeoutMs = retransmitTimeoutMs;
+        return this;
+    }
+
+    /** Request timeout in ms. */
+    public int retransmitTimeoutMs()
+    {
+        return retransmitTimeoutMs;
+    }
+
+    /** Retries of a timed-out request before its gap is declared. */
+    public FeedHandlerConfig retransmitRetries(final int retransmitRetries)
+    {
+        this.retransmitRetries = retransmitRetries;
+        return this;
+    }
+
+    /** Retries. */
+    public int retransmitRetries()
+    {
+        return retransmitRetries;
+    }
+
+    /** Most retransmission requests outstanding at once. */
+    public FeedHandlerConfig maxOutstandingRequests(final int maxOutstandingRequests)
+    {
+        this.maxOutstandingRequests = maxOutstandingRequests;
+        return this;
+    }
+
+    /** Outstanding request bound. */
+    public int maxOutstandingRequests()
+    {
+        return maxOutstandingRequests;
+    }
+
+    /** Most retransmission requests sent per second (retries included). */
+    public FeedHandlerConfig maxRequestsPerSecond(final int maxRequestsPerSecond)
+    {
+        this.maxRequestsPerSecond = maxRequestsPerSecond;
+        return this;
+    }
+
+    /** Request rate limit. */
+    public int maxRequestsPerSecond()
+    {
+        return maxRequestsPerSecond;
+    }
+
+    /**
+     * Bound of the messages held behind an open gap; the hold spans this many sequences after the
+     * next expected one (rounded up to a power of two, 64 bytes each, allocated at start). Beyond
+     * it the oldest gap is declared.
+     */
+    public FeedHandlerConfig maxHeldMessages(final int maxHeldMessages)
+    {
+        this.maxHeldMessages = maxHeldMessages;
+        return this;
+    }
+
+    /** Held message bound. */
+    public int maxHeldMessages()
+    {
+        return maxHeldMessages;
+    }
+
+    /** A line with no packet (heartbeats count) for this long is reported silent, in ms. */
+    public FeedHandlerConfig lineSilenceMs(final int lineSilenceMs)
+    {
+        this.lineSilenceMs = lineSilenceMs;
+        return this;
+    }
+
+    /** Line silence threshold in ms. */
+    public int lineSilenceMs()
+    {
+        return lineSilenceMs;
+    }
+
+    /** The re-request server as a resolved address, or null when none is configured. */
+    public InetSocketAddress retransmitServerAddress()
+    {
+        if (null == retransmitServer)
+        {
+            return null;
+        }
+        final int colon = retransmitServer.lastIndexOf(':');
+        if (colon < 1 || colon == retransmitServer.length() - 1)
+        {
+            throw new IllegalArgumentException("retransmit server must be HOST:PORT: " + retransmitServer);
+        }
+        final int serverPort;
+        try
+        {
+            serverPort = Integer.parseInt(retransmitServer.substring(colon + 1));
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("retransmit server port is not a number: " + retransmitServer);
+        }
+        if (serverPort < 1 || serverPort > 65535)
+        {
+            throw new IllegalArgumentException("retransmit server port must be 1 to 65535: " + retransmitServer);
+        }
+        final InetAddress host = resolveIpv4("retransmit server", retransmitServer.substring(0, colon));
+        return new InetSocketAddress(host, serverPort);
+    }
+
+    /** The line B group as an address; call {@link #validate()} first. */
+    public InetAddress groupBAddress()
+    {
+        return resolveIpv4("line B group", groupB);
+    }
+
+    /** The local interface that owns {@link #interfaceAddressB()}. */
+    public NetworkInterface networkInterfaceB()
+    {
+        return lookUpInterface(interfaceAddressB());
+    }
+
     /**
      * Check the configuration.
      *
@@ -226,6 +447,38 @@ public final class FeedHandlerConfig
         {
             throw new IllegalArgumentException("datagrams per poll must be positive: " + datagramsPerPoll);
         }
+        if (null != groupB)
+        {
+            if (!groupBAddress().isMulticastAddress())
+            {
+                throw new IllegalArgumentException("line B group " + groupB + " is not a multicast address");
+            }
+            if (portB < 1 || portB > 65535)
+            {
+                throw new IllegalArgumentException("line B port must be 1 to 65535: " + portB);
+            }
+            if (groupB.equals(group) && portB == port)
+            {
+                throw new IllegalArgumentException("line B must differ from line A: " + groupB + ":" + portB);
+            }
+            networkInterfaceB();
+        }
+        else if (0 != portB || null != interfaceAddressB)
+        {
+            throw new IllegalArgumentException("line B port or interface given without a line B group");
+        }
+        retransmitServerAddress();
+        requireAtLeast("gap wait ms", gapWaitMs, 0);
+        requireAtLeast("retransmit timeout ms", retransmitTimeoutMs, 1);
+        requireAtLeast("retransmit retries", retransmitRetries, 0);
+        requireAtLeast("max outstanding requests", maxOutstandingRequests, 1);
+        requireAtLeast("max requests per second", maxRequestsPerSecond, 1);
+        requireAtLeast("line silence ms", lineSilenceMs, 1);
+        if (maxHeldMessages < 1 || maxHeldMessages > HoldBuffer.MAX_CAPACITY)
+        {
+            throw new IllegalArgumentException(
+                "max held messages must be 1 to " + HoldBuffer.MAX_CAPACITY + ": " + maxHeldMessages);
+        }
         return this;
     }
 
@@ -241,6 +494,19 @@ public final class FeedHandlerConfig
      * @throws IllegalArgumentException when no local interface has that address.
      */
     public NetworkInterface networkInterface()
+    {
+        return lookUpInterface(interfaceAddress);
+    }
+
+    private static void requireAtLeast(final String what, final int value, final int min)
+    {
+        if (value < min)
+        {
+            throw new IllegalArgumentException(what + " must be at least " + min + ": " + value);
+        }
+    }
+
+    private static NetworkInterface lookUpInterface(final String interfaceAddress)
     {
         final InetAddress address = resolveIpv4("interface", interfaceAddress);
         try
@@ -284,6 +550,12 @@ public final class FeedHandlerConfig
         return "group=" + group + ":" + port + " interface=" + interfaceAddress +
             " session=" + (null == session ? "(first seen)" : session) + " ringDir=" + ringDir +
             " partitions=" + partitions + " ringCapacity=" + ringCapacity + " idle=" + idleStrategy +
-            " rcvbuf=" + receiveBufferBytes;
+            " rcvbuf=" + receiveBufferBytes +
+            (null == groupB ? " lineB=none" : " lineB=" + groupB + ":" + portB + " interfaceB=" + interfaceAddressB()) +
+            " retransmitServer=" + (null == retransmitServer ? "none" : retransmitServer) +
+            " gapWaitMs=" + gapWaitMs + " retransmitTimeoutMs=" + retransmitTimeoutMs +
+            " retries=" + retransmitRetries + " maxOutstanding=" + maxOutstandingRequests +
+            " maxRequestsPerSecond=" + maxRequestsPerSecond + " maxHeld=" + maxHeldMessages +
+            " lineSilenceMs=" + lineSilenceMs;
     }
 }

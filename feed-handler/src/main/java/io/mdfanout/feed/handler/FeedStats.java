@@ -13,6 +13,41 @@ public final class FeedStats
     }
 
     /**
+     * One line of the main counters with the per-line arbitration and recovery counters.
+     *
+     * @param feed        packet counters.
+     * @param arbitration per-line and recovery counters.
+     * @param normalizer  decode and ring counters.
+     * @return the line.
+     */
+    public static String line(
+        final FeedHandlerCounters feed, final ArbitrationCounters arbitration, final NormalizerCounters normalizer)
+    {
+        final StringBuilder sb = new StringBuilder(512);
+        for (int line = 0; line < ArbitrationCounters.LINE_COUNT; line++)
+        {
+            sb.append("line").append(ArbitrationCounters.lineName(line))
+                .append("[packets=").append(arbitration.packets(line).get())
+                .append(" first=").append(arbitration.accepted(line).get())
+                .append(" dup=").append(arbitration.duplicates(line).get())
+                .append(" fills=").append(arbitration.fills(line).get())
+                .append("] ");
+        }
+        sb.append("gapsDetected=").append(arbitration.gapsDetected().get())
+            .append(" gapsFilled=").append(arbitration.gapsFilled().get())
+            .append(" gapsDeclared=").append(arbitration.gapsDeclared().get())
+            .append(" declaredMissing=").append(arbitration.declaredMissingMessages().get())
+            .append(" held=").append(arbitration.messagesHeld().get())
+            .append(" requests=").append(arbitration.requestsSent().get())
+            .append(" retried=").append(arbitration.requestsRetried().get())
+            .append(" timedOut=").append(arbitration.requestsTimedOut().get())
+            .append(" linesSilent=").append(arbitration.linesSilent().get())
+            .append(' ')
+            .append(line(feed, normalizer));
+        return sb.toString();
+    }
+
+    /**
      * One line of the main counters.
      *
      * @param feed       packet counters, or null (replay has none).

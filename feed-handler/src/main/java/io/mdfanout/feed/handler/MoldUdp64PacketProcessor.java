@@ -8,10 +8,11 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The socket-free core of the feed handler: validates a MoldUDP64 packet, sequences it and hands
- * each new message to the {@link ItchNormalizer}. Tests and replays drive
- * {@link #onPacket(DirectBuffer, int, int)} directly; the {@link FeedHandlerAgent} drives it from
- * its socket.
+ * The single-source packet path: validates a MoldUDP64 packet, sequences it and hands each new
+ * message to the {@link ItchNormalizer}, declaring every gap at once (nothing can fill it).
+ * Replays and tests drive {@link #onPacket(DirectBuffer, int, int)} directly. The live
+ * {@link FeedHandlerAgent} uses the {@link LineArbiter} instead, which holds gaps open for the
+ * other line and for retransmission.
  * <p>
  * Every bad input is counted and skipped, keeping the valid messages around it:
  * <ul>

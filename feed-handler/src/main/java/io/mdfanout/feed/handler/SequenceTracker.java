@@ -4,8 +4,8 @@ package io.mdfanout.feed.handler;
  * Tracks the MoldUDP64 sequence of one session: which messages of a packet are new, which were
  * seen already, and where messages were lost.
  * <p>
- * Kept apart from packet parsing so it can grow into A/B line arbitration and retransmission
- * requests: today a gap is reported and skipped over (the lost messages are not recovered).
+ * Used by the single-source {@link MoldUdp64PacketProcessor} (replay): a gap is reported and
+ * skipped over at once. The live feed's A/B arbitration and gap recovery is {@link LineArbiter}.
  * <p>
  * The expected sequence only advances over messages actually processed
  * ({@link #onMessageProcessed(long)}), so messages dropped from a malformed packet show up as

@@ -119,7 +119,7 @@ class AllocationTest
         final Path ringDir = Files.createTempDirectory("feed-alloc");
         final FeedHandlerConfig config = new FeedHandlerConfig()
             .group("239.255.43.3").port(43003).session("ALLOC").ringDir(ringDir).partitions(PARTITIONS)
-            .datagramsPerPoll(64);
+            .datagramsPerPoll(64).maxHeldMessages(1024);
         final RingBuffer[] rings = Rings.inMemory(PARTITIONS, 1024 * 1024);
         final FeedHandlerAgent agent = new FeedHandlerAgent(config, rings, new InMemoryCounters(128).countersManager());
         final byte[] bytes = everyTypePacket();
@@ -133,7 +133,7 @@ class AllocationTest
             {
                 packet.putLong(10, sequence, ByteOrder.BIG_ENDIAN);
                 sequence += 19;
-                agent.processor().onPacket(packet, 0, bytes.length);
+                agent.arbiter().onPacket(ArbitrationCounters.LINE_A, packet, 0, bytes.length, System.nanoTime());
                 for (final RingBuffer ring : rings)
                 {
                     ring.read(NO_OP);
@@ -175,5 +175,82 @@ class AllocationTest
         }
         assertEquals(0, agent.counters().gaps().get());
         assertEquals(0, agent.counters().receiveErrors().get());
+    }
+
+    @Test
+    void arbitrationGapHoldAndRetransmissionAllocateNothing()
+    {
+        final RingBuffer[] rings = Rings.inMemory(PARTITIONS, 256 * 1024);
+        final InMemoryCounters counters = new InMemoryCounters(256);
+        final FeedHandlerCounters feedCounters = new FeedHandlerCounters(counters.countersManager(), "a");
+        final ArbitrationCounters arbitration = new ArbitrationCounters(counters.countersManager(), "a");
+        final NormalizerCounters normalizerCounters =
+            new NormalizerCounters(counters.countersManager(), "a", PARTITIONS);
+        final FeedHandlerConfig config = new FeedHandlerConfig().session("ALLOC").groupB("239.255.46.1").portB(46001)
+            .gapWaitMs(5).retransmitTimeoutMs(50).maxHeldMessages(4096).lineSilenceMs(Integer.MAX_VALUE);
+        final LineArbiter arbiter = new LineArbiter(
+            config, new ItchNormalizer(rings, new BackoffIdleStrategy(), normalizerCounters), feedCounters,
+            arbitration, (buffer, offset, length) -> true);
+
+        final byte[] bytes = everyTypePacket();
+        final UnsafeBuffer packet = new UnsafeBuffer(bytes);
+        final long[] clock = { 1_000_000_000L };
+        long sequence = 1;
+
+        allocatedBytes();
+        for (int i = 0; i < 40_000; i++)
+        {
+            sequence = arbitrationStep(arbiter, rings, packet, sequence, clock);
+        }
+        final long requestsBefore = arbitration.requestsSent().get();
+        final long fillsBefore = arbitration.fills(ArbitrationCounters.LINE_B).get();
+        final long before = allocatedBytes();
+        for (int i = 0; i < 10_000; i++)
+        {
+            sequence = arbitrationStep(arbiter, rings, packet, sequence, clock);
+        }
+        final long after = allocatedBytes();
+
+        assertEquals(0, after - before, "bytes allocated arbitrating, holding, requesting and filling");
+        assertEquals(10_000, arbitration.requestsSent().get() - requestsBefore, "a request every step");
+        assertEquals(10_000L * 19, arbitration.fills(ArbitrationCounters.LINE_B).get() - fillsBefore);
+        assertEquals(0, arbitration.gapsDeclared().get());
+        assertEquals(0, arbiter.heldMessages());
+        assertEquals(sequence, arbiter.nextExpected());
+    }
+
+    /**
+     * Five packets: A loses the second (B fills it late, its other packets are duplicates), both
+     * lose the fourth (requested after the gap wait and filled by a reply on line R).
+     */
+    private static long arbitrationStep(
+        final LineArbiter arbiter, final RingBuffer[] rings, final UnsafeBuffer packet, final long sequence,
+        final long[] clock)
+    {
+        final int count = 19;
+        final long now = clock[0];
+        send(arbiter, ArbitrationCounters.LINE_A, packet, sequence, now);
+        send(arbiter, ArbitrationCounters.LINE_A, packet, sequence + 2 * count, now);
+        send(arbiter, ArbitrationCounters.LINE_B, packet, sequence, now);
+        send(arbiter, ArbitrationCounters.LINE_B, packet, sequence + count, now);
+        send(arbiter, ArbitrationCounters.LINE_B, packet, sequence + 2 * count, now);
+        send(arbiter, ArbitrationCounters.LINE_A, packet, sequence + 4 * count, now);
+        send(arbiter, ArbitrationCounters.LINE_B, packet, sequence + 4 * count, now);
+        arbiter.poll(now);
+        arbiter.poll(now + 6_000_000L);
+        send(arbiter, ArbitrationCounters.LINE_R, packet, sequence + 3 * count, now + 7_000_000L);
+        clock[0] = now + 10_000_000L;
+        for (final RingBuffer ring : rings)
+        {
+            ring.read(NO_OP, Integer.MAX_VALUE);
+        }
+        return sequence + 5 * count;
+    }
+
+    private static void send(
+        final LineArbiter arbiter, final int line, final UnsafeBuffer packet, final long sequence, final long now)
+    {
+        packet.putLong(10, sequence, ByteOrder.BIG_ENDIAN);
+        arbiter.onPacket(line, packet, 0, packet.capacity(), now);
     }
 }

@@ -7,6 +7,7 @@ import picocli.CommandLine;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,6 +33,41 @@ class FeedHandlerCommandTest
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--partitions", "0"));
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-strategy", "spin"));
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--session", "ELEVENCHARS"));
+    }
+
+    @Test
+    void wrongRecoveryConfigurationExitsWithTwo()
+    {
+        final String ringDir = dir.toString();
+        final String g = "239.255.46.7";
+        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--group-b", "10.0.0.1", "--port-b", "46007"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--group-b", "239.255.46.9"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--port-b", "46009"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--port", "46007",
+            "--group-b", g, "--port-b", "46007"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--group-b", "239.255.46.9", "--port-b", "46009",
+            "--interface-b", "10.255.255.254"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--retransmit-server", "localhost"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--retransmit-server", "127.0.0.1:0"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--retransmit-server", "127.0.0.1:x"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--gap-wait-ms", "-1"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--retransmit-timeout-ms", "0"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--retransmit-retries", "-1"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--max-outstanding-requests", "0"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--max-requests-per-second", "0"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--max-held-messages", "0"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--max-held-messages", "100000000"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--line-silence-ms", "0"));
+    }
+
+    @Test
+    void recoveryValidationMessagesAreOneLine()
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> new FeedHandlerConfig().retransmitServer("127.0.0.1:70000").validate());
+        assertTrue(ex.getMessage().contains("retransmit server port"), ex.getMessage());
+        assertFalse(ex.getMessage().contains("\n"));
+        new FeedHandlerConfig().groupB("239.255.46.9").portB(46009).retransmitServer("127.0.0.1:46101").validate();
     }
 
     @Test

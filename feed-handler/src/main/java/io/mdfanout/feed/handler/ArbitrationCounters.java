@@ -1,0 +1,185 @@
+package io.mdfanout.feed.handler;
+
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+
+/**
+ * Counters of A/B line arbitration and MoldUDP64 gap recovery, per line (A, B and the
+ * retransmission channel R) and for the recovery as a whole. Single writer (the feed-handler
+ * thread); gauges are set with a release store, totals incremented with release adds.
+ */
+public final class ArbitrationCounters implements AutoCloseable
+{
+    /** Line A: the primary multicast feed. */
+    public static final int LINE_A = 0;
+    /** Line B: the redundant multicast feed. */
+    public static final int LINE_B = 1;
+    /** Line R: replies of the retransmission server. */
+    public static final int LINE_R = 2;
+    /** Lines counted. */
+    public static final int LINE_COUNT = 3;
+
+    private static final String[] LINE_NAMES = { "A", "B", "R" };
+
+    private final AtomicCounter[] packets = new AtomicCounter[LINE_COUNT];
+    private final AtomicCounter[] accepted = new AtomicCounter[LINE_COUNT];
+    private final AtomicCounter[] duplicates = new AtomicCounter[LINE_COUNT];
+    private final AtomicCounter[] fills = new AtomicCounter[LINE_COUNT];
+    private final AtomicCounter requestsSent;
+    private final AtomicCounter requestsRetried;
+    private final AtomicCounter requestsTimedOut;
+    private final AtomicCounter requestSendErrors;
+    private final AtomicCounter gapsDetected;
+    private final AtomicCounter gapsFilled;
+    private final AtomicCounter gapsDeclared;
+    private final AtomicCounter declaredMissingMessages;
+    private final AtomicCounter messagesHeld;
+    private final AtomicCounter linesSilent;
+    private final AtomicCounter sessionsAdopted;
+    private final AtomicCounter endedSessionPackets;
+
+    /**
+     * Allocate the counters.
+     *
+     * @param countersManager to allocate from.
+     * @param labelPrefix     prefix of every label, e.g. "feed-handler".
+     */
+    public ArbitrationCounters(final CountersManager countersManager, final String labelPrefix)
+    {
+        for (int line = 0; line < LINE_COUNT; line++)
+        {
+            final String name = labelPrefix + ": line " + LINE_NAMES[line];
+            packets[line] = countersManager.newCounter(name + " packets");
+            accepted[line] = countersManager.newCounter(name + " messages accepted first");
+            duplicates[line] = countersManager.newCounter(name + " duplicate messages");
+            fills[line] = countersManager.newCounter(name + " messages that filled a gap");
+        }
+        requestsSent = countersManager.newCounter(labelPrefix + ": retransmission requests sent");
+        requestsRetried = countersManager.newCounter(labelPrefix + ": retransmission requests retried");
+        requestsTimedOut = countersManager.newCounter(labelPrefix + ": retransmission requests timed out");
+        requestSendErrors = countersManager.newCounter(labelPrefix + ": retransmission request send errors");
+        gapsDetected = countersManager.newCounter(labelPrefix + ": gaps detected");
+        gapsFilled = countersManager.newCounter(labelPrefix + ": gaps filled");
+        gapsDeclared = countersManager.newCounter(labelPrefix + ": gaps declared unrecoverable");
+        declaredMissingMessages = countersManager.newCounter(labelPrefix + ": messages missing in declared gaps");
+        messagesHeld = countersManager.newCounter(labelPrefix + ": messages held behind a gap (gauge)");
+        linesSilent = countersManager.newCounter(labelPrefix + ": lines silent (gauge)");
+        sessionsAdopted = countersManager.newCounter(labelPrefix + ": new sessions adopted after end of session");
+        endedSessionPackets = countersManager.newCounter(labelPrefix + ": packets of an ended session ignored");
+    }
+
+    /** Name of a line: "A", "B" or "R". */
+    public static String lineName(final int line)
+    {
+        return LINE_NAMES[line];
+    }
+
+    /** Datagrams received on {@code line} (valid or not). */
+    public AtomicCounter packets(final int line)
+    {
+        return packets[line];
+    }
+
+    /** Messages {@code line} delivered first (gap fills included). */
+    public AtomicCounter accepted(final int line)
+    {
+        return accepted[line];
+    }
+
+    /** Messages of {@code line} dropped because another line (or itself) delivered them already. */
+    public AtomicCounter duplicates(final int line)
+    {
+        return duplicates[line];
+    }
+
+    /** Messages of {@code line} that filled a missing sequence of an open gap. */
+    public AtomicCounter fills(final int line)
+    {
+        return fills[line];
+    }
+
+    /** Retransmission requests sent (first attempts). */
+    public AtomicCounter requestsSent()
+    {
+        return requestsSent;
+    }
+
+    /** Retransmission requests sent again after a timeout. */
+    public AtomicCounter requestsRetried()
+    {
+        return requestsRetried;
+    }
+
+    /** Retransmission requests whose reply did not complete within the timeout. */
+    public AtomicCounter requestsTimedOut()
+    {
+        return requestsTimedOut;
+    }
+
+    /** Retransmission requests the socket failed to send (they time out and are retried). */
+    public AtomicCounter requestSendErrors()
+    {
+        return requestSendErrors;
+    }
+
+    /** Gaps detected (by data beyond the expected sequence or by a heartbeat). */
+    public AtomicCounter gapsDetected()
+    {
+        return gapsDetected;
+    }
+
+    /** Gaps completely filled by another line or by retransmission. */
+    public AtomicCounter gapsFilled()
+    {
+        return gapsFilled;
+    }
+
+    /** Gaps declared unrecoverable (each published as a GapNotice). */
+    public AtomicCounter gapsDeclared()
+    {
+        return gapsDeclared;
+    }
+
+    /** Messages missing in the declared gaps. */
+    public AtomicCounter declaredMissingMessages()
+    {
+        return declaredMissingMessages;
+    }
+
+    /** Gauge: messages held behind an open gap now. */
+    public AtomicCounter messagesHeld()
+    {
+        return messagesHeld;
+    }
+
+    /** Gauge: lines silent for longer than the silence threshold now. */
+    public AtomicCounter linesSilent()
+    {
+        return linesSilent;
+    }
+
+    /** New sessions adopted after an end of session. */
+    public AtomicCounter sessionsAdopted()
+    {
+        return sessionsAdopted;
+    }
+
+    /** Packets of a session that has ended: ignored. */
+    public AtomicCounter endedSessionPackets()
+    {
+        return endedSessionPackets;
+    }
+
+    /** Free the counters in their manager. */
+    public void close()
+    {
+        CloseHelper.closeAll(packets);
+        CloseHelper.closeAll(accepted);
+        CloseHelper.closeAll(duplicates);
+        CloseHelper.closeAll(fills);
+        CloseHelper.closeAll(
+            requestsSent, requestsRetried, requestsTimedOut, requestSendErrors, gapsDetected, gapsFilled,
+            gapsDeclared, declaredMissingMessages, messagesHeld, linesSilent, sessionsAdopted, endedSessionPackets);
+    }
+}

@@ -1,0 +1,569 @@
+package io.mdfanout.feed.handler;
+
+import io.mdfanout.feed.moldudp.MoldUdp64Packet;
+import io.mdfanout.feed.normalize.ItchNormalizer;
+import io.mdfanout.feed.recovery.GapList;
+import io.mdfanout.feed.recovery.HoldBuffer;
+import io.mdfanout.feed.recovery.RequestRateLimiter;
+import io.mdfanout.feed.recovery.RequestSender;
+import io.mdfanout.feed.recovery.RetransmitRequestEncoder;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The socket-free core of a redundant MoldUDP64 feed: A/B line arbitration, gap hold and
+ * recovery by retransmission request, in strict sequence order into the {@link ItchNormalizer}.
+ * <p>
+ * Every sequence is taken from whichever line ({@link ArbitrationCounters#LINE_A}, {@code _B},
+ * or the retransmission replies {@code _R}) delivers it first; later copies are duplicates. A
+ * message beyond the expected sequence opens a gap: it and everything after it are held in a
+ * pre-allocated {@link HoldBuffer} until the gap is filled (by any line), then released in order.
+ * A gap still open after the gap wait is requested from the re-request server (at most 65535
+ * messages a request, bounded outstanding requests, a rate limit, a timeout and bounded
+ * retries). A gap that cannot be recovered (no server, retries exhausted, hold window or gap
+ * list full) is declared: when the stream reaches it, a GapNotice of exactly its range goes to
+ * every partition and the held messages behind it are released.
+ * <p>
+ * Time is given by the caller ({@code nowNs}, monotonic), so tests drive timers exactly.
+ * {@link #poll(long)} runs the timers; call it every duty cycle. Nothing here allocates in steady
+ * state and nothing throws: an unexpected exception is counted as a packet error.
+ * <p>
+ * End of session: the end-of-session packet ends the session once every message before it is
+ * processed; a packet of another session name is then adopted (its own sequence is the next
+ * expected) and packets of the ended session are counted and ignored.
+ */
+public final class LineArbiter
+{
+    /** Most gaps open at once; beyond it the oldest gap is declared. */
+    public static final int MAX_OPEN_GAPS = 1024;
+
+    private final MoldUdp64Packet packet = new MoldUdp64Packet();
+    private final UnsafeBuffer session = new UnsafeBuffer(new byte[MoldUdp64Packet.SESSION_LENGTH]);
+    private final UnsafeBuffer requestBuffer = new UnsafeBuffer(new byte[RetransmitRequestEncoder.LENGTH]);
+    private final ItchNormalizer normalizer;
+    private final FeedHandlerCounters feedCounters;
+    private final ArbitrationCounters counters;
+    private final RequestSender requestSender;
+    private final RequestRateLimiter rateLimiter;
+    private final HoldBuffer hold;
+    private final GapList gaps = new GapList(MAX_OPEN_GAPS);
+    private final long gapWaitNs;
+    private final long retransmitTimeoutNs;
+    private final int maxRetries;
+    private final int maxOutstanding;
+    private final long lineSilenceNs;
+    private final int multicastLines;
+    private final long[] lastPacketNs = new long[2];
+    private final boolean[] lineSilent = new boolean[2];
+    private boolean timersStarted;
+
+    /** Next sequence to release into the normalizer. */
+    private long nextExpected = 1;
+    /** Sequence after the highest one known to exist (received or announced). */
+    private long highestKnownEnd = 1;
+    private boolean sessionKnown;
+    private boolean sessionEnded;
+    private long endOfSessionSequence = -1;
+    private long now;
+    private boolean packetErrorLogged;
+
+    /**
+     * Create an arbiter.
+     *
+     * @param config        validated configuration: session, line B presence and the recovery settings.
+     * @param normalizer    where messages go, in sequence order.
+     * @param feedCounters  packet-level counters shared with the single-line processor.
+     * @param counters      per-line and recovery counters.
+     * @param requestSender sends retransmission requests, or null when no server is configured.
+     */
+    public LineArbiter(
+        final FeedHandlerConfig config,
+        final ItchNormalizer normalizer,
+        final FeedHandlerCounters feedCounters,
+        final ArbitrationCounters counters,
+        final RequestSender requestSender)
+    {
+        this.normalizer = normalizer;
+        this.feedCounters = feedCounters;
+        this.counters = counters;
+        this.requestSender = requestSender;
+        rateLimiter = new RequestRateLimiter(config.maxRequestsPerSecond());
+        hold = new HoldBuffer(config.maxHeldMessages());
+        gapWaitNs = config.gapWaitMs() * 1_000_000L;
+        retransmitTimeoutNs = config.retransmitTimeoutMs() * 1_000_000L;
+        maxRetries = config.retransmitRetries();
+        maxOutstanding = config.maxOutstandingRequests();
+        lineSilenceNs = config.lineSilenceMs() * 1_000_000L;
+        multicastLines = config.hasLineB() ? 2 : 1;
+        if (null != config.session())
+        {
+            session.putBytes(0, MoldUdp64PacketProcessor.sessionBytes(config.session()));
+            sessionKnown = true;
+        }
+    }
+
+    /** Next sequence to be released. */
+    public long nextExpected()
+    {
+        return nextExpected;
+    }
+
+    /** Open gaps (for tests and diagnostics). */
+    public int openGaps()
+    {
+        return gaps.count();
+    }
+
+    /** Messages held behind open gaps. */
+    public int heldMessages()
+    {
+        return hold.size();
+    }
+
+    /** Sequences the hold can span after the next expected one (max held messages, rounded up to a power of two). */
+    public int holdCapacity()
+    {
+        return hold.capacity();
+    }
+
+    /** True once the end of session was reached and no new session adopted yet. */
+    public boolean isSessionEnded()
+    {
+        return sessionEnded;
+    }
+
+    /**
+     * Process one datagram received on {@code line}.
+     *
+     * @param line   {@link ArbitrationCounters#LINE_A}, {@code LINE_B} or {@code LINE_R}.
+     * @param buffer holding the datagram.
+     * @param offset of its first byte.
+     * @param length of the datagram.
+     * @param nowNs  monotonic time of reception.
+     */
+    public void onPacket(final int line, final DirectBuffer buffer, final int offset, final int length, final long nowNs)
+    {
+        now = nowNs;
+        counters.packets(line).incrementRelease();
+        feedCounters.packetsReceived().incrementRelease();
+        feedCounters.bytesReceived().getAndAddRelease(length);
+        if (line < multicastLines)
+        {
+            lastPacketNs[line] = nowNs;
+            if (lineSilent[line])
+            {
+                lineSilent[line] = false;
+                counters.linesSilent().decrementRelease();
+                System.err.println("feed-handler: line " + ArbitrationCounters.lineName(line) + " recovered");
+            }
+        }
+        try
+        {
+            processPacket(line, buffer, offset, length);
+        }
+        catch (final RuntimeException ex)
+        {
+            feedCounters.packetErrors().incrementRelease();
+            if (!packetErrorLogged)
+            {
+                packetErrorLogged = true;
+                System.err.println("feed-handler: packet processing failed (logged once, then counted): " + ex);
+            }
+        }
+    }
+
+    /**
+     * Run the timers: request gaps past the gap wait, retry or declare timed-out requests,
+     * release what declared gaps unblock, report silent lines.
+     *
+     * @param nowNs monotonic time.
+     * @return work done (requests sent, gaps declared, lines reported).
+     */
+    public int poll(final long nowNs)
+    {
+        now = nowNs;
+        int work = 0;
+        if (!timersStarted)
+        {
+            timersStarted = true;
+            for (int line = 0; line < multicastLines; line++)
+            {
+                if (0 == lastPacketNs[line])
+                {
+                    lastPacketNs[line] = nowNs;
+                }
+            }
+        }
+        try
+        {
+            if (gaps.count() > 0)
+            {
+                work += runGapTimers(nowNs);
+            }
+            for (int line = 0; line < multicastLines; line++)
+            {
+                if (!lineSilent[line] && nowNs - lastPacketNs[line] >= lineSilenceNs)
+                {
+                    lineSilent[line] = true;
+                    counters.linesSilent().incrementRelease();
+                    System.err.println("feed-handler: line " + ArbitrationCounters.lineName(line) +
+                        " silent for " + (lineSilenceNs / 1_000_000) + " ms");
+                    work++;
+                }
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            feedCounters.packetErrors().incrementRelease();
+            if (!packetErrorLogged)
+            {
+                packetErrorLogged = true;
+                System.err.println("feed-handler: gap recovery failed (logged once, then counted): " + ex);
+            }
+        }
+        return work;
+    }
+
+    private int runGapTimers(final long nowNs)
+    {
+        int work = 0;
+        boolean declared = false;
+        for (int i = 0; i < gaps.count(); i++)
+        {
+            if (gaps.isDeclared(i))
+            {
+                continue;
+            }
+            if (!gaps.isRequested(i))
+            {
+                if (nowNs - gaps.detectedNs(i) < gapWaitNs)
+                {
+                    continue;
+                }
+                if (null == requestSender)
+                {
+                    gaps.declare(i);
+                    declared = true;
+                    work++;
+                }
+                else if (gaps.outstanding() < maxOutstanding && rateLimiter.tryAcquire(nowNs))
+                {
+                    final long last = Math.min(gaps.last(i), gaps.first(i) + RetransmitRequestEncoder.MAX_COUNT - 1);
+                    sendRequest(gaps.first(i), last);
+                    gaps.requestSent(i, last, nowNs, false);
+                    counters.requestsSent().incrementRelease();
+                    work++;
+                }
+            }
+            else if (nowNs - gaps.requestSentNs(i) >= retransmitTimeoutNs)
+            {
+                if (gaps.retries(i) >= maxRetries)
+                {
+                    counters.requestsTimedOut().incrementRelease();
+                    gaps.declare(i);
+                    declared = true;
+                    work++;
+                }
+                else if (rateLimiter.tryAcquire(nowNs))
+                {
+                    counters.requestsTimedOut().incrementRelease();
+                    final long last = gaps.requestLast(i);
+                    sendRequest(gaps.first(i), last);
+                    gaps.requestSent(i, last, nowNs, true);
+                    counters.requestsRetried().incrementRelease();
+                    work++;
+                }
+            }
+        }
+        if (declared)
+        {
+            release();
+        }
+        return work;
+    }
+
+    private void sendRequest(final long first, final long last)
+    {
+        RetransmitRequestEncoder.encode(requestBuffer, 0, session, 0, first, (int)(last - first + 1));
+        if (!requestSender.send(requestBuffer, 0, RetransmitRequestEncoder.LENGTH))
+        {
+            counters.requestSendErrors().incrementRelease();
+        }
+    }
+
+    private void processPacket(final int line, final DirectBuffer buffer, final int offset, final int length)
+    {
+        final MoldUdp64Packet packet = this.packet.wrap(buffer, offset, length);
+        if (packet.isTruncated())
+        {
+            feedCounters.truncatedPackets().incrementRelease();
+            return;
+        }
+
+        if (!sessionKnown)
+        {
+            buffer.getBytes(offset + MoldUdp64Packet.SESSION_OFFSET, session, 0, MoldUdp64Packet.SESSION_LENGTH);
+            sessionKnown = true;
+        }
+        else if (!packet.sessionEquals(session, 0))
+        {
+            if (!sessionEnded)
+            {
+                feedCounters.wrongSession().incrementRelease();
+                return;
+            }
+            adoptSession(buffer, offset, packet.sequenceNumber());
+        }
+        else if (sessionEnded)
+        {
+            counters.endedSessionPackets().incrementRelease();
+            return;
+        }
+
+        final long sequence = packet.sequenceNumber();
+        final int messageCount = packet.messageCount();
+        if (MoldUdp64Packet.HEARTBEAT_COUNT == messageCount)
+        {
+            feedCounters.heartbeats().incrementRelease();
+            onNextSequenceAnnounced(sequence);
+            return;
+        }
+        if (MoldUdp64Packet.END_OF_SESSION_COUNT == messageCount)
+        {
+            feedCounters.endOfSession().incrementRelease();
+            if (endOfSessionSequence < 0)
+            {
+                endOfSessionSequence = sequence;
+            }
+            onNextSequenceAnnounced(sequence);
+            checkEndOfSession();
+            return;
+        }
+
+        if (sequence + messageCount <= nextExpected)
+        {
+            // The common case of the slower line: the whole packet was delivered already.
+            feedCounters.duplicatePackets().incrementRelease();
+            feedCounters.duplicateMessages().getAndAddRelease(messageCount);
+            counters.duplicates(line).getAndAddRelease(messageCount);
+            return;
+        }
+
+        final int limit = packet.limit();
+        int blockOffset = packet.firstBlockOffset();
+        for (int i = 0; i < messageCount; i++)
+        {
+            if (blockOffset + MoldUdp64Packet.BLOCK_LENGTH_FIELD_LENGTH > limit)
+            {
+                feedCounters.malformedBlocks().incrementRelease();
+                return;
+            }
+            final int messageLength = packet.blockLength(blockOffset);
+            final int messageOffset = blockOffset + MoldUdp64Packet.BLOCK_LENGTH_FIELD_LENGTH;
+            if (messageOffset + messageLength > limit)
+            {
+                feedCounters.malformedBlocks().incrementRelease();
+                return;
+            }
+            onMessage(line, buffer, messageOffset, messageLength, sequence + i);
+            blockOffset = messageOffset + messageLength;
+        }
+    }
+
+    private void onMessage(
+        final int line, final DirectBuffer buffer, final int offset, final int length, final long sequence)
+    {
+        if (sequence >= nextExpected + hold.capacity())
+        {
+            makeRoomFor(sequence);
+        }
+        if (sequence > highestKnownEnd && gaps.isFull())
+        {
+            declareOldest();
+        }
+        if (sequence < highestKnownEnd && sequence > nextExpected && gaps.isFull() && !hold.isHeld(sequence))
+        {
+            final int i = gaps.indexOf(sequence);
+            if (i >= 0 && sequence != gaps.first(i) && sequence != gaps.last(i))
+            {
+                declareOldest(); // a split needs a free entry
+            }
+        }
+
+        if (sequence < nextExpected || (sequence < highestKnownEnd && hold.isHeld(sequence)))
+        {
+            duplicate(line);
+            return;
+        }
+
+        if (sequence == nextExpected)
+        {
+            if (gaps.count() > 0 && gaps.first(0) == sequence)
+            {
+                fill(line, 0, sequence);
+            }
+            normalizer.onMessage(buffer, offset, length, sequence);
+            nextExpected = sequence + 1;
+            if (highestKnownEnd < nextExpected)
+            {
+                highestKnownEnd = nextExpected;
+            }
+            counters.accepted(line).incrementRelease();
+            if (hold.size() > 0 || gaps.count() > 0 || endOfSessionSequence >= 0)
+            {
+                release();
+            }
+            return;
+        }
+
+        if (sequence >= highestKnownEnd)
+        {
+            if (sequence > highestKnownEnd)
+            {
+                openGap(highestKnownEnd, sequence - 1);
+            }
+            highestKnownEnd = sequence + 1;
+        }
+        else
+        {
+            fill(line, gaps.indexOf(sequence), sequence);
+        }
+        hold.put(sequence, buffer, offset, length);
+        counters.accepted(line).incrementRelease();
+        counters.messagesHeld().setRelease(hold.size());
+    }
+
+    private void duplicate(final int line)
+    {
+        feedCounters.duplicateMessages().incrementRelease();
+        counters.duplicates(line).incrementRelease();
+    }
+
+    private void fill(final int line, final int gapIndex, final long sequence)
+    {
+        counters.fills(line).incrementRelease();
+        if (GapList.CLOSED == gaps.fill(gapIndex, sequence))
+        {
+            counters.gapsFilled().incrementRelease();
+        }
+    }
+
+    private void onNextSequenceAnnounced(final long nextSequence)
+    {
+        if (nextSequence > highestKnownEnd)
+        {
+            // Nothing is held for an announced gap, so it needs no room in the hold; a message
+            // arriving beyond the hold window later declares it (makeRoomFor).
+            if (gaps.isFull())
+            {
+                declareOldest();
+            }
+            openGap(highestKnownEnd, nextSequence - 1);
+            highestKnownEnd = nextSequence;
+        }
+    }
+
+    private void openGap(final long first, final long last)
+    {
+        gaps.add(first, last, now);
+        counters.gapsDetected().incrementRelease();
+    }
+
+    /**
+     * The hold cannot span {@code sequence}: declare the oldest gaps until it can. When every gap is
+     * gone and the sequence is still too far (one gap wider than the hold), that gap is declared
+     * at once and the stream moves to it.
+     */
+    private void makeRoomFor(final long sequence)
+    {
+        while (sequence >= nextExpected + hold.capacity() && gaps.count() > 0)
+        {
+            declareOldest();
+        }
+        if (sequence >= nextExpected + hold.capacity())
+        {
+            // Nothing is held (every gap is gone), so nextExpected == highestKnownEnd.
+            counters.gapsDetected().incrementRelease();
+            publishGap(highestKnownEnd, sequence - 1);
+            nextExpected = sequence;
+            highestKnownEnd = sequence;
+        }
+    }
+
+    private void declareOldest()
+    {
+        if (gaps.count() > 0)
+        {
+            gaps.declare(0);
+            release();
+        }
+    }
+
+    /** Release held messages and declared gaps in order, up to the first gap still open. */
+    private void release()
+    {
+        while (true)
+        {
+            if (gaps.count() > 0 && gaps.first(0) == nextExpected)
+            {
+                if (!gaps.isDeclared(0))
+                {
+                    break;
+                }
+                final long last = gaps.last(0);
+                gaps.remove(0);
+                publishGap(nextExpected, last);
+                nextExpected = last + 1;
+            }
+            else if (nextExpected < highestKnownEnd)
+            {
+                final long sequence = nextExpected;
+                if (hold.isHeld(sequence))
+                {
+                    normalizer.onMessage(hold.buffer(), hold.messageOffset(sequence), hold.messageLength(sequence), sequence);
+                    hold.remove(sequence);
+                }
+                nextExpected = sequence + 1;
+            }
+            else
+            {
+                break;
+            }
+        }
+        counters.messagesHeld().setRelease(hold.size());
+        checkEndOfSession();
+    }
+
+    private void publishGap(final long first, final long last)
+    {
+        feedCounters.gaps().incrementRelease();
+        feedCounters.missingMessages().getAndAddRelease(last - first + 1);
+        counters.gapsDeclared().incrementRelease();
+        counters.declaredMissingMessages().getAndAddRelease(last - first + 1);
+        normalizer.onGap(first, last);
+    }
+
+    private void checkEndOfSession()
+    {
+        if (endOfSessionSequence >= 0 && !sessionEnded && nextExpected >= endOfSessionSequence && gaps.count() == 0)
+        {
+            sessionEnded = true;
+            System.err.println("feed-handler: end of session, " + (nextExpected - 1) + " messages");
+        }
+    }
+
+    private void adoptSession(final DirectBuffer buffer, final int offset, final long firstSequence)
+    {
+        hold.clear(nextExpected, highestKnownEnd);
+        gaps.clear();
+        buffer.getBytes(offset + MoldUdp64Packet.SESSION_OFFSET, session, 0, MoldUdp64Packet.SESSION_LENGTH);
+        sessionEnded = false;
+        endOfSessionSequence = -1;
+        nextExpected = firstSequence;
+        highestKnownEnd = firstSequence;
+        counters.messagesHeld().setRelease(0);
+        counters.sessionsAdopted().incrementRelease();
+        System.err.println("feed-handler: new session '" + session.getStringWithoutLengthAscii(0, 10).trim() +
+            "' adopted at sequence " + firstSequence);
+    }
+}

@@ -1,0 +1,519 @@
+package io.mdfanout.feed.handler;
+
+import io.mdfanout.feed.normalize.ItchNormalizer;
+import io.mdfanout.feed.normalize.NormalizerCounters;
+import io.mdfanout.feed.support.ItchBytes;
+import io.mdfanout.feed.support.MoldPackets;
+import io.mdfanout.feed.support.Rings;
+import io.mdfanout.sbe.GapNoticeDecoder;
+import io.mdfanout.sbe.GapReason;
+import io.mdfanout.sbe.MessageHeaderDecoder;
+import io.mdfanout.sbe.OrderDeleteDecoder;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+import static io.mdfanout.feed.handler.ArbitrationCounters.LINE_A;
+import static io.mdfanout.feed.handler.ArbitrationCounters.LINE_B;
+import static io.mdfanout.feed.handler.ArbitrationCounters.LINE_R;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A/B arbitration, gap hold, retransmission requests, declared gaps and end of session, driven
+ * with explicit time so every timer is exact. Messages are order deletes of locate 1 (partition
+ * 1) whose order id equals their sequence; gap notices go to both partitions. Packet k carries
+ * messages 3k-2 .. 3k.
+ */
+class LineArbiterTest
+{
+    private static final int PARTITIONS = 2;
+    private static final int H = MessageHeaderDecoder.ENCODED_LENGTH;
+    private static final long T0 = 1_000_000_000L;
+    private static final long MS = 1_000_000L;
+
+    /** A request as the test "server" saw it. */
+    record Request(String session, long sequence, int count)
+    {
+    }
+
+    private final RingBuffer[] rings = Rings.inMemory(PARTITIONS, 256 * 1024);
+    private final InMemoryCounters counters = new InMemoryCounters(256);
+    private final FeedHandlerCounters feedCounters = new FeedHandlerCounters(counters.countersManager(), "t");
+    private final ArbitrationCounters arb = new ArbitrationCounters(counters.countersManager(), "t");
+    private final NormalizerCounters normalizerCounters =
+        new NormalizerCounters(counters.countersManager(), "t", PARTITIONS);
+    private final List<Request> requests = new ArrayList<>();
+    private final List<Long> requestTimes = new ArrayList<>();
+    private long now = T0;
+    private LineArbiter arbiter;
+
+    private FeedHandlerConfig config()
+    {
+        return new FeedHandlerConfig().session("SESS").groupB("239.255.46.1").portB(46001)
+            .gapWaitMs(5).retransmitTimeoutMs(50).retransmitRetries(2).maxOutstandingRequests(16)
+            .maxRequestsPerSecond(2000).maxHeldMessages(1024).lineSilenceMs(2000);
+    }
+
+    private LineArbiter arbiter(final FeedHandlerConfig config, final boolean withServer)
+    {
+        arbiter = new LineArbiter(
+            config, new ItchNormalizer(rings, new BackoffIdleStrategy(), normalizerCounters), feedCounters, arb,
+            withServer ? this::onRequest : null);
+        arbiter.poll(now);
+        return arbiter;
+    }
+
+    private boolean onRequest(final DirectBuffer buffer, final int offset, final int length)
+    {
+        assertEquals(20, length);
+        final byte[] session = new byte[10];
+        buffer.getBytes(offset, session);
+        requests.add(new Request(
+            new String(session, StandardCharsets.US_ASCII),
+            buffer.getLong(offset + 10, ByteOrder.BIG_ENDIAN),
+            buffer.getShort(offset + 18, ByteOrder.BIG_ENDIAN) & 0xFFFF));
+        requestTimes.add(now);
+        return true;
+    }
+
+    private static byte[] delete(final long sequence)
+    {
+        return new ItchBytes(19, 'D', 1, 0, 1000 + sequence).u64(11, sequence).bytes();
+    }
+
+    private static byte[] messages(final String session, final long from, final long to)
+    {
+        final byte[][] messages = new byte[(int)(to - from + 1)][];
+        for (long s = from; s <= to; s++)
+        {
+            messages[(int)(s - from)] = delete(s);
+        }
+        return MoldPackets.packet(session, from, messages);
+    }
+
+    private static byte[] packet(final int k)
+    {
+        return messages("SESS", 3L * k - 2, 3L * k);
+    }
+
+    private void receive(final int line, final byte[] datagram)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[datagram.length + 8]);
+        buffer.putBytes(8, datagram);
+        arbiter.onPacket(line, buffer, 8, datagram.length, now);
+    }
+
+    private void at(final long timeNs)
+    {
+        now = timeNs;
+        arbiter.poll(now);
+    }
+
+    private List<String> events(final int partition)
+    {
+        final List<String> events = new ArrayList<>();
+        for (final Rings.Rec r : Rings.drain(rings[partition]))
+        {
+            if (r.typeId() == GapNoticeDecoder.TEMPLATE_ID)
+            {
+                final GapNoticeDecoder g = new GapNoticeDecoder().wrap(r.buffer(), H, GapNoticeDecoder.BLOCK_LENGTH, 0);
+                assertEquals(GapReason.UNRECOVERED, g.reason());
+                assertEquals(0, g.instrumentId());
+                events.add("gap " + g.exchangeSequence() + "-" + g.lastMissingSequence());
+            }
+            else
+            {
+                final OrderDeleteDecoder d = new OrderDeleteDecoder().wrap(r.buffer(), H, OrderDeleteDecoder.BLOCK_LENGTH, 0);
+                assertEquals(d.exchangeSequence(), d.orderId(), "message body matches its sequence");
+                events.add(Long.toString(d.exchangeSequence()));
+            }
+        }
+        return events;
+    }
+
+    private static List<String> range(final long from, final long to)
+    {
+        final List<String> list = new ArrayList<>();
+        for (long s = from; s <= to; s++)
+        {
+            list.add(Long.toString(s));
+        }
+        return list;
+    }
+
+    private static List<String> concat(final List<String>... parts)
+    {
+        final List<String> all = new ArrayList<>();
+        for (final List<String> part : parts)
+        {
+            all.addAll(part);
+        }
+        return all;
+    }
+
+    @Test
+    void bothLinesInAnyOrderAndInterleavingDeliverEveryMessageOnceInOrder()
+    {
+        final int packets = 40;
+        for (int seed = 0; seed < 30; seed++)
+        {
+            final Random random = new Random(seed);
+            final List<Integer> a = new ArrayList<>();
+            final List<Integer> b = new ArrayList<>();
+            for (int k = 1; k <= packets; k++)
+            {
+                a.add(k);
+                b.add(k);
+            }
+            if (seed % 3 != 0)
+            {
+                // reorder each line locally (a switch may reorder), keep it in order on a third of the runs
+                for (int i = 0; i < packets - 1; i++)
+                {
+                    if (random.nextInt(4) == 0)
+                    {
+                        Collections.swap(a, i, i + 1);
+                    }
+                    if (random.nextInt(4) == 0)
+                    {
+                        Collections.swap(b, i, i + 1);
+                    }
+                }
+            }
+            final LineArbiter arbiter = arbiter(config(), true);
+            int ia = 0;
+            int ib = 0;
+            while (ia < packets || ib < packets)
+            {
+                final boolean takeA = ib == packets || (ia < packets && random.nextBoolean());
+                receive(takeA ? LINE_A : LINE_B, packet(takeA ? a.get(ia++) : b.get(ib++)));
+                at(now + 1000);
+            }
+
+            assertEquals(range(1, 3L * packets), events(1), "seed " + seed);
+            assertEquals(List.of(), events(0), "seed " + seed);
+            assertEquals(3L * packets + 1, arbiter.nextExpected());
+            assertEquals(0, arbiter.openGaps());
+            assertEquals(0, arbiter.heldMessages());
+            assertEquals(List.of(), requests);
+            reset();
+            assertEquals(3L * packets * seed + 3L * packets, 0L + sumAccepted(), "seed " + seed);
+        }
+        // every message was taken once and dropped once
+        assertEquals(30L * 3 * 40, arb.duplicates(LINE_A).get() + arb.duplicates(LINE_B).get());
+        assertTrue(arb.duplicates(LINE_A).get() > 0 && arb.duplicates(LINE_B).get() > 0);
+        assertEquals(0, arb.gapsDeclared().get());
+        assertEquals(arb.gapsDetected().get(), arb.gapsFilled().get(), "every gap was filled by a line");
+    }
+
+    private long sumAccepted()
+    {
+        return arb.accepted(LINE_A).get() + arb.accepted(LINE_B).get() + arb.accepted(LINE_R).get();
+    }
+
+    private void reset()
+    {
+        requests.clear();
+        requestTimes.clear();
+    }
+
+    @Test
+    void packetLostOnOneLineIsFilledByTheOtherWithoutAGap()
+    {
+        arbiter(config(), true);
+        receive(LINE_A, packet(1));
+        receive(LINE_A, packet(2));
+        receive(LINE_A, packet(4)); // A lost packet 3
+        receive(LINE_B, packet(1));
+        receive(LINE_B, packet(2));
+        assertEquals(3, arbiter.heldMessages());
+        receive(LINE_B, packet(3));
+        receive(LINE_A, packet(5));
+        receive(LINE_B, packet(4));
+        receive(LINE_B, packet(5));
+        at(now + 100 * MS);
+
+        assertEquals(range(1, 15), events(1));
+        assertEquals(List.of(), events(0));
+        assertEquals(3, arb.fills(LINE_B).get());
+        assertEquals(0, arb.fills(LINE_A).get());
+        assertEquals(12, arb.accepted(LINE_A).get());
+        assertEquals(3, arb.accepted(LINE_B).get());
+        assertEquals(12, arb.duplicates(LINE_B).get());
+        assertEquals(0, arb.duplicates(LINE_A).get());
+        assertEquals(1, arb.gapsDetected().get());
+        assertEquals(1, arb.gapsFilled().get());
+        assertEquals(0, arb.gapsDeclared().get());
+        assertEquals(0, feedCounters.gaps().get());
+        assertEquals(0, arb.messagesHeld().get());
+        assertEquals(List.of(), requests);
+    }
+
+    @Test
+    void gapFilledLateWithinTheWaitSendsNoRequest()
+    {
+        arbiter(config(), true);
+        receive(LINE_A, packet(1));
+        receive(LINE_A, packet(3));
+        at(T0 + 4 * MS);
+        assertEquals(List.of(), requests);
+        assertEquals(range(1, 3), events(1));
+        receive(LINE_B, packet(2));
+        at(T0 + 100 * MS);
+
+        assertEquals(range(4, 9), events(1));
+        assertEquals(List.of(), requests);
+        assertEquals(0, arb.requestsSent().get());
+        assertEquals(1, arb.gapsFilled().get());
+    }
+
+    @Test
+    void gapOnBothLinesIsRequestedAndFilledByTheReplyInOrder()
+    {
+        arbiter(config(), true);
+        receive(LINE_A, packet(1));
+        receive(LINE_A, packet(4));
+        receive(LINE_B, packet(1));
+        receive(LINE_B, packet(4));
+        at(T0 + 4 * MS);
+        assertEquals(List.of(), requests);
+        at(T0 + 5 * MS);
+        assertEquals(List.of(new Request("SESS      ", 4, 6)), requests);
+
+        // the reply split across three packets, out of order
+        receive(LINE_R, messages("SESS", 8, 9));
+        receive(LINE_R, messages("SESS", 4, 5));
+        receive(LINE_R, messages("SESS", 6, 7));
+        at(T0 + 200 * MS);
+
+        assertEquals(range(1, 12), events(1));
+        assertEquals(List.of(), events(0));
+        assertEquals(1, requests.size(), "answered: no retry");
+        assertEquals(6, arb.fills(LINE_R).get());
+        assertEquals(6, arb.accepted(LINE_R).get());
+        assertEquals(1, arb.requestsSent().get());
+        assertEquals(0, arb.requestsRetried().get());
+        assertEquals(0, arb.requestsTimedOut().get());
+        assertEquals(1, arb.gapsDetected().get());
+        assertEquals(1, arb.gapsFilled().get());
+        assertEquals(0, arb.gapsDeclared().get());
+        assertEquals(0, arbiter.heldMessages());
+    }
+
+    @Test
+    void lostReplyIsRetriedAfterTheTimeoutForWhatIsStillMissing()
+    {
+        arbiter(config(), true);
+        receive(LINE_A, packet(1));
+        receive(LINE_A, packet(4));
+        at(T0 + 5 * MS);
+        assertEquals(List.of(new Request("SESS      ", 4, 6)), requests);
+        receive(LINE_R, messages("SESS", 4, 6)); // the second reply packet is lost
+        at(T0 + 54 * MS);
+        assertEquals(1, requests.size());
+        at(T0 + 55 * MS);
+        assertEquals(new Request("SESS      ", 7, 3), requests.get(1));
+        assertEquals(1, arb.requestsRetried().get());
+        assertEquals(1, arb.requestsTimedOut().get());
+        receive(LINE_R, messages("SESS", 7, 9));
+        at(T0 + 500 * MS);
+
+        assertEquals(range(1, 12), events(1));
+        assertEquals(2, requests.size());
+        assertEquals(0, arb.gapsDeclared().get());
+    }
+
+    @Test
+    void retriesExhaustedDeclaresTheExactRangeAndProcessingContinues()
+    {
+        arbiter(config().retransmitRetries(2), true);
+        receive(LINE_A, packet(1));
+        receive(LINE_A, packet(3));
+        at(T0 + 5 * MS);
+        at(T0 + 55 * MS);
+        at(T0 + 105 * MS);
+        assertEquals(3, requests.size());
+        assertEquals(range(1, 3), events(1), "still held while retrying");
+        at(T0 + 154 * MS);
+        assertEquals(List.of(), events(1));
+        at(T0 + 155 * MS);
+
+        assertEquals(concat(List.of("gap 4-6"), range(7, 9)), events(1));
+        assertEquals(List.of("gap 4-6"), events(0));
+        assertEquals(List.of(new Request("SESS      ", 4, 3), new Request("SESS      ", 4, 3),
+            new Request("SESS      ", 4, 3)), requests);
+        assertEquals(1, arb.requestsSent().get());
+        assertEquals(2, arb.requestsRetried().get());
+        assertEquals(3, arb.requestsTimedOut().get());
+        assertEquals(1, arb.gapsDeclared().get());
+        assertEquals(3, arb.declaredMissingMessages().get());
+        assertEquals(1, feedCounters.gaps().get());
+
+        // a late reply is a duplicate; the stream goes on
+        receive(LINE_R, packet(2));
+        receive(LINE_A, packet(4));
+        assertEquals(range(10, 12), events(1));
+        assertEquals(3, arb.duplicates(LINE_R).get());
+    }
+
+    @Test
+    void withoutServerTheGapIsDeclaredAfterTheWait()
+    {
+        arbiter(config(), false);
+        receive(LINE_A, packet(1));
+        receive(LINE_A, packet(3));
+        at(T0 + 4 * MS);
+        assertEquals(range(1, 3), events(1));
+        at(T0 + 5 * MS);
+        assertEquals(concat(List.of("gap 4-6"), range(7, 9)), events(1));
+        assertEquals(1, arb.gapsDeclared().get());
+        assertEquals(0, arb.requestsSent().get());
+    }
+
+    @Test
+    void heartbeatRevealsAGapAndALongGapIsRequestedIn65535MessageChunks()
+    {
+        arbiter(config(), true);
+        receive(LINE_A, packet(1));
+        receive(LINE_A, MoldPackets.heartbeat("SESS", 100_004));
+        at(T0 + 5 * MS);
+        assertEquals(List.of(new Request("SESS      ", 4, 65535)), requests);
+        assertEquals(1, arb.gapsDetected().get());
+    }
+
+    @Test
+    void holdBoundReachedDeclaresTheOldestGapAndLosesNothingAfterIt()
+    {
+        arbiter(config().maxHeldMessages(8), true);
+        receive(LINE_A, messages("SESS", 1, 1));
+        receive(LINE_A, messages("SESS", 3, 4)); // gap 2
+        receive(LINE_A, messages("SESS", 6, 9)); // gap 5, held 3,4,6..9
+        assertEquals(6, arbiter.heldMessages());
+        receive(LINE_A, messages("SESS", 10, 10)); // beyond 2 + 8: gap 2 declared
+        assertEquals(concat(List.of("1", "gap 2-2"), range(3, 4)), events(1));
+        assertEquals(5, arbiter.heldMessages());
+        receive(LINE_B, messages("SESS", 5, 5));
+        assertEquals(range(5, 10), events(1));
+        assertEquals(List.of("gap 2-2"), events(0));
+        assertEquals(1, arb.gapsDeclared().get());
+        assertEquals(1, arb.gapsFilled().get());
+
+        // one gap wider than the hold: declared at once
+        receive(LINE_A, messages("SESS", 30, 31));
+        assertEquals(List.of("gap 11-29", "30", "31"), events(1));
+        assertEquals(0, arbiter.heldMessages());
+    }
+
+    @Test
+    void requestsRespectTheRateLimitAndTheOutstandingCap()
+    {
+        // 10 requests a second: at least 100 ms apart; at most 2 outstanding
+        arbiter(config().maxRequestsPerSecond(10).maxOutstandingRequests(2).retransmitTimeoutMs(10_000), true);
+        for (long s = 1; s <= 11; s += 2)
+        {
+            receive(LINE_A, messages("SESS", s, s)); // gaps 2, 4, 6, 8, 10
+        }
+        for (long t = 0; t <= 1000; t++)
+        {
+            now = T0 + t * MS;
+            if (t == 500)
+            {
+                receive(LINE_R, messages("SESS", 2, 2)); // answers the first request
+            }
+            at(now);
+        }
+        assertEquals(List.of(new Request("SESS      ", 2, 1), new Request("SESS      ", 4, 1),
+            new Request("SESS      ", 6, 1)), requests);
+        assertEquals(List.of(T0 + 5 * MS, T0 + 105 * MS, T0 + 500 * MS), requestTimes);
+        assertEquals(3, arb.requestsSent().get());
+        assertEquals(List.of("1", "2", "3"), events(1));
+    }
+
+    @Test
+    void silentLineIsReportedOnceAndAgainWhenItRecovers()
+    {
+        arbiter(config(), true);
+        now = T0 + 1000 * MS;
+        receive(LINE_A, packet(1));
+        at(T0 + 1999 * MS);
+        assertEquals(0, arb.linesSilent().get());
+        at(T0 + 2000 * MS);
+        assertEquals(1, arb.linesSilent().get(), "B sent nothing");
+        receive(LINE_A, MoldPackets.heartbeat("SESS", 4));
+        at(T0 + 2500 * MS);
+        assertEquals(1, arb.linesSilent().get());
+        receive(LINE_B, packet(1));
+        assertEquals(0, arb.linesSilent().get(), "B recovered");
+        at(T0 + 3000 * MS);
+        assertEquals(0, arb.linesSilent().get());
+        at(T0 + 4500 * MS);
+        assertEquals(2, arb.linesSilent().get(), "both silent");
+        receive(LINE_A, MoldPackets.heartbeat("SESS", 4));
+        assertEquals(1, arb.linesSilent().get());
+    }
+
+    @Test
+    void endOfSessionThenANewSessionIsAdopted()
+    {
+        arbiter(config(), true);
+        receive(LINE_A, packet(1));
+        receive(LINE_A, MoldPackets.endOfSession("SESS", 7)); // messages 4..6 still missing
+        assertFalse(arbiter.isSessionEnded());
+        receive(LINE_A, MoldPackets.packet("NEXT", 1, delete(1)));
+        assertEquals(1, feedCounters.wrongSession().get(), "not ended yet: another session is wrong");
+        receive(LINE_B, packet(2));
+        assertTrue(arbiter.isSessionEnded());
+        receive(LINE_B, MoldPackets.endOfSession("SESS", 7));
+        receive(LINE_B, packet(1));
+        assertEquals(2, arb.endedSessionPackets().get());
+
+        receive(LINE_A, MoldPackets.packet("NEXT", 1, delete(1), delete(2)));
+        receive(LINE_B, MoldPackets.packet("NEXT", 1, delete(1), delete(2)));
+        receive(LINE_A, packet(3)); // the old session: counted, ignored
+        receive(LINE_A, MoldPackets.packet("NEXT", 3, delete(3)));
+        at(T0 + 100 * MS);
+
+        assertFalse(arbiter.isSessionEnded());
+        assertEquals(concat(range(1, 6), range(1, 3)), events(1));
+        assertEquals(1, arb.sessionsAdopted().get());
+        assertEquals(2, feedCounters.wrongSession().get());
+        assertEquals(0, arb.gapsDeclared().get());
+        assertEquals(List.of(), requests, "the gap was filled by B within the wait");
+    }
+
+    @Test
+    void garbageOnAnyLineNeverThrows()
+    {
+        arbiter(config(), true);
+        final Random random = new Random(7);
+        for (int i = 0; i < 3000; i++)
+        {
+            final byte[] datagram = new byte[random.nextInt(120)];
+            random.nextBytes(datagram);
+            if (datagram.length >= 20 && random.nextBoolean())
+            {
+                System.arraycopy("SESS      ".getBytes(StandardCharsets.US_ASCII), 0, datagram, 0, 10);
+                datagram[10] = 0;
+                datagram[11] = 0;
+                datagram[12] = 0;
+                datagram[13] = 0;
+                datagram[14] = 0;
+            }
+            receive(i % 3, datagram);
+            at(now + random.nextInt(20) * MS);
+        }
+        assertEquals(0, feedCounters.packetErrors().get());
+        assertEquals(3000, feedCounters.packetsReceived().get());
+    }
+}
