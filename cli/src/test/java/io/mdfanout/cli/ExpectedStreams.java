@@ -84,6 +84,7 @@ final class ExpectedStreams
         while (generator.next(event))
         {
             exchangeSequence++;
+            referenceBook.apply(event); // the exchange's book sees everything, lost on the way or not
             if (exchangeSequence >= firstLost && exchangeSequence <= lastLost)
             {
                 if (exchangeSequence == lastLost)
@@ -104,7 +105,6 @@ final class ExpectedStreams
             }
 
             lastTimestamp = event.timestamp;
-            referenceBook.apply(event);
             final int length = normalizer.encode(event, exchangeSequence, scratch);
             if (length == 0)
             {

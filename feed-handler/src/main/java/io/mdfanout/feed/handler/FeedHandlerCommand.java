@@ -184,6 +184,10 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 }
 
                 barrier.await();
+                // The last word on what was received, lost, recovered and declared: operators read
+                // it in the pod's log after a stop, and tests read it after a run.
+                System.err.println("feed-handler: final " + FeedStats.line(
+                    agent.counters(), agent.arbitrationCounters(), agent.normalizerCounters()));
                 System.err.println("feed-handler: stopping");
                 return 0;
             }
