@@ -43,9 +43,10 @@ class CaptureReaderFuzzTest
     private long unreadable;
 
     @Property(tries = Fuzz.TRIES)
-    void corruptedCaptures(@ForAll final long seed) throws IOException
+    void corruptedCaptures(@ForAll final long seed)
     {
-        run(new SplittableRandom(seed), Fuzz.inputsPerTry(100_000));
+        final int inputs = Fuzz.inputsPerTry(100_000);
+        Fuzz.withoutHanging(inputs, () -> run(new SplittableRandom(seed), inputs));
     }
 
     /**
@@ -60,6 +61,11 @@ class CaptureReaderFuzzTest
             random.nextBoolean(), GROUP, random.nextBoolean() ? PORT : CaptureFrameDecoder.ANY_PORT, this::checkPayload,
             captureCounters);
         final int inputs = Fuzz.inputsPerTry(300_000);
+        Fuzz.withoutHanging(inputs, () -> frames(random, boundsDecoder, inputs));
+    }
+
+    private void frames(final SplittableRandom random, final CaptureFrameDecoder boundsDecoder, final int inputs)
+    {
         for (int i = 0; i < inputs; i++)
         {
             final int linkType = random.nextInt(20) == 0 ? random.nextInt(300) : LINK_TYPES[random.nextInt(LINK_TYPES.length)];

@@ -6,10 +6,15 @@ import io.mdfanout.feed.sim.SessionConfig;
 import io.mdfanout.feed.sim.SessionGenerator;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import org.junit.jupiter.api.function.Executable;
+
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Shared inputs and knobs of the fuzz tests.
@@ -39,6 +44,19 @@ final class Fuzz
     {
         final long total = Long.getLong("fuzz.tries", defaultTotal);
         return (int)Math.max(1, Math.min(Integer.MAX_VALUE, total / TRIES));
+    }
+
+    /**
+     * Run one try's inputs on a watched thread: a hang (work not bounded by the input) fails the try
+     * instead of stalling the build. The bound is minutes-generous, a guard, not a performance check.
+     *
+     * @param inputs the inputs the try runs, to scale the bound.
+     * @param run    the try.
+     */
+    static void withoutHanging(final int inputs, final Executable run)
+    {
+        assertTimeoutPreemptively(Duration.ofMillis(Math.max(120_000L, inputs * 10L)), run,
+            "an input did not finish: work must be bounded by the input");
     }
 
     private static byte[][] validMessages()
