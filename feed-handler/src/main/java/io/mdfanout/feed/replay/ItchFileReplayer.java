@@ -31,9 +31,12 @@ public final class ItchFileReplayer
     {
         /** The whole file was replayed. */
         COMPLETED,
-        /** The last record was cut short by the end of the file. */
+        /** The last record (ITCH record, pcap record, pcapng block) was cut short by the end of the file. */
         TRUNCATED,
-        /** A zero-length record of an unknown type: the framing was lost. */
+        /**
+         * The framing was lost: an ITCH zero-length record of an unknown type, or a pcapng block whose
+         * length is impossible.
+         */
         UNFRAMEABLE,
         /** The thread was interrupted. */
         INTERRUPTED

@@ -25,7 +25,7 @@ public final class PcapReader implements CaptureReader
 
     private static final int GLOBAL_HEADER_LENGTH = 24;
     private static final int RECORD_HEADER_LENGTH = 16;
-    private static final int LINK_TYPE_MASK = 0x0FFF_FFFF; // upper bits may carry FCS information
+    private static final int LINK_TYPE_MASK = 0xFFFF; // the upper 16 bits carry FCS information, not the type
 
     private final CaptureFrameDecoder decoder;
     private final CaptureCounters counters;

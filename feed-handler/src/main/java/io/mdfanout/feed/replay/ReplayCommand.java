@@ -181,6 +181,11 @@ public final class ReplayCommand implements Callable<Integer>
             final ItchNormalizer normalizer =
                 new ItchNormalizer(rings.rings(), idle.newIdleStrategy(), normalizerCounters);
             final boolean capture = ReplayFormat.ITCH != input.format();
+            if (!capture && (null != group || -1 != port || null != session))
+            {
+                System.err.println("replay: note: --group, --port and --session apply to captures only; " +
+                    file + " is an ITCH file");
+            }
             final FeedHandlerCounters feedCounters =
                 capture ? new FeedHandlerCounters(counters.countersManager(), "replay") : null;
             final CaptureCounters captureCounters =

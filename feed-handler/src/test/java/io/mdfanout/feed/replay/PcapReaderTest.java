@@ -77,6 +77,20 @@ class PcapReaderTest
     }
 
     @Test
+    void linkTypeWithFcsBitsAndFramesWithAnFcs() throws IOException
+    {
+        // link type field: Ethernet, F bit set, FCS length 2 x 16 bits; each frame ends with its 4-byte FCS
+        final int linkTypeField = CaptureFiles.ETHERNET | (1 << 28) | (2 << 26);
+        final byte[] withFcs1 = Arrays.copyOf(frame(1, 2), frame(1, 2).length + 4);
+        final byte[] withFcs2 = Arrays.copyOf(frame(3, 1), frame(3, 1).length + 4);
+        final byte[] capture = new CaptureFiles.Pcap(ByteOrder.BIG_ENDIAN, false, linkTypeField)
+            .record(1, withFcs1).record(2, withFcs2).bytes();
+        final CaptureFixture fixture = new CaptureFixture(false, GROUP, PORT, ReplayPace.MAX);
+        assertEquals(ItchFileReplayer.Outcome.COMPLETED, fixture.replay(dir, capture, false));
+        assertEquals(range(1, 3), fixture.drainSequences());
+    }
+
+    @Test
     void truncatedLastRecordEndsTheReplayKeepingWhatCameBefore() throws IOException
     {
         final byte[] whole = new CaptureFiles.Pcap(ByteOrder.BIG_ENDIAN, false, CaptureFiles.RAW)
