@@ -5,16 +5,10 @@ import io.mdfanout.feed.itch.ItchMessageType;
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.io.BufferedInputStream;
-import java.io.EOFException;
-import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.concurrent.locks.LockSupport;
-import java.util.zip.GZIPInputStream;
 
 /**
  * Replays a NASDAQ binary ITCH 5.0 file (records of a 2-byte big-endian length and a message;
@@ -30,7 +24,6 @@ import java.util.zip.GZIPInputStream;
  */
 public final class ItchFileReplayer
 {
-    private static final int BUFFER_SIZE = 1 << 16;
     private static final int MAX_RECORD_LENGTH = 0xFFFF;
 
     /** Why a replay ended. */
@@ -38,9 +31,12 @@ public final class ItchFileReplayer
     {
         /** The whole file was replayed. */
         COMPLETED,
-        /** The last record was cut short by the end of the file. */
+        /** The last record (ITCH record, pcap record, pcapng block) was cut short by the end of the file. */
         TRUNCATED,
-        /** A zero-length record of an unknown type: the framing was lost. */
+        /**
+         * The framing was lost: an ITCH zero-length record of an unknown type, or a pcapng block whose
+         * length is impossible.
+         */
         UNFRAMEABLE,
         /** The thread was interrupted. */
         INTERRUPTED
@@ -52,8 +48,7 @@ public final class ItchFileReplayer
     private final byte[] record = new byte[MAX_RECORD_LENGTH];
     private final UnsafeBuffer recordBuffer = new UnsafeBuffer(record);
 
-    private long firstTimestamp = -1;
-    private long startNanos;
+    private final OriginalPacer pacer = new OriginalPacer();
 
     /**
      * Create a replayer.
@@ -70,7 +65,7 @@ public final class ItchFileReplayer
     }
 
     /**
-     * Replay a file, plain or gzipped.
+     * Replay a file, plain or gzipped, counting the file bytes read in {@link ReplayCounters#fileBytesRead()}.
      *
      * @param file the ITCH file.
      * @return why the replay ended.
@@ -79,14 +74,9 @@ public final class ItchFileReplayer
      */
     public Outcome replay(final Path file) throws IOException
     {
-        if (!Files.isRegularFile(file))
+        try (ReplayInput input = ReplayInput.open(file, counters.fileBytesRead()))
         {
-            throw new NoSuchFileException(file.toString(), null, "not a readable file");
-        }
-        // FileInputStream, not a channel stream: an interrupt must not close the file under us.
-        try (InputStream in = open(new BufferedInputStream(new FileInputStream(file.toFile()), BUFFER_SIZE)))
-        {
-            return replay(in);
+            return replay(input.stream());
         }
     }
 
@@ -100,7 +90,7 @@ public final class ItchFileReplayer
     public Outcome replay(final InputStream in) throws IOException
     {
         long index = 0;
-        firstTimestamp = -1;
+        pacer.reset();
         while (true)
         {
             if (Thread.currentThread().isInterrupted())
@@ -151,7 +141,7 @@ public final class ItchFileReplayer
             counters.bytesRead().getAndAddRelease(length);
             if (ReplayPace.ORIGINAL == pace && length >= ItchMessageType.COMMON_HEADER_LENGTH)
             {
-                awaitOriginalTime(ItchMessage.timestamp(recordBuffer, 0));
+                pacer.awaitTime(ItchMessage.timestamp(recordBuffer, 0));
             }
             normalizer.onMessage(recordBuffer, 0, length, index);
         }
@@ -170,44 +160,5 @@ public final class ItchFileReplayer
             done += n;
         }
         return true;
-    }
-
-    private void awaitOriginalTime(final long timestamp)
-    {
-        if (firstTimestamp < 0)
-        {
-            firstTimestamp = timestamp;
-            startNanos = System.nanoTime();
-            return;
-        }
-
-        // Timestamps that go backwards (a new day, bad data) are replayed at once.
-        final long deadline = startNanos + (timestamp - firstTimestamp);
-        long remaining;
-        while ((remaining = deadline - System.nanoTime()) > 0 && !Thread.currentThread().isInterrupted())
-        {
-            LockSupport.parkNanos(Math.min(remaining, 1_000_000L));
-        }
-    }
-
-    private static InputStream open(final BufferedInputStream in) throws IOException
-    {
-        in.mark(2);
-        final int first = in.read();
-        final int second = in.read();
-        in.reset();
-        if (first == 0x1F && second == 0x8B)
-        {
-            try
-            {
-                return new BufferedInputStream(new GZIPInputStream(in, BUFFER_SIZE), BUFFER_SIZE);
-            }
-            catch (final EOFException ex)
-            {
-                in.close();
-                throw new IOException("gzip header is truncated", ex);
-            }
-        }
-        return in;
     }
 }

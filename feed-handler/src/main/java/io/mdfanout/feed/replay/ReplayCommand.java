@@ -1,6 +1,8 @@
 package io.mdfanout.feed.replay;
 
 import io.mdfanout.feed.handler.FeedHandlerConfig;
+import io.mdfanout.feed.handler.FeedHandlerCounters;
+import io.mdfanout.feed.handler.MoldUdp64PacketProcessor;
 import io.mdfanout.feed.handler.FeedStats;
 import io.mdfanout.feed.handler.IdleStrategyChoice;
 import io.mdfanout.feed.handler.InMemoryCounters;
@@ -21,20 +23,47 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code replay}: normalize a NASDAQ binary ITCH 5.0 file (plain or gzipped) into the partition
- * rings, as fast as possible or at the original pace, then print a summary. The exchange sequence
- * of each message is its 1-based record index. Ring files are created at start and left in place.
+ * {@code replay}: normalize a recorded feed into the partition rings, as fast as possible or at the
+ * original pace, then print a summary. The format is told by the magic bytes (after any gzip
+ * layer): a NASDAQ binary ITCH 5.0 file (the exchange sequence of each message is its 1-based
+ * record index), or a pcap/pcapng capture of MoldUDP64 traffic (each selected UDP payload goes
+ * through the same {@link MoldUdp64PacketProcessor} as live traffic, so the exchange sequence is the
+ * MoldUDP64 sequence and gaps publish GapNotices). Ring files are created at start and left in place.
+ * <p>
+ * On a terminal a progress line (percent of the file, messages/s, ETA) is redrawn in place; otherwise
+ * periodic stats lines go to stderr. A summary line ends the replay either way.
  */
 @Command(
     name = "replay",
     mixinStandardHelpOptions = true,
     showDefaultValues = true,
-    description = "Replay a NASDAQ binary ITCH 5.0 file (plain or gzip) into the partition ring buffers. " +
+    description = "Replay a NASDAQ binary ITCH 5.0 file or a pcap/pcapng capture of MoldUDP64 traffic " +
+        "(format told by its magic bytes; plain or gzip) into the partition ring buffers. " +
         "Ring files are created at start and left in place on exit.")
 public final class ReplayCommand implements Callable<Integer>
 {
-    @Option(names = "--file", required = true, description = "ITCH 5.0 binary file (2-byte length + message; gzip detected).")
+    private static final long PROGRESS_REDRAW_MS = 250;
+
+    @Option(names = "--file", required = true,
+        description = "ITCH 5.0 binary file (2-byte length + message), pcap or pcapng capture; gzip detected.")
     Path file;
+
+    @Option(names = "--group",
+        description = "Captures only: replay UDP datagrams to this destination IPv4 address (default: any).")
+    String group;
+
+    @Option(names = "--port", defaultValue = "-1",
+        description = "Captures only: replay UDP datagrams to this destination port; -1 = any.")
+    int port;
+
+    @Option(names = "--session",
+        description = "Captures only: MoldUDP64 session to accept (default: the first one seen).")
+    String session;
+
+    @Option(names = "--progress", defaultValue = "auto",
+        description = "auto: a progress line redrawn in place when on a terminal, else --stats-interval-s lines; " +
+            "on: always the progress line; off: always the stats lines.")
+    String progress;
 
     @Option(names = "--ring-dir", defaultValue = FeedHandlerConfig.DEFAULT_RING_DIR,
         description = "Directory of the partition ring files (partition-<n>.ring).")
@@ -49,7 +78,8 @@ public final class ReplayCommand implements Callable<Integer>
     int ringCapacity;
 
     @Option(names = "--pace", defaultValue = "max",
-        description = "max: as fast as the rings accept; original: at the pace of the ITCH timestamps.")
+        description = "max: as fast as the rings accept; original: at the pace of the ITCH timestamps " +
+            "(of the capture timestamps for a capture).")
     String pace;
 
     @Option(names = "--wait-for-consumer", defaultValue = "false",
@@ -74,6 +104,7 @@ public final class ReplayCommand implements Callable<Integer>
     {
         final ReplayPace replayPace;
         final IdleStrategyChoice idle;
+        int groupAddress = 0;
         try
         {
             replayPace = ReplayPace.parse(pace);
@@ -95,6 +126,22 @@ public final class ReplayCommand implements Callable<Integer>
             if (!file.toFile().isFile())
             {
                 throw new IllegalArgumentException("file not found: " + file);
+            }
+            if (port < -1 || port > 65_535)
+            {
+                throw new IllegalArgumentException("--port must be -1 (any) or 0 to 65535: " + port);
+            }
+            if (null != group)
+            {
+                groupAddress = parseIpv4(group);
+            }
+            if (null != session)
+            {
+                MoldUdp64PacketProcessor.sessionBytes(session);
+            }
+            if (!"auto".equals(progress) && !"on".equals(progress) && !"off".equals(progress))
+            {
+                throw new IllegalArgumentException("--progress must be auto, on or off: " + progress);
             }
         }
         catch (final IllegalArgumentException ex)
@@ -124,29 +171,65 @@ public final class ReplayCommand implements Callable<Integer>
         Runtime.getRuntime().addShutdownHook(hook);
 
         Thread statsThread = null;
-        try (PartitionRingSet rings = new PartitionRingSet(ringDir, partitions, ringCapacity))
+        final InMemoryCounters counters = new InMemoryCounters(256);
+        final NormalizerCounters normalizerCounters =
+            new NormalizerCounters(counters.countersManager(), "replay", partitions);
+        final ReplayCounters replayCounters = new ReplayCounters(counters.countersManager());
+        try (PartitionRingSet rings = new PartitionRingSet(ringDir, partitions, ringCapacity);
+            ReplayInput input = ReplayInput.open(file, replayCounters.fileBytesRead()))
         {
-            final InMemoryCounters counters = new InMemoryCounters(128);
-            final NormalizerCounters normalizerCounters =
-                new NormalizerCounters(counters.countersManager(), "replay", partitions);
-            final ReplayCounters replayCounters = new ReplayCounters(counters.countersManager());
             final ItchNormalizer normalizer =
                 new ItchNormalizer(rings.rings(), idle.newIdleStrategy(), normalizerCounters);
-            final ItchFileReplayer replayer = new ItchFileReplayer(normalizer, replayCounters, replayPace);
-            if (statsIntervalS > 0)
+            final boolean capture = ReplayFormat.ITCH != input.format();
+            if (!capture && (null != group || -1 != port || null != session))
             {
-                statsThread = startStatsThread(replayCounters, normalizerCounters, statsIntervalS);
+                System.err.println("replay: note: --group, --port and --session apply to captures only; " +
+                    file + " is an ITCH file");
+            }
+            final FeedHandlerCounters feedCounters =
+                capture ? new FeedHandlerCounters(counters.countersManager(), "replay") : null;
+            final CaptureCounters captureCounters =
+                capture ? new CaptureCounters(counters.countersManager()) : null;
+
+            final boolean terminal = "on".equals(progress) || ("auto".equals(progress) && null != System.console());
+            if (terminal)
+            {
+                statsThread = startProgressThread(input.fileSize(), replayCounters, normalizerCounters);
+            }
+            else if (statsIntervalS > 0)
+            {
+                statsThread = startStatsThread(
+                    input.fileSize(), replayCounters, feedCounters, captureCounters, normalizerCounters, statsIntervalS);
             }
 
             final long startNs = System.nanoTime();
-            final ItchFileReplayer.Outcome outcome = replayer.replay(file);
+            final ItchFileReplayer.Outcome outcome;
+            if (capture)
+            {
+                final MoldUdp64PacketProcessor processor =
+                    new MoldUdp64PacketProcessor(session, normalizer, feedCounters);
+                final CaptureFrameDecoder decoder = new CaptureFrameDecoder(
+                    null == group, groupAddress, port, processor::onPacket, captureCounters);
+                outcome = new CaptureReplayer(decoder, captureCounters, replayPace).replay(input);
+            }
+            else
+            {
+                outcome = new ItchFileReplayer(normalizer, replayCounters, replayPace).replay(input.stream());
+            }
             final long elapsedNs = Math.max(1, System.nanoTime() - startNs);
-            final long records = replayCounters.recordsRead().get();
+            stop(statsThread);
+            statsThread = null;
+            if (terminal)
+            {
+                System.err.println();
+            }
+
+            final long messages = normalizerCounters.totalDecoded();
             System.err.printf(
-                "replay: %s: %s, %d records in %.3f s (%.0f msg/s), truncated=%d unframeable=%d %s%n",
-                file, outcome, records, elapsedNs / 1e9, records * 1e9 / elapsedNs,
-                replayCounters.truncatedRecords().get(), replayCounters.unframeableRecords().get(),
-                FeedStats.line(null, normalizerCounters));
+                "replay: %s: %s %s, %d messages in %.3f s (%.0f msg/s), %s%n",
+                file, input.format(), outcome, messages, elapsedNs / 1e9, messages * 1e9 / elapsedNs,
+                framingLine(replayCounters, captureCounters) + " " +
+                FeedStats.line(feedCounters, normalizerCounters));
 
             if (waitForConsumer && ItchFileReplayer.Outcome.INTERRUPTED != outcome)
             {
@@ -211,8 +294,116 @@ public final class ReplayCommand implements Callable<Integer>
         return true;
     }
 
+    /** Stop the display thread and wait for its last line, keeping this thread's interrupt status. */
+    private static void stop(final Thread thread)
+    {
+        if (null == thread)
+        {
+            return;
+        }
+        thread.interrupt();
+        boolean interrupted = Thread.interrupted();
+        try
+        {
+            thread.join(1000);
+        }
+        catch (final InterruptedException ex)
+        {
+            interrupted = true;
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String framingLine(final ReplayCounters replayCounters, final CaptureCounters captureCounters)
+    {
+        if (null == captureCounters)
+        {
+            return "records=" + replayCounters.recordsRead().get() +
+                " truncated=" + replayCounters.truncatedRecords().get() +
+                " unframeable=" + replayCounters.unframeableRecords().get();
+        }
+        return "captureRecords=" + captureCounters.records().get() +
+            " datagrams=" + captureCounters.datagrams().get() +
+            " filteredOut=" + captureCounters.filteredOut().get() +
+            " snapped=" + captureCounters.snappedRecords().get() +
+            " malformed=" + captureCounters.malformedRecords().get() +
+            " unknownLinkType=" + captureCounters.unknownLinkType().get() +
+            " nonIpv4=" + captureCounters.nonIpv4().get() +
+            " nonUdp=" + captureCounters.nonUdp().get() +
+            " fragmentsSkipped=" + captureCounters.fragmentsSkipped().get() +
+            " firstFragments=" + captureCounters.firstFragments().get() +
+            " otherBlocks=" + captureCounters.otherBlocks().get() +
+            " truncatedAtEnd=" + captureCounters.truncatedAtEnd().get();
+    }
+
+    private static int parseIpv4(final String text)
+    {
+        final String[] parts = text.split("\\.", -1);
+        if (4 != parts.length)
+        {
+            throw new IllegalArgumentException("--group must be a dotted IPv4 address: " + text);
+        }
+        int address = 0;
+        for (final String part : parts)
+        {
+            final int octet;
+            try
+            {
+                octet = Integer.parseInt(part);
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw new IllegalArgumentException("--group must be a dotted IPv4 address: " + text);
+            }
+            if (octet < 0 || octet > 255 || part.isEmpty() || part.length() > 3)
+            {
+                throw new IllegalArgumentException("--group must be a dotted IPv4 address: " + text);
+            }
+            address = (address << 8) | octet;
+        }
+        return address;
+    }
+
+    private static Thread startProgressThread(
+        final long fileSize, final ReplayCounters replayCounters, final NormalizerCounters normalizerCounters)
+    {
+        final Thread thread = new Thread(
+            () ->
+            {
+                final ReplayProgress progress = new ReplayProgress(fileSize, System.nanoTime());
+                try
+                {
+                    while (!Thread.currentThread().isInterrupted())
+                    {
+                        TimeUnit.MILLISECONDS.sleep(PROGRESS_REDRAW_MS);
+                        System.err.print(progress.redraw(
+                            replayCounters.fileBytesRead().get(), normalizerCounters.totalDecoded(), System.nanoTime()));
+                        System.err.flush();
+                    }
+                }
+                catch (final InterruptedException ignore)
+                {
+                    // stop drawing
+                }
+                System.err.print(progress.redraw(
+                    replayCounters.fileBytesRead().get(), normalizerCounters.totalDecoded(), System.nanoTime()));
+            },
+            "replay-progress");
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
     private static Thread startStatsThread(
-        final ReplayCounters replayCounters, final NormalizerCounters normalizerCounters, final int intervalS)
+        final long fileSize,
+        final ReplayCounters replayCounters,
+        final FeedHandlerCounters feedCounters,
+        final CaptureCounters captureCounters,
+        final NormalizerCounters normalizerCounters,
+        final int intervalS)
     {
         final Thread thread = new Thread(
             () ->
@@ -222,8 +413,11 @@ public final class ReplayCommand implements Callable<Integer>
                     while (!Thread.currentThread().isInterrupted())
                     {
                         TimeUnit.SECONDS.sleep(intervalS);
-                        System.err.println("replay: records=" + replayCounters.recordsRead().get() + " " +
-                            FeedStats.line(null, normalizerCounters));
+                        final long read = replayCounters.fileBytesRead().get();
+                        System.err.printf("replay: %.1f%% of the file read, %s %s%n",
+                            fileSize <= 0 ? 100.0 : Math.min(100.0, read * 100.0 / fileSize),
+                            framingLine(replayCounters, captureCounters),
+                            FeedStats.line(feedCounters, normalizerCounters));
                     }
                 }
                 catch (final InterruptedException ignore)

@@ -5,7 +5,8 @@ import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
 /**
- * Counters of the file framing step of a replay; message-level counters (decoded per type,
+ * Counters of the file reading and ITCH framing step of a replay (capture framing has
+ * {@link CaptureCounters}); message-level counters (decoded per type,
  * published, bad messages) are the replay's {@link io.mdfanout.feed.normalize.NormalizerCounters}.
  */
 public final class ReplayCounters implements AutoCloseable
@@ -14,6 +15,7 @@ public final class ReplayCounters implements AutoCloseable
     private final AtomicCounter bytesRead;
     private final AtomicCounter truncatedRecords;
     private final AtomicCounter unframeableRecords;
+    private final AtomicCounter fileBytesRead;
 
     /**
      * Allocate the counters.
@@ -26,6 +28,7 @@ public final class ReplayCounters implements AutoCloseable
         bytesRead = countersManager.newCounter("replay: message bytes read");
         truncatedRecords = countersManager.newCounter("replay: records truncated by the end of the file");
         unframeableRecords = countersManager.newCounter("replay: zero-length records of unknown type (replay stopped)");
+        fileBytesRead = countersManager.newCounter("replay: bytes of the file read (compressed if gzip)");
     }
 
     /** Records framed and handed to the normalizer (valid or not). */
@@ -52,9 +55,15 @@ public final class ReplayCounters implements AutoCloseable
         return unframeableRecords;
     }
 
+    /** Bytes of the file on disk read so far (compressed bytes for a gzip file): the replay's progress. */
+    public AtomicCounter fileBytesRead()
+    {
+        return fileBytesRead;
+    }
+
     /** Free the counters. */
     public void close()
     {
-        CloseHelper.closeAll(recordsRead, bytesRead, truncatedRecords, unframeableRecords);
+        CloseHelper.closeAll(recordsRead, bytesRead, truncatedRecords, unframeableRecords, fileBytesRead);
     }
 }

@@ -1,0 +1,178 @@
+package io.mdfanout.feed.fuzz;
+
+import io.mdfanout.feed.support.MoldPackets;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Fuzzes {@code MoldUdp64PacketProcessor.onPacket} with arbitrary datagrams and with mutations of a
+ * valid session's packets (bit flips, truncation, block length, sequence, session and count
+ * corruption, duplicates, heartbeats, end of session). Properties: nothing escapes or is caught as
+ * unexpected, every ring record is a valid normalized message, exchange sequences never go back,
+ * counters agree with the rings, the heap does not grow.
+ */
+class MoldUdp64PacketProcessorFuzzTest
+{
+    private static final int MAX_UDP_PAYLOAD = 65_507;
+    private static final int SESSION_INPUTS = 100;
+
+    private final FuzzChain chain = new FuzzChain();
+    private final byte[] datagram = new byte[MAX_UDP_PAYLOAD + 64];
+    private final UnsafeBuffer datagramBuffer = new UnsafeBuffer(datagram);
+
+    @Property(tries = Fuzz.TRIES)
+    void arbitraryAndMutatedPackets(@ForAll final long seed)
+    {
+        final int inputs = Fuzz.inputsPerTry(500_000);
+        Fuzz.withoutHanging(inputs, () -> runSession(new SplittableRandom(seed), inputs));
+    }
+
+    @Example
+    void heapDoesNotGrowOverALongRun()
+    {
+        final SplittableRandom random = new SplittableRandom(11);
+        runSession(random, 20_000); // warm up: classes, JIT, counters
+        final long before = usedHeap();
+        for (int i = 0; i < 20; i++)
+        {
+            runSession(random, 10_000);
+        }
+        final long after = usedHeap();
+        assertTrue(after - before < 32L << 20, "heap grew by " + (after - before) + " bytes");
+
+        // the inputs reached every branch that matters, so the properties above are not vacuous
+        assertTrue(chain.normalizerCounters.messagesPublished().get() > 100_000, "messagesPublished " + chain.normalizerCounters.messagesPublished().get());
+        assertTrue(chain.normalizerCounters.gapNoticesPublished().get() > 1000, "gapNoticesPublished " + chain.normalizerCounters.gapNoticesPublished().get());
+        assertTrue(chain.normalizerCounters.invalidField().get() > 0, "invalidField " + chain.normalizerCounters.invalidField().get());
+        assertTrue(chain.feedCounters.truncatedPackets().get() > 0, "truncatedPackets " + chain.feedCounters.truncatedPackets().get());
+        assertTrue(chain.feedCounters.malformedBlocks().get() > 0, "malformedBlocks " + chain.feedCounters.malformedBlocks().get());
+        assertTrue(chain.feedCounters.wrongSession().get() > 0, "wrongSession " + chain.feedCounters.wrongSession().get());
+        assertTrue(chain.feedCounters.duplicatePackets().get() > 0, "duplicatePackets " + chain.feedCounters.duplicatePackets().get());
+        assertTrue(chain.feedCounters.duplicateMessages().get() > 0, "duplicateMessages " + chain.feedCounters.duplicateMessages().get());
+        assertTrue(chain.feedCounters.heartbeats().get() > 0, "heartbeats " + chain.feedCounters.heartbeats().get());
+    }
+
+    static long usedHeap()
+    {
+        final Runtime runtime = Runtime.getRuntime();
+        for (int i = 0; i < 3; i++)
+        {
+            System.gc();
+        }
+        return runtime.totalMemory() - runtime.freeMemory();
+    }
+
+    private void runSession(final SplittableRandom random, final int inputs)
+    {
+        long nextSequence = 1;
+        byte[] previous = MoldPackets.heartbeat(FuzzChain.SESSION, 1);
+        for (int i = 0; i < inputs; i++)
+        {
+            if (i % SESSION_INPUTS == 0)
+            {
+                // a corrupted sequence number can move the session far ahead: start over regularly
+                chain.newSession();
+                nextSequence = 1;
+            }
+            final byte[] packet;
+            final int choice = random.nextInt(100);
+            if (choice < 10)
+            {
+                packet = Fuzz.randomBytes(random, random.nextInt(10) == 0 ? random.nextInt(MAX_UDP_PAYLOAD + 1) :
+                    random.nextInt(64));
+            }
+            else if (choice < 15)
+            {
+                packet = previous; // duplicate (line B, retransmission)
+            }
+            else if (choice < 18)
+            {
+                packet = random.nextBoolean() ? MoldPackets.heartbeat(FuzzChain.SESSION, nextSequence + random.nextInt(3)) :
+                    MoldPackets.endOfSession(FuzzChain.SESSION, nextSequence);
+            }
+            else
+            {
+                final int count = 1 + random.nextInt(random.nextInt(10) == 0 ? 200 : 8);
+                final byte[][] messages = new byte[count][];
+                for (int m = 0; m < count; m++)
+                {
+                    messages[m] = random.nextInt(20) == 0 ? Fuzz.mutate(random, Fuzz.randomValidMessage(random)) :
+                        Fuzz.randomValidMessage(random);
+                }
+                final byte[] valid = MoldPackets.packet(FuzzChain.SESSION, nextSequence, messages);
+                if (random.nextInt(10) < 3)
+                {
+                    nextSequence += count;
+                    packet = valid;
+                }
+                else
+                {
+                    packet = mutatePacket(random, valid, nextSequence, count);
+                    if (random.nextBoolean())
+                    {
+                        nextSequence += count; // the valid one was "lost": a gap follows
+                    }
+                }
+            }
+            previous = packet;
+            final int length = Math.min(packet.length, MAX_UDP_PAYLOAD);
+            // at a random offset in the receive buffer, as a socket might place it
+            final int offset = random.nextInt(64);
+            datagramBuffer.putBytes(offset, packet, 0, length);
+            chain.processor.onPacket(datagramBuffer, offset, length);
+            chain.drainAndCheck();
+        }
+    }
+
+    /** Structure-aware corruption of a valid packet. */
+    private static byte[] mutatePacket(
+        final SplittableRandom random, final byte[] valid, final long sequence, final int count)
+    {
+        final byte[] packet = valid.clone();
+        switch (random.nextInt(7))
+        {
+            case 0: // sequence number
+                putLong(packet, 10, random.nextBoolean() ? sequence + random.nextInt(-3, 4) : Fuzz.interestingLong(random));
+                return packet;
+            case 1: // session
+                packet[random.nextInt(10)] = (byte)random.nextInt(256);
+                return packet;
+            case 2: // message count
+            {
+                final int newCount = random.nextBoolean() ? count + random.nextInt(-2, 3) : random.nextInt(65536);
+                packet[18] = (byte)(newCount >>> 8);
+                packet[19] = (byte)newCount;
+                return packet;
+            }
+            case 3: // one block length
+            {
+                int offset = 20;
+                final int target = random.nextInt(count);
+                for (int i = 0; i < target; i++)
+                {
+                    offset += 2 + (((packet[offset] & 0xFF) << 8) | (packet[offset + 1] & 0xFF));
+                }
+                final int length = random.nextBoolean() ? random.nextInt(65536) : random.nextInt(60);
+                packet[offset] = (byte)(length >>> 8);
+                packet[offset + 1] = (byte)length;
+                return packet;
+            }
+            default:
+                return Fuzz.mutate(random, packet);
+        }
+    }
+
+    private static void putLong(final byte[] bytes, final int offset, final long value)
+    {
+        for (int i = 0; i < 8; i++)
+        {
+            bytes[offset + i] = (byte)(value >>> (56 - 8 * i));
+        }
+    }
+}
