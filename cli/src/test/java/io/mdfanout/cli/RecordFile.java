@@ -55,6 +55,39 @@ final class RecordFile implements AutoCloseable
         return true;
     }
 
+    /**
+     * A recording's streams, one per partition: each message's stream sequence and bytes, in order.
+     * Partitions are independent streams, so how their messages interleave in the file is not part
+     * of what a subscriber receives; this is.
+     */
+    static byte[][] streamsByPartition(final Path path, final int partitions) throws IOException
+    {
+        final java.io.ByteArrayOutputStream[] streams = new java.io.ByteArrayOutputStream[partitions];
+        for (int p = 0; p < partitions; p++)
+        {
+            streams[p] = new java.io.ByteArrayOutputStream();
+        }
+        try (RecordFile records = new RecordFile(path))
+        {
+            while (records.next())
+            {
+                final java.io.ByteArrayOutputStream stream = streams[records.partition()];
+                final long sequence = records.streamSequence();
+                for (int shift = 56; shift >= 0; shift -= 8)
+                {
+                    stream.write((int)(sequence >>> shift));
+                }
+                stream.write(records.message(), 0, records.length());
+            }
+        }
+        final byte[][] result = new byte[partitions][];
+        for (int p = 0; p < partitions; p++)
+        {
+            result[p] = streams[p].toByteArray();
+        }
+        return result;
+    }
+
     int length()
     {
         return length;

@@ -82,6 +82,16 @@ public final class ReplayCommand implements Callable<Integer>
             "(of the capture timestamps for a capture).")
     String pace;
 
+    @Option(names = "--start-delay-ms", defaultValue = "0",
+        description = "After creating the rings, wait this long before the first message, so the fanout and " +
+            "subscribers can join first (the fanout drops what it publishes while no subscriber is connected).")
+    long startDelayMs;
+
+    @Option(names = "--wait-for-file",
+        description = "After creating the rings, wait until this file exists before the first message " +
+            "(for orchestration: e.g. a subscriber's ready file).")
+    Path waitForFile;
+
     @Option(names = "--wait-for-consumer", defaultValue = "false",
         description = "After the last message, wait until the consumer (fanout) has drained every ring.")
     boolean waitForConsumer;
@@ -122,6 +132,10 @@ public final class ReplayCommand implements Callable<Integer>
             if (statsIntervalS < 0)
             {
                 throw new IllegalArgumentException("--stats-interval-s must be 0 or more: " + statsIntervalS);
+            }
+            if (startDelayMs < 0)
+            {
+                throw new IllegalArgumentException("--start-delay-ms must be 0 or more: " + startDelayMs);
             }
             if (!file.toFile().isFile())
             {
@@ -202,6 +216,7 @@ public final class ReplayCommand implements Callable<Integer>
                     input.fileSize(), replayCounters, feedCounters, captureCounters, normalizerCounters, statsIntervalS);
             }
 
+            awaitStart();
             final long startNs = System.nanoTime();
             final ItchFileReplayer.Outcome outcome;
             if (capture)
@@ -241,6 +256,11 @@ public final class ReplayCommand implements Callable<Integer>
                 }
             }
             return ItchFileReplayer.Outcome.COMPLETED == outcome ? 0 : 1;
+        }
+        catch (final InterruptedException ex)
+        {
+            System.err.println("replay: stopped before the first message");
+            return 1;
         }
         catch (final NoSuchFileException ex)
         {
@@ -365,6 +385,22 @@ public final class ReplayCommand implements Callable<Integer>
             address = (address << 8) | octet;
         }
         return address;
+    }
+
+    /** The start gates: a fixed delay, then the file to wait for; a stop signal interrupts both. */
+    private void awaitStart() throws InterruptedException
+    {
+        if (startDelayMs > 0)
+        {
+            Thread.sleep(startDelayMs);
+        }
+        if (null != waitForFile)
+        {
+            while (!java.nio.file.Files.exists(waitForFile))
+            {
+                Thread.sleep(10);
+            }
+        }
     }
 
     private static Thread startProgressThread(
