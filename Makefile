@@ -6,11 +6,12 @@ MVN_FLAGS ?= -B -ntp
 JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
-.PHONY: help build test demo clean toolchain
+.PHONY: help build test demo fuzz clean toolchain
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
 	@echo "make test   - run every test (unit, integration over real Aeron multicast)"
+	@echo "make fuzz   - fuzz the MoldUDP64/ITCH decoders and capture readers for longer (FUZZ_INPUTS, default 50M per property)"
 	@echo "make build  - build the distribution (cli/target/mdfanout.jar + cli/target/lib, launcher bin/mdfanout)"
 	@echo "make clean  - remove build output"
 
@@ -31,6 +32,12 @@ test: toolchain
 
 demo: build
 	@scripts/demo.sh
+
+# make test already fuzzes about 1.4M inputs; this is the long run, on demand.
+FUZZ_INPUTS ?= 50000000
+fuzz: toolchain
+	$(MVN) $(MVN_FLAGS) -q install -DskipTests
+	$(MVN) $(MVN_FLAGS) -pl feed-handler test -Dtest='*FuzzTest' -Dfuzz.tries=$(FUZZ_INPUTS) -Dsurefire.failIfNoSpecifiedTests=false
 
 clean:
 	$(MVN) $(MVN_FLAGS) -q clean

@@ -11,7 +11,10 @@ RATE="${DEMO_RATE:-20000}"
 PARTITIONS="${DEMO_PARTITIONS:-4}"
 run_dir="$(mktemp -d /tmp/mdfanout-demo.XXXXXX)"
 ring_dir="/dev/shm/mdfanout-demo-$$"
-group=239.1.1.1; port=26400
+group=239.1.1.1; port=26400          # line A
+group_b=239.1.1.3; port_b=26402      # line B: the same packets, losses of its own
+retransmit_port=26499                # the simulator's MoldUDP64 re-request server
+LOSS="${DEMO_LOSS:-0.002}"
 channel='aeron:udp?endpoint=224.0.1.1:40456|interface=127.0.0.1|mtu=8192'
 pids=()
 
@@ -35,16 +38,22 @@ trap cleanup INT TERM EXIT
 
 echo "logs: $run_dir"
 bin/mdfanout feed-handler --group $group --port $port --interface 127.0.0.1 \
+  --group-b $group_b --port-b $port_b --retransmit-server 127.0.0.1:$retransmit_port \
   --ring-dir "$ring_dir" --partitions "$PARTITIONS" >"$run_dir/feed-handler.log" 2>&1 &
 pids+=($!)
 bin/mdfanout fanout --ring-dir "$ring_dir" --partitions "$PARTITIONS" --channel "$channel" \
   >"$run_dir/fanout.log" 2>&1 &
 pids+=($!)
 # The simulator waits a little so the subscriber has joined before the stock directory goes out.
-bin/mdfanout simulator --group $group --port $port --interface 127.0.0.1 --symbols 50 \
+# Each line loses packets of its own (DEMO_LOSS); the feed handler takes each message from the
+# first line to deliver it and asks the re-request server for what both lines lost.
+bin/mdfanout simulator --group $group --port $port --interface 127.0.0.1 \
+  --group-b $group_b --port-b $port_b --loss-a "$LOSS" --loss-b "$LOSS" --retransmit-port $retransmit_port \
+  --retransmit-history-messages 200000 --symbols 50 \
   --rate "$RATE" --messages 0 --start-delay-ms 4000 >"$run_dir/simulator.log" 2>&1 &
 pids+=($!)
 
 symbol_args=()
 for s in $SYMBOLS; do symbol_args+=(--symbol "$s"); done
+echo "feed handler line counters: tail -f $run_dir/feed-handler.log"
 bin/mdfanout book --channel "$channel" --partitions "$PARTITIONS" "${symbol_args[@]}" --depth 5
