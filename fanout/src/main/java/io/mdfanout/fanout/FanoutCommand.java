@@ -138,7 +138,7 @@ public final class FanoutCommand implements Callable<Integer>
 
             try (fanout)
             {
-                err.println("fanout: running " + config + " aeronDir=" + fanout.aeronDirectoryName());
+                err.println("fanout: running " + config + " mediaDriverDir=" + fanout.aeronDirectoryName());
                 final Thread monitor = new Thread(() -> monitor(fanout, barrier, err), "fanout-monitor");
                 monitor.setDaemon(true);
                 monitor.start();

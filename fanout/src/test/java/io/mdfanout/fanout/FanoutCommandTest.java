@@ -103,7 +103,7 @@ final class FanoutCommandTest
         try
         {
             final String running = awaitLine(outputFile, "fanout: running", process);
-            final String aeronDirectory = running.substring(running.lastIndexOf("aeronDir=") + "aeronDir=".length());
+            final String aeronDirectory = running.substring(running.lastIndexOf("mediaDriverDir=") + "mediaDriverDir=".length());
             assertTrue(new File(aeronDirectory).exists(), aeronDirectory);
             awaitLine(outputFile, "fanout stats:", process);
 
