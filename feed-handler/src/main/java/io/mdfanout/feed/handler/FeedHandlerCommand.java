@@ -210,27 +210,10 @@ public final class FeedHandlerCommand implements Callable<Integer>
 
     private static Thread startStatsThread(final FeedHandlerAgent agent, final int intervalS)
     {
-        final Thread thread = new Thread(
-            () ->
-            {
-                try
-                {
-                    while (!Thread.currentThread().isInterrupted())
-                    {
-                        TimeUnit.SECONDS.sleep(intervalS);
-                        System.err.println("feed-handler: " + FeedStats.line(
-                            agent.counters(), agent.arbitrationCounters(), agent.normalizerCounters()));
-                    }
-                }
-                catch (final InterruptedException ignore)
-                {
-                    // stop printing
-                }
-            },
-            "feed-handler-stats");
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
+        return PeriodicPrinter.start("feed-handler-stats", TimeUnit.SECONDS.toMillis(intervalS),
+            () -> System.err.println("feed-handler: " + FeedStats.line(
+                agent.counters(), agent.arbitrationCounters(), agent.normalizerCounters())),
+            false);
     }
 
     /**

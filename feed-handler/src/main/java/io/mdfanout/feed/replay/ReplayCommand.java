@@ -4,6 +4,7 @@ import io.mdfanout.feed.handler.FeedHandlerConfig;
 import io.mdfanout.feed.handler.FeedHandlerCounters;
 import io.mdfanout.feed.handler.MoldUdp64PacketProcessor;
 import io.mdfanout.feed.handler.FeedStats;
+import io.mdfanout.feed.handler.PeriodicPrinter;
 import io.mdfanout.feed.handler.IdleStrategyChoice;
 import io.mdfanout.feed.handler.InMemoryCounters;
 import io.mdfanout.feed.normalize.ItchNormalizer;
@@ -406,31 +407,15 @@ public final class ReplayCommand implements Callable<Integer>
     private static Thread startProgressThread(
         final long fileSize, final ReplayCounters replayCounters, final NormalizerCounters normalizerCounters)
     {
-        final Thread thread = new Thread(
+        final ReplayProgress progress = new ReplayProgress(fileSize, System.nanoTime());
+        return PeriodicPrinter.start("replay-progress", PROGRESS_REDRAW_MS,
             () ->
             {
-                final ReplayProgress progress = new ReplayProgress(fileSize, System.nanoTime());
-                try
-                {
-                    while (!Thread.currentThread().isInterrupted())
-                    {
-                        TimeUnit.MILLISECONDS.sleep(PROGRESS_REDRAW_MS);
-                        System.err.print(progress.redraw(
-                            replayCounters.fileBytesRead().get(), normalizerCounters.totalDecoded(), System.nanoTime()));
-                        System.err.flush();
-                    }
-                }
-                catch (final InterruptedException ignore)
-                {
-                    // stop drawing
-                }
                 System.err.print(progress.redraw(
                     replayCounters.fileBytesRead().get(), normalizerCounters.totalDecoded(), System.nanoTime()));
+                System.err.flush();
             },
-            "replay-progress");
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
+            true);
     }
 
     private static Thread startStatsThread(
@@ -441,30 +426,16 @@ public final class ReplayCommand implements Callable<Integer>
         final NormalizerCounters normalizerCounters,
         final int intervalS)
     {
-        final Thread thread = new Thread(
+        return PeriodicPrinter.start("replay-stats", TimeUnit.SECONDS.toMillis(intervalS),
             () ->
             {
-                try
-                {
-                    while (!Thread.currentThread().isInterrupted())
-                    {
-                        TimeUnit.SECONDS.sleep(intervalS);
-                        final long read = replayCounters.fileBytesRead().get();
-                        System.err.printf("replay: %.1f%% of the file read, %s %s%n",
-                            fileSize <= 0 ? 100.0 : Math.min(100.0, read * 100.0 / fileSize),
-                            framingLine(replayCounters, captureCounters),
-                            FeedStats.line(feedCounters, normalizerCounters));
-                    }
-                }
-                catch (final InterruptedException ignore)
-                {
-                    // stop printing
-                }
+                final long read = replayCounters.fileBytesRead().get();
+                System.err.printf("replay: %.1f%% of the file read, %s %s%n",
+                    fileSize <= 0 ? 100.0 : Math.min(100.0, read * 100.0 / fileSize),
+                    framingLine(replayCounters, captureCounters),
+                    FeedStats.line(feedCounters, normalizerCounters));
             },
-            "replay-stats");
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
+            false);
     }
 
     /**
