@@ -6,9 +6,9 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -44,17 +44,8 @@ public final class FeedHandlerCommand implements Callable<Integer>
         description = "MoldUDP64 session to accept (up to 10 characters); default: adopt the first session seen.")
     String session;
 
-    @Option(names = "--ring-dir", defaultValue = FeedHandlerConfig.DEFAULT_RING_DIR,
-        description = "Directory of the partition ring files (partition-<n>.ring).")
-    Path ringDir;
-
-    @Option(names = "--partitions", defaultValue = "" + FeedHandlerConfig.DEFAULT_PARTITIONS,
-        description = "Number of partitions (one ring each).")
-    int partitions;
-
-    @Option(names = "--ring-capacity-bytes", defaultValue = "" + FeedHandlerConfig.DEFAULT_RING_CAPACITY,
-        description = "Data capacity of each ring in bytes (power of two).")
-    int ringCapacity;
+    @Mixin
+    RingOptions rings;
 
     @Option(names = "--idle-strategy", defaultValue = "backoff",
         description = "Idle strategy of the receive thread: backoff, yield or busy-spin (busy-spin only on a pinned core).")
@@ -136,9 +127,9 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 .port(port)
                 .interfaceAddress(interfaceAddress)
                 .session(session)
-                .ringDir(ringDir)
-                .partitions(partitions)
-                .ringCapacity(ringCapacity)
+                .ringDir(rings.ringDir())
+                .partitions(rings.partitions())
+                .ringCapacity(rings.ringCapacity())
                 .idleStrategy(IdleStrategyChoice.parse(idleStrategy))
                 .receiveBufferBytes(receiveBufferBytes)
                 .groupB(groupB)

@@ -1,19 +1,19 @@
 package io.mdfanout.feed.replay;
 
-import io.mdfanout.feed.handler.FeedHandlerConfig;
 import io.mdfanout.feed.handler.FeedHandlerCounters;
 import io.mdfanout.feed.handler.MoldUdp64PacketProcessor;
 import io.mdfanout.feed.handler.FeedStats;
 import io.mdfanout.feed.handler.PeriodicPrinter;
+import io.mdfanout.feed.handler.RingOptions;
 import io.mdfanout.feed.handler.IdleStrategyChoice;
 import io.mdfanout.feed.handler.InMemoryCounters;
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.normalize.PartitionRingSet;
-import org.agrona.BitUtil;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -66,17 +66,8 @@ public final class ReplayCommand implements Callable<Integer>
             "on: always the progress line; off: always the stats lines.")
     String progress;
 
-    @Option(names = "--ring-dir", defaultValue = FeedHandlerConfig.DEFAULT_RING_DIR,
-        description = "Directory of the partition ring files (partition-<n>.ring).")
-    Path ringDir;
-
-    @Option(names = "--partitions", defaultValue = "" + FeedHandlerConfig.DEFAULT_PARTITIONS,
-        description = "Number of partitions (one ring each).")
-    int partitions;
-
-    @Option(names = "--ring-capacity-bytes", defaultValue = "" + FeedHandlerConfig.DEFAULT_RING_CAPACITY,
-        description = "Data capacity of each ring in bytes (power of two).")
-    int ringCapacity;
+    @Mixin
+    RingOptions ringOptions;
 
     @Option(names = "--pace", defaultValue = "max",
         description = "max: as fast as the rings accept; original: at the pace of the ITCH timestamps " +
@@ -120,16 +111,7 @@ public final class ReplayCommand implements Callable<Integer>
         {
             replayPace = ReplayPace.parse(pace);
             idle = IdleStrategyChoice.parse(idleStrategy);
-            if (partitions < 1 || partitions > FeedHandlerConfig.MAX_PARTITIONS)
-            {
-                throw new IllegalArgumentException(
-                    "--partitions must be 1 to " + FeedHandlerConfig.MAX_PARTITIONS + ": " + partitions);
-            }
-            if (!BitUtil.isPowerOfTwo(ringCapacity) || ringCapacity < FeedHandlerConfig.MIN_RING_CAPACITY)
-            {
-                throw new IllegalArgumentException("--ring-capacity-bytes must be a power of two of at least " +
-                    FeedHandlerConfig.MIN_RING_CAPACITY + ": " + ringCapacity);
-            }
+            ringOptions.validate();
             if (statsIntervalS < 0)
             {
                 throw new IllegalArgumentException("--stats-interval-s must be 0 or more: " + statsIntervalS);
@@ -188,9 +170,9 @@ public final class ReplayCommand implements Callable<Integer>
         Thread statsThread = null;
         final InMemoryCounters counters = new InMemoryCounters(256);
         final NormalizerCounters normalizerCounters =
-            new NormalizerCounters(counters.countersManager(), "replay", partitions);
+            new NormalizerCounters(counters.countersManager(), "replay", ringOptions.partitions());
         final ReplayCounters replayCounters = new ReplayCounters(counters.countersManager());
-        try (PartitionRingSet rings = new PartitionRingSet(ringDir, partitions, ringCapacity);
+        try (PartitionRingSet rings = new PartitionRingSet(ringOptions.ringDir(), ringOptions.partitions(), ringOptions.ringCapacity());
             ReplayInput input = ReplayInput.open(file, replayCounters.fileBytesRead()))
         {
             final ItchNormalizer normalizer =
@@ -249,7 +231,7 @@ public final class ReplayCommand implements Callable<Integer>
 
             if (waitForConsumer && ItchFileReplayer.Outcome.INTERRUPTED != outcome)
             {
-                System.err.println("replay: waiting for the consumer to drain " + partitions + " ring(s)");
+                System.err.println("replay: waiting for the consumer to drain " + ringOptions.partitions() + " ring(s)");
                 if (!awaitDrained(rings.rings()))
                 {
                     System.err.println("replay: interrupted while waiting for the consumer");
