@@ -21,6 +21,25 @@ public final class Partitioning
         return instrumentId == WireFormat.MARKET_WIDE_INSTRUMENT_ID;
     }
 
+    /**
+     * Default distance between the incremental and snapshot stream id bases: partition p's
+     * snapshots go on stream {@code streamIdBase + DEFAULT_SNAPSHOT_STREAM_ID_OFFSET + p} unless
+     * a snapshot stream id base is configured.
+     */
+    public static final int DEFAULT_SNAPSHOT_STREAM_ID_OFFSET = 10_000;
+
+    /** The snapshot stream id base used when none is configured. */
+    public static int defaultSnapshotStreamIdBase(final int streamIdBase)
+    {
+        return streamIdBase + DEFAULT_SNAPSHOT_STREAM_ID_OFFSET;
+    }
+
+    /** Aeron stream id carrying a partition's snapshots. */
+    public static int snapshotStreamId(final int snapshotStreamIdBase, final int partition)
+    {
+        return snapshotStreamIdBase + partition;
+    }
+
     /** Aeron stream id carrying a partition's incremental messages. */
     public static int streamId(final int streamIdBase, final int partition)
     {

@@ -19,6 +19,10 @@ import io.mdfanout.sbe.OrderExecutedWithPriceDecoder;
 import io.mdfanout.sbe.OrderReplaceDecoder;
 import io.mdfanout.sbe.PacketHeaderDecoder;
 import io.mdfanout.sbe.RegShoRestrictionDecoder;
+import io.mdfanout.sbe.SnapshotBeginDecoder;
+import io.mdfanout.sbe.SnapshotEndDecoder;
+import io.mdfanout.sbe.SnapshotInstrumentDecoder;
+import io.mdfanout.sbe.SnapshotOrderDecoder;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sbe.TradeDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
@@ -47,10 +51,10 @@ public final class WireFormat
     /** instrumentId of whole-market messages (system events, MWCB, partition-wide gap notices). */
     public static final long MARKET_WIDE_INSTRUMENT_ID = 0;
 
-    /** Largest normalized message this schema version defines, header included. */
+    /** Largest normalized or snapshot message this schema version defines, header included. */
     public static final int MAX_MESSAGE_LENGTH;
 
-    private static final int MAX_TEMPLATE_ID = 31;
+    private static final int MAX_TEMPLATE_ID = 43;
     private static final int[] BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1];
 
     static
@@ -76,11 +80,15 @@ public final class WireFormat
         BLOCK_LENGTHS[CrossTradeDecoder.TEMPLATE_ID] = CrossTradeDecoder.BLOCK_LENGTH;
         BLOCK_LENGTHS[BrokenTradeDecoder.TEMPLATE_ID] = BrokenTradeDecoder.BLOCK_LENGTH;
         BLOCK_LENGTHS[ImbalanceDecoder.TEMPLATE_ID] = ImbalanceDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[SnapshotBeginDecoder.TEMPLATE_ID] = SnapshotBeginDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[SnapshotInstrumentDecoder.TEMPLATE_ID] = SnapshotInstrumentDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[SnapshotOrderDecoder.TEMPLATE_ID] = SnapshotOrderDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[SnapshotEndDecoder.TEMPLATE_ID] = SnapshotEndDecoder.BLOCK_LENGTH;
 
         int max = 0;
         for (int templateId = 0; templateId <= MAX_TEMPLATE_ID; templateId++)
         {
-            if (isNormalizedMessage(templateId))
+            if (isNormalizedMessage(templateId) || isSnapshotMessage(templateId))
             {
                 max = Math.max(max, BLOCK_LENGTHS[templateId]);
             }
@@ -103,11 +111,37 @@ public final class WireFormat
             BLOCK_LENGTHS[templateId] : -1;
     }
 
-    /** True for the templates that travel in packets and ring buffers (everything but PacketHeader and Heartbeat). */
+    /**
+     * True for the templates of the normalized feed: they travel in ring buffers and in the packets
+     * of incremental streams (everything but PacketHeader, Heartbeat and the snapshot messages).
+     */
     public static boolean isNormalizedMessage(final int templateId)
     {
         return templateId == GapNoticeDecoder.TEMPLATE_ID ||
-            (templateId >= SystemEventDecoder.TEMPLATE_ID && knownBlockLength(templateId) > 0);
+            (templateId >= SystemEventDecoder.TEMPLATE_ID && templateId < SnapshotBeginDecoder.TEMPLATE_ID &&
+            knownBlockLength(templateId) > 0);
+    }
+
+    /** True for SnapshotBegin, SnapshotInstrument, SnapshotOrder and SnapshotEnd: snapshot streams only. */
+    public static boolean isSnapshotMessage(final int templateId)
+    {
+        return templateId >= SnapshotBeginDecoder.TEMPLATE_ID && templateId <= SnapshotEndDecoder.TEMPLATE_ID;
+    }
+
+    /**
+     * True for the normalized messages that are state rather than events, re-sent verbatim inside a
+     * snapshot: the last SystemEvent, MwcbDeclineLevel and MwcbStatus of the market and the last
+     * InstrumentDirectory, TradingStatus, RegShoRestriction and OperationalHalt of each instrument.
+     */
+    public static boolean isStateMessage(final int templateId)
+    {
+        return templateId >= SystemEventDecoder.TEMPLATE_ID && templateId <= OperationalHaltDecoder.TEMPLATE_ID;
+    }
+
+    /** True for the templates a snapshot stream's packets may carry: snapshot messages and state messages. */
+    public static boolean isSnapshotStreamMessage(final int templateId)
+    {
+        return isSnapshotMessage(templateId) || isStateMessage(templateId);
     }
 
     /** Encoded length of a message (header included) given the blockLength from its header. */
