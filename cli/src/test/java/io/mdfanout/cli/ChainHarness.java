@@ -56,25 +56,44 @@ final class ChainHarness implements AutoCloseable
             replayArgs));
     }
 
-    ChainProcess fanout() throws IOException
+    ChainProcess fanout(final String... fanoutArgs) throws IOException
     {
-        return start("fanout", "fanout", "--ring-dir", ringDir.toString(), "--partitions", Integer.toString(partitions),
-            "--channel", channel, "--stream-id-base", streamIdBase, "--stats-interval-s", "5");
+        return fanout("fanout", fanoutArgs);
+    }
+
+    /** A fanout under a log name of its own (a restarted fanout), with extra options (snapshot settings). */
+    ChainProcess fanout(final String name, final String... fanoutArgs) throws IOException
+    {
+        return start(name, concat(new String[] {"fanout", "--ring-dir", ringDir.toString(),
+            "--partitions", Integer.toString(partitions), "--channel", channel, "--stream-id-base", streamIdBase,
+            "--stats-interval-s", "5"}, fanoutArgs));
     }
 
     /** Subscriber processes recording everything until END_OF_MESSAGES; returns once all have joined. */
     List<ChainProcess> recorders(final int count) throws IOException, InterruptedException
     {
+        return recorders(1, count, List.of());
+    }
+
+    /**
+     * Subscribers {@code first .. first + count - 1}, started at once, each with the given extra JVM
+     * options; returns once all have joined.
+     */
+    List<ChainProcess> recorders(final int first, final int count, final List<String> jvmArgs)
+        throws IOException, InterruptedException
+    {
         final List<ChainProcess> recorders = new ArrayList<>();
-        for (int i = 1; i <= count; i++)
+        for (int i = first; i < first + count; i++)
         {
-            recorders.add(start("subscriber-" + i, "record",
+            final ChainProcess process = ChainProcess.start("subscriber-" + i, dir, jvmArgs, "record",
                 "--channel", channel, "--stream-id-base", streamIdBase, "--partitions", Integer.toString(partitions),
                 "--out", recording(i).toString(), "--books-out", books(i).toString(),
                 "--ready-file", dir.resolve("subscriber-" + i + ".ready").toString(),
-                "--until-end-of-messages", "--timeout-s", "600"));
+                "--until-end-of-messages", "--timeout-s", "600");
+            processes.add(process);
+            recorders.add(process);
         }
-        for (int i = 1; i <= count; i++)
+        for (int i = first; i < first + count; i++)
         {
             awaitFile(dir.resolve("subscriber-" + i + ".ready"), 120);
         }

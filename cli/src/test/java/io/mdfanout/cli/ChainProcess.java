@@ -27,6 +27,13 @@ final class ChainProcess implements AutoCloseable
 
     static ChainProcess start(final String name, final Path logDir, final String... args) throws IOException
     {
+        return start(name, logDir, List.of(), args);
+    }
+
+    /** Start a role with extra JVM options (system properties such as Aeron's loss generator). */
+    static ChainProcess start(final String name, final Path logDir, final List<String> jvmArgs, final String... args)
+        throws IOException
+    {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("--add-opens");
@@ -40,6 +47,7 @@ final class ChainProcess implements AutoCloseable
         command.add("-XX:+UseParallelGC");
         command.add("-XX:TieredStopAtLevel=4");
         command.add("-Daeron.print.configuration=false");
+        command.addAll(jvmArgs);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(Main.class.getName());
@@ -67,6 +75,42 @@ final class ChainProcess implements AutoCloseable
     int waitFor(final long timeout, final TimeUnit unit) throws InterruptedException
     {
         return process.waitFor(timeout, unit) ? process.exitValue() : -1;
+    }
+
+    long pid()
+    {
+        return process.pid();
+    }
+
+    /** SIGKILL: the process gets no chance to clean up, as after a crash or an OOM kill. */
+    void kill9() throws InterruptedException
+    {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /** Send a signal by name (STOP, CONT) with kill(1): the JDK can only send TERM and KILL. */
+    void signal(final String signal) throws IOException, InterruptedException
+    {
+        final Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0)
+        {
+            throw new IOException("kill -" + signal + " " + process.pid() + " failed");
+        }
+    }
+
+    /** Every line of the log that contains {@code text}, in order. */
+    List<String> linesContaining(final String text) throws IOException
+    {
+        final List<String> matches = new ArrayList<>();
+        for (final String line : Files.readAllLines(log, StandardCharsets.UTF_8))
+        {
+            if (line.contains(text))
+            {
+                matches.add(line);
+            }
+        }
+        return matches;
     }
 
     /** SIGTERM, as Kubernetes and the demo stop a role, then wait for the clean exit. */

@@ -1,0 +1,367 @@
+package io.mdfanout.cli;
+
+import io.aeron.Aeron;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.mdfanout.sdk.FeedSubscriber;
+import io.mdfanout.sdk.MarketDataListener;
+import io.mdfanout.sdk.MessageContext;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Late join and recovery through the snapshot streams, with every role a separate process over
+ * real multicast (issue 4's must-show list): subscribers that join at half time, receive through
+ * 5% packet loss, are paused for 10 seconds, or outlive a {@code kill -9} of the fanout all end
+ * with exactly the books of the reference, and say when they were stale.
+ * <p>
+ * The reference books come from the simulator's generator with the same seed
+ * ({@link ExpectedStreams}), independently of everything under test.
+ */
+class RecoveryTest
+{
+    private static final int PARTITIONS = 4;
+    private static final int SYMBOLS = 200;
+    private static final long SEED = 20261121L;
+    private static final String SNAPSHOT_INTERVAL_MS = "1000";
+    private static final Pattern STALE = Pattern.compile(
+        "STALE partition=(\\d+) reason=(\\w+) streamSequence=(\\d+) epochMs=(\\d+)");
+    private static final Pattern RECOVERED = Pattern.compile(
+        "RECOVERED partition=(\\d+) snapshotId=(\\d+) lastStreamSequence=(\\d+) staleMs=(\\d+) epochMs=(\\d+)");
+    private static final Pattern SIMULATOR_PROGRESS = Pattern.compile("simulator: messages=(\\d+)");
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void subscribersStartedAtHalfTimeEndWithTheBooksOfASubscriberThatSawEverything(@TempDir final Path dir)
+        throws Exception
+    {
+        final long messages = 1_000_000;
+        final String channel = "aeron:udp?endpoint=224.0.1.101:46000|interface=127.0.0.1|mtu=8192";
+        try (ChainHarness chain = new ChainHarness(dir, "latejoin", PARTITIONS, channel, 4600))
+        {
+            chain.feedHandler("--group", "239.255.46.1", "--port", "46100", "--interface", "127.0.0.1");
+            chain.fanout("--snapshot-interval-ms", SNAPSHOT_INTERVAL_MS);
+            final List<ChainProcess> full = chain.recorders(1);
+
+            final ChainProcess simulator = chain.simulator(
+                "--group", "239.255.46.1", "--port", "46100", "--interface", "127.0.0.1",
+                "--seed", Long.toString(SEED), "--symbols", Integer.toString(SYMBOLS),
+                "--messages", Long.toString(messages), "--rate", "100000");
+            awaitSimulatorProgress(simulator, messages / 2);
+
+            // Three subscribers join at once, half way through: they all recover from the same snapshots.
+            final List<ChainProcess> late = chain.recorders(2, 3, List.of());
+
+            assertEquals(0, simulator.waitFor(5, TimeUnit.MINUTES), "simulator exit code");
+            awaitClean(full);
+            awaitClean(late);
+
+            final ExpectedStreams expected = ExpectedStreams.generate(SEED, SYMBOLS, messages, PARTITIONS);
+            expected.verifyRecording(chain.recording(1), "subscriber-1");
+            assertEquals(expected.books(), Files.readString(chain.books(1)), "the full subscriber's books");
+            assertTrue(full.get(0).linesContaining("STALE ").isEmpty(), "the full subscriber was never stale");
+
+            for (int i = 2; i <= 4; i++)
+            {
+                assertEquals(Files.readString(chain.books(1)), Files.readString(chain.books(i)),
+                    "subscriber-" + i + " (joined at half time) has the books of the one that saw everything");
+                final ChainProcess subscriber = late.get(i - 2);
+                final Map<Integer, Matcher> stale = lastPerPartition(subscriber, STALE);
+                final Map<Integer, Matcher> recovered = lastPerPartition(subscriber, RECOVERED);
+                for (int partition = 0; partition < PARTITIONS; partition++)
+                {
+                    assertEquals("LATE_JOIN", stale.get(partition).group(2), subscriber.name() + " partition " + partition);
+                    assertTrue(Long.parseLong(stale.get(partition).group(3)) > messages / PARTITIONS / 4,
+                        "joined well into the stream: " + stale.get(partition).group());
+                    assertTrue(recovered.containsKey(partition), subscriber.name() + " recovered partition " + partition);
+                }
+            }
+            chain.passed();
+        }
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void withFivePercentOfPacketsDroppedEverySubscriberEndsWithCorrectBooks(@TempDir final Path dir) throws Exception
+    {
+        final long messages = 500_000;
+        final String channel = "aeron:udp?endpoint=224.0.1.103:46200|interface=127.0.0.1|mtu=8192";
+        try (ChainHarness chain = new ChainHarness(dir, "loss", PARTITIONS, channel, 4620))
+        {
+            chain.feedHandler("--group", "239.255.46.3", "--port", "46300", "--interface", "127.0.0.1");
+            chain.fanout("--snapshot-interval-ms", SNAPSHOT_INTERVAL_MS);
+            final List<ChainProcess> subscribers = new ArrayList<>();
+            for (int i = 1; i <= 2; i++)
+            {
+                // Aeron's receive-side loss generator in each subscriber's own media driver: 5% of
+                // the data frames that reach the driver are dropped before it sees them.
+                subscribers.addAll(chain.recorders(i, 1, List.of(
+                    "-Daeron.ReceiveChannelEndpoint.supplier=io.aeron.driver.ext.DebugReceiveChannelEndpointSupplier",
+                    "-Daeron.debug.receive.data.loss.rate=0.05",
+                    "-Daeron.debug.receive.data.loss.seed=" + (17 * i))));
+            }
+
+            final ChainProcess simulator = chain.simulator(
+                "--group", "239.255.46.3", "--port", "46300", "--interface", "127.0.0.1",
+                "--seed", Long.toString(SEED), "--symbols", Integer.toString(SYMBOLS),
+                "--messages", Long.toString(messages), "--rate", "100000");
+            assertEquals(0, simulator.waitFor(5, TimeUnit.MINUTES), "simulator exit code");
+            awaitClean(subscribers);
+
+            final ExpectedStreams expected = ExpectedStreams.generate(SEED, SYMBOLS, messages, PARTITIONS);
+            for (int i = 1; i <= 2; i++)
+            {
+                final ChainProcess subscriber = subscribers.get(i - 1);
+                assertEquals(expected.books(), Files.readString(chain.books(i)), subscriber.name() + " books");
+                final String driver = subscriber.lastLineContaining("media driver:");
+                final Matcher naks = Pattern.compile("naksSent=(\\d+)").matcher(driver);
+                assertTrue(naks.find() && Long.parseLong(naks.group(1)) > 0,
+                    "the loss generator dropped frames and the driver asked for them again: " + driver);
+                // Every gap the SDK saw was reported as a stale partition and recovered.
+                final int staleGaps = subscriber.linesContaining("STALE ").size();
+                assertEquals(staleGaps, subscriber.linesContaining("RECOVERED ").size(),
+                    subscriber.name() + ": every stale partition recovered");
+            }
+            chain.passed();
+        }
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void aSubscriberPausedForTenSecondsSlowsNobodyAndRecovers(@TempDir final Path dir) throws Exception
+    {
+        final long messages = 1_800_000;
+        final int rate = 90_000; // 20 seconds
+        final String channel = "aeron:udp?endpoint=224.0.1.105:46400|interface=127.0.0.1|mtu=8192";
+        try (ChainHarness chain = new ChainHarness(dir, "pause", PARTITIONS, channel, 4640);
+            CountingSubscriber observer = new CountingSubscriber(channel, 4640, PARTITIONS))
+        {
+            chain.feedHandler("--group", "239.255.46.5", "--port", "46500", "--interface", "127.0.0.1");
+            chain.fanout("--snapshot-interval-ms", SNAPSHOT_INTERVAL_MS);
+            final List<ChainProcess> subscribers = chain.recorders(2);
+
+            final ChainProcess simulator = chain.simulator(
+                "--group", "239.255.46.5", "--port", "46500", "--interface", "127.0.0.1",
+                "--seed", Long.toString(SEED), "--symbols", Integer.toString(SYMBOLS),
+                "--messages", Long.toString(messages), "--rate", Integer.toString(rate));
+
+            awaitSimulatorProgress(simulator, 200_000);
+            final long beforeStartNs = System.nanoTime();
+            final long beforeStart = observer.received();
+            Thread.sleep(3_000);
+            final double rateBefore = ratePerSecond(observer.received() - beforeStart, System.nanoTime() - beforeStartNs);
+
+            final ChainProcess paused = subscribers.get(1);
+            paused.signal("STOP");
+            final long pauseStartNs = System.nanoTime();
+            final long pauseStart = observer.received();
+            Thread.sleep(10_000);
+            final double rateDuring = ratePerSecond(observer.received() - pauseStart, System.nanoTime() - pauseStartNs);
+            paused.signal("CONT");
+
+            assertEquals(0, simulator.waitFor(5, TimeUnit.MINUTES), "simulator exit code");
+            awaitClean(subscribers);
+
+            System.out.printf("pause test: another subscriber received %.0f msg/s before and %.0f msg/s during the " +
+                "10 s pause (ratio %.2f)%n", rateBefore, rateDuring, rateDuring / rateBefore);
+            // With multicast flow control min (or a tagged group holding the paused one) the
+            // publisher would stop within one receiver window: the rate would fall to near zero.
+            assertTrue(rateDuring > 0.6 * rateBefore, "the pause did not slow the publisher or the other subscribers: " +
+                rateBefore + " msg/s before, " + rateDuring + " msg/s during");
+
+            final ExpectedStreams expected = ExpectedStreams.generate(SEED, SYMBOLS, messages, PARTITIONS);
+            expected.verifyRecording(chain.recording(1), "subscriber-1");
+            assertTrue(subscribers.get(0).linesContaining("STALE ").isEmpty(), "the other subscriber was never stale");
+            assertEquals(expected.books(), Files.readString(chain.books(2)), "the paused subscriber's books");
+            assertTrue(!paused.linesContaining("STALE ").isEmpty(), "the paused subscriber knew it fell behind");
+            assertEquals(PARTITIONS, lastPerPartition(paused, RECOVERED).size(), "and recovered every partition");
+            chain.passed();
+        }
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void afterKillNineOfTheFanoutAndARestartSubscribersRecoverFromTheFirstSnapshots(@TempDir final Path dir)
+        throws Exception
+    {
+        final long messages = 1_000_000;
+        final String channel = "aeron:udp?endpoint=224.0.1.107:46600|interface=127.0.0.1|mtu=8192";
+        try (ChainHarness chain = new ChainHarness(dir, "restart", PARTITIONS, channel, 4660))
+        {
+            final ChainProcess feedHandler = chain.feedHandler(
+                "--group", "239.255.46.7", "--port", "46700", "--interface", "127.0.0.1");
+            final ChainProcess fanout = chain.fanout("--snapshot-interval-ms", SNAPSHOT_INTERVAL_MS);
+            final List<ChainProcess> subscribers = chain.recorders(2);
+
+            final ChainProcess simulator = chain.simulator(
+                "--group", "239.255.46.7", "--port", "46700", "--interface", "127.0.0.1",
+                "--seed", Long.toString(SEED), "--symbols", Integer.toString(SYMBOLS),
+                "--messages", Long.toString(messages), "--rate", "100000");
+            awaitSimulatorProgress(simulator, 400_000);
+
+            fanout.kill9();
+            final long killedAtMs = System.currentTimeMillis();
+            Thread.sleep(1_500); // the feed handler keeps writing the rings meanwhile
+            assertTrue(feedHandler.isAlive(), "the feed handler runs through the fanout outage");
+            chain.fanout("fanout-restarted", "--snapshot-interval-ms", SNAPSHOT_INTERVAL_MS);
+
+            assertEquals(0, simulator.waitFor(5, TimeUnit.MINUTES), "simulator exit code");
+            awaitClean(subscribers);
+
+            final ExpectedStreams expected = ExpectedStreams.generate(SEED, SYMBOLS, messages, PARTITIONS);
+            for (int i = 1; i <= 2; i++)
+            {
+                final ChainProcess subscriber = subscribers.get(i - 1);
+                assertEquals(expected.books(), Files.readString(chain.books(i)), subscriber.name() + " books");
+                final Map<Integer, Matcher> stale = lastPerPartition(subscriber, STALE);
+                final Map<Integer, Matcher> recovered = lastPerPartition(subscriber, RECOVERED);
+                for (int partition = 0; partition < PARTITIONS; partition++)
+                {
+                    final Matcher staleLine = stale.get(partition);
+                    assertTrue(null != staleLine, subscriber.name() + " said partition " + partition + " was stale");
+                    assertEquals("NEW_PUBLICATION", staleLine.group(2), staleLine.group());
+                    assertTrue(Long.parseLong(staleLine.group(4)) >= killedAtMs, staleLine.group());
+                    final Matcher recoveredLine = recovered.get(partition);
+                    assertTrue(null != recoveredLine, subscriber.name() + " recovered partition " + partition);
+                    // Snapshot ids restart at 1 with the new publication: recovered from its first
+                    // or second snapshot, that is within two snapshot intervals.
+                    assertTrue(Long.parseLong(recoveredLine.group(2)) <= 2, recoveredLine.group());
+                    System.out.println(subscriber.name() + ": " + staleLine.group() + " -> " + recoveredLine.group());
+                }
+            }
+            chain.passed();
+        }
+    }
+
+    private static void awaitClean(final List<ChainProcess> subscribers) throws InterruptedException
+    {
+        for (final ChainProcess subscriber : subscribers)
+        {
+            assertEquals(0, subscriber.waitFor(5, TimeUnit.MINUTES),
+                subscriber.name() + " exit code (0 = END_OF_MESSAGES on every partition, books good, nothing unreported)");
+        }
+    }
+
+    private static void awaitSimulatorProgress(final ChainProcess simulator, final long messages)
+        throws IOException, InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+        while (System.nanoTime() < deadline)
+        {
+            final Matcher matcher = SIMULATOR_PROGRESS.matcher(simulator.lastLineContaining("simulator: messages="));
+            if (matcher.find() && Long.parseLong(matcher.group(1)) >= messages)
+            {
+                return;
+            }
+            if (!simulator.isAlive())
+            {
+                fail("the simulator ended before sending " + messages + " messages");
+            }
+            Thread.sleep(50);
+        }
+        fail("the simulator did not reach " + messages + " messages");
+    }
+
+    /** The last line per partition that matches a recovery event pattern, keyed by partition. */
+    private static Map<Integer, Matcher> lastPerPartition(final ChainProcess process, final Pattern pattern)
+        throws IOException
+    {
+        final Map<Integer, Matcher> lines = new TreeMap<>();
+        for (final String line : process.linesContaining(pattern.pattern().substring(0, pattern.pattern().indexOf(' '))))
+        {
+            final Matcher matcher = pattern.matcher(line);
+            if (matcher.find())
+            {
+                lines.put(Integer.parseInt(matcher.group(1)), matcher);
+            }
+        }
+        return lines;
+    }
+
+    private static double ratePerSecond(final long count, final long elapsedNs)
+    {
+        return count * 1e9 / elapsedNs;
+    }
+
+    /**
+     * A subscriber in the test JVM, with its own embedded media driver, that only counts what it
+     * receives: the yardstick for "the other subscribers' delivery".
+     */
+    private static final class CountingSubscriber implements AutoCloseable, MarketDataListener
+    {
+        private final MediaDriver driver;
+        private final Aeron aeron;
+        private final FeedSubscriber subscriber;
+        private final AtomicLong received = new AtomicLong();
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final Thread poller;
+        private long count;
+
+        CountingSubscriber(final String channel, final int streamIdBase, final int partitions)
+        {
+            final String dir = new File(System.getProperty("java.io.tmpdir"),
+                "recovery-test-observer-" + System.nanoTime()).getAbsolutePath();
+            driver = MediaDriver.launch(new MediaDriver.Context()
+                .aeronDirectoryName(dir)
+                .threadingMode(ThreadingMode.SHARED)
+                .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, 1_000_000))
+                .socketRcvbufLength(2 * 1024 * 1024)
+                .initialWindowLength(2 * 1024 * 1024)
+                .dirDeleteOnStart(true)
+                .dirDeleteOnShutdown(true));
+            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(dir));
+            subscriber = new FeedSubscriber(aeron, channel, streamIdBase, partitions, this);
+            poller = new Thread(this::pollLoop, "counting-subscriber");
+            poller.setDaemon(true);
+            poller.start();
+        }
+
+        long received()
+        {
+            return received.get();
+        }
+
+        public void onRawMessage(final MessageContext context, final DirectBuffer buffer, final int offset, final int length)
+        {
+            received.lazySet(++count);
+        }
+
+        private void pollLoop()
+        {
+            final BackoffIdleStrategy idle = new BackoffIdleStrategy(10, 20, 1_000, 1_000_000);
+            while (running.get())
+            {
+                idle.idle(subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT));
+            }
+        }
+
+        public void close() throws InterruptedException
+        {
+            running.set(false);
+            poller.join(5_000);
+            CloseHelper.closeAll(subscriber, aeron, driver);
+        }
+    }
+}
