@@ -5,6 +5,10 @@ import io.aeron.ChannelUri;
 import io.aeron.CommonContext;
 import io.aeron.ExclusivePublication;
 import io.aeron.driver.MediaDriver;
+import io.mdfanout.fanout.snapshot.SnapshotCounters;
+import io.mdfanout.fanout.snapshot.SnapshotPublisher;
+import io.mdfanout.fanout.state.PartitionState;
+import io.mdfanout.fanout.state.PartitionStateCounters;
 import io.mdfanout.wire.PartitionRings;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.BitUtil;
@@ -32,7 +36,9 @@ import java.util.concurrent.locks.LockSupport;
  * The running fanout: maps the partition rings the feed handler created, connects to a media
  * driver (embedded by default), adds one {@link ExclusivePublication} per partition on the
  * configured channel with stream id {@code streamIdBase + partition}, and runs one
- * {@link PartitionPublisher} per partition, all on one thread ({@link FanoutThreading#SHARED}) or
+ * {@link PartitionPublisher} per partition, each keeping the partition's {@link PartitionState} in
+ * {@code <state-dir>/partition-<n>.state} and publishing snapshots on its snapshot stream
+ * ({@link SnapshotPublisher}), all on one thread ({@link FanoutThreading#SHARED}) or
  * one thread each ({@link FanoutThreading#DEDICATED}).
  * <p>
  * Construction either completes with everything running or fails with a clear message having
@@ -53,6 +59,10 @@ public final class Fanout implements AutoCloseable
     private final ExclusivePublication[] publications;
     private final PartitionCounters[] counters;
     private final PartitionPublisher[] publishers;
+    private final ExclusivePublication[] snapshotPublications;
+    private final PartitionStateCounters[] stateCounters;
+    private final SnapshotCounters[] snapshotCounters;
+    private final PartitionState[] states;
     private final AgentRunner[] runners;
     private final CountersManager countersManager;
     private MediaDriver driver;
@@ -78,12 +88,17 @@ public final class Fanout implements AutoCloseable
         publications = new ExclusivePublication[partitionCount];
         counters = new PartitionCounters[partitionCount];
         publishers = new PartitionPublisher[partitionCount];
+        snapshotPublications = new ExclusivePublication[partitionCount];
+        stateCounters = new PartitionStateCounters[partitionCount];
+        snapshotCounters = new SnapshotCounters[partitionCount];
+        states = new PartitionState[partitionCount];
         runners = new AgentRunner[FanoutThreading.SHARED == config.threading() ? 1 : partitionCount];
         countersManager = null != config.countersManager() ? config.countersManager() : newCountersManager();
 
         try
         {
             mapRings();
+            openStates();
             connectAeron();
             addPublications();
             startPublishers();
@@ -157,6 +172,29 @@ public final class Fanout implements AutoCloseable
         }
     }
 
+    /**
+     * Open (or create) each partition's state. A persisted ring position beyond what the ring ever
+     * held means the ring is new (the feed handler restarted with fresh rings): the state is reset
+     * rather than skipping records forever.
+     */
+    private void openStates()
+    {
+        final Path stateDirectory = config.resolvedStateDirectory();
+        for (int partition = 0; partition < states.length; partition++)
+        {
+            stateCounters[partition] = new PartitionStateCounters(countersManager, partition);
+            states[partition] = PartitionState.open(
+                stateDirectory, partition, config.maxOrders(), stateCounters[partition], errorHandler);
+            final long producerPosition = rings[partition].ring().producerPosition();
+            final long statePosition = states[partition].ringPosition();
+            if (statePosition > producerPosition)
+            {
+                states[partition].reset("persisted ring position " + statePosition +
+                    " is beyond the ring's producer position " + producerPosition + ": the ring is new");
+            }
+        }
+    }
+
     private static boolean hasRingLength(final File file)
     {
         final long capacity = file.length() - RingBufferDescriptor.TRAILER_LENGTH;
@@ -201,12 +239,27 @@ public final class Fanout implements AutoCloseable
             publications[partition] = aeron.addExclusivePublication(
                 channel, Partitioning.streamId(config.streamIdBase(), partition));
         }
+        if (config.snapshotIntervalNs() > 0)
+        {
+            final String snapshotChannel = withTermLength(config.resolvedSnapshotChannel());
+            final int snapshotStreamIdBase = (int)config.resolvedSnapshotStreamIdBase();
+            for (int partition = 0; partition < snapshotPublications.length; partition++)
+            {
+                snapshotPublications[partition] = aeron.addExclusivePublication(
+                    snapshotChannel, Partitioning.snapshotStreamId(snapshotStreamIdBase, partition));
+            }
+        }
     }
 
     /** The configured channel with the configured term length, unless the channel names its own. */
     String publicationChannel()
     {
-        final ChannelUri uri = ChannelUri.parse(config.channel());
+        return withTermLength(config.channel());
+    }
+
+    private String withTermLength(final String channel)
+    {
+        final ChannelUri uri = ChannelUri.parse(channel);
         if (!uri.containsKey(CommonContext.TERM_LENGTH_PARAM_NAME))
         {
             uri.put(CommonContext.TERM_LENGTH_PARAM_NAME, Integer.toString(config.termLength()));
@@ -221,6 +274,17 @@ public final class Fanout implements AutoCloseable
         for (int partition = 0; partition < publishers.length; partition++)
         {
             counters[partition] = new PartitionCounters(countersManager, partition);
+            snapshotCounters[partition] = new SnapshotCounters(countersManager, partition);
+            final SnapshotPublisher snapshots = null == snapshotPublications[partition] ? null : new SnapshotPublisher(
+                partition,
+                states[partition],
+                snapshotPublications[partition],
+                publications[partition].sessionId(),
+                snapshotCounters[partition],
+                config.snapshotIntervalNs(),
+                config.snapshotBytesPerCycle(),
+                epochClock,
+                errorHandler);
             publishers[partition] = new PartitionPublisher(
                 partition,
                 rings[partition].ring(),
@@ -230,7 +294,9 @@ public final class Fanout implements AutoCloseable
                 config.ringReadLimit(),
                 epochClock,
                 SystemNanoClock.INSTANCE,
-                errorHandler);
+                errorHandler,
+                states[partition],
+                snapshots);
         }
 
         if (FanoutThreading.SHARED == config.threading())
@@ -286,6 +352,52 @@ public final class Fanout implements AutoCloseable
         return counters[partition];
     }
 
+    /**
+     * @param partition 0..partitionCount-1.
+     * @return that partition's state counters.
+     */
+    public PartitionStateCounters stateCounters(final int partition)
+    {
+        return stateCounters[partition];
+    }
+
+    /**
+     * @param partition 0..partitionCount-1.
+     * @return that partition's snapshot counters.
+     */
+    public SnapshotCounters snapshotCounters(final int partition)
+    {
+        return snapshotCounters[partition];
+    }
+
+    /**
+     * @param partition 0..partitionCount-1.
+     * @return Aeron session id of that partition's incremental publication (new on every start).
+     */
+    public int sessionId(final int partition)
+    {
+        return publications[partition].sessionId();
+    }
+
+    /**
+     * @return {@code state=fresh} or
+     * {@code state=resumed(p0 seq=1235, p1 seq=998)} naming the stream sequence each resumed partition continues at.
+     */
+    public String stateDescription()
+    {
+        final StringBuilder resumed = new StringBuilder();
+        for (final PartitionState state : states)
+        {
+            if (state.wasResumed())
+            {
+                resumed.append(resumed.length() == 0 ? "" : ", ")
+                    .append('p').append(state.partitionId())
+                    .append(" seq=").append(state.lastAppliedStreamSequence() + 1);
+            }
+        }
+        return resumed.length() == 0 ? "state=fresh" : "state=resumed(" + resumed + ")";
+    }
+
     /** @return counter of exceptions caught by the agent runners (should stay 0). */
     public AtomicCounter dutyCycleErrors()
     {
@@ -330,13 +442,17 @@ public final class Fanout implements AutoCloseable
         closed = true;
 
         CloseHelper.closeAll(runners);
+        CloseHelper.closeAll(snapshotPublications);
         CloseHelper.closeAll(publications);
+        CloseHelper.closeAll(states);
         CloseHelper.close(aeron);
         CloseHelper.close(driver);
         CloseHelper.closeAll(rings);
         if (null != config.countersManager())
         {
             CloseHelper.closeAll(counters);
+            CloseHelper.closeAll(stateCounters);
+            CloseHelper.closeAll(snapshotCounters);
             CloseHelper.close(dutyCycleErrors);
         }
     }

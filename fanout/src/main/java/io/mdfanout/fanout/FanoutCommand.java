@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
     mixinStandardHelpOptions = true,
     showDefaultValues = true,
     description = "Drain the feed handler's partition ring buffers and publish them as batched SBE packets " +
-        "on Aeron (one stream per partition), with heartbeats when idle.")
+        "on Aeron (one stream per partition), with heartbeats when idle; keep each partition's books in a " +
+        "memory-mapped state file that survives a restart and publish periodic snapshots on a snapshot stream.")
 public final class FanoutCommand implements Callable<Integer>
 {
     private static final long MONITOR_INTERVAL_MS = 100;
@@ -76,6 +77,35 @@ public final class FanoutCommand implements Callable<Integer>
         description = "Most ring records a publisher consumes per duty cycle.")
     int ringReadLimit;
 
+    @Option(names = "--state-dir",
+        description = "Directory of the memory-mapped partition state files (partition-<n>.state); " +
+        "absent: <ring-dir>/" + FanoutConfig.DEFAULT_STATE_DIRECTORY_NAME + ".")
+    Path stateDirectory;
+
+    @Option(names = "--max-orders", defaultValue = "" + FanoutConfig.DEFAULT_MAX_ORDERS,
+        description = "Live orders the state of one partition holds (the file is sparse); must match existing state " +
+        "files. Adds beyond it are counted and rejected.")
+    int maxOrders;
+
+    @Option(names = "--snapshot-interval-ms", defaultValue = "1000",
+        description = "Start a snapshot of each partition this often (only while a snapshot subscriber is " +
+        "connected); 0 = no snapshots.")
+    long snapshotIntervalMs;
+
+    @Option(names = "--snapshot-channel",
+        description = "Aeron channel of the snapshot streams; absent: the same as --channel.")
+    String snapshotChannel;
+
+    @Option(names = "--snapshot-stream-id-base",
+        description = "Stream id of partition 0's snapshot stream; partition p uses base + p. Absent: " +
+        "--stream-id-base + 10000.")
+    Integer snapshotStreamIdBase;
+
+    @Option(names = "--snapshot-bytes-per-cycle", defaultValue = "" + FanoutConfig.DEFAULT_SNAPSHOT_BYTES_PER_CYCLE,
+        description = "Bytes of whole instruments a snapshot captures per duty cycle, so the incremental stream " +
+        "never waits (an instrument larger than this still goes whole).")
+    int snapshotBytesPerCycle;
+
     @Option(names = "--stats-interval-s", defaultValue = "5",
         description = "Print a one-line counters summary to stderr this often; 0 = never.")
     long statsIntervalS;
@@ -92,6 +122,10 @@ public final class FanoutCommand implements Callable<Integer>
         try
         {
             config = toConfig().validate();
+            if (snapshotIntervalMs < 0)
+            {
+                throw new IllegalArgumentException("--snapshot-interval-ms must not be negative");
+            }
             if (statsIntervalS < 0)
             {
                 throw new IllegalArgumentException("--stats-interval-s must not be negative");
@@ -138,7 +172,8 @@ public final class FanoutCommand implements Callable<Integer>
 
             try (fanout)
             {
-                err.println("fanout: running " + config + " mediaDriverDir=" + fanout.aeronDirectoryName());
+                err.println("fanout: running " + config + " " + fanout.stateDescription() +
+                    " mediaDriverDir=" + fanout.aeronDirectoryName());
                 final Thread monitor = new Thread(() -> monitor(fanout, barrier, err), "fanout-monitor");
                 monitor.setDaemon(true);
                 monitor.start();
@@ -178,7 +213,14 @@ public final class FanoutCommand implements Callable<Integer>
             .heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs))
             .termLength(termLength)
             .ringWaitTimeoutNs(TimeUnit.SECONDS.toNanos(ringWaitTimeoutS))
-            .ringReadLimit(ringReadLimit);
+            .ringReadLimit(ringReadLimit)
+            .stateDirectory(stateDirectory)
+            .maxOrders(maxOrders)
+            .snapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(snapshotIntervalMs))
+            .snapshotChannel(snapshotChannel)
+            .snapshotStreamIdBase(null != snapshotStreamIdBase ?
+                snapshotStreamIdBase : FanoutConfig.SNAPSHOT_STREAM_ID_BASE_DEFAULT)
+            .snapshotBytesPerCycle(snapshotBytesPerCycle);
     }
 
     /** Watch for a fatal publisher failure (then release the barrier) and print stats periodically. */

@@ -3,6 +3,8 @@ package io.mdfanout.fanout;
 import io.aeron.ChannelUri;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.LogBufferDescriptor;
+import io.mdfanout.fanout.state.StateLayout;
+import io.mdfanout.wire.Partitioning;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.status.CountersManager;
 
@@ -32,6 +34,16 @@ public final class FanoutConfig
     public static final long DEFAULT_RING_WAIT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
     /** Default most ring records a publisher consumes per duty cycle. */
     public static final int DEFAULT_RING_READ_LIMIT = 1024;
+    /** Name of the default state directory inside the ring directory. */
+    public static final String DEFAULT_STATE_DIRECTORY_NAME = "fanout-state";
+    /** Default live orders the state of one partition holds. */
+    public static final int DEFAULT_MAX_ORDERS = 1_048_576;
+    /** Default time between snapshot starts. */
+    public static final long DEFAULT_SNAPSHOT_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(1000);
+    /** Default bytes of whole instruments a snapshot captures per duty cycle. */
+    public static final int DEFAULT_SNAPSHOT_BYTES_PER_CYCLE = 65536;
+    /** Marks "not set" for the snapshot stream id base: the default base is derived from the stream id base. */
+    public static final int SNAPSHOT_STREAM_ID_BASE_DEFAULT = Integer.MIN_VALUE;
     /** Socket send and receive buffer of the embedded driver. */
     public static final int EMBEDDED_DRIVER_SOCKET_BUFFER_LENGTH = 2 * 1024 * 1024;
     /** Initial receiver window of the embedded driver. */
@@ -49,6 +61,12 @@ public final class FanoutConfig
     private int termLength = DEFAULT_TERM_LENGTH;
     private long ringWaitTimeoutNs = DEFAULT_RING_WAIT_TIMEOUT_NS;
     private int ringReadLimit = DEFAULT_RING_READ_LIMIT;
+    private Path stateDirectory;
+    private int maxOrders = DEFAULT_MAX_ORDERS;
+    private long snapshotIntervalNs = DEFAULT_SNAPSHOT_INTERVAL_NS;
+    private String snapshotChannel;
+    private int snapshotStreamIdBase = SNAPSHOT_STREAM_ID_BASE_DEFAULT;
+    private int snapshotBytesPerCycle = DEFAULT_SNAPSHOT_BYTES_PER_CYCLE;
     private CountersManager countersManager;
     private ErrorHandler errorHandler;
 
@@ -88,6 +106,31 @@ public final class FanoutConfig
         }
         require(ringWaitTimeoutNs >= 0, "ring wait timeout must not be negative");
         require(ringReadLimit > 0, "ring read limit must be positive, not " + ringReadLimit);
+        require(maxOrders >= 1 && maxOrders <= StateLayout.MAX_ORDERS_LIMIT,
+            "--max-orders must be 1.." + StateLayout.MAX_ORDERS_LIMIT + ", not " + maxOrders);
+        require(snapshotIntervalNs >= 0, "--snapshot-interval-ms must not be negative");
+        require(snapshotBytesPerCycle > 0, "--snapshot-bytes-per-cycle must be positive, not " + snapshotBytesPerCycle);
+        if (null != snapshotChannel)
+        {
+            require(!snapshotChannel.isBlank(), "--snapshot-channel is blank");
+            try
+            {
+                ChannelUri.parse(snapshotChannel);
+            }
+            catch (final RuntimeException ex)
+            {
+                throw new IllegalArgumentException(
+                    "invalid --snapshot-channel '" + snapshotChannel + "': " + ex.getMessage(), ex);
+            }
+        }
+        final long snapshotBase = resolvedSnapshotStreamIdBase();
+        require(snapshotBase + partitionCount - 1 <= Integer.MAX_VALUE,
+            "snapshot stream id base " + snapshotBase + " + partitions overflows an int stream id");
+        require(!resolvedSnapshotChannel().equals(channel) ||
+            snapshotBase >= (long)streamIdBase + partitionCount || snapshotBase + partitionCount <= streamIdBase,
+            "snapshot stream ids " + snapshotBase + ".." + (snapshotBase + partitionCount - 1) +
+            " overlap the incremental stream ids " + streamIdBase + ".." + ((long)streamIdBase + partitionCount - 1) +
+            " on the same channel: change --snapshot-stream-id-base or --snapshot-channel");
         return this;
     }
 
@@ -292,6 +335,123 @@ public final class FanoutConfig
         return this;
     }
 
+    /** @return directory of the partition state files, or null for {@code <ring-dir>/fanout-state}. */
+    public Path stateDirectory()
+    {
+        return stateDirectory;
+    }
+
+    /**
+     * @param stateDirectory directory of the partition state files; null for {@code <ring-dir>/fanout-state}.
+     * @return this.
+     */
+    public FanoutConfig stateDirectory(final Path stateDirectory)
+    {
+        this.stateDirectory = stateDirectory;
+        return this;
+    }
+
+    /** @return the state directory in effect: the configured one or {@code <ring-dir>/fanout-state}. */
+    public Path resolvedStateDirectory()
+    {
+        return null != stateDirectory ? stateDirectory : ringDirectory.resolve(DEFAULT_STATE_DIRECTORY_NAME);
+    }
+
+    /** @return live orders the state of one partition holds. */
+    public int maxOrders()
+    {
+        return maxOrders;
+    }
+
+    /**
+     * @param maxOrders live orders the state of one partition holds; must match existing state files.
+     * @return this.
+     */
+    public FanoutConfig maxOrders(final int maxOrders)
+    {
+        this.maxOrders = maxOrders;
+        return this;
+    }
+
+    /** @return time between snapshot starts in nanoseconds; 0 = no snapshots. */
+    public long snapshotIntervalNs()
+    {
+        return snapshotIntervalNs;
+    }
+
+    /**
+     * @param snapshotIntervalNs time between snapshot starts in nanoseconds; 0 disables snapshots.
+     * @return this.
+     */
+    public FanoutConfig snapshotIntervalNs(final long snapshotIntervalNs)
+    {
+        this.snapshotIntervalNs = snapshotIntervalNs;
+        return this;
+    }
+
+    /** @return channel of the snapshot streams, or null for the incremental channel. */
+    public String snapshotChannel()
+    {
+        return snapshotChannel;
+    }
+
+    /**
+     * @param snapshotChannel channel of the snapshot streams; null for the same channel as the incrementals.
+     * @return this.
+     */
+    public FanoutConfig snapshotChannel(final String snapshotChannel)
+    {
+        this.snapshotChannel = snapshotChannel;
+        return this;
+    }
+
+    /** @return the snapshot channel in effect. */
+    public String resolvedSnapshotChannel()
+    {
+        return null != snapshotChannel ? snapshotChannel : channel;
+    }
+
+    /** @return stream id of partition 0's snapshot stream, or {@link #SNAPSHOT_STREAM_ID_BASE_DEFAULT}. */
+    public int snapshotStreamIdBase()
+    {
+        return snapshotStreamIdBase;
+    }
+
+    /**
+     * @param snapshotStreamIdBase stream id of partition 0's snapshot stream; {@link #SNAPSHOT_STREAM_ID_BASE_DEFAULT}
+     *                             for {@code Partitioning.defaultSnapshotStreamIdBase(streamIdBase)}.
+     * @return this.
+     */
+    public FanoutConfig snapshotStreamIdBase(final int snapshotStreamIdBase)
+    {
+        this.snapshotStreamIdBase = snapshotStreamIdBase;
+        return this;
+    }
+
+    /** @return the snapshot stream id base in effect. */
+    public long resolvedSnapshotStreamIdBase()
+    {
+        return SNAPSHOT_STREAM_ID_BASE_DEFAULT != snapshotStreamIdBase ? snapshotStreamIdBase :
+            (long)streamIdBase + Partitioning.DEFAULT_SNAPSHOT_STREAM_ID_OFFSET;
+    }
+
+    /** @return bytes of whole instruments a snapshot captures per duty cycle. */
+    public int snapshotBytesPerCycle()
+    {
+        return snapshotBytesPerCycle;
+    }
+
+    /**
+     * @param snapshotBytesPerCycle bytes of whole instruments a snapshot captures per duty cycle (an instrument
+     *                              larger than this still goes whole).
+     * @return this.
+     */
+    public FanoutConfig snapshotBytesPerCycle(final int snapshotBytesPerCycle)
+    {
+        this.snapshotBytesPerCycle = snapshotBytesPerCycle;
+        return this;
+    }
+
     /** @return counters manager to allocate from, or null to let the fanout create its own. */
     public CountersManager countersManager()
     {
@@ -337,6 +497,12 @@ public final class FanoutConfig
             " threading=" + threading.cliName() +
             " idle=" + idleStrategy.cliName() +
             " heartbeatMs=" + TimeUnit.NANOSECONDS.toMillis(heartbeatIntervalNs) +
-            " termLength=" + termLength;
+            " termLength=" + termLength +
+            " stateDir=" + resolvedStateDirectory() +
+            " maxOrders=" + maxOrders +
+            " snapshotIntervalMs=" + TimeUnit.NANOSECONDS.toMillis(snapshotIntervalNs) +
+            " snapshotChannel=" + resolvedSnapshotChannel() +
+            " snapshotStreamIdBase=" + resolvedSnapshotStreamIdBase() +
+            " snapshotBytesPerCycle=" + snapshotBytesPerCycle;
     }
 }

@@ -1,5 +1,8 @@
 package io.mdfanout.fanout;
 
+import io.mdfanout.fanout.snapshot.SnapshotCounters;
+import io.mdfanout.fanout.state.PartitionStateCounters;
+
 import java.util.Locale;
 
 /**
@@ -24,7 +27,9 @@ public final class FanoutStats
     /**
      * @param nowMs current wall-clock time in milliseconds, for the rate.
      * @return e.g. {@code fanout stats: read=.. published=.. (../s) packets=.. msgs/packet=.. max=.. heartbeats=..
-     * backPressure=.. notConnectedDropped=.. invalid=.. pubErrors=.. dutyCycleErrors=..}.
+     * backPressure=.. notConnectedDropped=.. invalid=.. pubErrors=.. orders=.. instruments=.. poolFull=..
+     * unknownOrder=.. rejected=.. skippedAfterRestart=.. stateResets=.. snapshots=started/completed
+     * (abandoned=.. skipped=..) snapshotMsgs=.. snapshotBytes=.. dutyCycleErrors=..}.
      */
     public String line(final long nowMs)
     {
@@ -37,6 +42,19 @@ public final class FanoutStats
         long dropped = 0;
         long invalid = 0;
         long errors = 0;
+        long orders = 0;
+        long instruments = 0;
+        long poolFull = 0;
+        long unknownOrders = 0;
+        long rejected = 0;
+        long skippedAfterRestart = 0;
+        long resets = 0;
+        long snapshotsStarted = 0;
+        long snapshotsCompleted = 0;
+        long snapshotsAbandoned = 0;
+        long snapshotsSkipped = 0;
+        long snapshotMessages = 0;
+        long snapshotBytes = 0;
         for (int partition = 0; partition < fanout.partitionCount(); partition++)
         {
             final PartitionCounters counters = fanout.counters(partition);
@@ -49,6 +67,21 @@ public final class FanoutStats
             dropped += counters.notConnectedDropped().get();
             invalid += counters.invalidRecords().get();
             errors += counters.publicationErrors().get();
+            final PartitionStateCounters state = fanout.stateCounters(partition);
+            orders += state.ordersInState().get();
+            instruments += state.instrumentsWithState().get();
+            poolFull += state.ordersRejectedPoolFull().get();
+            unknownOrders += state.unknownOrderUpdates().get();
+            rejected += state.rejectedUpdates().get();
+            skippedAfterRestart += state.recordsSkippedAfterRestart().get();
+            resets += state.stateResets().get();
+            final SnapshotCounters snapshots = fanout.snapshotCounters(partition);
+            snapshotsStarted += snapshots.started().get();
+            snapshotsCompleted += snapshots.completed().get();
+            snapshotsAbandoned += snapshots.abandoned().get();
+            snapshotsSkipped += snapshots.skipped().get();
+            snapshotMessages += snapshots.messagesSent().get();
+            snapshotBytes += snapshots.bytesSent().get();
         }
 
         final long elapsedMs = Math.max(1, nowMs - lastTimeMs);
@@ -66,6 +99,17 @@ public final class FanoutStats
             " notConnectedDropped=" + dropped +
             " invalid=" + invalid +
             " pubErrors=" + errors +
+            " orders=" + orders +
+            " instruments=" + instruments +
+            " poolFull=" + poolFull +
+            " unknownOrder=" + unknownOrders +
+            " rejected=" + rejected +
+            " skippedAfterRestart=" + skippedAfterRestart +
+            " stateResets=" + resets +
+            " snapshots=" + snapshotsStarted + "/" + snapshotsCompleted +
+            " (abandoned=" + snapshotsAbandoned + " skipped=" + snapshotsSkipped + ")" +
+            " snapshotMsgs=" + snapshotMessages +
+            " snapshotBytes=" + snapshotBytes +
             " dutyCycleErrors=" + fanout.dutyCycleErrors().get();
     }
 }

@@ -2,6 +2,8 @@ package io.mdfanout.fanout;
 
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
+import io.mdfanout.fanout.snapshot.SnapshotPublisher;
+import io.mdfanout.fanout.state.PartitionState;
 import io.mdfanout.sbe.HeartbeatEncoder;
 import io.mdfanout.sbe.MessageHeaderDecoder;
 import io.mdfanout.sbe.MessageHeaderEncoder;
@@ -16,6 +18,7 @@ import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
@@ -41,6 +44,14 @@ import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
  * A heartbeat (nextStreamSequence, sendingTime, partitionId) goes out alone when the stream has
  * sent nothing for the heartbeat interval.
  * <p>
+ * With a {@link PartitionState}, every record packed is also applied to the state with its stream
+ * sequence and its absolute ring position, and the stream continues from the state's last applied
+ * sequence + 1. Agrona moves the ring head only at the end of a read call, so after kill -9 the
+ * records of the last read are read again: those at or before the persisted ring position are
+ * skipped (counted), which makes the application exactly once. With a {@link SnapshotPublisher},
+ * snapshots are captured and sent after each ring drain, on the same thread, so the state never
+ * changes under a snapshot.
+ * <p>
  * Not thread safe: one thread runs {@link #doWork()}. Allocates nothing in steady state.
  */
 public final class PartitionPublisher implements Agent
@@ -62,6 +73,9 @@ public final class PartitionPublisher implements Agent
     private final NanoClock nanoClock;
     private final ErrorHandler errorHandler;
     private final String roleName;
+    private final PartitionState state;
+    private final SnapshotPublisher snapshots;
+    private final int ringIndexMask;
 
     private final int maxPacketLength;
     private final UnsafeBuffer packetBuffer;
@@ -77,6 +91,8 @@ public final class PartitionPublisher implements Agent
     private boolean packetFull;
     private boolean packetPending;
     private long lastSendNs;
+    private long readStartPosition;
+    private int readStartIndex;
     private volatile boolean stopped;
 
     /**
@@ -103,6 +119,38 @@ public final class PartitionPublisher implements Agent
         final NanoClock nanoClock,
         final ErrorHandler errorHandler)
     {
+        this(partitionId, ring, publication, counters, heartbeatIntervalNs, ringReadLimit, epochClock, nanoClock,
+            errorHandler, null, null);
+    }
+
+    /**
+     * Create a publisher for one partition that keeps the partition's state and publishes snapshots.
+     *
+     * @param partitionId         the partition, stamped into every packet and heartbeat (0..65535).
+     * @param ring                the partition ring this publisher is the single consumer of.
+     * @param publication         the partition's stream; this publisher is its only writer.
+     * @param counters            where to count; this publisher is their only writer.
+     * @param heartbeatIntervalNs idle time after which a heartbeat is sent.
+     * @param ringReadLimit       most ring records consumed per duty cycle, bounding one cycle's work.
+     * @param epochClock          sending-time source (epoch nanos); must not allocate, e.g. OffsetEpochNanoClock.
+     * @param nanoClock           monotonic clock for the heartbeat and snapshot timers.
+     * @param errorHandler        told once when the publication fails for good.
+     * @param state               the partition's state, applied by this publisher's thread; null for none.
+     * @param snapshots           snapshot publisher over that state, run after each ring drain; null for none.
+     */
+    public PartitionPublisher(
+        final int partitionId,
+        final RingBuffer ring,
+        final ExclusivePublication publication,
+        final PartitionCounters counters,
+        final long heartbeatIntervalNs,
+        final int ringReadLimit,
+        final EpochNanoClock epochClock,
+        final NanoClock nanoClock,
+        final ErrorHandler errorHandler,
+        final PartitionState state,
+        final SnapshotPublisher snapshots)
+    {
         if (partitionId < 0 || partitionId > 0xFFFF)
         {
             throw new IllegalArgumentException("partitionId must be 0..65535: " + partitionId);
@@ -125,6 +173,15 @@ public final class PartitionPublisher implements Agent
         this.nanoClock = nanoClock;
         this.errorHandler = errorHandler;
         this.roleName = "fanout-partition-" + partitionId;
+        this.state = state;
+        this.snapshots = snapshots;
+        this.ringIndexMask = ring.capacity() - 1;
+        if (null != state)
+        {
+            // A restarted fanout continues its stream where the state left off, in a new publication.
+            nextStreamSequence = state.lastAppliedStreamSequence() + 1;
+            counters.nextStreamSequence().setRelease(nextStreamSequence);
+        }
 
         // A packet is built whole in this buffer and offered: its length is only known once the
         // ring has been drained, and a refused packet must survive to be retried on a later duty
@@ -174,6 +231,11 @@ public final class PartitionPublisher implements Agent
 
         workCount += drainRing(nowNs);
 
+        if (null != snapshots && !stopped)
+        {
+            workCount += snapshots.doWork(nowNs); // after the drain: the incremental stream goes first
+        }
+
         if (!packetPending && !stopped && nowNs - lastSendNs >= heartbeatIntervalNs)
         {
             workCount += sendHeartbeat(nowNs);
@@ -212,6 +274,18 @@ public final class PartitionPublisher implements Agent
         return packetPending;
     }
 
+    /** @return the partition state this publisher applies, or null. */
+    public PartitionState state()
+    {
+        return state;
+    }
+
+    /** @return the snapshot publisher run after each drain, or null. */
+    public SnapshotPublisher snapshots()
+    {
+        return snapshots;
+    }
+
     /** @return true once the publication failed for good (CLOSED or MAX_POSITION_EXCEEDED); safe from any thread. */
     public boolean isStopped()
     {
@@ -225,6 +299,8 @@ public final class PartitionPublisher implements Agent
         while (true)
         {
             final int limit = ringReadLimit - recordsRead;
+            readStartPosition = ring.consumerPosition();
+            readStartIndex = (int)readStartPosition & ringIndexMask;
             final int read = limit > 0 ? ring.controlledRead(recordHandler, limit) : 0;
             recordsRead += read;
 
@@ -256,6 +332,17 @@ public final class PartitionPublisher implements Agent
     private ControlledMessageHandler.Action onRingRecord(
         final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
+        // One read call never wraps (Agrona reads one contiguous block), so the record's absolute
+        // end position is the position at the start of the call plus its offset within the block.
+        final long recordEndPosition = readStartPosition + (index - RecordDescriptor.HEADER_LENGTH - readStartIndex) +
+            BitUtil.align(length + RecordDescriptor.HEADER_LENGTH, RecordDescriptor.ALIGNMENT);
+        final PartitionState state = this.state;
+        if (null != state && recordEndPosition <= state.ringPosition())
+        {
+            state.onSkippedAfterRestart(); // applied before a restart; the ring head had not moved yet
+            return ControlledMessageHandler.Action.CONTINUE;
+        }
+
         if (!isValidRecord(msgTypeId, buffer, index, length))
         {
             counters.invalidRecords().incrementRelease();
@@ -270,6 +357,10 @@ public final class PartitionPublisher implements Agent
 
         packetBuffer.putBytes(packetLength, buffer, index, length);
         packetLength += length;
+        if (null != state)
+        {
+            state.apply(nextStreamSequence + packetMessageCount, recordEndPosition, msgTypeId, buffer, index, length);
+        }
         packetMessageCount++;
 
         return ControlledMessageHandler.Action.CONTINUE;

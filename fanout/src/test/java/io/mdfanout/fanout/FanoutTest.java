@@ -21,6 +21,7 @@ import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -81,6 +82,106 @@ final class FanoutTest
             }
             Thread.yield();
         }
+    }
+
+    private static final String SNAPSHOT_TEST_CHANNEL = "aeron:udp?endpoint=224.0.1.63:40603|interface=127.0.0.1";
+
+    /**
+     * A fanout closed (its state file left as is) and started again on the same ring and state dir:
+     * the state is resumed, the stream continues from the next sequence in a new session, and the
+     * new session's first snapshot carries the state.
+     */
+    @Test
+    void aRestartedFanoutResumesItsStateContinuesTheStreamInANewSessionAndServesSnapshots()
+    {
+        final RingBuffer ring = createRing(0);
+        final FanoutConfig config = config(1).channel(SNAPSHOT_TEST_CHANNEL + "|mtu=8192")
+            .snapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(10)).maxOrders(1024);
+        final TestMessages messages = new TestMessages();
+        for (int id = 1; id <= 50; id++)
+        {
+            assertTrue(messages.writeAddOrder(ring, id, 5));
+        }
+        final Fanout first = new Fanout(config);
+        assertEquals("state=fresh", first.stateDescription());
+        awaitCondition(() -> first.stateCounters(0).ordersInState().get() == 50, () -> { }, "orders applied");
+        final int firstSession = first.sessionId(0);
+        first.close();
+
+        final Fanout second = new Fanout(config);
+        closeables.add(second);
+        assertEquals("state=resumed(p0 seq=51)", second.stateDescription());
+        assertNotEquals(firstSession, second.sessionId(0));
+        final Aeron aeron = TestAeron.connect(second.aeronDirectoryName());
+        closeables.add(aeron);
+        final Subscription incrementals = aeron.addSubscription(SNAPSHOT_TEST_CHANNEL, Partitioning.streamId(STREAM_ID_BASE, 0));
+        final Subscription snapshots = aeron.addSubscription(SNAPSHOT_TEST_CHANNEL,
+            Partitioning.snapshotStreamId(Partitioning.defaultSnapshotStreamIdBase(STREAM_ID_BASE), 0));
+        final PacketCollector incrementalCollector = new PacketCollector();
+        final PacketCollector snapshotCollector = new PacketCollector();
+        final Runnable poll = () ->
+        {
+            incrementals.poll(incrementalCollector, 100);
+            snapshots.poll(snapshotCollector, 100);
+        };
+        awaitCondition(() -> second.isConnected(0), poll, "subscriber connected");
+        assertTrue(messages.writeAddOrder(ring, 51, 5));
+        awaitCondition(() -> incrementalCollector.messageCount() == 1, poll, "message after restart");
+        assertEquals(51, incrementalCollector.packets.get(0).streamSequence(), "the stream continues");
+        assertEquals(second.sessionId(0), incrementalCollector.packets.get(0).sessionId());
+
+        awaitCondition(() -> snapshotCollector.packets.stream().anyMatch(
+            (p) -> p.messages().stream().anyMatch((m) -> m[2] == 43)), poll, "a complete snapshot");
+        final int snapshotSession = snapshotCollector.packets.get(0).sessionId();
+        final SnapshotReader.Snapshot snapshot = SnapshotReader.read(snapshotCollector.packets, snapshotSession).get(0);
+        assertEquals(second.sessionId(0), snapshot.incrementalSessionId);
+        assertEquals(51, snapshot.model.orders.size());
+        assertEquals(51, snapshot.beginLastStreamSequence);
+        assertEquals(0, second.stateCounters(0).stateResets().get());
+    }
+
+    @Test
+    void aNewRingResetsTheState() throws Exception
+    {
+        final PartitionRings.MappedRing oldRing = PartitionRings.create(ringDirectory, 0, 64 * 1024);
+        final TestMessages messages = new TestMessages();
+        for (int id = 1; id <= 10; id++)
+        {
+            assertTrue(messages.writeAddOrder(oldRing.ring(), id, 5));
+        }
+        final FanoutConfig config = config(1).channel(SNAPSHOT_TEST_CHANNEL + "|mtu=8192").maxOrders(1024);
+        final Fanout first = new Fanout(config);
+        awaitCondition(() -> first.stateCounters(0).ordersInState().get() == 10, () -> { }, "orders applied");
+        first.close();
+        oldRing.close();
+        java.nio.file.Files.delete(PartitionRings.ringFile(ringDirectory, 0));
+
+        createRing(0); // the feed handler restarted with fresh rings
+        final Fanout second = new Fanout(config);
+        closeables.add(second);
+        assertEquals(1, second.stateCounters(0).stateResets().get());
+        assertEquals(0, second.stateCounters(0).ordersInState().get());
+        assertEquals("state=fresh", second.stateDescription());
+        assertEquals(1, errors.size());
+        assertTrue(errors.get(0).getMessage().contains("the ring is new"), errors.get(0).getMessage());
+        errors.clear();
+    }
+
+    @Test
+    void rejectsInvalidStateAndSnapshotOptionsWithOneLine()
+    {
+        final IllegalArgumentException overlap = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> config(4).snapshotStreamIdBase(STREAM_ID_BASE + 2).validate());
+        assertTrue(overlap.getMessage().contains("overlap"), overlap.getMessage());
+        config(4).snapshotStreamIdBase(STREAM_ID_BASE + 2).snapshotChannel(SNAPSHOT_TEST_CHANNEL).validate();
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> config(1).maxOrders(0).validate());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> config(1).snapshotIntervalNs(-1).validate());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> config(1).snapshotBytesPerCycle(0).validate());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> config(1).snapshotChannel("udp://nonsense").validate());
+        assertEquals(ringDirectory.resolve("fanout-state"), config(1).resolvedStateDirectory());
     }
 
     @ParameterizedTest

@@ -14,7 +14,8 @@ import java.util.List;
 /** Decodes what a subscription receives into packets and heartbeats, recording any malformed frame. */
 final class PacketCollector implements FragmentHandler
 {
-    record Packet(int streamId, long streamSequence, long sendingTime, int partitionId, List<byte[]> messages, int length)
+    record Packet(int streamId, long streamSequence, long sendingTime, int partitionId, List<byte[]> messages, int length,
+        int sessionId)
     {
     }
 
@@ -66,7 +67,7 @@ final class PacketCollector implements FragmentHandler
             errors.add("packet length " + length + " but messages end at " + (position - offset));
         }
         packets.add(new Packet(header.streamId(), packetDecoder.streamSequence(), packetDecoder.sendingTime(),
-            packetDecoder.partitionId(), messages, length));
+            packetDecoder.partitionId(), messages, length, header.sessionId()));
     }
 
     int messageCount()

@@ -3,6 +3,10 @@ package io.mdfanout.fanout;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
+import io.mdfanout.fanout.snapshot.SnapshotCounters;
+import io.mdfanout.fanout.snapshot.SnapshotPublisher;
+import io.mdfanout.fanout.state.PartitionState;
+import io.mdfanout.fanout.state.PartitionStateCounters;
 import io.mdfanout.sbe.AddOrderEncoder;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
@@ -340,6 +344,93 @@ final class PartitionPublisherTest
         // The ring refuses writes whenever the driver has not yet moved the IPC publication limit
         // (back pressure), so the window publishes fewer than it attempted, but it must publish.
         assertTrue(publisher.counters().messagesPublished().get() - sentBeforeWindow > 1000);
+    }
+
+    /**
+     * The whole duty cycle of issue 4: ring drain, state apply (add, then delete, so the state stays
+     * bounded), packet send and snapshot emission of a standing book every cycle, both streams polled.
+     */
+    @Test
+    void steadyStateWithStateAndSnapshotsAllocatesNothing()
+    {
+        mappedRing = PartitionRings.create(ringDirectory, PARTITION, 64 * 1024);
+        ring = mappedRing.ring();
+        publication = testAeron.aeron.addExclusivePublication(IPC_LARGE_TERM, STREAM_ID);
+        subscription = testAeron.aeron.addSubscription(IPC_LARGE_TERM, STREAM_ID);
+        final ExclusivePublication snapshotPublication = testAeron.aeron.addExclusivePublication(IPC_LARGE_TERM, STREAM_ID + 1);
+        final Subscription snapshotSubscription = testAeron.aeron.addSubscription(IPC_LARGE_TERM, STREAM_ID + 1);
+        final PartitionState state = PartitionState.open(ringDirectory.resolve("state"), PARTITION, 4096,
+            new PartitionStateCounters(countersManager, PARTITION), errors::add);
+        try
+        {
+            awaitCondition(() -> publication.isConnected() && snapshotPublication.isConnected(), "connection");
+            final SnapshotPublisher snapshots = new SnapshotPublisher(PARTITION, state, snapshotPublication,
+                publication.sessionId(), new SnapshotCounters(countersManager, PARTITION), 1, 4096,
+                new OffsetEpochNanoClock(), errors::add);
+            publisher = new PartitionPublisher(PARTITION, ring, publication,
+                new PartitionCounters(countersManager, PARTITION), NO_HEARTBEAT_NS, 1024, new OffsetEpochNanoClock(),
+                SystemNanoClock.INSTANCE, errors::add, state, snapshots);
+            publisher.onStart();
+
+            final StateMessages updates = new StateMessages();
+            for (int i = 1; i <= 200; i++)
+            {
+                updates.addOrder(1 + i % 20, 1_000_000_000L + i, i % 2 == 0, 100 + i, 100).writeTo(ring);
+            }
+            final long[] received = new long[1];
+            final FragmentHandler countingHandler = (buffer, offset, length, header) -> received[0]++;
+            final long[] nextId = {1};
+            final Runnable cycles = () ->
+            {
+                for (int i = 0; i < 20_000; i++)
+                {
+                    final long id = nextId[0]++;
+                    while (!updates.addOrder(1 + id % 20, id, true, 100, 10).writeTo(ring))
+                    {
+                        publisher.doWork(); // ring full (IPC back pressure): let the publisher catch up
+                        subscription.poll(countingHandler, 100);
+                    }
+                    while (!updates.delete(1 + id % 20, id).writeTo(ring))
+                    {
+                        publisher.doWork();
+                        subscription.poll(countingHandler, 100);
+                    }
+                    publisher.doWork();
+                    subscription.poll(countingHandler, 100);
+                    snapshotSubscription.poll(countingHandler, 100);
+                }
+            };
+
+            allocatedBytes();
+            for (int window = 0; window < 10; window++)
+            {
+                final long windowStart = allocatedBytes();
+                cycles.run();
+                if (allocatedBytes() == windowStart && window >= 2)
+                {
+                    break;
+                }
+            }
+            final long snapshotMessagesBefore = snapshots.counters().messagesSent().get();
+            final long appliedBefore = state.lastAppliedStreamSequence();
+            final long before = allocatedBytes();
+            cycles.run();
+            final long after = allocatedBytes();
+
+            assertEquals(0, after - before, "bytes allocated by drain + apply + send + snapshot");
+            assertTrue(snapshots.counters().messagesSent().get() - snapshotMessagesBefore > 1000, "snapshots were sent");
+            assertTrue(state.lastAppliedStreamSequence() - appliedBefore > 1000, "records were applied");
+            while (ring.size() > 0 || publisher.hasPendingPacket())
+            {
+                publisher.doWork();
+                subscription.poll(countingHandler, 100);
+            }
+            assertEquals(200, state.orderCount());
+        }
+        finally
+        {
+            CloseHelper.closeAll(snapshotSubscription, snapshotPublication, state);
+        }
     }
 
     private void runDutyCycles(final int iterations, final FragmentHandler handler)

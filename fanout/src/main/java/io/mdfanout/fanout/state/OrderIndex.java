@@ -1,0 +1,116 @@
+package io.mdfanout.fanout.state;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+import static io.mdfanout.fanout.state.StateLayout.INDEX_ENTRY_LENGTH;
+
+/**
+ * Open-addressing map orderId -> pool index inside the state file: linear probing over a
+ * power-of-two table at most half full, entries (orderId, poolIndex + 1) with 0 meaning empty, and
+ * backward-shift deletion so there are no tombstones and probe sequences stay short forever. Every
+ * store goes through the {@link UndoLog}.
+ */
+final class OrderIndex
+{
+    /** Returned by {@link #get(long)} when the order is not present. */
+    static final int MISSING = -1;
+
+    private final UnsafeBuffer buffer;
+    private final UndoLog undo;
+    private final int tableOffset;
+    private final int mask;
+
+    OrderIndex(final UnsafeBuffer buffer, final UndoLog undo, final StateLayout layout)
+    {
+        this.buffer = buffer;
+        this.undo = undo;
+        this.tableOffset = layout.indexOffset;
+        this.mask = layout.indexCapacity - 1;
+    }
+
+    /** @return the pool index of the order, or {@link #MISSING}. */
+    int get(final long orderId)
+    {
+        int slot = home(orderId);
+        while (true)
+        {
+            final int offset = slotOffset(slot);
+            final long value = buffer.getLong(offset + 8);
+            if (0 == value)
+            {
+                return MISSING;
+            }
+            if (buffer.getLong(offset) == orderId)
+            {
+                return (int)(value - 1);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /** Insert an order known to be absent; the table is never more than half full, so a slot is free. */
+    void put(final long orderId, final int poolIndex)
+    {
+        int slot = home(orderId);
+        while (0 != buffer.getLong(slotOffset(slot) + 8))
+        {
+            slot = (slot + 1) & mask;
+        }
+        final int offset = slotOffset(slot);
+        undo.store(offset, orderId);
+        undo.store(offset + 8, poolIndex + 1L);
+    }
+
+    /** Remove an order known to be present, shifting later entries of its cluster back. */
+    void remove(final long orderId)
+    {
+        int hole = home(orderId);
+        while (buffer.getLong(slotOffset(hole)) != orderId || 0 == buffer.getLong(slotOffset(hole) + 8))
+        {
+            hole = (hole + 1) & mask;
+        }
+
+        int slot = hole;
+        while (true)
+        {
+            slot = (slot + 1) & mask;
+            final int offset = slotOffset(slot);
+            final long value = buffer.getLong(offset + 8);
+            if (0 == value)
+            {
+                break;
+            }
+            final long key = buffer.getLong(offset);
+            final int home = home(key);
+            // The entry may move into the hole only if its home is not cyclically within (hole, slot].
+            final boolean staysPut = hole <= slot ? (hole < home && home <= slot) : (hole < home || home <= slot);
+            if (!staysPut)
+            {
+                final int holeOffset = slotOffset(hole);
+                undo.store(holeOffset, key);
+                undo.store(holeOffset + 8, value);
+                hole = slot;
+            }
+        }
+        final int holeOffset = slotOffset(hole);
+        undo.store(holeOffset, 0);
+        undo.store(holeOffset + 8, 0);
+    }
+
+    private int slotOffset(final int slot)
+    {
+        return tableOffset + slot * INDEX_ENTRY_LENGTH;
+    }
+
+    /** Order ids are often consecutive: mix them (MurmurHash3's finaliser) so clusters stay short. */
+    int home(final long orderId)
+    {
+        long h = orderId;
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
+        return (int)h & mask;
+    }
+}

@@ -1,0 +1,808 @@
+package io.mdfanout.fanout.state;
+
+import io.mdfanout.sbe.AddOrderAttributedDecoder;
+import io.mdfanout.sbe.AddOrderDecoder;
+import io.mdfanout.sbe.GapNoticeDecoder;
+import io.mdfanout.sbe.InstrumentDirectoryDecoder;
+import io.mdfanout.sbe.MessageHeaderDecoder;
+import io.mdfanout.sbe.MwcbDeclineLevelDecoder;
+import io.mdfanout.sbe.MwcbStatusDecoder;
+import io.mdfanout.sbe.OperationalHaltDecoder;
+import io.mdfanout.sbe.OrderCancelDecoder;
+import io.mdfanout.sbe.OrderDeleteDecoder;
+import io.mdfanout.sbe.OrderExecutedDecoder;
+import io.mdfanout.sbe.OrderExecutedWithPriceDecoder;
+import io.mdfanout.sbe.OrderReplaceDecoder;
+import io.mdfanout.sbe.RegShoRestrictionDecoder;
+import io.mdfanout.sbe.Side;
+import io.mdfanout.sbe.SystemEventDecoder;
+import io.mdfanout.sbe.TradingStatusDecoder;
+import io.mdfanout.wire.WireFormat;
+import org.agrona.DirectBuffer;
+import org.agrona.ErrorHandler;
+import org.agrona.IoUtil;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.MappedByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static io.mdfanout.fanout.state.StateLayout.*;
+
+/**
+ * The state of one partition, kept off-heap in a memory-mapped file so it survives kill -9: per
+ * instrument the live orders and the last InstrumentDirectory, TradingStatus, RegShoRestriction
+ * and OperationalHalt; for the market the last SystemEvent, MwcbDeclineLevel and MwcbStatus; and
+ * the "last applied" fields (stream sequence, ring position, exchange sequence and timestamp).
+ * <p>
+ * Book semantics follow ITCH and the SDK's {@code OrderBooks}: adds add, executions and cancels
+ * reduce the open shares (the order leaves at 0), delete removes, replace removes the original and
+ * adds the new id on the same side and instrument. An unknown order id is counted and skipped; a
+ * duplicate order id, an invalid side, an instrument id of 0 or above 65535, or a state message
+ * too long to store is counted as rejected; a full pool rejects the add (counted, reported once).
+ * <p>
+ * Single writer: the partition's consumer thread calls {@link #apply}; the enumeration methods are
+ * for the same thread (the snapshot publisher). Every store goes through the {@link UndoLog}, so a
+ * message is applied completely or not at all as far as a restarted process can tell.
+ * Allocates nothing per message.
+ */
+public final class PartitionState implements AutoCloseable
+{
+    /** Market-wide state message kinds, in snapshot order. */
+    public static final int SYSTEM_EVENT = 0;
+    /** The last MwcbDeclineLevel. */
+    public static final int MWCB_DECLINE_LEVEL = 1;
+    /** The last MwcbStatus. */
+    public static final int MWCB_STATUS = 2;
+    /** Instrument state message kinds, in snapshot order. */
+    public static final int INSTRUMENT_DIRECTORY = 0;
+    /** The last TradingStatus. */
+    public static final int TRADING_STATUS = 1;
+    /** The last RegShoRestriction. */
+    public static final int REG_SHO_RESTRICTION = 2;
+    /** The last OperationalHalt. */
+    public static final int OPERATIONAL_HALT = 3;
+    /** Number of market-wide kinds. */
+    public static final int MARKET_KINDS = MARKET_SLOT_COUNT;
+    /** Number of instrument kinds. */
+    public static final int INSTRUMENT_KINDS = INSTRUMENT_SLOT_COUNT;
+    /** No order / no instrument. */
+    public static final int NONE = -1;
+
+    private static final long NO_ATTRIBUTION = 0x20202020L; // four ASCII spaces
+
+    private final Path file;
+    private final int partitionId;
+    private final StateLayout layout;
+    private final PartitionStateCounters counters;
+    private final ErrorHandler errorHandler;
+    private MappedByteBuffer mapped;
+    private UnsafeBuffer buffer;
+    private UndoLog undo;
+    private OrderIndex index;
+    private boolean resumed;
+    private boolean reportedPoolFull;
+    private boolean reportedUndoOverflow;
+
+    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
+    private final AddOrderDecoder addOrder = new AddOrderDecoder();
+    private final AddOrderAttributedDecoder addOrderAttributed = new AddOrderAttributedDecoder();
+    private final OrderExecutedDecoder orderExecuted = new OrderExecutedDecoder();
+    private final OrderExecutedWithPriceDecoder orderExecutedWithPrice = new OrderExecutedWithPriceDecoder();
+    private final OrderCancelDecoder orderCancel = new OrderCancelDecoder();
+    private final OrderDeleteDecoder orderDelete = new OrderDeleteDecoder();
+    private final OrderReplaceDecoder orderReplace = new OrderReplaceDecoder();
+    private final UnsafeBuffer slotScratch = new UnsafeBuffer(new byte[SLOT_DATA_LENGTH]);
+
+    private PartitionState(
+        final Path file,
+        final int partitionId,
+        final StateLayout layout,
+        final PartitionStateCounters counters,
+        final ErrorHandler errorHandler)
+    {
+        this.file = file;
+        this.partitionId = partitionId;
+        this.layout = layout;
+        this.counters = counters;
+        this.errorHandler = errorHandler;
+    }
+
+    /**
+     * The state file of a partition.
+     *
+     * @param stateDirectory the --state-dir.
+     * @param partitionId    the partition.
+     * @return {@code <stateDirectory>/partition-<partitionId>.state}.
+     */
+    public static Path stateFile(final Path stateDirectory, final int partitionId)
+    {
+        return stateDirectory.resolve("partition-" + partitionId + ".state");
+    }
+
+    /**
+     * Open a partition's state file, creating it (sparse) if absent, or resuming it: the layout is
+     * checked and a message left half applied by a killed process is rolled back.
+     *
+     * @param stateDirectory directory of the state files; created if missing.
+     * @param partitionId    the partition (0..65535).
+     * @param maxOrders      live orders the pool holds; must match an existing file.
+     * @param counters       where to count; this state is their only writer.
+     * @param errorHandler   told once when the pool is full or the undo log overflows.
+     * @return the open state.
+     * @throws IllegalStateException when the file cannot be created or mapped, or was written with another layout.
+     */
+    public static PartitionState open(
+        final Path stateDirectory,
+        final int partitionId,
+        final int maxOrders,
+        final PartitionStateCounters counters,
+        final ErrorHandler errorHandler)
+    {
+        final StateLayout layout = new StateLayout(maxOrders);
+        final Path file = stateFile(stateDirectory, partitionId);
+        final PartitionState state = new PartitionState(file, partitionId, layout, counters, errorHandler);
+        try
+        {
+            Files.createDirectories(stateDirectory);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException("cannot create state directory " + stateDirectory + " (--state-dir): " + ex, ex);
+        }
+        state.map();
+        return state;
+    }
+
+    private void map()
+    {
+        final File f = file.toFile();
+        try
+        {
+            if (f.exists() && f.length() > 0)
+            {
+                if (f.length() != layout.fileLength)
+                {
+                    throw mismatch("is " + f.length() + " bytes long, not the " + layout.fileLength +
+                        " bytes --max-orders " + layout.maxOrders + " needs");
+                }
+                mapped = IoUtil.mapExistingFile(f, "partition state");
+                buffer = new UnsafeBuffer(mapped);
+                if (buffer.getLongVolatile(MAGIC_OFFSET) == 0)
+                {
+                    initialise(); // created but never initialised: the process died at creation
+                    return;
+                }
+                checkHeader();
+                undo = new UndoLog(buffer, layout.fileLength);
+                index = new OrderIndex(buffer, undo, layout);
+                final int rolledBack = undo.recover(file.toString());
+                if (rolledBack > 0)
+                {
+                    counters.rolledBackStores().getAndAddRelease(rolledBack);
+                }
+                resumed = true;
+                publishGauges();
+            }
+            else
+            {
+                mapped = IoUtil.mapNewFile(f, layout.fileLength, false);
+                buffer = new UnsafeBuffer(mapped);
+                initialise();
+            }
+        }
+        catch (final UncheckedIOException ex)
+        {
+            close();
+            throw new IllegalStateException("cannot map state file " + file + ": " + ex.getMessage(), ex);
+        }
+        catch (final RuntimeException ex)
+        {
+            close();
+            throw ex;
+        }
+    }
+
+    private void initialise()
+    {
+        buffer.putLong(VERSION_OFFSET, LAYOUT_VERSION);
+        buffer.putLong(PARTITION_OFFSET, partitionId);
+        buffer.putLong(MAX_ORDERS_OFFSET, layout.maxOrders);
+        buffer.putLong(INDEX_CAPACITY_OFFSET, layout.indexCapacity);
+        buffer.putLong(INSTRUMENT_CAPACITY_OFFSET, INSTRUMENT_CAPACITY);
+        buffer.putLong(UNDO_CAPACITY_OFFSET, UNDO_CAPACITY);
+        buffer.putLongRelease(MAGIC_OFFSET, MAGIC); // last: a file with magic 0 was never initialised
+        undo = new UndoLog(buffer, layout.fileLength);
+        index = new OrderIndex(buffer, undo, layout);
+        resumed = false;
+        publishGauges();
+    }
+
+    private void checkHeader()
+    {
+        if (buffer.getLong(MAGIC_OFFSET) != MAGIC)
+        {
+            throw mismatch("is not a fanout partition state file (bad magic)");
+        }
+        if (buffer.getLong(VERSION_OFFSET) != LAYOUT_VERSION)
+        {
+            throw mismatch("has layout version " + buffer.getLong(VERSION_OFFSET) + ", this build reads " + LAYOUT_VERSION);
+        }
+        if (buffer.getLong(PARTITION_OFFSET) != partitionId)
+        {
+            throw mismatch("belongs to partition " + buffer.getLong(PARTITION_OFFSET) + ", not " + partitionId);
+        }
+        if (buffer.getLong(MAX_ORDERS_OFFSET) != layout.maxOrders ||
+            buffer.getLong(INDEX_CAPACITY_OFFSET) != layout.indexCapacity ||
+            buffer.getLong(INSTRUMENT_CAPACITY_OFFSET) != INSTRUMENT_CAPACITY ||
+            buffer.getLong(UNDO_CAPACITY_OFFSET) != UNDO_CAPACITY)
+        {
+            throw mismatch("was written with --max-orders " + buffer.getLong(MAX_ORDERS_OFFSET) + ", not " + layout.maxOrders);
+        }
+    }
+
+    private IllegalStateException mismatch(final String what)
+    {
+        return new IllegalStateException("state file " + file + " " + what +
+            ": use the same --max-orders, or another --state-dir, or delete the file to start with empty state");
+    }
+
+    /**
+     * Throw the state away: used when the ring is new (the feed handler restarted with fresh rings),
+     * so the persisted ring position means nothing. The file is recreated empty.
+     *
+     * @param reason for the error handler's message.
+     */
+    public void reset(final String reason)
+    {
+        unmap();
+        try
+        {
+            Files.deleteIfExists(file);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException("cannot delete state file " + file + ": " + ex, ex);
+        }
+        map();
+        counters.stateResets().incrementRelease();
+        errorHandler.onError(new IllegalStateException(
+            "fanout partition " + partitionId + ": state reset (" + reason + "); starting from empty state in " + file));
+    }
+
+    /** @return the state file. */
+    public Path file()
+    {
+        return file;
+    }
+
+    /** @return the counters this state writes. */
+    public PartitionStateCounters counters()
+    {
+        return counters;
+    }
+
+    /** @return the partition. */
+    public int partitionId()
+    {
+        return partitionId;
+    }
+
+    /** @return live orders the pool holds. */
+    public int maxOrders()
+    {
+        return layout.maxOrders;
+    }
+
+    /** @return true when the file existed and was resumed, false when it was created (or reset) empty. */
+    public boolean wasResumed()
+    {
+        return resumed;
+    }
+
+    /** @return stream sequence of the last applied message (0 when none). */
+    public long lastAppliedStreamSequence()
+    {
+        return buffer.getLong(LAST_STREAM_SEQUENCE_OFFSET);
+    }
+
+    /** @return absolute ring position just after the last applied record (0 when none). */
+    public long ringPosition()
+    {
+        return buffer.getLong(RING_POSITION_OFFSET);
+    }
+
+    /** @return exchange sequence of the last applied message. */
+    public long lastExchangeSequence()
+    {
+        return buffer.getLong(LAST_EXCHANGE_SEQUENCE_OFFSET);
+    }
+
+    /** @return exchange timestamp of the last applied message. */
+    public long lastExchangeTimestamp()
+    {
+        return buffer.getLong(LAST_EXCHANGE_TIMESTAMP_OFFSET);
+    }
+
+    /** @return live orders. */
+    public int orderCount()
+    {
+        return (int)buffer.getLong(ORDER_COUNT_OFFSET);
+    }
+
+    /** @return instruments with any state (an order or a state message). */
+    public int instrumentCount()
+    {
+        return (int)buffer.getLong(INSTRUMENT_COUNT_OFFSET);
+    }
+
+    /**
+     * Record that a message was consumed without changing the book (it was skipped as a duplicate
+     * after restart); nothing is stored.
+     */
+    public void onSkippedAfterRestart()
+    {
+        counters.recordsSkippedAfterRestart().incrementRelease();
+    }
+
+    /**
+     * Apply one normalized message, then persist the "last applied" fields and commit.
+     *
+     * @param streamSequence stream sequence the message carries.
+     * @param ringPosition   absolute ring position just after the record.
+     * @param templateId     the message's template id (already validated as a normalized message).
+     * @param src            buffer holding the message (header included).
+     * @param offset         where the message starts.
+     * @param length         message length, header included.
+     */
+    public void apply(
+        final long streamSequence,
+        final long ringPosition,
+        final int templateId,
+        final DirectBuffer src,
+        final int offset,
+        final int length)
+    {
+        final UndoLog undo = this.undo;
+        undo.begin(ringPosition);
+        switch (templateId)
+        {
+            case AddOrderDecoder.TEMPLATE_ID:
+                addOrder.wrapAndApplyHeader(src, offset, headerDecoder);
+                addOrder(addOrder.instrumentId(), addOrder.orderId(), addOrder.sideRaw(),
+                    addOrder.price().mantissa(), addOrder.shares(), NO_ATTRIBUTION);
+                break;
+
+            case AddOrderAttributedDecoder.TEMPLATE_ID:
+                addOrderAttributed.wrapAndApplyHeader(src, offset, headerDecoder);
+                addOrder(addOrderAttributed.instrumentId(), addOrderAttributed.orderId(), addOrderAttributed.sideRaw(),
+                    addOrderAttributed.price().mantissa(), addOrderAttributed.shares(),
+                    src.getInt(offset + WireFormat.HEADER_LENGTH + AddOrderAttributedDecoder.attributionEncodingOffset(),
+                    java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL);
+                break;
+
+            case OrderExecutedDecoder.TEMPLATE_ID:
+                orderExecuted.wrapAndApplyHeader(src, offset, headerDecoder);
+                reduceOrder(orderExecuted.orderId(), orderExecuted.executedShares());
+                break;
+
+            case OrderExecutedWithPriceDecoder.TEMPLATE_ID:
+                orderExecutedWithPrice.wrapAndApplyHeader(src, offset, headerDecoder);
+                reduceOrder(orderExecutedWithPrice.orderId(), orderExecutedWithPrice.executedShares());
+                break;
+
+            case OrderCancelDecoder.TEMPLATE_ID:
+                orderCancel.wrapAndApplyHeader(src, offset, headerDecoder);
+                reduceOrder(orderCancel.orderId(), orderCancel.cancelledShares());
+                break;
+
+            case OrderDeleteDecoder.TEMPLATE_ID:
+                orderDelete.wrapAndApplyHeader(src, offset, headerDecoder);
+                reduceOrder(orderDelete.orderId(), Long.MAX_VALUE);
+                break;
+
+            case OrderReplaceDecoder.TEMPLATE_ID:
+                orderReplace.wrapAndApplyHeader(src, offset, headerDecoder);
+                replaceOrder(orderReplace.originalOrderId(), orderReplace.newOrderId(),
+                    orderReplace.price().mantissa(), orderReplace.shares());
+                break;
+
+            case SystemEventDecoder.TEMPLATE_ID:
+                storeMessage(StateLayout.marketSlotOffset(SYSTEM_EVENT), src, offset, length);
+                break;
+
+            case MwcbDeclineLevelDecoder.TEMPLATE_ID:
+                storeMessage(StateLayout.marketSlotOffset(MWCB_DECLINE_LEVEL), src, offset, length);
+                break;
+
+            case MwcbStatusDecoder.TEMPLATE_ID:
+                storeMessage(StateLayout.marketSlotOffset(MWCB_STATUS), src, offset, length);
+                break;
+
+            case InstrumentDirectoryDecoder.TEMPLATE_ID:
+                storeInstrumentMessage(INSTRUMENT_DIRECTORY, src, offset, length);
+                break;
+
+            case TradingStatusDecoder.TEMPLATE_ID:
+                storeInstrumentMessage(TRADING_STATUS, src, offset, length);
+                break;
+
+            case RegShoRestrictionDecoder.TEMPLATE_ID:
+                storeInstrumentMessage(REG_SHO_RESTRICTION, src, offset, length);
+                break;
+
+            case OperationalHaltDecoder.TEMPLATE_ID:
+                storeInstrumentMessage(OPERATIONAL_HALT, src, offset, length);
+                break;
+
+            default:
+                break; // trades, broken trades, imbalances, gap notices: events, not state
+        }
+
+        undo.store(LAST_STREAM_SEQUENCE_OFFSET, streamSequence);
+        if (GapNoticeDecoder.TEMPLATE_ID != templateId) // its exchangeSequence names the first missing one
+        {
+            undo.store(LAST_EXCHANGE_SEQUENCE_OFFSET, WireFormat.exchangeSequence(src, offset));
+            undo.store(LAST_EXCHANGE_TIMESTAMP_OFFSET, WireFormat.exchangeTimestamp(src, offset));
+        }
+        if (undo.commit(ringPosition) && !reportedUndoOverflow)
+        {
+            reportedUndoOverflow = true;
+            errorHandler.onError(new IllegalStateException("fanout partition " + partitionId +
+                ": undo log overflow at stream sequence " + streamSequence + "; that message is not crash safe"));
+        }
+        publishGauges();
+    }
+
+    private void publishGauges()
+    {
+        counters.ordersInState().setRelease(buffer.getLong(ORDER_COUNT_OFFSET));
+        counters.instrumentsWithState().setRelease(buffer.getLong(INSTRUMENT_COUNT_OFFSET));
+    }
+
+    private void addOrder(
+        final long instrumentId, final long orderId, final byte side, final long price, final long shares,
+        final long attribution)
+    {
+        if (!isOrderInstrument(instrumentId) || (Side.BUY.value() != side && Side.SELL.value() != side) ||
+            OrderIndex.MISSING != index.get(orderId))
+        {
+            counters.rejectedUpdates().incrementRelease();
+            return;
+        }
+        insertOrder((int)instrumentId, orderId, side, price, shares, attribution);
+    }
+
+    private void insertOrder(
+        final int instrumentId, final long orderId, final byte side, final long price, final long shares,
+        final long attribution)
+    {
+        final UnsafeBuffer buffer = this.buffer;
+        final UndoLog undo = this.undo;
+        final int poolIndex;
+        final long freeHead = buffer.getLong(FREE_HEAD_OFFSET);
+        if (0 != freeHead)
+        {
+            poolIndex = (int)(freeHead - 1);
+            undo.store(FREE_HEAD_OFFSET, buffer.getLong(layout.orderOffset(poolIndex) + ORDER_NEXT));
+        }
+        else
+        {
+            final long highWater = buffer.getLong(HIGH_WATER_OFFSET);
+            if (highWater >= layout.maxOrders)
+            {
+                counters.ordersRejectedPoolFull().incrementRelease();
+                if (!reportedPoolFull)
+                {
+                    reportedPoolFull = true;
+                    errorHandler.onError(new IllegalStateException("fanout partition " + partitionId +
+                        ": order pool full (" + layout.maxOrders + " orders); adds are rejected and snapshots " +
+                        "miss them: raise --max-orders"));
+                }
+                return;
+            }
+            poolIndex = (int)highWater;
+            undo.store(HIGH_WATER_OFFSET, highWater + 1);
+        }
+
+        final int order = layout.orderOffset(poolIndex);
+        final int instrument = layout.instrumentOffset(instrumentId);
+        final long tail = buffer.getLong(instrument + INSTRUMENT_TAIL);
+        undo.store(order + ORDER_ID, orderId);
+        undo.store(order + ORDER_PRICE, price);
+        undo.store(order + ORDER_SHARES, shares);
+        undo.store(order + ORDER_SIDE_ATTRIBUTION, (side & 0xFFL) | (attribution << 8));
+        undo.store(order + ORDER_INSTRUMENT, instrumentId);
+        undo.store(order + ORDER_PREV, tail);
+        undo.store(order + ORDER_NEXT, 0);
+        if (0 == tail)
+        {
+            undo.store(instrument + INSTRUMENT_HEAD, poolIndex + 1L);
+        }
+        else
+        {
+            undo.store(layout.orderOffset((int)(tail - 1)) + ORDER_NEXT, poolIndex + 1L);
+        }
+        undo.store(instrument + INSTRUMENT_TAIL, poolIndex + 1L);
+        undo.store(instrument + INSTRUMENT_ORDER_COUNT, buffer.getLong(instrument + INSTRUMENT_ORDER_COUNT) + 1);
+        undo.store(ORDER_COUNT_OFFSET, buffer.getLong(ORDER_COUNT_OFFSET) + 1);
+        index.put(orderId, poolIndex);
+        markHasState(instrumentId);
+    }
+
+    private void reduceOrder(final long orderId, final long shares)
+    {
+        final int poolIndex = index.get(orderId);
+        if (OrderIndex.MISSING == poolIndex)
+        {
+            counters.unknownOrderUpdates().incrementRelease();
+            return;
+        }
+        final int order = layout.orderOffset(poolIndex);
+        final long remaining = buffer.getLong(order + ORDER_SHARES);
+        if (shares >= remaining)
+        {
+            removeOrder(orderId, poolIndex);
+        }
+        else
+        {
+            undo.store(order + ORDER_SHARES, remaining - shares);
+        }
+    }
+
+    private void replaceOrder(final long originalOrderId, final long newOrderId, final long price, final long shares)
+    {
+        final int poolIndex = index.get(originalOrderId);
+        if (OrderIndex.MISSING == poolIndex)
+        {
+            counters.unknownOrderUpdates().incrementRelease();
+            return;
+        }
+        if (newOrderId != originalOrderId && OrderIndex.MISSING != index.get(newOrderId))
+        {
+            counters.rejectedUpdates().incrementRelease();
+            return;
+        }
+        final int order = layout.orderOffset(poolIndex);
+        final int instrumentId = (int)buffer.getLong(order + ORDER_INSTRUMENT);
+        final byte side = (byte)buffer.getLong(order + ORDER_SIDE_ATTRIBUTION);
+        removeOrder(originalOrderId, poolIndex);
+        insertOrder(instrumentId, newOrderId, side, price, shares, NO_ATTRIBUTION);
+    }
+
+    private void removeOrder(final long orderId, final int poolIndex)
+    {
+        final UnsafeBuffer buffer = this.buffer;
+        final UndoLog undo = this.undo;
+        final int order = layout.orderOffset(poolIndex);
+        final int instrumentId = (int)buffer.getLong(order + ORDER_INSTRUMENT);
+        final int instrument = layout.instrumentOffset(instrumentId);
+        final long prev = buffer.getLong(order + ORDER_PREV);
+        final long next = buffer.getLong(order + ORDER_NEXT);
+        if (0 == prev)
+        {
+            undo.store(instrument + INSTRUMENT_HEAD, next);
+        }
+        else
+        {
+            undo.store(layout.orderOffset((int)(prev - 1)) + ORDER_NEXT, next);
+        }
+        if (0 == next)
+        {
+            undo.store(instrument + INSTRUMENT_TAIL, prev);
+        }
+        else
+        {
+            undo.store(layout.orderOffset((int)(next - 1)) + ORDER_PREV, prev);
+        }
+        undo.store(instrument + INSTRUMENT_ORDER_COUNT, buffer.getLong(instrument + INSTRUMENT_ORDER_COUNT) - 1);
+        undo.store(ORDER_COUNT_OFFSET, buffer.getLong(ORDER_COUNT_OFFSET) - 1);
+        undo.store(order + ORDER_PREV, 0);
+        undo.store(order + ORDER_NEXT, buffer.getLong(FREE_HEAD_OFFSET));
+        undo.store(FREE_HEAD_OFFSET, poolIndex + 1L);
+        index.remove(orderId);
+        updateHasState(instrumentId);
+    }
+
+    private void storeInstrumentMessage(final int kind, final DirectBuffer src, final int offset, final int length)
+    {
+        final long instrumentId = WireFormat.instrumentId(src, offset);
+        if (!isOrderInstrument(instrumentId))
+        {
+            counters.rejectedUpdates().incrementRelease();
+            return;
+        }
+        if (storeMessage(layout.instrumentSlotOffset((int)instrumentId, kind), src, offset, length))
+        {
+            markHasState((int)instrumentId);
+        }
+    }
+
+    private boolean storeMessage(final int slotOffset, final DirectBuffer src, final int offset, final int length)
+    {
+        if (length > SLOT_DATA_LENGTH)
+        {
+            counters.rejectedUpdates().incrementRelease();
+            return false;
+        }
+        final UnsafeBuffer scratch = slotScratch;
+        scratch.setMemory(0, SLOT_DATA_LENGTH, (byte)0);
+        scratch.putBytes(0, src, offset, length);
+        for (int i = 0; i < SLOT_DATA_LENGTH; i += 8)
+        {
+            undo.store(slotOffset + 8 + i, scratch.getLong(i));
+        }
+        undo.store(slotOffset, length);
+        return true;
+    }
+
+    private static boolean isOrderInstrument(final long instrumentId)
+    {
+        return instrumentId > 0 && instrumentId < INSTRUMENT_CAPACITY;
+    }
+
+    private void markHasState(final int instrumentId)
+    {
+        final int word = BITMAP_OFFSET + (instrumentId >>> 6) * 8;
+        final long bits = buffer.getLong(word);
+        final long bit = 1L << (instrumentId & 63);
+        if (0 == (bits & bit))
+        {
+            undo.store(word, bits | bit);
+            undo.store(INSTRUMENT_COUNT_OFFSET, buffer.getLong(INSTRUMENT_COUNT_OFFSET) + 1);
+        }
+    }
+
+    private void updateHasState(final int instrumentId)
+    {
+        final int instrument = layout.instrumentOffset(instrumentId);
+        if (0 != buffer.getLong(instrument + INSTRUMENT_ORDER_COUNT))
+        {
+            return;
+        }
+        for (int kind = 0; kind < INSTRUMENT_SLOT_COUNT; kind++)
+        {
+            if (0 != buffer.getLong(layout.instrumentSlotOffset(instrumentId, kind)))
+            {
+                return;
+            }
+        }
+        final int word = BITMAP_OFFSET + (instrumentId >>> 6) * 8;
+        final long bits = buffer.getLong(word);
+        final long bit = 1L << (instrumentId & 63);
+        if (0 != (bits & bit))
+        {
+            undo.store(word, bits & ~bit);
+            undo.store(INSTRUMENT_COUNT_OFFSET, buffer.getLong(INSTRUMENT_COUNT_OFFSET) - 1);
+        }
+    }
+
+    // ---------- enumeration, for snapshots (same thread as apply) ----------
+
+    /**
+     * @param fromInstrumentId first id to consider.
+     * @return the smallest instrument id >= fromInstrumentId that has state, or {@link #NONE}.
+     */
+    public int nextInstrumentWithState(final int fromInstrumentId)
+    {
+        if (fromInstrumentId >= INSTRUMENT_CAPACITY)
+        {
+            return NONE;
+        }
+        int wordIndex = fromInstrumentId >>> 6;
+        long bits = buffer.getLong(BITMAP_OFFSET + wordIndex * 8) & (-1L << (fromInstrumentId & 63));
+        while (true)
+        {
+            if (0 != bits)
+            {
+                return (wordIndex << 6) + Long.numberOfTrailingZeros(bits);
+            }
+            if (++wordIndex == INSTRUMENT_CAPACITY / 64)
+            {
+                return NONE;
+            }
+            bits = buffer.getLong(BITMAP_OFFSET + wordIndex * 8);
+        }
+    }
+
+    /** @return live orders of the instrument. */
+    public int instrumentOrderCount(final int instrumentId)
+    {
+        return (int)buffer.getLong(layout.instrumentOffset(instrumentId) + INSTRUMENT_ORDER_COUNT);
+    }
+
+    /** @return pool index of the instrument's oldest live order, or {@link #NONE}. */
+    public int firstOrder(final int instrumentId)
+    {
+        return (int)buffer.getLong(layout.instrumentOffset(instrumentId) + INSTRUMENT_HEAD) - 1;
+    }
+
+    /** @return pool index of the next order of the same instrument, or {@link #NONE}. */
+    public int nextOrder(final int poolIndex)
+    {
+        return (int)buffer.getLong(layout.orderOffset(poolIndex) + ORDER_NEXT) - 1;
+    }
+
+    /** @return the order's id. */
+    public long orderId(final int poolIndex)
+    {
+        return buffer.getLong(layout.orderOffset(poolIndex) + ORDER_ID);
+    }
+
+    /** @return the order's price mantissa (4 implied decimals). */
+    public long orderPrice(final int poolIndex)
+    {
+        return buffer.getLong(layout.orderOffset(poolIndex) + ORDER_PRICE);
+    }
+
+    /** @return the order's open shares. */
+    public long orderShares(final int poolIndex)
+    {
+        return buffer.getLong(layout.orderOffset(poolIndex) + ORDER_SHARES);
+    }
+
+    /** @return the order's side, 'B' or 'S'. */
+    public byte orderSide(final int poolIndex)
+    {
+        return (byte)buffer.getLong(layout.orderOffset(poolIndex) + ORDER_SIDE_ATTRIBUTION);
+    }
+
+    /** @return the order's attribution: its 4 ASCII bytes in little-endian order ("    " when none). */
+    public int orderAttribution(final int poolIndex)
+    {
+        return (int)(buffer.getLong(layout.orderOffset(poolIndex) + ORDER_SIDE_ATTRIBUTION) >>> 8);
+    }
+
+    /** @return length of the stored market-wide message of that kind, 0 when none was received. */
+    public int marketMessageLength(final int kind)
+    {
+        return (int)buffer.getLong(StateLayout.marketSlotOffset(kind));
+    }
+
+    /** Copy the stored market-wide message of that kind (length {@link #marketMessageLength(int)}). */
+    public void copyMarketMessage(final int kind, final MutableDirectBuffer dst, final int dstOffset)
+    {
+        final int slot = StateLayout.marketSlotOffset(kind);
+        dst.putBytes(dstOffset, buffer, slot + 8, (int)buffer.getLong(slot));
+    }
+
+    /** @return length of the instrument's stored message of that kind, 0 when none was received. */
+    public int instrumentMessageLength(final int instrumentId, final int kind)
+    {
+        return (int)buffer.getLong(layout.instrumentSlotOffset(instrumentId, kind));
+    }
+
+    /** Copy the instrument's stored message of that kind (length {@link #instrumentMessageLength(int, int)}). */
+    public void copyInstrumentMessage(
+        final int instrumentId, final int kind, final MutableDirectBuffer dst, final int dstOffset)
+    {
+        final int slot = layout.instrumentSlotOffset(instrumentId, kind);
+        dst.putBytes(dstOffset, buffer, slot + 8, (int)buffer.getLong(slot));
+    }
+
+    /** Test hook: the apply stops (throws) at the given store step, as kill -9 would; 0 disables. */
+    void crashAtStep(final int step)
+    {
+        undo.crashCountdown = step;
+    }
+
+    /** Drop the mapping without any further store (the file keeps whatever was stored). */
+    public void close()
+    {
+        unmap();
+    }
+
+    private void unmap()
+    {
+        if (null != mapped)
+        {
+            IoUtil.unmap(mapped);
+            mapped = null;
+            buffer = null;
+        }
+    }
+}

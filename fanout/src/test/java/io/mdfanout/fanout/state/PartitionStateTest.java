@@ -1,0 +1,379 @@
+package io.mdfanout.fanout.state;
+
+import io.mdfanout.fanout.BookModel;
+import io.mdfanout.fanout.StateMessages;
+import io.mdfanout.sbe.SystemEventCode;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.CountersReader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The partition state on its own: book semantics, persistence, crash recovery, limits, allocation. */
+final class PartitionStateTest
+{
+    private static final int PARTITION = 2;
+    private static final int MAX_ORDERS = 64;
+    private static final String[] INSTRUMENT_TEMPLATES = {"11", "12", "13", "16"};
+
+    @TempDir
+    Path directory;
+
+    private final List<Throwable> errors = new ArrayList<>();
+    private final StateMessages messages = new StateMessages();
+    private final List<PartitionState> opened = new ArrayList<>();
+    private long streamSequence;
+    private long ringPosition;
+
+    @AfterEach
+    void tearDown()
+    {
+        opened.forEach(PartitionState::close);
+    }
+
+    private PartitionState open(final Path stateDirectory, final int maxOrders)
+    {
+        final PartitionState state = PartitionState.open(
+            stateDirectory, PARTITION, maxOrders, new PartitionStateCounters(newCountersManager(), PARTITION), errors::add);
+        opened.add(state);
+        streamSequence = state.lastAppliedStreamSequence();
+        ringPosition = state.ringPosition();
+        return state;
+    }
+
+    private static CountersManager newCountersManager()
+    {
+        final int valuesLength = 4 * 1024;
+        return new CountersManager(
+            new UnsafeBuffer(ByteBuffer.allocateDirect(valuesLength * (CountersReader.METADATA_LENGTH / CountersReader.COUNTER_LENGTH))),
+            new UnsafeBuffer(ByteBuffer.allocateDirect(valuesLength)));
+    }
+
+    /** Apply the last encoded message to the state and to the reference model. */
+    private void apply(final PartitionState state, final BookModel model)
+    {
+        ringPosition += 64;
+        state.apply(++streamSequence, ringPosition, messages.templateId, messages.buffer, 0, messages.length);
+        if (null != model)
+        {
+            model.apply(messages.bytes());
+        }
+    }
+
+    /** Read the whole state back through the enumeration API into the reference model's form. */
+    static BookModel dump(final PartitionState state)
+    {
+        final BookModel model = new BookModel();
+        final UnsafeBuffer copy = new UnsafeBuffer(new byte[128]);
+        for (int kind = 0; kind < PartitionState.MARKET_KINDS; kind++)
+        {
+            final int length = state.marketMessageLength(kind);
+            if (length > 0)
+            {
+                state.copyMarketMessage(kind, copy, 0);
+                model.putStateMessage(java.util.Arrays.copyOf(copy.byteArray(), length));
+            }
+        }
+        int instruments = 0;
+        int orders = 0;
+        for (int id = state.nextInstrumentWithState(1); id != PartitionState.NONE; id = state.nextInstrumentWithState(id + 1))
+        {
+            instruments++;
+            for (int kind = 0; kind < PartitionState.INSTRUMENT_KINDS; kind++)
+            {
+                final int length = state.instrumentMessageLength(id, kind);
+                if (length > 0)
+                {
+                    state.copyInstrumentMessage(id, kind, copy, 0);
+                    model.putStateMessage(java.util.Arrays.copyOf(copy.byteArray(), length));
+                }
+            }
+            int count = 0;
+            for (int order = state.firstOrder(id); order != PartitionState.NONE; order = state.nextOrder(order))
+            {
+                final byte[] attribution = new byte[4];
+                new UnsafeBuffer(attribution).putInt(0, state.orderAttribution(order), java.nio.ByteOrder.LITTLE_ENDIAN);
+                model.putOrder(state.orderId(order), id, state.orderPrice(order), state.orderShares(order),
+                    state.orderSide(order), new String(attribution, StandardCharsets.US_ASCII));
+                count++;
+            }
+            assertEquals(state.instrumentOrderCount(id), count, "order list of instrument " + id);
+            orders += count;
+        }
+        assertEquals(state.instrumentCount(), instruments, "instrument count");
+        assertEquals(state.orderCount(), orders, "order count");
+        return model;
+    }
+
+    @Test
+    void appliesItchBookSemanticsAndKeepsTheLastStateMessages()
+    {
+        final PartitionState state = open(directory, MAX_ORDERS);
+        final BookModel model = new BookModel();
+        messages.systemEvent(SystemEventCode.START_OF_MESSAGES); apply(state, model);
+        messages.systemEvent(SystemEventCode.START_OF_MARKET_HOURS); apply(state, model);
+        messages.mwcbStatus((byte)'1'); apply(state, model);
+        messages.directory(5, "AAPL    "); apply(state, model);
+        messages.tradingStatus(5, false); apply(state, model);
+        messages.tradingStatus(5, true); apply(state, model);
+        messages.addOrder(5, 100, true, 1_000_000, 300); apply(state, model);
+        messages.addOrderAttributed(5, 101, false, 1_010_000, 200, "GSCO"); apply(state, model);
+        messages.addOrder(9, 102, true, 990_000, 50); apply(state, model);
+        messages.executed(5, 100, 100); apply(state, model);
+        messages.cancel(5, 101, 50); apply(state, model);
+        messages.executedWithPrice(5, 101, 150); apply(state, model); // 101 leaves
+        messages.replace(9, 102, 103, 995_000, 70); apply(state, model);
+        messages.trade(5); apply(state, model);
+        messages.addOrder(7, 104, false, 1, 10); apply(state, model);
+        messages.delete(7, 104); apply(state, model); // instrument 7 has no state again
+
+        final String expected = model.toString();
+        assertEquals(expected, dump(state).toString());
+        assertTrue(expected.contains("order 100 B 1000000 200 '    '"), expected);
+        assertTrue(expected.contains("order 103 B 995000 70"), expected);
+        assertFalse(expected.contains("order 101 "), expected);
+        assertEquals(2, state.orderCount());
+        assertEquals(2, state.instrumentCount(), "instruments 5 and 9");
+        assertEquals(PartitionState.NONE, state.nextInstrumentWithState(10));
+        assertEquals(16, state.lastAppliedStreamSequence());
+        assertEquals(16 * 64, state.ringPosition());
+
+        messages.executed(5, 999, 1); apply(state, model);
+        messages.delete(5, 998); apply(state, model);
+        messages.replace(5, 997, 996, 1, 1); apply(state, model);
+        messages.addOrder(5, 100, true, 1, 1); apply(state, model); // duplicate id
+        messages.addOrder(0, 200, true, 1, 1); apply(state, model); // market-wide instrument cannot hold orders
+        assertEquals(3, stateCounter(state, "unknown"));
+        assertEquals(expected, dump(state).toString());
+        assertEquals(List.of(), errors);
+    }
+
+    private long stateCounter(final PartitionState state, final String which)
+    {
+        return PartitionStateTestAccess.counters(state, which);
+    }
+
+    @Test
+    void resumesAfterACleanStop()
+    {
+        final PartitionState state = open(directory, MAX_ORDERS);
+        assertFalse(state.wasResumed());
+        final BookModel model = new BookModel();
+        for (int i = 1; i <= 20; i++)
+        {
+            messages.addOrder(1 + i % 3, i, i % 2 == 0, 1000 + i, 10 * i); apply(state, model);
+        }
+        messages.delete(2, 3); apply(state, model);
+        final String before = dump(state).toString();
+        final long lastSequence = state.lastAppliedStreamSequence();
+        final long lastExchange = state.lastExchangeSequence();
+        state.close();
+
+        final PartitionState reopened = open(directory, MAX_ORDERS);
+        assertTrue(reopened.wasResumed());
+        assertEquals(before, dump(reopened).toString());
+        assertEquals(model.toString(), before);
+        assertEquals(lastSequence, reopened.lastAppliedStreamSequence());
+        assertEquals(lastExchange, reopened.lastExchangeSequence());
+        assertEquals(21 * 64, reopened.ringPosition());
+
+        messages.addOrder(1, 500, true, 1, 1); apply(reopened, model);
+        assertEquals(model.toString(), dump(reopened).toString(), "pool free list and index still consistent");
+    }
+
+    @Test
+    void refusesAFileWrittenWithAnotherLayoutNamingTheFileAndTheOption()
+    {
+        open(directory, MAX_ORDERS).close();
+        final IllegalStateException ex = assertThrows(IllegalStateException.class, () -> open(directory, 128));
+        assertTrue(ex.getMessage().contains(PartitionState.stateFile(directory, PARTITION).toString()), ex.getMessage());
+        assertTrue(ex.getMessage().contains("--max-orders"), ex.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> open(directory, 0));
+    }
+
+    @Test
+    void rejectsAddsWhenThePoolIsFullAndReportsOnce()
+    {
+        final PartitionState state = open(directory, 2);
+        final BookModel model = new BookModel();
+        messages.addOrder(1, 1, true, 1, 1); apply(state, model);
+        messages.addOrder(1, 2, true, 1, 1); apply(state, model);
+        messages.addOrder(1, 3, true, 1, 1); apply(state, null);
+        messages.addOrder(1, 4, true, 1, 1); apply(state, null);
+        assertEquals(2, stateCounter(state, "poolFull"));
+        assertEquals(1, errors.size());
+        assertTrue(errors.get(0).getMessage().contains("--max-orders"));
+        messages.delete(1, 1); apply(state, model);
+        messages.addOrder(1, 5, true, 1, 1); apply(state, model); // the freed entry is reused
+        assertEquals(model.toString(), dump(state).toString());
+        assertEquals(4 + 2, state.lastAppliedStreamSequence(), "rejected messages still consume their sequence");
+    }
+
+    /**
+     * kill -9 at every store of a message: reopening must show exactly the state before the message,
+     * or after it once the commit marker was written. Uses order ids that share a home slot in the
+     * index, so the delete shifts entries back and the replace both deletes and inserts.
+     */
+    @Test
+    void recoversFromAKillAtEveryStepOfADeleteAndAReplace() throws IOException
+    {
+        final StateLayout layout = new StateLayout(MAX_ORDERS);
+        final long[] colliding = collidingOrderIds(layout, 4);
+
+        final Consumer<PartitionState> setUp = (state) ->
+        {
+            messages.resetExchangeSequence();
+            messages.directory(3, "MSFT    "); apply(state, null);
+            for (int i = 0; i < colliding.length; i++)
+            {
+                messages.addOrder(3 + i % 2, colliding[i], i % 2 == 0, 100 + i, 10 + i); apply(state, null);
+            }
+        };
+
+        int steps = 0;
+        steps += crashAtEveryStep(layout, setUp, () -> messages.delete(3, colliding[0]), "delete");
+        steps += crashAtEveryStep(layout, setUp, () -> messages.replace(4, colliding[1], 777, 555, 66), "replace");
+        assertTrue(steps > 20, "steps exercised: " + steps);
+    }
+
+    private int crashAtEveryStep(final StateLayout layout, final Consumer<PartitionState> setUp, final Runnable encode,
+        final String what) throws IOException
+    {
+        // The state after the message, and the number of steps it takes, from an uninterrupted run.
+        final Path reference = Files.createTempDirectory(directory, what);
+        final PartitionState referenceState = open(reference, MAX_ORDERS);
+        setUp.accept(referenceState);
+        final byte[] beforeBytes = comparableBytes(referenceState, layout);
+        final String before = dump(referenceState).toString();
+        encode.run();
+        apply(referenceState, null);
+        final byte[] afterBytes = comparableBytes(referenceState, layout);
+        final String after = dump(referenceState).toString();
+        assertNotEquals(before, after);
+
+        int step = 1;
+        while (true)
+        {
+            final Path attempt = Files.createTempDirectory(directory, what + step);
+            final PartitionState state = open(attempt, MAX_ORDERS);
+            setUp.accept(state);
+            encode.run();
+            state.crashAtStep(step);
+            boolean crashed = false;
+            try
+            {
+                apply(state, null);
+            }
+            catch (final UndoLog.SimulatedCrash expected)
+            {
+                crashed = true;
+            }
+            state.close(); // the mapping goes; whatever was stored stays in the file, as after kill -9
+
+            final PartitionState recovered = open(attempt, MAX_ORDERS);
+            final String recoveredDump = dump(recovered).toString();
+            final byte[] recoveredBytes = comparableBytes(recovered, layout);
+            recovered.close();
+            if (!crashed)
+            {
+                assertEquals(after, recoveredDump, what + " without a crash");
+                return step;
+            }
+            // Only a crash after the commit marker, before the undo log was emptied, keeps the message.
+            final boolean committed = recoveredDump.equals(after);
+            assertTrue(committed || recoveredDump.equals(before), what + " crash at step " + step + ":\n" + recoveredDump + "\nbefore:\n" + before);
+            assertArrayEquals(committed ? afterBytes : beforeBytes, recoveredBytes, what + " bytes, crash at step " + step);
+            step++;
+        }
+    }
+
+    /** Every byte of the file that holds state (all but the undo log and its header), for the touched instruments. */
+    private static byte[] comparableBytes(final PartitionState state, final StateLayout layout) throws IOException
+    {
+        try (RandomAccessFile file = new RandomAccessFile(state.file().toFile(), "r"))
+        {
+            final byte[] header = new byte[StateLayout.UNDO_LOG_OFFSET];
+            file.readFully(header);
+            java.util.Arrays.fill(header, StateLayout.UNDO_COUNT_OFFSET, StateLayout.UNDO_RING_POSITION_OFFSET + 8, (byte)0);
+            final byte[] poolAndIndex = new byte[layout.instrumentsOffset - layout.poolOffset];
+            file.seek(layout.poolOffset);
+            file.readFully(poolAndIndex);
+            final byte[] instruments = new byte[8 * StateLayout.INSTRUMENT_ENTRY_LENGTH];
+            file.seek(layout.instrumentOffset(0));
+            file.readFully(instruments);
+            final byte[] all = new byte[header.length + poolAndIndex.length + instruments.length];
+            System.arraycopy(header, 0, all, 0, header.length);
+            System.arraycopy(poolAndIndex, 0, all, header.length, poolAndIndex.length);
+            System.arraycopy(instruments, 0, all, header.length + poolAndIndex.length, instruments.length);
+            return all;
+        }
+    }
+
+    private static long[] collidingOrderIds(final StateLayout layout, final int count)
+    {
+        final OrderIndex probe = new OrderIndex(new UnsafeBuffer(new byte[8]), null, layout);
+        final long[] ids = new long[count];
+        final int home = probe.home(1000);
+        int found = 0;
+        for (long id = 1000; found < count; id++)
+        {
+            if (probe.home(id) == home)
+            {
+                ids[found++] = id;
+            }
+        }
+        return ids;
+    }
+
+    @Test
+    void appliesMessagesWithoutAllocating()
+    {
+        final PartitionState state = open(directory, 4096);
+        for (int i = 1; i <= 100; i++)
+        {
+            messages.addOrder(1 + i % 50, i, true, 100, 100); apply(state, null);
+        }
+        final com.sun.management.ThreadMXBean bean = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final long threadId = Thread.currentThread().getId();
+        bean.getThreadAllocatedBytes(threadId);
+        long allocated = -1;
+        long orderId = 1_000_000;
+        for (int window = 0; window < 10 && allocated != 0; window++)
+        {
+            final long before = bean.getThreadAllocatedBytes(threadId);
+            for (int i = 0; i < 20_000; i++)
+            {
+                final long instrument = 1 + i % 50;
+                messages.addOrder(instrument, orderId, i % 2 == 0, 100 + i % 7, 100); apply(state, null);
+                messages.executed(instrument, orderId, 10); apply(state, null);
+                messages.replace(instrument, orderId, orderId + 1, 101, 50); apply(state, null);
+                messages.tradingStatus(instrument, i % 2 == 0); apply(state, null);
+                messages.delete(instrument, orderId + 1); apply(state, null);
+                orderId += 2;
+            }
+            allocated = bean.getThreadAllocatedBytes(threadId) - before;
+        }
+        assertEquals(0, allocated, "bytes allocated applying 100,000 messages");
+        assertEquals(100, state.orderCount());
+        assertEquals(List.of(), errors);
+    }
+}
