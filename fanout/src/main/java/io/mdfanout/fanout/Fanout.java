@@ -27,8 +27,14 @@ import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -50,6 +56,8 @@ public final class Fanout implements AutoCloseable
     /** Type id of the fanout-wide "duty-cycle errors" counter (exceptions caught by an agent runner). */
     public static final int DUTY_CYCLE_ERRORS_TYPE_ID = 3000;
 
+    /** Held, exclusively, in the state directory for as long as the fanout runs. */
+    public static final String LOCK_FILE_NAME = "fanout.lock";
     private static final int COUNTER_VALUES_LENGTH = 64 * 1024;
     private static final long RING_POLL_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(20);
 
@@ -67,6 +75,7 @@ public final class Fanout implements AutoCloseable
     private final CountersManager countersManager;
     private MediaDriver driver;
     private Aeron aeron;
+    private FileChannel lockChannel;
     private AtomicCounter dutyCycleErrors;
     private boolean closed;
 
@@ -97,6 +106,7 @@ public final class Fanout implements AutoCloseable
 
         try
         {
+            lockStateDirectory();
             mapRings();
             openStates();
             connectAeron();
@@ -173,6 +183,39 @@ public final class Fanout implements AutoCloseable
     }
 
     /**
+     * One fanout per state directory (and so per set of rings, whose single consumer it is): an
+     * exclusive lock on {@code <state-dir>/fanout.lock}. The kernel releases it when the process
+     * dies, even by kill -9, so a restart is never refused by a dead predecessor.
+     */
+    private void lockStateDirectory()
+    {
+        final Path lockFile = config.resolvedStateDirectory().resolve(LOCK_FILE_NAME);
+        try
+        {
+            Files.createDirectories(lockFile.getParent());
+            lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            boolean locked;
+            try
+            {
+                locked = null != lockChannel.tryLock();
+            }
+            catch (final OverlappingFileLockException ex)
+            {
+                locked = false; // held by another fanout in this very JVM
+            }
+            if (!locked)
+            {
+                throw new IllegalStateException("another fanout is running on state directory " +
+                    lockFile.getParent() + " (it holds " + lockFile + "): one fanout per ring directory");
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException("cannot lock " + lockFile + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
      * Open (or create) each partition's state. A persisted ring position beyond what the ring ever
      * held means the ring is new (the feed handler restarted with fresh rings): the state is reset
      * rather than skipping records forever.
@@ -207,7 +250,7 @@ public final class Fanout implements AutoCloseable
         if (null == aeronDirectoryName)
         {
             final MediaDriver.Context driverContext = new MediaDriver.Context()
-                .aeronDirectoryName(CommonContext.generateRandomDirName())
+                .aeronDirectoryName(embeddedDriverDirectory(config.resolvedStateDirectory()))
                 .dirDeleteOnStart(true)
                 .dirDeleteOnShutdown(true)
                 .threadingMode(config.driverThreadingMode())
@@ -257,6 +300,12 @@ public final class Fanout implements AutoCloseable
         return withTermLength(config.channel());
     }
 
+    /**
+     * The configured term length, and max multicast flow control, unless the channel names its own.
+     * Max flow control is stated explicitly because it is the contract with subscribers: the
+     * publisher follows the fastest receiver, so a stalled subscriber never slows the others
+     * (see docs/OPERATIONS.md for min and tagged).
+     */
     private String withTermLength(final String channel)
     {
         final ChannelUri uri = ChannelUri.parse(channel);
@@ -264,7 +313,44 @@ public final class Fanout implements AutoCloseable
         {
             uri.put(CommonContext.TERM_LENGTH_PARAM_NAME, Integer.toString(config.termLength()));
         }
+        if (!uri.containsKey(CommonContext.FLOW_CONTROL_PARAM_NAME) && isMulticast(uri))
+        {
+            uri.put(CommonContext.FLOW_CONTROL_PARAM_NAME, "max");
+        }
         return uri.toString();
+    }
+
+    private static boolean isMulticast(final ChannelUri uri)
+    {
+        final String endpoint = uri.get(CommonContext.ENDPOINT_PARAM_NAME);
+        if (!uri.isUdp() || null == endpoint)
+        {
+            return false;
+        }
+        final int portSeparator = endpoint.lastIndexOf(':');
+        final String host = (portSeparator > 0 ? endpoint.substring(0, portSeparator) : endpoint)
+            .replace("[", "").replace("]", "");
+        try
+        {
+            return InetAddress.getByName(host).isMulticastAddress();
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return false; // let Aeron report the bad endpoint when the publication is added
+        }
+    }
+
+    /**
+     * The embedded driver's directory is named after the state directory rather than at random, so
+     * a fanout restarted after kill -9 takes over (and cleans) its predecessor's directory instead
+     * of leaving one behind in /dev/shm per crash. The state-directory lock makes it exclusive.
+     */
+    static String embeddedDriverDirectory(final Path stateDirectory)
+    {
+        final File shm = new File("/dev/shm");
+        final File parent = shm.isDirectory() ? shm : new File(System.getProperty("java.io.tmpdir"));
+        final String key = stateDirectory.toAbsolutePath().normalize().toString();
+        return new File(parent, "mdfanout-fanout-" + Integer.toHexString(key.hashCode())).getAbsolutePath();
     }
 
     private void startPublishers()
@@ -448,6 +534,7 @@ public final class Fanout implements AutoCloseable
         CloseHelper.close(aeron);
         CloseHelper.close(driver);
         CloseHelper.closeAll(rings);
+        CloseHelper.close(lockChannel); // releases the lock
         if (null != config.countersManager())
         {
             CloseHelper.closeAll(counters);

@@ -313,9 +313,33 @@ final class FanoutTest
         final File aeronDirectory = new File(fanout.aeronDirectoryName());
         assertTrue(aeronDirectory.exists());
         assertTrue(fanout.channel().contains("term-length=1048576"), fanout.channel());
+        assertTrue(fanout.channel().contains("fc=max"), "multicast flow control is stated: " + fanout.channel());
+        assertEquals(Fanout.embeddedDriverDirectory(ringDirectory.resolve("fanout-state")), aeronDirectory.getPath(),
+            "the driver directory is named after the state directory, so a restart after kill -9 reuses it");
         fanout.close();
         assertFalse(aeronDirectory.exists(), "embedded driver directory deleted");
         fanout.close(); // idempotent
+    }
+
+    @Test
+    void aSecondFanoutOnTheSameStateDirectoryIsRefusedWithOneLine()
+    {
+        createRing(0);
+        final Fanout first = new Fanout(config(1));
+        closeables.add(first);
+        final IllegalStateException refused = assertThrows(IllegalStateException.class, () -> new Fanout(config(1)));
+        assertTrue(refused.getMessage().contains("another fanout is running on state directory"), refused.getMessage());
+        first.close();
+        new Fanout(config(1)).close(); // the lock went with the first one
+    }
+
+    @Test
+    void aChannelThatNamesItsOwnFlowControlKeepsIt()
+    {
+        createRing(0);
+        final Fanout fanout = new Fanout(config(1).channel(CHANNEL + "|fc=min"));
+        closeables.add(fanout);
+        assertTrue(fanout.channel().contains("fc=min") && !fanout.channel().contains("fc=max"), fanout.channel());
     }
 
     @Test
