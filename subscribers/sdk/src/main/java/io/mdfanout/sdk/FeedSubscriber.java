@@ -3,12 +3,14 @@ package io.mdfanout.sdk;
 import io.aeron.Aeron;
 import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
+import io.aeron.UnavailableImageHandler;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
+import org.agrona.concurrent.NanoClock;
 
 import java.util.Arrays;
 
@@ -16,7 +18,9 @@ import java.util.Arrays;
  * Subscribes to the partition streams of a fanout and delivers their messages to a
  * {@link MarketDataListener}: one Aeron {@link Subscription} per partition stream, validation of
  * every SBE header, stream-sequence tracking (join, gaps, duplicates, overlaps) and typed
- * dispatch with reused flyweights.
+ * dispatch with reused flyweights, recovery from the partitions' snapshot streams after a late
+ * join, a gap or a fanout restart (see {@link FeedSubscriberOptions} and
+ * {@link MarketDataListener#onStale}), and liveness (silent streams are reported and re-subscribed).
  * <p>
  * It has no thread of its own: {@link #poll(int)} does all the work on the caller's thread, and
  * the instance must be used by that one thread only. The application owns the {@link Aeron}
@@ -29,8 +33,17 @@ public final class FeedSubscriber implements AutoCloseable
     public static final int DEFAULT_FRAGMENT_LIMIT = 64;
 
     private final int[] partitions;
+    private final Aeron aeron;
+    private final String channel;
+    private final int streamIdBase;
+    private final NanoClock nanoClock;
+    private final long silentTimeoutNs;
+    private final boolean resubscribeOnSilence;
     private final Subscription[] subscriptions;
+    private final long[] pendingRegistrationIds;
     private final FragmentHandler[] fragmentHandlers;
+    private final FragmentHandler[] snapshotHandlers;
+    private final UnavailableImageHandler[] unavailableImageHandlers;
     private final PacketProcessor processor;
     private final SubscriberCounters counters;
     private final boolean ownsCounters;
@@ -75,20 +88,71 @@ public final class FeedSubscriber implements AutoCloseable
         final SubscriberCounters counters,
         final ErrorHandler errorHandler)
     {
+        this(aeron, channel, streamIdBase, partitions, listener, counters, errorHandler, new FeedSubscriberOptions());
+    }
+
+    /**
+     * Subscribe to a chosen set of partitions with chosen recovery and liveness options.
+     *
+     * @param aeron the application's Aeron client.
+     * @param channel the Aeron channel the fanout publishes on.
+     * @param streamIdBase stream id of partition 0.
+     * @param partitions the partitions to subscribe to, distinct and non-negative.
+     * @param listener receives the messages.
+     * @param counters where to count; null to create them in a private counters manager.
+     * @param errorHandler receives exceptions thrown by the listener (which are counted and
+     *                     otherwise ignored so that the poll loop carries on).
+     * @param options recovery and liveness settings.
+     * @throws IllegalArgumentException with a one-line message when an argument or option is wrong.
+     */
+    public FeedSubscriber(
+        final Aeron aeron,
+        final String channel,
+        final int streamIdBase,
+        final int[] partitions,
+        final MarketDataListener listener,
+        final SubscriberCounters counters,
+        final ErrorHandler errorHandler,
+        final FeedSubscriberOptions options)
+    {
         validate(aeron, channel, partitions, listener, errorHandler);
+        if (null == options)
+        {
+            throw new IllegalArgumentException("options are required");
+        }
+        options.validate(channel, streamIdBase, partitions);
         this.partitions = partitions.clone();
+        this.aeron = aeron;
+        this.channel = channel;
+        this.streamIdBase = streamIdBase;
+        this.nanoClock = options.nanoClock();
+        this.silentTimeoutNs = options.silentTimeoutNs();
+        this.resubscribeOnSilence = options.resubscribeOnSilence();
         this.ownsCounters = null == counters;
         this.counters = null != counters ?
             counters : new SubscriberCounters(LocalCounters.create(SubscriberCounters.COUNTER_COUNT), channel);
-        this.processor = new PacketProcessor(partitions, listener, this.counters, errorHandler);
+        this.processor = new PacketProcessor(
+            partitions, listener, this.counters, errorHandler, aeron, channel, streamIdBase, options);
         this.subscriptions = new Subscription[partitions.length];
+        this.pendingRegistrationIds = new long[partitions.length];
+        Arrays.fill(pendingRegistrationIds, Aeron.NULL_VALUE);
         this.fragmentHandlers = new FragmentHandler[partitions.length];
+        this.snapshotHandlers = new FragmentHandler[partitions.length];
+        this.unavailableImageHandlers = new UnavailableImageHandler[partitions.length];
+        final long now = nanoClock.nanoTime();
+        processor.now(now);
         try
         {
             for (int slot = 0; slot < partitions.length; slot++)
             {
-                fragmentHandlers[slot] = new FragmentAssembler(new PartitionFragmentHandler(processor, slot));
-                subscriptions[slot] = aeron.addSubscription(channel, Partitioning.streamId(streamIdBase, partitions[slot]));
+                final PartitionStream stream = processor.stream(slot);
+                stream.lastActivityNs = now;
+                fragmentHandlers[slot] = new FragmentAssembler(new PartitionFragmentHandler(processor, slot, false));
+                snapshotHandlers[slot] = new FragmentAssembler(new PartitionFragmentHandler(processor, slot, true));
+                unavailableImageHandlers[slot] = (image) -> stream.onImageLost(image.sessionId());
+                subscriptions[slot] = aeron.addSubscription(
+                    channel, Partitioning.streamId(streamIdBase, partitions[slot]), null,
+                    unavailableImageHandlers[slot]);
             }
         }
         catch (final RuntimeException ex)
@@ -125,12 +189,95 @@ public final class FeedSubscriber implements AutoCloseable
     public int poll(final int fragmentLimit)
     {
         int workCount = 0;
+        final long now = nanoClock.nanoTime();
+        final PacketProcessor processor = this.processor;
+        processor.now(now);
         final Subscription[] subscriptions = this.subscriptions;
         for (int slot = 0; slot < subscriptions.length; slot++)
         {
-            workCount += subscriptions[slot].poll(fragmentHandlers[slot], fragmentLimit);
+            final Subscription subscription = subscriptions[slot];
+            if (null != subscription)
+            {
+                workCount += subscription.poll(fragmentHandlers[slot], fragmentLimit);
+            }
+            else
+            {
+                workCount += pickUpSubscription(slot);
+            }
+            checkSilence(slot, now);
+            workCount += processor.doRecoveryWork(slot, snapshotHandlers[slot], fragmentLimit);
         }
         return workCount;
+    }
+
+    /**
+     * Whether a partition is stale: its books may be wrong, it is recovering.
+     *
+     * @param partition a subscribed partition.
+     * @return true while stale.
+     */
+    public boolean isStale(final int partition)
+    {
+        return processor.stream(slotOf(partition)).stale;
+    }
+
+    /**
+     * Whether a partition's stream is currently reported silent.
+     *
+     * @param partition a subscribed partition.
+     * @return true while silent.
+     */
+    public boolean isSilent(final int partition)
+    {
+        return processor.stream(slotOf(partition)).silent;
+    }
+
+    private void checkSilence(final int slot, final long now)
+    {
+        final PartitionStream stream = processor.stream(slot);
+        if (!stream.joined || stream.silent || now - stream.lastActivityNs < silentTimeoutNs)
+        {
+            return;
+        }
+        stream.silent = true;
+        counters.onSilent();
+        processor.onSilent(slot, now - stream.lastActivityNs);
+        processor.markStale(slot, StaleReason.SILENT);
+        if (resubscribeOnSilence && null != subscriptions[slot])
+        {
+            // Drop a possibly stuck image and re-join the stream at its live position.
+            final Subscription old = subscriptions[slot];
+            subscriptions[slot] = null;
+            aeron.asyncRemoveSubscription(old.registrationId());
+            pendingRegistrationIds[slot] = Aeron.NULL_VALUE;
+            pickUpSubscription(slot);
+        }
+    }
+
+    private int pickUpSubscription(final int slot)
+    {
+        if (Aeron.NULL_VALUE == pendingRegistrationIds[slot])
+        {
+            pendingRegistrationIds[slot] = aeron.asyncAddSubscription(
+                channel, Partitioning.streamId(streamIdBase, partitions[slot]), null, unavailableImageHandlers[slot]);
+            return 1;
+        }
+        try
+        {
+            final Subscription subscription = aeron.getSubscription(pendingRegistrationIds[slot]);
+            if (null != subscription)
+            {
+                subscriptions[slot] = subscription;
+                pendingRegistrationIds[slot] = Aeron.NULL_VALUE;
+                return 1;
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            pendingRegistrationIds[slot] = Aeron.NULL_VALUE;
+            counters.onSubscriptionError();
+        }
+        return 0;
     }
 
     /**
@@ -142,7 +289,7 @@ public final class FeedSubscriber implements AutoCloseable
     {
         for (final Subscription subscription : subscriptions)
         {
-            if (!subscription.isConnected())
+            if (null == subscription || !subscription.isConnected())
             {
                 return false;
             }
@@ -168,11 +315,16 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public long expectedSequence(final int partition)
     {
+        return processor.expectedSequence(slotOf(partition));
+    }
+
+    private int slotOf(final int partition)
+    {
         for (int slot = 0; slot < partitions.length; slot++)
         {
             if (partitions[slot] == partition)
             {
-                return processor.expectedSequence(slot);
+                return slot;
             }
         }
         throw new IllegalArgumentException("not subscribed to partition " + partition);
@@ -188,9 +340,17 @@ public final class FeedSubscriber implements AutoCloseable
         return counters;
     }
 
-    /** Close the subscriptions, and the counters when this instance created them. */
+    /** Close the subscriptions (incremental and snapshot), and the counters when this instance created them. */
     public void close()
     {
+        processor.close();
+        for (final long registrationId : pendingRegistrationIds)
+        {
+            if (Aeron.NULL_VALUE != registrationId && !aeron.isClosed())
+            {
+                aeron.asyncRemoveSubscription(registrationId);
+            }
+        }
         CloseHelper.closeAll(subscriptions);
         if (ownsCounters)
         {
@@ -229,21 +389,30 @@ public final class FeedSubscriber implements AutoCloseable
         }
     }
 
-    /** Binds a partition slot to the Aeron fragments of its subscription; one per slot, made once. */
+    /** Binds a partition slot to the Aeron fragments of its incremental or snapshot subscription; made once. */
     private static final class PartitionFragmentHandler implements FragmentHandler
     {
         private final PacketProcessor processor;
         private final int slot;
+        private final boolean snapshot;
 
-        PartitionFragmentHandler(final PacketProcessor processor, final int slot)
+        PartitionFragmentHandler(final PacketProcessor processor, final int slot, final boolean snapshot)
         {
             this.processor = processor;
             this.slot = slot;
+            this.snapshot = snapshot;
         }
 
         public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
         {
-            processor.onMessage(slot, header.sessionId(), buffer, offset, length);
+            if (snapshot)
+            {
+                processor.onSnapshotMessage(slot, header.sessionId(), buffer, offset, length);
+            }
+            else
+            {
+                processor.onMessage(slot, header.sessionId(), buffer, offset, length);
+            }
         }
     }
 }

@@ -16,6 +16,8 @@ import io.mdfanout.sbe.OrderExecutedDecoder;
 import io.mdfanout.sbe.OrderExecutedWithPriceDecoder;
 import io.mdfanout.sbe.OrderReplaceDecoder;
 import io.mdfanout.sbe.RegShoRestrictionDecoder;
+import io.mdfanout.sbe.SnapshotInstrumentDecoder;
+import io.mdfanout.sbe.SnapshotOrderDecoder;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sbe.TradeDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
@@ -29,6 +31,13 @@ import org.agrona.DirectBuffer;
  * The {@link MessageContext} and the decoders are flyweights reused for every message: they are
  * valid only during the callback. For each normalized message {@link #onRawMessage} is called
  * first, then the typed callback for its template.
+ * <p>
+ * Recovery: when a partition goes stale ({@link #onStale}) its incrementals are held back while a
+ * snapshot is taken. The snapshot arrives as {@link #onSnapshotBegin} (clear the partition), the
+ * state messages through their typed callbacks with {@link MessageContext#isSnapshot()} true, and
+ * per instrument {@link #onSnapshotInstrument} (clear that instrument) then its
+ * {@link #onSnapshotOrder}s. The held-back incrementals newer than the snapshot follow, then
+ * {@link #onRecovered}. An abandoned attempt simply shows as a new {@link #onSnapshotBegin} later.
  */
 public interface MarketDataListener
 {
@@ -267,6 +276,84 @@ public interface MarketDataListener
      * @param message the decoder wrapped at the message.
      */
     default void onImbalance(final MessageContext context, final ImbalanceDecoder message)
+    {
+    }
+
+    /**
+     * A partition's state can no longer be trusted: messages were or may have been missed.
+     * Incrementals are held back until the partition recovers from a snapshot (when recovery is on).
+     *
+     * @param partition the partition.
+     * @param reason why.
+     * @param streamSequence the stream sequence at which it was detected (next expected or first received).
+     */
+    default void onStale(final int partition, final StaleReason reason, final long streamSequence)
+    {
+    }
+
+    /**
+     * A usable snapshot starts: clear every book and state of the partition, the snapshot rebuilds them.
+     *
+     * @param partition the partition.
+     * @param snapshotId the snapshot's id within its fanout publication.
+     * @param lastStreamSequence the stream sequence the market-wide state is consistent with.
+     */
+    default void onSnapshotBegin(final int partition, final long snapshotId, final long lastStreamSequence)
+    {
+    }
+
+    /**
+     * One instrument of a snapshot: clear its book; {@code message.orderCount()} orders follow, after
+     * its state messages. {@link MessageContext#streamSequence()} is the instrument's lastStreamSequence.
+     *
+     * @param context where the message came from ({@link MessageContext#isSnapshot()} true).
+     * @param message the decoder wrapped at the message.
+     */
+    default void onSnapshotInstrument(final MessageContext context, final SnapshotInstrumentDecoder message)
+    {
+    }
+
+    /**
+     * One resting order of the instrument named by the preceding {@link #onSnapshotInstrument}.
+     *
+     * @param context where the message came from ({@link MessageContext#isSnapshot()} true).
+     * @param message the decoder wrapped at the message.
+     */
+    default void onSnapshotOrder(final MessageContext context, final SnapshotOrderDecoder message)
+    {
+    }
+
+    /**
+     * The partition is good again: a complete snapshot was applied and the held-back incrementals
+     * after it were delivered. Live delivery continues.
+     *
+     * @param partition the partition.
+     * @param snapshotId the snapshot applied.
+     * @param lastStreamSequence the snapshot's SnapshotBegin lastStreamSequence.
+     * @param staleForNanos how long the partition was stale.
+     */
+    default void onRecovered(
+        final int partition, final long snapshotId, final long lastStreamSequence, final long staleForNanos)
+    {
+    }
+
+    /**
+     * Nothing, not even a heartbeat, arrived on a joined stream for the silent timeout. Reported once
+     * per silence.
+     *
+     * @param partition the partition.
+     * @param silentForNanos time since the last packet or heartbeat.
+     */
+    default void onStreamSilent(final int partition, final long silentForNanos)
+    {
+    }
+
+    /**
+     * Data arrived again on a stream reported silent.
+     *
+     * @param partition the partition.
+     */
+    default void onStreamActive(final int partition)
     {
     }
 }

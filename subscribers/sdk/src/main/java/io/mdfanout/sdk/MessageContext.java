@@ -11,6 +11,7 @@ public final class MessageContext
     private long streamSequence;
     private long sendingTime;
     private int templateId;
+    private boolean snapshot;
 
     /**
      * Partition the message was received on.
@@ -23,7 +24,8 @@ public final class MessageContext
     }
 
     /**
-     * Stream sequence of the message within its partition stream (the first message of a stream is 1).
+     * Stream sequence of the message within its partition stream (the first message of a stream is 1);
+     * for snapshot content, the incremental stream sequence its state is consistent with.
      *
      * @return the stream sequence.
      */
@@ -52,10 +54,30 @@ public final class MessageContext
         return templateId;
     }
 
+    /**
+     * Whether the message came from a snapshot (a state message re-sent inside a snapshot, a
+     * SnapshotInstrument or a SnapshotOrder) rather than from the incremental stream. For snapshot
+     * messages {@link #streamSequence()} is the stream sequence the state is consistent with.
+     *
+     * @return true for snapshot content.
+     */
+    public boolean isSnapshot()
+    {
+        return snapshot;
+    }
+
     void packet(final int partition, final long sendingTime)
     {
         this.partition = partition;
         this.sendingTime = sendingTime;
+        this.snapshot = false;
+    }
+
+    void snapshotPacket(final int partition, final long sendingTime)
+    {
+        this.partition = partition;
+        this.sendingTime = sendingTime;
+        this.snapshot = true;
     }
 
     void message(final long streamSequence, final int templateId)
@@ -68,6 +90,6 @@ public final class MessageContext
     public String toString()
     {
         return "MessageContext{partition=" + partition + ", streamSequence=" + streamSequence +
-            ", sendingTime=" + sendingTime + ", templateId=" + templateId + '}';
+            ", sendingTime=" + sendingTime + ", templateId=" + templateId + ", snapshot=" + snapshot + '}';
     }
 }

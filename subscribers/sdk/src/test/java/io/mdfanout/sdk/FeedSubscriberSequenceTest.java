@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Stream sequence tracking over real Aeron: join, gaps with their exact range, duplicate packets,
- * partial overlaps and heartbeats that reveal a gap.
+ * partial overlaps and heartbeats that reveal a gap, with recovery off (every message delivered as received).
  */
 class FeedSubscriberSequenceTest
 {
@@ -42,7 +42,8 @@ class FeedSubscriberSequenceTest
         final String channel = TestMedia.channel(PORT);
         final RecordingListener listener = new RecordingListener();
         try (FeedSubscriber subscriber = new FeedSubscriber(
-            media.aeron(), channel, streamIdBase, new int[]{ partition }, listener, null, Throwable::printStackTrace);
+            media.aeron(), channel, streamIdBase, new int[]{ partition }, listener, null, Throwable::printStackTrace,
+            new FeedSubscriberOptions().recoveryEnabled(false));
             ExclusivePublication publication = media.publication(channel, Partitioning.streamId(streamIdBase, partition)))
         {
             TestMedia.awaitConnected(subscriber, publication);
@@ -85,7 +86,9 @@ class FeedSubscriberSequenceTest
         final int streamIdBase = 1210;
         final String channel = TestMedia.channel(PORT + 1);
         final RecordingListener listener = new RecordingListener();
-        try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), channel, streamIdBase, 2, listener);
+        try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), channel, streamIdBase,
+            FeedSubscriber.allPartitions(2), listener, null, Throwable::printStackTrace,
+            new FeedSubscriberOptions().recoveryEnabled(false));
             ExclusivePublication partition0 = media.publication(channel, Partitioning.streamId(streamIdBase, 0));
             ExclusivePublication partition1 = media.publication(channel, Partitioning.streamId(streamIdBase, 1)))
         {

@@ -3,6 +3,7 @@ package io.mdfanout.tools;
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MarketDataListener;
 import io.mdfanout.sdk.MessageContext;
+import io.mdfanout.sdk.StaleReason;
 import io.mdfanout.sdk.book.OrderBook;
 import io.mdfanout.sdk.book.OrderBooks;
 import io.mdfanout.sdk.book.PriceLevels;
@@ -64,11 +65,12 @@ public final class BookCommand implements Callable<Integer>
         }
 
         final OrderBooks books = new OrderBooks();
-        final ActivityListener listener = new ActivityListener(books);
+        final ActivityListener listener = new ActivityListener(books, new RecoveryEvents(stderr));
         try (StopSignal stopSignal = new StopSignal();
             ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir());
             FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, listener, null, Throwable::printStackTrace))
+                subscriberOptions.streamIdBase(), partitions, listener, null, Throwable::printStackTrace,
+                subscriberOptions.feedSubscriberOptions()))
         {
             final IdleStrategy idle = new BackoffIdleStrategy(
                 10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
@@ -103,6 +105,10 @@ public final class BookCommand implements Callable<Integer>
         for (final int partition : subscriber.partitions())
         {
             out.append(" p").append(partition).append('=').append(subscriber.expectedSequence(partition) - 1);
+            if (subscriber.isStale(partition))
+            {
+                out.append(" STALE");
+            }
         }
         out.append("\n\n");
 
@@ -110,7 +116,12 @@ public final class BookCommand implements Callable<Integer>
         {
             final OrderBook book = books.book(instrumentId);
             final String symbol = books.directory().symbol(instrumentId);
-            out.append(null != symbol ? symbol : "#" + instrumentId).append(" (").append(instrumentId).append(")\n");
+            out.append(null != symbol ? symbol : "#" + instrumentId).append(" (").append(instrumentId).append(')');
+            if (null != book && isSubscribed(subscriber, book.partition()) && subscriber.isStale(book.partition()))
+            {
+                out.append(" STALE");
+            }
+            out.append('\n');
             out.append(String.format("%12s %12s | %-12s %-12s%n", "bid size", "bid", "ask", "ask size"));
             final PriceLevels bids = null != book ? book.bids() : null;
             final PriceLevels asks = null != book ? book.asks() : null;
@@ -131,6 +142,18 @@ public final class BookCommand implements Callable<Integer>
             out.append('\n');
         }
         return out.toString();
+    }
+
+    private static boolean isSubscribed(final FeedSubscriber subscriber, final int partition)
+    {
+        for (final int subscribed : subscriber.partitions())
+        {
+            if (subscribed == partition)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private long[] instrumentsToShow(final OrderBooks books, final ActivityListener listener)
@@ -157,11 +180,49 @@ public final class BookCommand implements Callable<Integer>
         private final OrderBooks books;
         private final Long2LongHashMap messagesByInstrument = new Long2LongHashMap(0);
         private final MarketDataListener forward;
+        private final RecoveryEvents events;
 
-        ActivityListener(final OrderBooks books)
+        ActivityListener(final OrderBooks books, final RecoveryEvents events)
         {
             this.books = books;
             this.forward = books;
+            this.events = events;
+        }
+
+        public void onStale(final int partition, final StaleReason reason, final long streamSequence)
+        {
+            events.onStale(partition, reason, streamSequence);
+        }
+
+        public void onRecovered(
+            final int partition, final long snapshotId, final long lastStreamSequence, final long staleForNanos)
+        {
+            events.onRecovered(partition, snapshotId, lastStreamSequence, staleForNanos);
+        }
+
+        public void onStreamSilent(final int partition, final long silentForNanos)
+        {
+            events.onStreamSilent(partition, silentForNanos);
+        }
+
+        public void onStreamActive(final int partition)
+        {
+            events.onStreamActive(partition);
+        }
+
+        public void onSnapshotBegin(final int partition, final long snapshotId, final long lastStreamSequence)
+        {
+            forward.onSnapshotBegin(partition, snapshotId, lastStreamSequence);
+        }
+
+        public void onSnapshotInstrument(final MessageContext c, final io.mdfanout.sbe.SnapshotInstrumentDecoder m)
+        {
+            forward.onSnapshotInstrument(c, m);
+        }
+
+        public void onSnapshotOrder(final MessageContext c, final io.mdfanout.sbe.SnapshotOrderDecoder m)
+        {
+            forward.onSnapshotOrder(c, m);
         }
 
         public void onRawMessage(final MessageContext context, final DirectBuffer buffer, final int offset, final int length)

@@ -5,6 +5,7 @@ import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MarketDataListener;
 import io.mdfanout.sdk.MessageContext;
+import io.mdfanout.sdk.StaleReason;
 import io.mdfanout.sdk.SubscriberCounters;
 import io.mdfanout.sdk.book.OrderBooks;
 import io.mdfanout.sdk.LocalCounters;
@@ -27,6 +28,8 @@ import java.util.concurrent.TimeUnit;
  * {@code record}: writes every received normalized message to a binary file (see
  * {@link MessageRecorder}), optionally the canonical book dump at exit. Made for automated tests:
  * exit 0 when nothing was lost or malformed, 2 otherwise, 3 on timeout, 1 on bad configuration.
+ * Snapshot content is applied to the books but never recorded; incrementals replayed after a
+ * recovery are recorded. Recovery events are printed to stdout, one line each (see {@link RecoveryEvents}).
  */
 @Command(name = "record", mixinStandardHelpOptions = true, showDefaultValues = true,
     description = "Record every received message to a binary file (for automated tests).")
@@ -90,10 +93,12 @@ public final class RecordCommand implements Callable<Integer>
             MessageRecorder recorder = new MessageRecorder(out);
             ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir()))
         {
-            final EndOfMessagesTracker listener = new EndOfMessagesTracker(recorder, books, partitions);
+            final EndOfMessagesTracker listener =
+                new EndOfMessagesTracker(recorder, books, partitions, new RecoveryEvents(stdout));
             final int exitCode;
             try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, listener, counters, Throwable::printStackTrace))
+                subscriberOptions.streamIdBase(), partitions, listener, counters, Throwable::printStackTrace,
+                subscriberOptions.feedSubscriberOptions()))
             {
                 exitCode = run(subscriber, listener, stopSignal);
             }
@@ -105,6 +110,11 @@ public final class RecordCommand implements Callable<Integer>
             stdout.println("record: messages=" + counters.messages() + " gaps=" + counters.gaps() +
                 " missing=" + counters.missingMessages() + " duplicates=" + counters.duplicatePackets() +
                 " malformed=" + counters.malformed() + " records=" + recorder.records() +
+                " stale=" + counters.staleEvents() + " recoveries=" + counters.recoveries() +
+                " abandoned=" + counters.recoveryAttemptsAbandoned() + " snapshotsApplied=" +
+                counters.snapshotsApplied() + " bufferOverflows=" + counters.recoveryBufferOverflows() +
+                " filtered=" + counters.filteredMessages() + " snapshotPackets=" + counters.snapshotPackets() +
+                " oldSession=" + counters.oldSessionPackets() + " silent=" + counters.silentStreams() +
                 (EXIT_TIMEOUT == exitCode ? " (timed out)" : ""));
             return exitCode;
         }
@@ -142,7 +152,12 @@ public final class RecordCommand implements Callable<Integer>
             idle.idle(work);
         }
         final SubscriberCounters counters = subscriber.counters();
-        return 0 == counters.gaps() && 0 == counters.malformed() ? EXIT_CLEAN : EXIT_DATA_LOSS;
+        boolean anyStale = false;
+        for (final int partition : subscriber.partitions())
+        {
+            anyStale |= subscriber.isStale(partition);
+        }
+        return 0 == counters.gaps() && 0 == counters.malformed() && !anyStale ? EXIT_CLEAN : EXIT_DATA_LOSS;
     }
 
     /** Records, feeds the books, and watches for END_OF_MESSAGES on each partition. */
@@ -152,11 +167,14 @@ public final class RecordCommand implements Callable<Integer>
         private final OrderBooks books;
         private final int[] partitions;
         private final boolean[] ended;
+        private final RecoveryEvents events;
         private int endedCount;
 
-        EndOfMessagesTracker(final MessageRecorder recorder, final OrderBooks books, final int[] partitions)
+        EndOfMessagesTracker(
+            final MessageRecorder recorder, final OrderBooks books, final int[] partitions, final RecoveryEvents events)
         {
             this.recorder = recorder;
+            this.events = events;
             this.books = books;
             this.partitions = partitions;
             this.ended = new boolean[partitions.length];
@@ -170,7 +188,56 @@ public final class RecordCommand implements Callable<Integer>
         public void onRawMessage(
             final MessageContext context, final DirectBuffer buffer, final int offset, final int length)
         {
-            recorder.onRawMessage(context, buffer, offset, length);
+            if (!context.isSnapshot())
+            {
+                recorder.onRawMessage(context, buffer, offset, length);
+            }
+        }
+
+        public void onStale(final int partition, final StaleReason reason, final long streamSequence)
+        {
+            events.onStale(partition, reason, streamSequence);
+        }
+
+        public void onRecovered(
+            final int partition, final long snapshotId, final long lastStreamSequence, final long staleForNanos)
+        {
+            events.onRecovered(partition, snapshotId, lastStreamSequence, staleForNanos);
+        }
+
+        public void onStreamSilent(final int partition, final long silentForNanos)
+        {
+            events.onStreamSilent(partition, silentForNanos);
+        }
+
+        public void onStreamActive(final int partition)
+        {
+            events.onStreamActive(partition);
+        }
+
+        public void onSnapshotBegin(final int partition, final long snapshotId, final long lastStreamSequence)
+        {
+            if (null != books)
+            {
+                books.onSnapshotBegin(partition, snapshotId, lastStreamSequence);
+            }
+        }
+
+        public void onSnapshotInstrument(
+            final MessageContext context, final io.mdfanout.sbe.SnapshotInstrumentDecoder message)
+        {
+            if (null != books)
+            {
+                books.onSnapshotInstrument(context, message);
+            }
+        }
+
+        public void onSnapshotOrder(final MessageContext context, final io.mdfanout.sbe.SnapshotOrderDecoder message)
+        {
+            if (null != books)
+            {
+                books.onSnapshotOrder(context, message);
+            }
         }
 
         public void onSystemEvent(final MessageContext context, final SystemEventDecoder message)

@@ -2,6 +2,7 @@ package io.mdfanout.tools;
 
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MarketDataListener;
+import io.mdfanout.sdk.StaleReason;
 import io.mdfanout.sdk.SubscriberCounters;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -50,8 +51,8 @@ public final class StatsCommand implements Callable<Integer>
         try (StopSignal stopSignal = new StopSignal();
             ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir());
             FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, new MarketDataListener() {}, null,
-                Throwable::printStackTrace))
+                subscriberOptions.streamIdBase(), partitions, new EventPrinter(new RecoveryEvents(stderr)), null,
+                Throwable::printStackTrace, subscriberOptions.feedSubscriberOptions()))
         {
             final IdleStrategy idle = new BackoffIdleStrategy(
                 10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
@@ -74,6 +75,38 @@ public final class StatsCommand implements Callable<Integer>
         {
             stderr.println("stats: " + ex.getMessage());
             return 1;
+        }
+    }
+
+    /** Prints recovery and liveness events; ignores the messages. */
+    static final class EventPrinter implements MarketDataListener
+    {
+        private final RecoveryEvents events;
+
+        EventPrinter(final RecoveryEvents events)
+        {
+            this.events = events;
+        }
+
+        public void onStale(final int partition, final StaleReason reason, final long streamSequence)
+        {
+            events.onStale(partition, reason, streamSequence);
+        }
+
+        public void onRecovered(
+            final int partition, final long snapshotId, final long lastStreamSequence, final long staleForNanos)
+        {
+            events.onRecovered(partition, snapshotId, lastStreamSequence, staleForNanos);
+        }
+
+        public void onStreamSilent(final int partition, final long silentForNanos)
+        {
+            events.onStreamSilent(partition, silentForNanos);
+        }
+
+        public void onStreamActive(final int partition)
+        {
+            events.onStreamActive(partition);
         }
     }
 
@@ -102,11 +135,14 @@ public final class StatsCommand implements Callable<Integer>
             lastPackets = packets;
             return String.format(Locale.ROOT,
                 "messages/s=%.0f packets/s=%.0f messages/packet=%.2f heartbeats=%d gaps=%d missing=%d " +
-                "duplicates=%d malformed=%d",
+                "duplicates=%d malformed=%d stale=%d recoveries=%d abandoned=%d bufferOverflows=%d " +
+                "filtered=%d snapshotPackets=%d oldSession=%d silent=%d",
                 deltaMessages / seconds, deltaPackets / seconds,
                 0 == deltaPackets ? 0.0 : (double)deltaMessages / deltaPackets,
                 counters.heartbeats(), counters.gaps(), counters.missingMessages(), counters.duplicatePackets(),
-                counters.malformed());
+                counters.malformed(), counters.staleEvents(), counters.recoveries(),
+                counters.recoveryAttemptsAbandoned(), counters.recoveryBufferOverflows(), counters.filteredMessages(),
+                counters.snapshotPackets(), counters.oldSessionPackets(), counters.silentStreams());
         }
     }
 

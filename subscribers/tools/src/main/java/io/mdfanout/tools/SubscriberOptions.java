@@ -1,12 +1,14 @@
 package io.mdfanout.tools;
 
 import io.mdfanout.sdk.FeedSubscriber;
+import io.mdfanout.sdk.FeedSubscriberOptions;
 import picocli.CommandLine.Option;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
-/** Options every subscriber tool shares: where the feed is and which partitions to read. */
+/** Options every subscriber tool shares: where the feed is, which partitions to read, recovery and liveness. */
 public final class SubscriberOptions
 {
     @Option(names = "--channel", description = "Aeron channel the fanout publishes on.",
@@ -26,6 +28,26 @@ public final class SubscriberOptions
     @Option(names = "--aeron-dir",
         description = "Aeron directory of an external media driver; absent = launch an embedded driver.")
     String aeronDir;
+
+    @Option(names = "--snapshot-channel",
+        description = "Aeron channel of the snapshot streams; absent = the same channel as the incrementals.")
+    String snapshotChannel;
+
+    @Option(names = "--snapshot-stream-id-base",
+        description = "Aeron stream id of partition 0's snapshot stream; absent = --stream-id-base + 10000.")
+    Integer snapshotStreamIdBase;
+
+    @Option(names = "--no-recovery", defaultValue = "false",
+        description = "Do not recover from snapshots: deliver every message as received, only report gaps.")
+    boolean noRecovery;
+
+    @Option(names = "--recovery-buffer-bytes", defaultValue = "16777216",
+        description = "Bytes of incremental packets buffered per partition while recovering (64 KiB..1 GiB).")
+    int recoveryBufferBytes;
+
+    @Option(names = "--silent-timeout-ms", defaultValue = "2000",
+        description = "Report a stream silent (and re-subscribe it) after this long without a packet or heartbeat.")
+    long silentTimeoutMs;
 
     /**
      * The partitions to subscribe to, checked against the partition count.
@@ -47,6 +69,52 @@ public final class SubscriberOptions
         {
             throw new IllegalArgumentException("--channel is not an Aeron channel: " + channel);
         }
+        if (silentTimeoutMs <= 0)
+        {
+            throw new IllegalArgumentException("--silent-timeout-ms must be positive: " + silentTimeoutMs);
+        }
+        if (!noRecovery)
+        {
+            if (recoveryBufferBytes < FeedSubscriberOptions.MIN_RECOVERY_BUFFER_BYTES ||
+                recoveryBufferBytes > FeedSubscriberOptions.MAX_RECOVERY_BUFFER_BYTES)
+            {
+                throw new IllegalArgumentException("--recovery-buffer-bytes must be " +
+                    FeedSubscriberOptions.MIN_RECOVERY_BUFFER_BYTES + ".." + FeedSubscriberOptions.MAX_RECOVERY_BUFFER_BYTES +
+                    ": " + recoveryBufferBytes);
+            }
+            if (null != snapshotChannel && !snapshotChannel.startsWith("aeron:"))
+            {
+                throw new IllegalArgumentException("--snapshot-channel is not an Aeron channel: " + snapshotChannel);
+            }
+            if (null != snapshotStreamIdBase && snapshotStreamIdBase < 0)
+            {
+                throw new IllegalArgumentException(
+                    "--snapshot-stream-id-base must not be negative: " + snapshotStreamIdBase);
+            }
+        }
+        final int[] resolved = resolvePartitionList();
+        feedSubscriberOptions().validate(channel, streamIdBase, resolved);
+        return resolved;
+    }
+
+    /**
+     * The SDK's recovery and liveness options these command-line options describe.
+     *
+     * @return new options.
+     */
+    public FeedSubscriberOptions feedSubscriberOptions()
+    {
+        return new FeedSubscriberOptions()
+            .recoveryEnabled(!noRecovery)
+            .snapshotChannel(snapshotChannel)
+            .snapshotStreamIdBase(null != snapshotStreamIdBase ?
+                snapshotStreamIdBase : FeedSubscriberOptions.DEFAULT_SNAPSHOT_STREAM_ID_BASE)
+            .recoveryBufferBytes(recoveryBufferBytes)
+            .silentTimeoutNs(TimeUnit.MILLISECONDS.toNanos(silentTimeoutMs));
+    }
+
+    private int[] resolvePartitionList()
+    {
         if (partitions.isEmpty())
         {
             return FeedSubscriber.allPartitions(partitionCount);

@@ -22,6 +22,7 @@ import io.mdfanout.sbe.TradingStatusDecoder;
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MarketDataListener;
 import io.mdfanout.sdk.MessageContext;
+import io.mdfanout.sdk.StaleReason;
 import io.mdfanout.sdk.book.InstrumentDirectory;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -74,10 +75,12 @@ public final class TailCommand implements Callable<Integer>
         }
 
         final Printer printer = new Printer(stdout, new HashSet<>(symbols), 0 == count ? Long.MAX_VALUE : count);
+        printer.events = new RecoveryEvents(stderr);
         try (StopSignal stopSignal = new StopSignal();
             ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir());
             FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, printer, null, Throwable::printStackTrace))
+                subscriberOptions.streamIdBase(), partitions, printer, null, Throwable::printStackTrace,
+                subscriberOptions.feedSubscriberOptions()))
         {
             final IdleStrategy idle = new BackoffIdleStrategy(
                 10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
@@ -103,7 +106,29 @@ public final class TailCommand implements Callable<Integer>
         private final long maxLines;
         private final InstrumentDirectory directory = new InstrumentDirectory();
         private final StringBuilder line = new StringBuilder(256);
+        RecoveryEvents events = new RecoveryEvents(System.err);
         long lines;
+
+        public void onStale(final int partition, final StaleReason reason, final long streamSequence)
+        {
+            events.onStale(partition, reason, streamSequence);
+        }
+
+        public void onRecovered(
+            final int partition, final long snapshotId, final long lastStreamSequence, final long staleForNanos)
+        {
+            events.onRecovered(partition, snapshotId, lastStreamSequence, staleForNanos);
+        }
+
+        public void onStreamSilent(final int partition, final long silentForNanos)
+        {
+            events.onStreamSilent(partition, silentForNanos);
+        }
+
+        public void onStreamActive(final int partition)
+        {
+            events.onStreamActive(partition);
+        }
 
         Printer(final PrintStream out, final Set<String> symbols, final long maxLines)
         {

@@ -10,6 +10,10 @@ import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.OrderExecutedEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
 import io.mdfanout.sbe.Side;
+import io.mdfanout.sbe.SnapshotBeginEncoder;
+import io.mdfanout.sbe.SnapshotEndEncoder;
+import io.mdfanout.sbe.SnapshotInstrumentEncoder;
+import io.mdfanout.sbe.SnapshotOrderEncoder;
 import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.sbe.SystemEventEncoder;
 import org.agrona.CloseHelper;
@@ -155,7 +159,7 @@ class RecordCommandTest
             final CompletableFuture<Integer> exitCode = runRecord(stdout,
                 "--channel", CHANNEL, "--stream-id-base", Integer.toString(STREAM_ID_BASE + 10), "--partitions", "1",
                 "--out", tempDir.resolve("gap.bin").toString(), "--ready-file", ready.toString(),
-                "--until-end-of-messages", "--timeout-s", "20");
+                "--until-end-of-messages", "--timeout-s", "20", "--no-recovery");
             awaitFile(ready, exitCode);
             begin(0, 1);
             addOrder(1, 1, Side.BUY, 1, 1);
@@ -180,6 +184,106 @@ class RecordCommandTest
             "--partitions", "2", "--partition", "5", "--out", tempDir.resolve("bad.bin").toString()));
         assertEquals("record: --partition 5 is outside 0..1 (--partitions 2)\n",
             stderr.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void lateJoinerRecoversRecordsOnlyIncrementalsAndDumpsTheRecoveredBooks() throws Exception
+    {
+        final int base = STREAM_ID_BASE + 20;
+        final Path out = tempDir.resolve("late.bin");
+        final Path books = tempDir.resolve("late-books.txt");
+        final Path ready = tempDir.resolve("ready-late");
+        try (ExclusivePublication incremental = aeron.addExclusivePublication(CHANNEL, base);
+            ExclusivePublication snapshots = aeron.addExclusivePublication(CHANNEL, base + 10_000))
+        {
+            final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+            final CompletableFuture<Integer> exitCode = runRecord(stdout,
+                "--channel", CHANNEL, "--stream-id-base", Integer.toString(base), "--partitions", "1",
+                "--out", out.toString(), "--books-out", books.toString(), "--ready-file", ready.toString(),
+                "--until-end-of-messages", "--timeout-s", "20");
+            awaitFile(ready, exitCode);
+
+            begin(0, 11);                 // 1..10 happened before the recorder started
+            executed(2, 7, 100);
+            offer(incremental, 0);
+            awaitLine(stdout, "STALE partition=0 reason=LATE_JOIN streamSequence=11 epochMs=", exitCode);
+
+            // Snapshot consistent with 10: instrument 2 with order 7 (300 shares); instrument 3 empty.
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            long snapshotSequence = 1;
+            while (!stdout.toString().contains("RECOVERED"))
+            {
+                if (snapshots.isConnected())
+                {
+                    begin(0, snapshotSequence);
+                    new SnapshotBeginEncoder().wrapAndApplyHeader(buffer, next(SnapshotBeginEncoder.BLOCK_LENGTH), header)
+                        .instrumentId(0).snapshotId(snapshotSequence).lastStreamSequence(10)
+                        .incrementalSessionId(incremental.sessionId()).partitionId(0);
+                    new SnapshotInstrumentEncoder().wrapAndApplyHeader(
+                        buffer, next(SnapshotInstrumentEncoder.BLOCK_LENGTH), header)
+                        .instrumentId(2).snapshotId(snapshotSequence).lastStreamSequence(10).coveredFromInstrumentId(1)
+                        .orderCount(1);
+                    new SnapshotOrderEncoder().wrapAndApplyHeader(buffer, next(SnapshotOrderEncoder.BLOCK_LENGTH), header)
+                        .instrumentId(2).orderId(7).shares(300).side(Side.BUY).attribution("    ").price().mantissa(5000);
+                    new SnapshotEndEncoder().wrapAndApplyHeader(buffer, next(SnapshotEndEncoder.BLOCK_LENGTH), header)
+                        .instrumentId(0).snapshotId(snapshotSequence).lastStreamSequence(10).coveredFromInstrumentId(3)
+                        .instrumentCount(1).orderCount(1).messageCount(2);
+                    offerUnrecorded(snapshots);
+                    snapshotSequence += 4;
+                }
+                assertTrue(System.nanoTime() < deadline && !exitCode.isDone(), stdout::toString);
+                Thread.sleep(50);
+            }
+
+            begin(0, 12);
+            endOfMessages();
+            offer(incremental, 0);
+            assertEquals(RecordCommand.EXIT_CLEAN, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
+            final String output = stdout.toString();
+            assertTrue(output.contains("RECOVERED partition=0 snapshotId="), output);
+            assertTrue(output.contains(" lastStreamSequence=10 staleMs="), output);
+            assertTrue(output.contains("recoveries=1"), output);
+            assertEquals("I 2\nB 5000 200 1\n", new String(Files.readAllBytes(books), StandardCharsets.UTF_8));
+
+            final ByteBuffer file = ByteBuffer.wrap(Files.readAllBytes(out)).order(ByteOrder.LITTLE_ENDIAN);
+            final List<Long> sequences = new ArrayList<>();
+            while (file.hasRemaining())
+            {
+                final int length = file.getInt();
+                file.getShort();
+                sequences.add(file.getLong());
+                file.position(file.position() + length);
+            }
+            assertEquals(List.of(11L, 12L), sequences, "only incrementals are recorded");
+        }
+    }
+
+    private static void awaitLine(
+        final ByteArrayOutputStream stdout, final String prefix, final CompletableFuture<Integer> exitCode)
+        throws Exception
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!stdout.toString().contains(prefix))
+        {
+            if (exitCode.isDone() || System.nanoTime() > deadline)
+            {
+                fail("no line " + prefix + " in: " + stdout);
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private void offerUnrecorded(final ExclusivePublication publication)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (publication.offer(buffer, 0, limit) < 0)
+        {
+            if (System.nanoTime() > deadline)
+            {
+                fail("offer not accepted");
+            }
+            Thread.yield();
+        }
     }
 
     private static CompletableFuture<Integer> runRecord(final ByteArrayOutputStream stdout, final String... args)

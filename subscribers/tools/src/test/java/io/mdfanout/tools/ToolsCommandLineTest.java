@@ -47,4 +47,25 @@ class ToolsCommandLineTest
         assertEquals(1, new CommandLine(book).execute("--depth", "0"));
         assertEquals("book: --depth and --refresh-ms must be positive\n", bookErr.toString(StandardCharsets.UTF_8));
     }
+
+    @Test
+    void shouldRejectWrongRecoveryOptionsWithOneLine()
+    {
+        assertEquals("tail: --silent-timeout-ms must be positive: 0\n", tailError("--silent-timeout-ms", "0"));
+        assertEquals("tail: --recovery-buffer-bytes must be 65536..1073741824: 10\n",
+            tailError("--recovery-buffer-bytes", "10"));
+        assertEquals("tail: --snapshot-channel is not an Aeron channel: udp://x\n",
+            tailError("--snapshot-channel", "udp://x"));
+        assertEquals("tail: snapshot stream id 1000 (partition 0) is also the incremental stream of partition 0 " +
+            "on the same channel\n", tailError("--snapshot-stream-id-base", "1000"));
+    }
+
+    private static String tailError(final String... args)
+    {
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final TailCommand tail = new TailCommand();
+        tail.stderr = new PrintStream(err, true, StandardCharsets.UTF_8);
+        assertEquals(1, new CommandLine(tail).execute(args));
+        return err.toString(StandardCharsets.UTF_8);
+    }
 }

@@ -12,6 +12,10 @@ public final class OrderBook
     private final long instrumentId;
     private final PriceLevels bids;
     private final PriceLevels asks;
+    /** Partition the book's messages arrive on, so that a partition's snapshot clears exactly its books. */
+    int partition;
+    /** First order slot of this book's intrusive order list in {@link OrderBooks}, or -1. */
+    int headSlot = -1;
 
     /**
      * Create an empty book.
@@ -105,6 +109,16 @@ public final class OrderBook
     public long bestAskShares()
     {
         return asks.size() > 0 ? asks.shares(0) : 0;
+    }
+
+    /**
+     * The partition this instrument's messages arrive on.
+     *
+     * @return the partition.
+     */
+    public int partition()
+    {
+        return partition;
     }
 
     /**

@@ -8,6 +8,8 @@ import io.mdfanout.sbe.OrderDeleteDecoder;
 import io.mdfanout.sbe.OrderExecutedDecoder;
 import io.mdfanout.sbe.OrderExecutedWithPriceDecoder;
 import io.mdfanout.sbe.OrderReplaceDecoder;
+import io.mdfanout.sbe.SnapshotInstrumentDecoder;
+import io.mdfanout.sbe.SnapshotOrderDecoder;
 import io.mdfanout.sbe.Side;
 import io.mdfanout.sdk.LocalCounters;
 import io.mdfanout.sdk.MarketDataListener;
@@ -33,7 +35,12 @@ import java.util.Arrays;
  * allocates in steady state: arrays and maps grow only when their capacity is exceeded, and a
  * book is created the first time its instrument gets an order. Trades, cross trades and broken
  * trades do not touch the books. Events naming an unknown order are counted and ignored.
- * Single-threaded: use it on the polling thread.
+ * <p>
+ * Snapshots: {@link #onSnapshotBegin} empties every book of the partition, {@link #onSnapshotInstrument}
+ * empties the instrument's book and {@link #onSnapshotOrder} adds its orders back, so that a
+ * subscriber that recovered holds the same books as one that saw every message. Each book links
+ * its orders (intrusive list over the slot arrays), so clearing costs its own orders only and
+ * frees their slots. Single-threaded: use it on the polling thread.
  */
 public final class OrderBooks implements MarketDataListener
 {
@@ -46,6 +53,8 @@ public final class OrderBooks implements MarketDataListener
 
     private final InstrumentDirectory directory = new InstrumentDirectory();
     private final Long2ObjectHashMap<OrderBook> books = new Long2ObjectHashMap<>();
+    private OrderBook[] bookList = new OrderBook[64];
+    private int bookCount;
     private final Long2LongHashMap slotByOrderId;
     private final BookCounters counters;
     private final int levelsPerSide;
@@ -54,6 +63,9 @@ public final class OrderBooks implements MarketDataListener
     private boolean[] orderIsBid;
     private long[] orderPrice;
     private long[] orderRemaining;
+    private long[] orderId;
+    private int[] nextInBook;
+    private int[] previousInBook;
     private int[] freeSlots;
     private int freeCount;
 
@@ -86,6 +98,9 @@ public final class OrderBooks implements MarketDataListener
         orderIsBid = new boolean[orderCapacity];
         orderPrice = new long[orderCapacity];
         orderRemaining = new long[orderCapacity];
+        orderId = new long[orderCapacity];
+        nextInBook = new int[orderCapacity];
+        previousInBook = new int[orderCapacity];
         freeSlots = new int[orderCapacity];
         for (int i = 0; i < orderCapacity; i++)
         {
@@ -219,13 +234,76 @@ public final class OrderBooks implements MarketDataListener
     /** {@inheritDoc} */
     public void onAddOrder(final MessageContext context, final AddOrderDecoder message)
     {
-        addOrder(message.instrumentId(), message.orderId(), message.sideRaw(), message.price().mantissa(), message.shares());
+        addOrder(context.partition(), message.instrumentId(), message.orderId(), message.sideRaw(),
+            message.price().mantissa(), message.shares());
     }
 
     /** {@inheritDoc} */
     public void onAddOrderAttributed(final MessageContext context, final AddOrderAttributedDecoder message)
     {
-        addOrder(message.instrumentId(), message.orderId(), message.sideRaw(), message.price().mantissa(), message.shares());
+        addOrder(context.partition(), message.instrumentId(), message.orderId(), message.sideRaw(),
+            message.price().mantissa(), message.shares());
+    }
+
+    /** Empties every book of the partition: the snapshot that follows rebuilds them. */
+    public void onSnapshotBegin(final int partition, final long snapshotId, final long lastStreamSequence)
+    {
+        for (int i = 0; i < bookCount; i++)
+        {
+            final OrderBook book = bookList[i];
+            if (book.partition == partition)
+            {
+                clearBook(book);
+            }
+        }
+    }
+
+    /** Empties the instrument's book; its orders follow as {@link #onSnapshotOrder}. */
+    public void onSnapshotInstrument(final MessageContext context, final SnapshotInstrumentDecoder message)
+    {
+        final OrderBook book = books.get(message.instrumentId());
+        if (null != book)
+        {
+            book.partition = context.partition();
+            clearBook(book);
+        }
+    }
+
+    /** Adds a live order of the instrument being restored. */
+    public void onSnapshotOrder(final MessageContext context, final SnapshotOrderDecoder message)
+    {
+        addOrder(context.partition(), message.instrumentId(), message.orderId(), message.sideRaw(),
+            message.price().mantissa(), message.shares());
+    }
+
+    /**
+     * Empty one instrument's book, freeing its order slots.
+     *
+     * @param instrumentId the instrument.
+     */
+    public void clearInstrument(final long instrumentId)
+    {
+        final OrderBook book = books.get(instrumentId);
+        if (null != book)
+        {
+            clearBook(book);
+        }
+    }
+
+    private void clearBook(final OrderBook book)
+    {
+        int slot = book.headSlot;
+        while (-1 != slot)
+        {
+            final int next = nextInBook[slot];
+            slotByOrderId.remove(orderId[slot]);
+            orderBook[slot] = null;
+            freeSlots[freeCount++] = slot;
+            slot = next;
+        }
+        book.headSlot = -1;
+        book.bids().clear();
+        book.asks().clear();
     }
 
     /** {@inheritDoc} */
@@ -277,7 +355,12 @@ public final class OrderBooks implements MarketDataListener
     }
 
     private void addOrder(
-        final long instrumentId, final long orderId, final byte side, final long price, final long shares)
+        final int partition,
+        final long instrumentId,
+        final long orderId,
+        final byte side,
+        final long price,
+        final long shares)
     {
         final boolean isBid;
         if (Side.BUY.value() == side)
@@ -303,7 +386,13 @@ public final class OrderBooks implements MarketDataListener
         if (null == book)
         {
             book = new OrderBook(instrumentId, levelsPerSide);
+            book.partition = partition;
             books.put(instrumentId, book);
+            if (bookCount == bookList.length)
+            {
+                bookList = Arrays.copyOf(bookList, bookCount << 1);
+            }
+            bookList[bookCount++] = book;
         }
         insertOrder(book, orderId, isBid, price, shares);
         counters.onApplied();
@@ -333,6 +422,15 @@ public final class OrderBooks implements MarketDataListener
         orderIsBid[slot] = isBid;
         orderPrice[slot] = price;
         orderRemaining[slot] = shares;
+        this.orderId[slot] = orderId;
+        final int head = book.headSlot;
+        nextInBook[slot] = head;
+        previousInBook[slot] = -1;
+        if (-1 != head)
+        {
+            previousInBook[head] = slot;
+        }
+        book.headSlot = slot;
         slotByOrderId.put(orderId, slot);
         book.side(isBid).addOrder(price, shares);
     }
@@ -347,6 +445,20 @@ public final class OrderBooks implements MarketDataListener
         if (leaves)
         {
             slotByOrderId.remove(orderId);
+            final int previous = previousInBook[slot];
+            final int next = nextInBook[slot];
+            if (-1 != previous)
+            {
+                nextInBook[previous] = next;
+            }
+            else
+            {
+                orderBook[slot].headSlot = next;
+            }
+            if (-1 != next)
+            {
+                previousInBook[next] = previous;
+            }
             orderBook[slot] = null;
             freeSlots[freeCount++] = slot;
         }
@@ -364,6 +476,9 @@ public final class OrderBooks implements MarketDataListener
         orderIsBid = Arrays.copyOf(orderIsBid, capacity);
         orderPrice = Arrays.copyOf(orderPrice, capacity);
         orderRemaining = Arrays.copyOf(orderRemaining, capacity);
+        orderId = Arrays.copyOf(orderId, capacity);
+        nextInBook = Arrays.copyOf(nextInBook, capacity);
+        previousInBook = Arrays.copyOf(previousInBook, capacity);
         freeSlots = Arrays.copyOf(freeSlots, capacity);
         for (int slot = capacity - 1; slot >= oldCapacity; slot--)
         {

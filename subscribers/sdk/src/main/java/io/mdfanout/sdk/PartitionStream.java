@@ -1,0 +1,136 @@
+package io.mdfanout.sdk;
+
+import io.aeron.Aeron;
+import io.aeron.Subscription;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Everything the subscriber knows about one partition: the incremental stream being followed
+ * (session, next sequence, retired sessions), its recovery state (buffer, snapshot subscription,
+ * snapshot being applied, the per-instrument filter) and its liveness. Written by the polling
+ * thread only, except {@link #lostImage}, which Aeron's client conductor sets.
+ */
+final class PartitionStream
+{
+    static final long NOT_JOINED = -1;
+    /** Instrument ids a snapshot's per-instrument filter covers directly; larger ids use the SnapshotEnd L. */
+    static final int FILTER_INSTRUMENTS = 65536;
+    private static final int RETIRED_SESSIONS = 8;
+    private static final long NO_LOST_IMAGE = 0;
+
+    final int partition;
+
+    // Incremental stream.
+    boolean joined;
+    int sessionId;
+    long expectedSequence = NOT_JOINED;
+    private final int[] retiredSessionIds = new int[RETIRED_SESSIONS];
+    private int retiredCount;
+    private int retiredNext;
+
+    // Recovery.
+    boolean stale;
+    long staleSinceNs;
+    /** First stream sequence the recovery buffer holds (or will hold): a snapshot must have L >= this - 1. */
+    long requiredSequence;
+    RecoveryBuffer buffer;
+    /** L covering each instrument id in the last snapshot applied; allocated with the buffer. */
+    long[] coveringSequence;
+    long coveringSequenceAbove;
+    /** Incrementals with a sequence up to this are checked against {@link #coveringSequence}; 0 = filter off. */
+    long filterMaxSequence;
+
+    // Snapshot stream.
+    long snapshotRegistrationId = Aeron.NULL_VALUE;
+    Subscription snapshotSubscription;
+    boolean snapshotJoined;
+    int snapshotSessionId;
+    long snapshotExpectedSequence;
+
+    // Snapshot being applied.
+    boolean applying;
+    long snapshotId;
+    long snapshotBeginSequence;
+    long currentCoveringSequence;
+    long maxCoveringSequence;
+    long nextCoveredFrom;
+    long ordersRemaining;
+    long instrumentOrderCount;
+    long snapshotInstrumentCount;
+    long snapshotOrderCount;
+    long snapshotMessageCount;
+
+    // Liveness.
+    long lastActivityNs;
+    boolean silent;
+    final AtomicLong lostImage = new AtomicLong(NO_LOST_IMAGE);
+
+    PartitionStream(final int partition)
+    {
+        this.partition = partition;
+    }
+
+    void allocateRecovery(final int bufferBytes)
+    {
+        if (null == buffer)
+        {
+            buffer = new RecoveryBuffer(bufferBytes);
+            coveringSequence = new long[FILTER_INSTRUMENTS];
+        }
+    }
+
+    long coveringSequence(final long instrumentId)
+    {
+        return instrumentId >= 0 && instrumentId < FILTER_INSTRUMENTS ?
+            coveringSequence[(int)instrumentId] : coveringSequenceAbove;
+    }
+
+    void cover(final long fromInstrumentId, final long toInstrumentIdInclusive, final long sequence)
+    {
+        final int from = (int)Math.min(fromInstrumentId, FILTER_INSTRUMENTS);
+        final int to = (int)Math.min(toInstrumentIdInclusive + 1, FILTER_INSTRUMENTS);
+        if (from < to)
+        {
+            Arrays.fill(coveringSequence, from, to, sequence);
+        }
+    }
+
+    void retire(final int oldSessionId)
+    {
+        retiredSessionIds[retiredNext] = oldSessionId;
+        retiredNext = (retiredNext + 1) % RETIRED_SESSIONS;
+        retiredCount = Math.min(retiredCount + 1, RETIRED_SESSIONS);
+    }
+
+    boolean isRetired(final int candidateSessionId)
+    {
+        for (int i = 0; i < retiredCount; i++)
+        {
+            if (retiredSessionIds[i] == candidateSessionId)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Called on Aeron's conductor thread when an image of the incremental subscription goes away. */
+    void onImageLost(final int lostSessionId)
+    {
+        lostImage.set((1L << 32) | (lostSessionId & 0xFFFF_FFFFL));
+    }
+
+    /** @return true, once, when the image of the followed session was reported lost. */
+    boolean takeLostImageOfFollowedSession()
+    {
+        final long value = lostImage.get();
+        if (NO_LOST_IMAGE == value)
+        {
+            return false;
+        }
+        lostImage.compareAndSet(value, NO_LOST_IMAGE);
+        return joined && (int)value == sessionId;
+    }
+}

@@ -1,0 +1,41 @@
+package io.mdfanout.sdk;
+
+/**
+ * Why a partition's books stopped being known good ({@link MarketDataListener#onStale}). Each
+ * reason has its own counter in {@link SubscriberCounters}.
+ */
+public enum StaleReason
+{
+    /** The first packet or heartbeat of the stream says it began before this subscriber joined. */
+    LATE_JOIN("late join"),
+    /** Stream sequences were lost (including a malformed packet dropped whole). */
+    GAP("gap"),
+    /** A new publisher session appeared on a stream already followed: the fanout restarted. */
+    NEW_PUBLICATION("new publication"),
+    /** Nothing (not even a heartbeat) arrived for the configured silent timeout. */
+    SILENT("silent"),
+    /** The Aeron image being followed went away (publisher gone or receiver fell too far behind). */
+    LOST_IMAGE("lost image"),
+    /**
+     * The bounded recovery buffer filled before a usable snapshot completed: the buffer was
+     * dropped and restarted. Reported while already stale, since the recovery starts over.
+     */
+    RECOVERY_BUFFER_OVERFLOW("recovery buffer overflow");
+
+    private final String label;
+
+    StaleReason(final String label)
+    {
+        this.label = label;
+    }
+
+    /**
+     * Human-readable label, used in counter labels.
+     *
+     * @return the label.
+     */
+    public String label()
+    {
+        return label;
+    }
+}
