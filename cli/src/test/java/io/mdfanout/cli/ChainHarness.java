@@ -58,11 +58,11 @@ final class ChainHarness implements AutoCloseable
 
     ChainProcess fanout(final String... fanoutArgs) throws IOException
     {
-        return fanout("fanout", fanoutArgs);
+        return namedFanout("fanout", fanoutArgs);
     }
 
     /** A fanout under a log name of its own (a restarted fanout), with extra options (snapshot settings). */
-    ChainProcess fanout(final String name, final String... fanoutArgs) throws IOException
+    ChainProcess namedFanout(final String name, final String... fanoutArgs) throws IOException
     {
         return start(name, concat(new String[] {"fanout", "--ring-dir", ringDir.toString(),
             "--partitions", Integer.toString(partitions), "--channel", channel, "--stream-id-base", streamIdBase,

@@ -96,6 +96,8 @@ class RecoveryTest
                     assertTrue(Long.parseLong(stale.get(partition).group(3)) > messages / PARTITIONS / 4,
                         "joined well into the stream: " + stale.get(partition).group());
                     assertTrue(recovered.containsKey(partition), subscriber.name() + " recovered partition " + partition);
+                    System.out.println(subscriber.name() + ": " + stale.get(partition).group() + " -> " +
+                        recovered.get(partition).group());
                 }
             }
             chain.passed();
@@ -140,6 +142,7 @@ class RecoveryTest
                 assertTrue(naks.find() && Long.parseLong(naks.group(1)) > 0,
                     "the loss generator dropped frames and the driver asked for them again: " + driver);
                 // Every gap the SDK saw was reported as a stale partition and recovered.
+                System.out.println(subscriber.name() + ": " + driver + "; " + subscriber.lastLineContaining("record: messages="));
                 final int staleGaps = subscriber.linesContaining("STALE ").size();
                 assertEquals(staleGaps, subscriber.linesContaining("RECOVERED ").size(),
                     subscriber.name() + ": every stale partition recovered");
@@ -197,6 +200,8 @@ class RecoveryTest
             assertEquals(expected.books(), Files.readString(chain.books(2)), "the paused subscriber's books");
             assertTrue(!paused.linesContaining("STALE ").isEmpty(), "the paused subscriber knew it fell behind");
             assertEquals(PARTITIONS, lastPerPartition(paused, RECOVERED).size(), "and recovered every partition");
+            paused.linesContaining("STALE ").forEach(line -> System.out.println("paused subscriber: " + line));
+            paused.linesContaining("RECOVERED ").forEach(line -> System.out.println("paused subscriber: " + line));
             chain.passed();
         }
     }
@@ -225,7 +230,7 @@ class RecoveryTest
             final long killedAtMs = System.currentTimeMillis();
             Thread.sleep(1_500); // the feed handler keeps writing the rings meanwhile
             assertTrue(feedHandler.isAlive(), "the feed handler runs through the fanout outage");
-            chain.fanout("fanout-restarted", "--snapshot-interval-ms", SNAPSHOT_INTERVAL_MS);
+            chain.namedFanout("fanout-restarted", "--snapshot-interval-ms", SNAPSHOT_INTERVAL_MS);
 
             assertEquals(0, simulator.waitFor(5, TimeUnit.MINUTES), "simulator exit code");
             awaitClean(subscribers);

@@ -27,7 +27,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code record}: writes every received normalized message to a binary file (see
  * {@link MessageRecorder}), optionally the canonical book dump at exit. Made for automated tests:
- * exit 0 when nothing was lost or malformed, 2 otherwise, 3 on timeout, 1 on bad configuration.
+ * exit 0 when the books are good at the end, 2 otherwise, 3 on timeout, 1 on bad configuration. With
+ * recovery on (the default) "good" means no partition is stale at exit: gaps and malformed packets
+ * happened, maybe, but each was repaired from a snapshot. With {@code --no-recovery} any gap or
+ * malformed packet is data loss.
  * Snapshot content is applied to the books but never recorded; incrementals replayed after a
  * recovery are recorded. Recovery events are printed to stdout, one line each (see {@link RecoveryEvents}).
  */
@@ -35,11 +38,11 @@ import java.util.concurrent.TimeUnit;
     description = "Record every received message to a binary file (for automated tests).")
 public final class RecordCommand implements Callable<Integer>
 {
-    /** Exit code when every message arrived and nothing was malformed. */
+    /** Exit code when the books are good: nothing lost, or (with recovery) every loss recovered. */
     public static final int EXIT_CLEAN = 0;
     /** Exit code for a configuration or I/O error. */
     public static final int EXIT_ERROR = 1;
-    /** Exit code when gaps or malformed packets were seen. */
+    /** Exit code when a partition is still stale, or (without recovery) a gap or malformed packet was seen. */
     public static final int EXIT_DATA_LOSS = 2;
     /** Exit code when --timeout-s expired first. */
     public static final int EXIT_TIMEOUT = 3;
@@ -116,6 +119,7 @@ public final class RecordCommand implements Callable<Integer>
                 " filtered=" + counters.filteredMessages() + " snapshotPackets=" + counters.snapshotPackets() +
                 " oldSession=" + counters.oldSessionPackets() + " silent=" + counters.silentStreams() +
                 (EXIT_TIMEOUT == exitCode ? " (timed out)" : ""));
+            stdout.println("record: " + media.driverSummary());
             return exitCode;
         }
         catch (final RuntimeException | IOException ex)
@@ -157,7 +161,12 @@ public final class RecordCommand implements Callable<Integer>
         {
             anyStale |= subscriber.isStale(partition);
         }
-        return 0 == counters.gaps() && 0 == counters.malformed() && !anyStale ? EXIT_CLEAN : EXIT_DATA_LOSS;
+        if (anyStale)
+        {
+            return EXIT_DATA_LOSS;
+        }
+        final boolean recovered = subscriberOptions.feedSubscriberOptions().recoveryEnabled();
+        return recovered || (0 == counters.gaps() && 0 == counters.malformed()) ? EXIT_CLEAN : EXIT_DATA_LOSS;
     }
 
     /** Records, feeds the books, and watches for END_OF_MESSAGES on each partition. */

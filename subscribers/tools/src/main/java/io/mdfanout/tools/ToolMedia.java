@@ -4,8 +4,10 @@ import io.aeron.Aeron;
 import io.aeron.CncFileDescriptor;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.aeron.driver.status.SystemCounterDescriptor;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.status.CountersReader;
 
 import java.io.File;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +20,14 @@ import java.util.concurrent.TimeUnit;
 public final class ToolMedia implements AutoCloseable
 {
     private static final int SOCKET_BUFFER_LENGTH = 2 * 1024 * 1024;
+    private static final long CLIENT_LIVENESS_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
+    private static final SystemCounterDescriptor[] SUMMARY_COUNTERS = {
+        SystemCounterDescriptor.BYTES_RECEIVED,
+        SystemCounterDescriptor.NAK_MESSAGES_SENT,
+        SystemCounterDescriptor.LOSS_GAP_FILLS,
+        SystemCounterDescriptor.FLOW_CONTROL_OVER_RUNS,
+        SystemCounterDescriptor.ERRORS,
+    };
 
     private final MediaDriver driver;
     private final Aeron aeron;
@@ -58,11 +68,19 @@ public final class ToolMedia implements AutoCloseable
             .socketRcvbufLength(SOCKET_BUFFER_LENGTH)
             .socketSndbufLength(SOCKET_BUFFER_LENGTH)
             .initialWindowLength(SOCKET_BUFFER_LENGTH)
+            // A subscriber stopped for a while (a debugger, SIGSTOP, a long GC) must come back with
+            // its Aeron client alive and recover through the snapshots, not lose the client after
+            // Aeron's default 10 s. The driver serves this one process only, so holding a dead
+            // client's resources longer costs nothing.
+            .clientLivenessTimeoutNs(CLIENT_LIVENESS_TIMEOUT_NS)
+            .publicationUnblockTimeoutNs(2 * CLIENT_LIVENESS_TIMEOUT_NS)
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true));
         try
         {
-            return new ToolMedia(driver, Aeron.connect(new Aeron.Context().aeronDirectoryName(dir)));
+            return new ToolMedia(driver, Aeron.connect(new Aeron.Context()
+                .aeronDirectoryName(dir)
+                .driverTimeoutMs(TimeUnit.NANOSECONDS.toMillis(CLIENT_LIVENESS_TIMEOUT_NS))));
         }
         catch (final RuntimeException ex)
         {
@@ -75,6 +93,35 @@ public final class ToolMedia implements AutoCloseable
     public Aeron aeron()
     {
         return aeron;
+    }
+
+    /**
+     * The media driver's own view of the transport, from its system counters: bytes received, NAKs
+     * sent (frames lost on the way and asked for again), loss gap fills (lost for good), receiver
+     * window over-runs and errors. One line, for a tool's exit summary.
+     *
+     * @return {@code media driver: bytesReceived=.. naksSent=.. lossGapFills=.. flowControlOverRuns=.. errors=..}
+     */
+    public String driverSummary()
+    {
+        final long[] values = new long[SUMMARY_COUNTERS.length];
+        final CountersReader counters = aeron.countersReader();
+        counters.forEach((counterId, typeId, keyBuffer, label) ->
+        {
+            if (SystemCounterDescriptor.SYSTEM_COUNTER_TYPE_ID == typeId)
+            {
+                final int descriptorId = keyBuffer.getInt(0);
+                for (int i = 0; i < SUMMARY_COUNTERS.length; i++)
+                {
+                    if (SUMMARY_COUNTERS[i].id() == descriptorId)
+                    {
+                        values[i] = counters.getCounterValue(counterId);
+                    }
+                }
+            }
+        });
+        return "media driver: bytesReceived=" + values[0] + " naksSent=" + values[1] + " lossGapFills=" + values[2] +
+            " flowControlOverRuns=" + values[3] + " errors=" + values[4];
     }
 
     /** Close the client and, when embedded, the driver (which deletes its directory). */
