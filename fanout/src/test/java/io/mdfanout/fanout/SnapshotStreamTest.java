@@ -218,9 +218,11 @@ final class SnapshotStreamTest
         final int instruments = 40;
         writeInitialState(instruments, 600);
         awaitCondition(() -> incrementals.messageCount() == written, "initial state published");
-        final int snapshotsBefore = SnapshotReader.read(snapshotPackets.packets, snapshotPublication.sessionId()).size();
+        // Snapshots started so far saw no updates while they were captured (and some may still be
+        // in flight to the subscription): the one to check must start after the updates do.
+        final long lastIdBeforeUpdates = publisher.snapshots().snapshotId();
 
-        // Keep updating the books between duty cycles until a snapshot taken meanwhile completes.
+        // Keep updating the books between duty cycles until a snapshot started meanwhile completes.
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         List<SnapshotReader.Snapshot> snapshots;
         do
@@ -230,7 +232,7 @@ final class SnapshotStreamTest
             snapshots = SnapshotReader.read(snapshotPackets.packets, snapshotPublication.sessionId());
             assertTrue(System.nanoTime() < deadlineNs, "timed out waiting for a snapshot");
         }
-        while (snapshots.size() < snapshotsBefore + 2);
+        while (snapshots.isEmpty() || snapshots.get(snapshots.size() - 1).snapshotId <= lastIdBeforeUpdates);
         awaitCondition(() -> incrementals.messageCount() == written, "all incrementals");
 
         final SnapshotReader.Snapshot snapshot = snapshots.get(snapshots.size() - 1);
@@ -285,6 +287,7 @@ final class SnapshotStreamTest
         // kill -9: the publications and the state mapping go without any further store; the ring
         // head had not been moved for the last drain.
         CloseHelper.closeAll(publication, snapshotPublication, state);
+        publisher = null; // dead with its process: nothing may run it while the new one connects
         ring.buffer().putBytes(0, ringBeforeDrain);
         assertTrue(ring.size() > 0, "records back in the ring");
 
