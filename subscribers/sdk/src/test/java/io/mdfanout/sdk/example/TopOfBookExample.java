@@ -3,11 +3,15 @@ package io.mdfanout.sdk.example;
 import io.aeron.Aeron;
 import io.mdfanout.sbe.AddOrderDecoder;
 import io.mdfanout.sbe.OrderExecutedDecoder;
+import io.mdfanout.sbe.SnapshotInstrumentDecoder;
+import io.mdfanout.sbe.SnapshotOrderDecoder;
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MarketDataListener;
 import io.mdfanout.sdk.MessageContext;
+import io.mdfanout.sdk.StaleReason;
 import io.mdfanout.sdk.book.OrderBook;
 import io.mdfanout.sdk.book.OrderBooks;
+import io.mdfanout.wire.Partitioning;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -50,9 +54,31 @@ public final class TopOfBookExample
 
             // ... and the other book messages (or simply pass `books` itself as the listener).
 
-            public void onStreamGap(final int partition, final long firstMissing, final long lastMissing)
+            // Recovery: a late join, a gap or a fanout restart rebuilds the books from a snapshot.
+            public void onSnapshotBegin(final int partition, final long snapshotId, final long lastStreamSequence)
             {
-                System.err.println("partition " + partition + " lost " + firstMissing + ".." + lastMissing);
+                books.onSnapshotBegin(partition, snapshotId, lastStreamSequence);
+            }
+
+            public void onSnapshotInstrument(final MessageContext context, final SnapshotInstrumentDecoder message)
+            {
+                books.onSnapshotInstrument(context, message);
+            }
+
+            public void onSnapshotOrder(final MessageContext context, final SnapshotOrderDecoder message)
+            {
+                books.onSnapshotOrder(context, message);
+            }
+
+            public void onStale(final int partition, final StaleReason reason, final long streamSequence)
+            {
+                System.err.println("partition " + partition + " stale (" + reason + "): do not trade on it");
+            }
+
+            public void onRecovered(
+                final int partition, final long snapshotId, final long lastStreamSequence, final long staleForNanos)
+            {
+                System.err.println("partition " + partition + " good again after " + staleForNanos / 1_000_000 + " ms");
             }
         };
 
@@ -74,7 +100,8 @@ public final class TopOfBookExample
                     nextPrintMs = nowMs + 1000;
                     final long instrumentId = books.directory().instrumentId(symbol);
                     final OrderBook book = instrumentId < 0 ? null : books.book(instrumentId);
-                    if (book != null && !book.isEmpty())
+                    final int partition = Partitioning.partitionOf(instrumentId, partitions);
+                    if (book != null && !book.isEmpty() && !subscriber.isStale(partition))
                     {
                         System.out.println(symbol + " " + book.bestBidShares() + " @ " + book.bestBidPrice() +
                             " / " + book.bestAskShares() + " @ " + book.bestAskPrice() + " (price x 10^-4)");
