@@ -1,0 +1,79 @@
+{{/* Chart name, truncated to the 63 characters Kubernetes allows in a label. */}}
+{{- define "mdfanout.name" -}}
+{{- .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Release-qualified name of one feed's objects. Call with (dict "root" $ "feed" $feed). */}}
+{{- define "mdfanout.feedName" -}}
+{{- printf "%s-%s" .root.Release.Name .feed.name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "mdfanout.labels" -}}
+app.kubernetes.io/name: {{ include "mdfanout.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{- end -}}
+
+{{- define "mdfanout.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- end -}}
+
+{{/* The Aeron channel the fanout publishes on. Call with the feed. */}}
+{{- define "mdfanout.publicationChannel" -}}
+{{- $a := .aeron -}}
+{{- if eq $a.mode "mdc" -}}
+aeron:udp?control={{ $a.mdcControl }}|control-mode=dynamic|mtu={{ $a.mtu }}
+{{- else -}}
+aeron:udp?endpoint={{ $a.endpoint }}{{ if $a.interface }}|interface={{ $a.interface }}{{ end }}|mtu={{ $a.mtu }}
+{{- end -}}
+{{- end -}}
+
+{{/* The Aeron channel a subscriber uses ($(POD_IP) is expanded by the kubelet). Call with the feed. */}}
+{{- define "mdfanout.subscriptionChannel" -}}
+{{- $a := .aeron -}}
+{{- if eq $a.mode "mdc" -}}
+aeron:udp?endpoint=$(POD_IP):0|control={{ $a.mdcControl }}|control-mode=dynamic
+{{- else -}}
+aeron:udp?endpoint={{ $a.endpoint }}{{ if $a.interface }}|interface={{ $a.interface }}{{ end }}
+{{- end -}}
+{{- end -}}
+
+{{/*
+/dev/shm size of a feed pod in MiB: the rings (capacity + 768-byte trailer per partition), the
+fanout's state files (sparse; about 120 bytes per order slot when full), the Aeron log buffers
+of the incremental and snapshot publications (3 terms each per partition) and the headroom.
+Call with (dict "root" $ "feed" $feed).
+*/}}
+{{- define "mdfanout.shmMiB" -}}
+{{- $f := .feed -}}
+{{- $mib := 1048576 -}}
+{{- $rings := mul $f.partitions (add $f.ringCapacityBytes 768) -}}
+{{- $state := mul $f.partitions (mul $f.maxOrders 120) -}}
+{{- $aeron := mul $f.partitions (mul 6 $f.aeron.termLength) -}}
+{{- $headroom := include "mdfanout.toMiB" .root.Values.shmHeadroom | int -}}
+{{- add (div (add $rings $state $aeron) $mib) 1 $headroom -}}
+{{- end -}}
+
+{{/* A Kubernetes quantity in Mi or Gi (as this chart's values use) to MiB. */}}
+{{- define "mdfanout.toMiB" -}}
+{{- $q := toString . -}}
+{{- if hasSuffix "Gi" $q -}}{{ mul (trimSuffix "Gi" $q | int) 1024 }}
+{{- else if hasSuffix "Mi" $q -}}{{ trimSuffix "Mi" $q | int }}
+{{- else -}}{{ fail (printf "quantity %q: use Mi or Gi" $q) }}
+{{- end -}}
+{{- end -}}
+
+{{/*
+Guaranteed QoS resources: requests equal to limits, an integer CPU count (the static CPU manager
+gives such a container exclusive CPUs). Call with (dict "cpus" n "memory" q "hugepages" hugepagesValues).
+*/}}
+{{- define "mdfanout.guaranteedResources" -}}
+{{- $r := dict "cpu" (toString .cpus) "memory" .memory -}}
+{{- if .hugepages.enabled -}}
+{{- $_ := set $r (printf "hugepages-%s" .hugepages.size) .hugepages.amount -}}
+{{- end -}}
+requests: {{- toYaml $r | nindent 2 }}
+limits: {{- toYaml $r | nindent 2 }}
+{{- end -}}
