@@ -1,9 +1,16 @@
 package io.mdfanout.fanout;
 
 import io.aeron.driver.ThreadingMode;
+import io.mdfanout.metrics.AeronCountersCollector;
+import io.mdfanout.metrics.CncCounters;
+import io.mdfanout.metrics.CountersCollector;
+import io.mdfanout.metrics.MetricsOptions;
+import io.mdfanout.metrics.MetricsServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
@@ -110,6 +117,9 @@ public final class FanoutCommand implements Callable<Integer>
         description = "Print a one-line counters summary to stderr this often; 0 = never.")
     long statsIntervalS;
 
+    @Mixin
+    MetricsOptions metrics;
+
     /**
      * Run the fanout until SIGINT or SIGTERM.
      *
@@ -130,6 +140,7 @@ public final class FanoutCommand implements Callable<Integer>
             {
                 throw new IllegalArgumentException("--stats-interval-s must not be negative");
             }
+            metrics.validate();
         }
         catch (final IllegalArgumentException ex)
         {
@@ -170,7 +181,7 @@ public final class FanoutCommand implements Callable<Integer>
                 Thread.interrupted();
             }
 
-            try (fanout)
+            try (fanout; MetricsServer ignored = startMetrics(fanout, err))
             {
                 err.println("fanout: running " + config + " " + fanout.stateDescription() +
                     " mediaDriverDir=" + fanout.aeronDirectoryName());
@@ -197,6 +208,31 @@ public final class FanoutCommand implements Callable<Integer>
             err.println("fanout: " + ex.getMessage());
             return 1;
         }
+    }
+
+    private MetricsServer startMetrics(final Fanout fanout, final PrintStream err)
+    {
+        if (!metrics.enabled())
+        {
+            return null;
+        }
+        // Read at scrape time: the fanout's counters buffers and the media driver's CnC file.
+        final CncCounters driverCounters = CncCounters.map(fanout.aeronDirectoryName());
+        final PrometheusRegistry registry = new PrometheusRegistry();
+        registry.register(new CountersCollector(fanout.countersReader()));
+        registry.register(new AeronCountersCollector(driverCounters::reader));
+        final MetricsServer server;
+        try
+        {
+            server = MetricsServer.start(metrics, registry);
+        }
+        catch (final RuntimeException ex)
+        {
+            driverCounters.close();
+            throw ex;
+        }
+        err.println("fanout: metrics: " + server.url());
+        return server.closeAfter(driverCounters);
     }
 
     FanoutConfig toConfig()

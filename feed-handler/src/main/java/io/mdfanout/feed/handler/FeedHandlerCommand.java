@@ -1,6 +1,11 @@
 package io.mdfanout.feed.handler;
 
 import io.mdfanout.feed.normalize.PartitionRingSet;
+import io.mdfanout.metrics.CountersCollector;
+import io.mdfanout.metrics.MetricsOptions;
+import io.mdfanout.metrics.MetricsServer;
+import io.mdfanout.metrics.RingCollector;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.ShutdownSignalBarrier;
@@ -108,6 +113,9 @@ public final class FeedHandlerCommand implements Callable<Integer>
         description = "Seconds between counter lines on stderr; 0 = off.")
     int statsIntervalS;
 
+    @Mixin
+    MetricsOptions metrics;
+
     /**
      * Run until signalled.
      *
@@ -122,6 +130,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
             {
                 throw new IllegalArgumentException("--stats-interval-s must be 0 or more: " + statsIntervalS);
             }
+            metrics.validate();
             config = new FeedHandlerConfig()
                 .group(group)
                 .port(port)
@@ -157,6 +166,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
             PartitionRingSet rings = null;
             AgentRunner runner = null;
             Thread statsThread = null;
+            MetricsServer metricsServer = null;
             try
             {
                 rings = new PartitionRingSet(config.ringDir(), config.partitions(), config.ringCapacity());
@@ -169,6 +179,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
                     agent);
                 System.err.println("feed-handler: " + config);
                 AgentRunner.startOnThread(runner);
+                metricsServer = startMetrics(counters, rings);
                 if (statsIntervalS > 0)
                 {
                     statsThread = startStatsThread(agent, statsIntervalS);
@@ -193,10 +204,26 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 {
                     statsThread.interrupt();
                 }
+                CloseHelper.quietClose(metricsServer);
                 CloseHelper.quietClose(runner);
                 CloseHelper.quietClose(rings);
             }
         }
+    }
+
+    private MetricsServer startMetrics(final InMemoryCounters counters, final PartitionRingSet rings)
+    {
+        if (!metrics.enabled())
+        {
+            return null;
+        }
+        // Read at scrape time from the counters' buffers and the rings' positions: the receive thread is not involved.
+        final PrometheusRegistry registry = new PrometheusRegistry();
+        registry.register(new CountersCollector(counters.countersManager()));
+        registry.register(new RingCollector(rings.rings()));
+        final MetricsServer server = MetricsServer.start(metrics, registry);
+        System.err.println("feed-handler: metrics: " + server.url());
+        return server;
     }
 
     private static Thread startStatsThread(final FeedHandlerAgent agent, final int intervalS)

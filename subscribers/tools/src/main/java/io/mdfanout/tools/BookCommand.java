@@ -68,10 +68,12 @@ public final class BookCommand implements Callable<Integer>
         final ActivityListener listener = new ActivityListener(books, new RecoveryEvents(stderr));
         try (StopSignal stopSignal = new StopSignal();
             ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir());
+            ToolMetrics metrics = new ToolMetrics("book"); // closed before the media: a scrape reads the driver's counters
             FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, listener, null, Throwable::printStackTrace,
+                subscriberOptions.streamIdBase(), partitions, listener, metrics.counters(), Throwable::printStackTrace,
                 subscriberOptions.feedSubscriberOptions()))
         {
+            metrics.start(subscriberOptions.metrics(), media, stderr, "book");
             final IdleStrategy idle = new BackoffIdleStrategy(
                 10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
             final long refreshNs = TimeUnit.MILLISECONDS.toNanos(refreshMs);

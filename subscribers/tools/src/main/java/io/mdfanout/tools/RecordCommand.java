@@ -8,7 +8,6 @@ import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.StaleReason;
 import io.mdfanout.sdk.SubscriberCounters;
 import io.mdfanout.sdk.book.OrderBooks;
-import io.mdfanout.sdk.LocalCounters;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -90,12 +89,14 @@ public final class RecordCommand implements Callable<Integer>
         }
 
         final OrderBooks books = null != booksOut ? new OrderBooks() : null;
-        final SubscriberCounters counters =
-            new SubscriberCounters(LocalCounters.create(SubscriberCounters.COUNTER_COUNT), "record");
+        final ToolMetrics metrics = new ToolMetrics("record");
+        final SubscriberCounters counters = metrics.counters();
         try (StopSignal stopSignal = new StopSignal();
             MessageRecorder recorder = new MessageRecorder(out);
-            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir()))
+            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir());
+            metrics) // closed before the media: a scrape reads the driver's counters
         {
+            metrics.start(subscriberOptions.metrics(), media, stderr, "record");
             final EndOfMessagesTracker listener =
                 new EndOfMessagesTracker(recorder, books, partitions, new RecoveryEvents(stdout));
             final int exitCode;

@@ -50,10 +50,12 @@ public final class StatsCommand implements Callable<Integer>
 
         try (StopSignal stopSignal = new StopSignal();
             ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir());
+            ToolMetrics metrics = new ToolMetrics("stats"); // closed before the media: a scrape reads the driver's counters
             FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, new EventPrinter(new RecoveryEvents(stderr)), null,
+                subscriberOptions.streamIdBase(), partitions, new EventPrinter(new RecoveryEvents(stderr)), metrics.counters(),
                 Throwable::printStackTrace, subscriberOptions.feedSubscriberOptions()))
         {
+            metrics.start(subscriberOptions.metrics(), media, stderr, "stats");
             final IdleStrategy idle = new BackoffIdleStrategy(
                 10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
             final long intervalNs = TimeUnit.SECONDS.toNanos(intervalS);

@@ -2,6 +2,8 @@ package io.mdfanout.tools;
 
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.FeedSubscriberOptions;
+import io.mdfanout.metrics.MetricsOptions;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.util.ArrayList;
@@ -49,6 +51,9 @@ public final class SubscriberOptions
         description = "Report a stream silent (and re-subscribe it) after this long without a packet or heartbeat.")
     long silentTimeoutMs;
 
+    @Mixin
+    MetricsOptions metrics = new MetricsOptions();
+
     /**
      * The partitions to subscribe to, checked against the partition count.
      *
@@ -92,6 +97,7 @@ public final class SubscriberOptions
                     "--snapshot-stream-id-base must not be negative: " + snapshotStreamIdBase);
             }
         }
+        metrics.validate();
         final int[] resolved = resolvePartitionList();
         feedSubscriberOptions().validate(channel, streamIdBase, resolved);
         return resolved;
@@ -142,6 +148,12 @@ public final class SubscriberOptions
     public int streamIdBase()
     {
         return streamIdBase;
+    }
+
+    /** @return where to serve Prometheus metrics. */
+    public MetricsOptions metrics()
+    {
+        return metrics;
     }
 
     /** @return the external driver's directory, or null for an embedded driver. */

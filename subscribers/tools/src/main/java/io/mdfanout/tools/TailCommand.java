@@ -78,10 +78,12 @@ public final class TailCommand implements Callable<Integer>
         printer.events = new RecoveryEvents(stderr);
         try (StopSignal stopSignal = new StopSignal();
             ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir());
+            ToolMetrics metrics = new ToolMetrics("tail"); // closed before the media: a scrape reads the driver's counters
             FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, printer, null, Throwable::printStackTrace,
+                subscriberOptions.streamIdBase(), partitions, printer, metrics.counters(), Throwable::printStackTrace,
                 subscriberOptions.feedSubscriberOptions()))
         {
+            metrics.start(subscriberOptions.metrics(), media, stderr, "tail");
             final IdleStrategy idle = new BackoffIdleStrategy(
                 10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
             while (stopSignal.isRunning() && (0 == count || printer.lines < count))

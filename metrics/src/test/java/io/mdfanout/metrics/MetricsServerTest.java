@@ -1,0 +1,217 @@
+package io.mdfanout.metrics;
+
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
+import io.aeron.Subscription;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.Labels;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.CountersReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MetricsServerTest
+{
+    private static final Pattern SAMPLE = Pattern.compile(
+        "[a-zA-Z_:][a-zA-Z0-9_:]*(\\{[a-zA-Z_][a-zA-Z0-9_]*=\"[^\"]*\"(,[a-zA-Z_][a-zA-Z0-9_]*=\"[^\"]*\")*\\})? " +
+        "[-+0-9.eE]+|[-+]?Inf|NaN");
+
+    @TempDir
+    Path tempDir;
+
+    private static CountersManager newCountersManager()
+    {
+        return new CountersManager(
+            new UnsafeBuffer(ByteBuffer.allocateDirect(64 * CountersReader.METADATA_LENGTH)),
+            new UnsafeBuffer(ByteBuffer.allocateDirect(64 * CountersReader.COUNTER_LENGTH)));
+    }
+
+    private static String scrape(final int port) throws Exception
+    {
+        final HttpClient client = HttpClient.newHttpClient();
+        final HttpResponse<String> response = client.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode());
+        return response.body();
+    }
+
+    private static void assertParses(final String body)
+    {
+        for (final String line : body.split("\n"))
+        {
+            if (line.isEmpty() || line.startsWith("# HELP ") || line.startsWith("# TYPE "))
+            {
+                continue;
+            }
+            assertTrue(SAMPLE.matcher(line).matches() || line.matches(".* [-+]?Inf|.* NaN"), "bad line: " + line);
+        }
+    }
+
+    @Test
+    void servesMappedCountersRingsLatencyAndAeronCounters() throws Exception
+    {
+        final CountersManager counters = newCountersManager();
+        final AtomicCounter linePackets = counters.newCounter("feed-handler: line A packets");
+        final AtomicCounter decoded = counters.newCounter("feed-handler: ITCH messages decoded type=A");
+        final AtomicCounter held = counters.newCounter("feed-handler: messages held behind a gap (gauge)");
+        final AtomicCounter published = counters.newCounter(
+            "fanout partition=1 messages published", 3002, (key) -> key.putInt(0, 1));
+        final AtomicCounter stale = counters.newCounter(
+            "mdfanout-sdk tail: stale events: late join", CounterMappings.SUBSCRIBER_TYPE_ID);
+        final AtomicCounter unknown = counters.newCounter("something new");
+        linePackets.incrementRelease();
+        linePackets.incrementRelease();
+        decoded.getAndAddRelease(5);
+        held.setRelease(7);
+        published.getAndAddRelease(11);
+        stale.incrementRelease();
+        unknown.setRelease(3);
+
+        final RingBuffer ring = new OneToOneRingBuffer(
+            new UnsafeBuffer(ByteBuffer.allocateDirect(4096 + RingBufferDescriptor.TRAILER_LENGTH)));
+        assertTrue(ring.write(1, new UnsafeBuffer(new byte[100]), 0, 100));
+
+        final LatencyHistogram latency = new LatencyHistogram(
+            "mdfanout_test_latency_seconds", "Test latency.", Labels.EMPTY);
+        latency.recordNanos(3_000);
+        latency.recordNanos(2_000_000);
+        latency.recordNanos(-5);
+
+        final MediaDriver.Context driverContext = new MediaDriver.Context()
+            .aeronDirectoryName(tempDir.resolve("aeron").toString())
+            .threadingMode(ThreadingMode.SHARED)
+            .sharedIdleStrategy(new BackoffIdleStrategy())
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true);
+        try (MediaDriver driver = MediaDriver.launchEmbedded(driverContext);
+            Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+            Subscription subscription = aeron.addSubscription("aeron:ipc", 4242);
+            ExclusivePublication publication = aeron.addExclusivePublication("aeron:ipc", 4242);
+            CncCounters cnc = CncCounters.map(driver.aeronDirectoryName()))
+        {
+            while (!publication.isConnected())
+            {
+                Thread.yield();
+            }
+            while (publication.offer(new UnsafeBuffer(new byte[64])) < 0)
+            {
+                Thread.yield();
+            }
+
+            final PrometheusRegistry registry = new PrometheusRegistry();
+            registry.register(new CountersCollector(counters));
+            registry.register(new RingCollector(new RingBuffer[]{ ring }));
+            registry.register(latency);
+            registry.register(new AeronCountersCollector(cnc::reader));
+            try (MetricsServer server = MetricsServer.start("127.0.0.1", 0, registry))
+            {
+                assertEquals("http://127.0.0.1:" + server.port() + "/metrics", server.url());
+                final String body = scrape(server.port());
+                assertParses(body);
+                final List<String> lines = Arrays.stream(body.split("\n")).collect(Collectors.toList());
+
+                assertTrue(lines.contains("# TYPE mdfanout_feed_packets_received_total counter"), body);
+                assertTrue(lines.contains("mdfanout_feed_packets_received_total{line=\"A\"} 2.0"), body);
+                assertTrue(lines.contains("mdfanout_feed_messages_decoded_total{type=\"add_order\"} 5.0"), body);
+                assertTrue(lines.contains("# TYPE mdfanout_feed_held_messages gauge"), body);
+                assertTrue(lines.contains("mdfanout_feed_held_messages 7.0"), body);
+                assertTrue(lines.contains("mdfanout_fanout_messages_published_total{partition=\"1\"} 11.0"), body);
+                assertTrue(lines.contains(
+                    "mdfanout_subscriber_stale_total{reason=\"late_join\",subscriber=\"tail\"} 1.0"), body);
+                assertTrue(body.contains("mdfanout_unmapped_counter{counter_id="), body);
+
+                assertTrue(lines.contains("mdfanout_ring_capacity_bytes{partition=\"0\"} 4096.0"), body);
+                assertTrue(lines.contains("mdfanout_ring_used_bytes{partition=\"0\"} 112.0"), body);
+
+                assertTrue(lines.contains("# TYPE mdfanout_test_latency_seconds histogram"), body);
+                assertTrue(lines.contains("mdfanout_test_latency_seconds_count 3"), body);
+                assertTrue(lines.contains("mdfanout_test_latency_seconds_bucket{le=\"5.0E-6\"} 2"), body);
+                assertTrue(lines.contains("mdfanout_test_latency_seconds_bucket{le=\"+Inf\"} 3"), body);
+
+                assertTrue(lines.contains("# TYPE mdfanout_aeron_naks_sent_total counter"), body);
+                assertTrue(body.contains("mdfanout_aeron_position_bytes{kind=\"publisher\""), body);
+                assertTrue(body.contains("stream_id=\"4242\""), body);
+                assertTrue(body.contains("jvm_memory_used_bytes"), body);
+            }
+        }
+    }
+
+    @Test
+    void latencyRecordingAllocatesNothing()
+    {
+        final LatencyHistogram latency = new LatencyHistogram("mdfanout_x_seconds", "x", Labels.EMPTY);
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final long threadId = Thread.currentThread().getId();
+        for (int i = 0; i < 20; i++)
+        {
+            record(latency); // warm up: the JIT compiles the path (its own work is not the path's)
+        }
+        threads.getThreadAllocatedBytes(threadId);
+        final long before = threads.getThreadAllocatedBytes(threadId);
+        record(latency);
+        final long after = threads.getThreadAllocatedBytes(threadId);
+        assertEquals(0, after - before);
+        assertEquals(21 * 100_001L, latency.snapshot().getTotalCount());
+    }
+
+    private static void record(final LatencyHistogram latency)
+    {
+        for (int i = 0; i < 100_000; i++)
+        {
+            latency.recordNanos(i * 79_193L);
+        }
+        latency.recordNanos(Long.MAX_VALUE);
+    }
+
+    @Test
+    void wrongOptionsGiveOneLineErrors()
+    {
+        final IllegalArgumentException port = assertThrows(IllegalArgumentException.class,
+            () -> new MetricsOptions().set(70000, "0.0.0.0").validate());
+        assertTrue(port.getMessage().contains("--metrics-port"));
+        assertFalse(new MetricsOptions().set(0, "0.0.0.0").validate().enabled());
+        final IllegalArgumentException bind = assertThrows(IllegalArgumentException.class,
+            () -> MetricsServer.start("no.such.host.invalid", 0, new PrometheusRegistry()));
+        assertTrue(bind.getMessage().contains("--metrics-bind"));
+    }
+
+    @Test
+    void everyRuleIsWellFormed()
+    {
+        for (final CounterRule rule : CounterMappings.rules())
+        {
+            assertTrue(rule.name().matches("mdfanout_[a-z0-9_]+"), rule.name());
+            assertFalse(rule.help().isEmpty());
+        }
+        assertEquals("mdfanout_feed_gaps_declared_total",
+            CounterMappings.find(0, "feed-handler: gaps declared unrecoverable").name());
+        assertEquals(null, CounterMappings.find(0, "replay: records read"));
+    }
+}
