@@ -32,6 +32,7 @@ public final class FeedSubscriberOptions
     private long silentTimeoutNs = DEFAULT_SILENT_TIMEOUT_NS;
     private boolean resubscribeOnSilence = true;
     private NanoClock nanoClock = SystemNanoClock.INSTANCE;
+    private DeliveryLatencyRecorder deliveryLatencyRecorder;
 
     /**
      * Channel of the snapshot streams.
@@ -156,7 +157,26 @@ public final class FeedSubscriberOptions
         return this;
     }
 
-    /** @return the clock. */
+    /**
+     * Where to record, per live incremental packet, the time from the fanout's send to delivery
+     * (for a latency histogram); null (the default) records nothing.
+     *
+     * @param recorder the recorder, or null.
+     * @return this.
+     */
+    public FeedSubscriberOptions deliveryLatencyRecorder(final DeliveryLatencyRecorder recorder)
+    {
+        this.deliveryLatencyRecorder = recorder;
+        return this;
+    }
+
+    /** @return the delivery latency recorder, or null. */
+    public DeliveryLatencyRecorder deliveryLatencyRecorder()
+    {
+        return deliveryLatencyRecorder;
+    }
+
+    /** @return the clock for liveness and staleness timing. */
     public NanoClock nanoClock()
     {
         return nanoClock;

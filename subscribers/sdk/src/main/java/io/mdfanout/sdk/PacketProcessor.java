@@ -33,6 +33,7 @@ import io.mdfanout.wire.WireFormat;
 import io.aeron.logbuffer.FragmentHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
+import org.agrona.concurrent.OffsetEpochNanoClock;
 
 /**
  * Validates, sequences, recovers and dispatches the Aeron messages of a set of partition streams.
@@ -68,6 +69,8 @@ final class PacketProcessor
     private final String snapshotChannel;
     private final int snapshotStreamIdBase;
     private long nowNs;
+    private final DeliveryLatencyRecorder latencyRecorder;
+    private final OffsetEpochNanoClock epochClock = new OffsetEpochNanoClock();
 
     private final MessageContext context = new MessageContext();
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
@@ -110,6 +113,7 @@ final class PacketProcessor
         this.listener = listener;
         this.counters = counters;
         this.errorHandler = errorHandler;
+        this.latencyRecorder = options.deliveryLatencyRecorder();
         this.aeron = aeron;
         this.recoveryEnabled = options.recoveryEnabled();
         this.recoveryBufferBytes = options.recoveryBufferBytes();
@@ -245,6 +249,10 @@ final class PacketProcessor
         }
         else
         {
+            if (null != latencyRecorder)
+            {
+                latencyRecorder.recordNanos(epochClock.nanoTime() - packetHeader.sendingTime());
+            }
             deliver(stream, buffer, offset, fromSequence);
         }
     }

@@ -28,6 +28,8 @@ class SteadyStateAllocationTest
     private final PacketWriter writer = new PacketWriter();
     private long nextSequence = 1;
 
+    private long latencySamples;
+
     @Test
     void shouldNotAllocateOnThePollPathInSteadyState()
     {
@@ -39,7 +41,8 @@ class SteadyStateAllocationTest
 
         try (TestMedia media = new TestMedia();
             FeedSubscriber subscriber = new FeedSubscriber(
-                media.aeron(), channel, STREAM_ID_BASE, new int[]{ PARTITION }, books, null, Throwable::printStackTrace);
+                media.aeron(), channel, STREAM_ID_BASE, new int[]{ PARTITION }, books, null, Throwable::printStackTrace,
+                new FeedSubscriberOptions().deliveryLatencyRecorder(this::recordLatency));
             ExclusivePublication publication = media.publication(channel, Partitioning.streamId(STREAM_ID_BASE, PARTITION)))
         {
             TestMedia.awaitConnected(subscriber, publication);
@@ -59,6 +62,7 @@ class SteadyStateAllocationTest
             final long after = threads.getThreadAllocatedBytes(threadId);
 
             assertEquals(0, after - before, "bytes allocated on the poll path");
+            assertTrue(latencySamples > TOTAL_ITERATIONS / 2, "delivery latency recorded per packet: " + latencySamples);
             final SubscriberCounters counters = subscriber.counters();
             assertEquals(TOTAL_ITERATIONS * 6L, counters.messages());
             assertEquals(TOTAL_ITERATIONS / 16, counters.malformed());
@@ -68,6 +72,11 @@ class SteadyStateAllocationTest
             assertEquals(0, books.counters().unknownOrderReferences());
             assertEquals(0, books.orderCount());
         }
+    }
+
+    private void recordLatency(final long nanos)
+    {
+        latencySamples++;
     }
 
     private void iteration(final ExclusivePublication publication, final FeedSubscriber subscriber, final int i)

@@ -71,7 +71,7 @@ public final class BookCommand implements Callable<Integer>
             ToolMetrics metrics = new ToolMetrics("book"); // closed before the media: a scrape reads the driver's counters
             FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
                 subscriberOptions.streamIdBase(), partitions, listener, metrics.counters(), Throwable::printStackTrace,
-                subscriberOptions.feedSubscriberOptions()))
+                metrics.feedSubscriberOptions(subscriberOptions)))
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "book");
             final IdleStrategy idle = new BackoffIdleStrategy(

@@ -102,7 +102,7 @@ public final class RecordCommand implements Callable<Integer>
             final int exitCode;
             try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
                 subscriberOptions.streamIdBase(), partitions, listener, counters, Throwable::printStackTrace,
-                subscriberOptions.feedSubscriberOptions()))
+                metrics.feedSubscriberOptions(subscriberOptions)))
             {
                 exitCode = run(subscriber, listener, stopSignal);
             }

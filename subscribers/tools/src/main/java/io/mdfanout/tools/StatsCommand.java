@@ -53,7 +53,7 @@ public final class StatsCommand implements Callable<Integer>
             ToolMetrics metrics = new ToolMetrics("stats"); // closed before the media: a scrape reads the driver's counters
             FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
                 subscriberOptions.streamIdBase(), partitions, new EventPrinter(new RecoveryEvents(stderr)), metrics.counters(),
-                Throwable::printStackTrace, subscriberOptions.feedSubscriberOptions()))
+                Throwable::printStackTrace, metrics.feedSubscriberOptions(subscriberOptions)))
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "stats");
             final IdleStrategy idle = new BackoffIdleStrategy(

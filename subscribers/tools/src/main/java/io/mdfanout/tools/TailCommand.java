@@ -81,7 +81,7 @@ public final class TailCommand implements Callable<Integer>
             ToolMetrics metrics = new ToolMetrics("tail"); // closed before the media: a scrape reads the driver's counters
             FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
                 subscriberOptions.streamIdBase(), partitions, printer, metrics.counters(), Throwable::printStackTrace,
-                subscriberOptions.feedSubscriberOptions()))
+                metrics.feedSubscriberOptions(subscriberOptions)))
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "tail");
             final IdleStrategy idle = new BackoffIdleStrategy(

@@ -2,11 +2,15 @@ package io.mdfanout.tools;
 
 import io.mdfanout.metrics.AeronCountersCollector;
 import io.mdfanout.metrics.CountersCollector;
+import io.mdfanout.metrics.LatencyHistogram;
 import io.mdfanout.metrics.MetricsOptions;
 import io.mdfanout.metrics.MetricsServer;
+import io.mdfanout.sdk.DeliveryLatencyRecorder;
+import io.mdfanout.sdk.FeedSubscriberOptions;
 import io.mdfanout.sdk.LocalCounters;
 import io.mdfanout.sdk.SubscriberCounters;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.Labels;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.CountersManager;
 
@@ -21,6 +25,8 @@ final class ToolMetrics implements AutoCloseable
 {
     private final CountersManager countersManager;
     private final SubscriberCounters counters;
+    private final LatencyHistogram deliveryLatency;
+    private final DeliveryLatencyRecorder deliveryLatencyRecorder;
     private MetricsServer server;
 
     /**
@@ -30,6 +36,21 @@ final class ToolMetrics implements AutoCloseable
     {
         countersManager = LocalCounters.create(SubscriberCounters.COUNTER_COUNT);
         counters = new SubscriberCounters(countersManager, tool);
+        deliveryLatency = new LatencyHistogram("mdfanout_subscriber_delivery_latency_seconds",
+            "Time from the fanout sending a packet to its delivery to this subscriber's callbacks (wall clocks)",
+            Labels.of("subscriber", tool));
+        deliveryLatencyRecorder = deliveryLatency::recordNanos; // one instance: nothing allocated per packet
+    }
+
+    /**
+     * The subscriber options of a tool, recording delivery latency into this tool's histogram.
+     *
+     * @param options the tool's subscriber options.
+     * @return the SDK options to build the FeedSubscriber with.
+     */
+    FeedSubscriberOptions feedSubscriberOptions(final SubscriberOptions options)
+    {
+        return options.feedSubscriberOptions().deliveryLatencyRecorder(deliveryLatencyRecorder);
     }
 
     /** @return the counters to give the {@link io.mdfanout.sdk.FeedSubscriber}. */
@@ -55,6 +76,7 @@ final class ToolMetrics implements AutoCloseable
         final PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(new CountersCollector(countersManager));
         registry.register(new AeronCountersCollector(media.aeron()::countersReader));
+        registry.register(deliveryLatency);
         server = MetricsServer.start(options, registry);
         out.println(tool + ": metrics: " + server.url());
     }
