@@ -61,6 +61,17 @@ final class ChainProcess implements AutoCloseable
         return new ChainProcess(name, process, log);
     }
 
+    /** Any other program (a Prometheus server) with its output in the same kind of log file. */
+    static ChainProcess startCommand(final String name, final Path logDir, final List<String> command) throws IOException
+    {
+        final Path log = logDir.resolve(name + ".log");
+        final Process process = new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+        return new ChainProcess(name, process, log);
+    }
+
     String name()
     {
         return name;

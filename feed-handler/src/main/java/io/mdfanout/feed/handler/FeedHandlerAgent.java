@@ -3,6 +3,7 @@ package io.mdfanout.feed.handler;
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.recovery.RequestSender;
+import io.mdfanout.metrics.LatencyHistogram;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -49,6 +50,7 @@ public final class FeedHandlerAgent implements Agent
     private final ItchNormalizer normalizer;
     private final LineArbiter arbiter;
     private final ByteBuffer receiveByteBuffer;
+    private final LatencyHistogram receiveLatency;
     private final UnsafeBuffer receiveBuffer;
     private final ByteBuffer requestByteBuffer = ByteBuffer.allocateDirect(64);
     private final DatagramChannel channelA;
@@ -69,6 +71,23 @@ public final class FeedHandlerAgent implements Agent
     public FeedHandlerAgent(
         final FeedHandlerConfig config, final RingBuffer[] rings, final CountersManager countersManager)
     {
+        this(config, rings, countersManager, null);
+    }
+
+    /**
+     * @param config          validated here.
+     * @param rings           one ring per partition, written by this agent only.
+     * @param countersManager where the agent's counters are allocated.
+     * @param receiveLatency  records, per datagram, receive -> processed (messages committed to the
+     *                        rings or held behind a gap); null to measure nothing.
+     */
+    public FeedHandlerAgent(
+        final FeedHandlerConfig config,
+        final RingBuffer[] rings,
+        final CountersManager countersManager,
+        final LatencyHistogram receiveLatency)
+    {
+        this.receiveLatency = receiveLatency;
         config.validate();
         if (rings.length != config.partitions())
         {
@@ -206,7 +225,12 @@ public final class FeedHandlerAgent implements Agent
                 {
                     break;
                 }
+                final long receivedNs = System.nanoTime();
                 arbiter.onPacket(line, receiveBuffer, 0, receiveByteBuffer.position(), nowNs);
+                if (null != receiveLatency)
+                {
+                    receiveLatency.recordNanos(System.nanoTime() - receivedNs);
+                }
                 workCount++;
             }
         }

@@ -2,10 +2,12 @@ package io.mdfanout.feed.handler;
 
 import io.mdfanout.feed.normalize.PartitionRingSet;
 import io.mdfanout.metrics.CountersCollector;
+import io.mdfanout.metrics.LatencyHistogram;
 import io.mdfanout.metrics.MetricsOptions;
 import io.mdfanout.metrics.MetricsServer;
 import io.mdfanout.metrics.RingCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.Labels;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.ShutdownSignalBarrier;
@@ -171,7 +173,9 @@ public final class FeedHandlerCommand implements Callable<Integer>
             {
                 rings = new PartitionRingSet(config.ringDir(), config.partitions(), config.ringCapacity());
                 final InMemoryCounters counters = new InMemoryCounters(256);
-                final FeedHandlerAgent agent = new FeedHandlerAgent(config, rings.rings(), counters.countersManager());
+                final LatencyHistogram receiveLatency = metrics.enabled() ? newReceiveLatency() : null;
+                final FeedHandlerAgent agent = new FeedHandlerAgent(
+                    config, rings.rings(), counters.countersManager(), receiveLatency);
                 runner = new AgentRunner(
                     config.idleStrategy().newIdleStrategy(),
                     (throwable) -> System.err.println("feed-handler: error: " + throwable),
@@ -179,7 +183,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
                     agent);
                 System.err.println("feed-handler: " + config);
                 AgentRunner.startOnThread(runner);
-                metricsServer = startMetrics(counters, rings);
+                metricsServer = startMetrics(counters, rings, receiveLatency);
                 if (statsIntervalS > 0)
                 {
                     statsThread = startStatsThread(agent, statsIntervalS);
@@ -211,7 +215,14 @@ public final class FeedHandlerCommand implements Callable<Integer>
         }
     }
 
-    private MetricsServer startMetrics(final InMemoryCounters counters, final PartitionRingSet rings)
+    private static LatencyHistogram newReceiveLatency()
+    {
+        return new LatencyHistogram("mdfanout_feed_receive_latency_seconds",
+            "MoldUDP64 datagram received -> its messages committed to the rings (or held behind a gap)", Labels.EMPTY);
+    }
+
+    private MetricsServer startMetrics(
+        final InMemoryCounters counters, final PartitionRingSet rings, final LatencyHistogram receiveLatency)
     {
         if (!metrics.enabled())
         {
@@ -221,6 +232,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
         final PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(new CountersCollector(counters.countersManager()));
         registry.register(new RingCollector(rings.rings()));
+        registry.register(receiveLatency);
         final MetricsServer server = MetricsServer.start(metrics, registry);
         System.err.println("feed-handler: metrics: " + server.url());
         return server;
