@@ -25,7 +25,9 @@ COPY feed-handler/ feed-handler/
 COPY fanout/ fanout/
 COPY subscribers/ subscribers/
 COPY cli/ cli/
-RUN mvn -B -ntp -q clean package -DskipTests \
+# Build output that came with the context (a host build, for the prebuilt target) is dropped first.
+RUN rm -rf target */target subscribers/*/target \
+ && mvn -B -ntp -q package -DskipTests \
  && mkdir -p /dist \
  && cp cli/target/mdfanout.jar /dist/ \
  && cp -r cli/target/lib /dist/lib

@@ -14,7 +14,7 @@ help:
 	@echo "make fuzz   - fuzz the MoldUDP64/ITCH decoders and capture readers for longer (FUZZ_INPUTS, default 50M per property)"
 	@echo "make build  - build the distribution (cli/target/mdfanout.jar + cli/target/lib, launcher bin/mdfanout)"
 	@echo "make image  - build the container image IMAGE (default $(IMAGE)) with docker, or podman without a docker daemon;"
-	@echo "              LOCAL_BASES=1: no pulls, a local jlink'ed JRE base and the host-built distribution (podman)"
+	@echo "              LOCAL_BASES=1: no pulls, local base images made from this machine's JDK, Maven and ~/.m2 (podman)"
 	@echo "make image-test - build the image on the local bases and smoke-test it in containers (part of make test)"
 	@echo "make clean  - remove build output"
 
@@ -58,15 +58,16 @@ LOCAL_BASES ?= 0
 ifeq ($(LOCAL_BASES),1)
 image: build
 	@scripts/image/setup-podman.sh
-	MDFANOUT_ENGINE=podman TARGET=prebuilt BASE="$$(scripts/image/local-bases.sh podman)" scripts/image/build.sh $(IMAGE)
+	MDFANOUT_ENGINE=podman TARGET="$(IMAGE_TARGET)" BASE="$$(scripts/image/local-bases.sh jre podman)" \
+	  BUILDER="$$(scripts/image/local-bases.sh builder podman)" scripts/image/build.sh $(IMAGE) --network host
 else
 image:
 	MDFANOUT_ENGINE="$(IMAGE_ENGINE)" BASE="$(IMAGE_BASE)" BUILDER="$(IMAGE_BUILDER)" TARGET="$(IMAGE_TARGET)" \
 	  scripts/image/build.sh $(IMAGE)
 endif
 
-# Builds the image as `make image LOCAL_BASES=1` does (podman, installed when missing) under a
-# temporary tag and smoke-tests it: every role's --help, then a real chain with every role in a
+# Builds the image as `make image LOCAL_BASES=1` does (podman, installed when missing; the Maven
+# build stage and the runtime stage on local base images) under a temporary tag and smoke-tests it: every role's --help, then a real chain with every role in a
 # read-only, non-root container; removes what it created, keeps the cached base image.
 image-test: build
 	scripts/image/smoke-test.sh

@@ -37,5 +37,5 @@ revision="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 args+=(--build-arg "VERSION=${version:-unknown}" --build-arg "REVISION=$revision"
        --build-arg "CREATED=$(date -u +%Y-%m-%dT%H:%M:%SZ)")
 
-echo "image: building $image with $engine${BASE:+ (BASE=$BASE)}${TARGET:+ (target $TARGET)}" >&2
+echo "image: building $image with $engine${BUILDER:+ (BUILDER=$BUILDER)}${BASE:+ (BASE=$BASE)}${TARGET:+ (target $TARGET)}" >&2
 exec "$engine" build -f "$root/Dockerfile" -t "$image" "${args[@]}" "$@" "$root"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Smoke test of the container image, with podman, on a machine that cannot pull images: builds the
-# image from the Dockerfile on the local JRE base (local-bases.sh) with the distribution built on
-# the host (target prebuilt), then
+# image from the Dockerfile as it is built normally (the Maven build stage, then the runtime stage)
+# on the local base images (local-bases.sh: a builder with this machine's JDK, Maven and
+# ~/.m2/repository, and a jlink'ed JRE), then
 #   1. runs `--help` of every role the image's CLI lists (each must exit 0), and checks the image's
 #      user, entry point and exposed ports;
 #   2. runs a real chain, every role in a container of its own as production would, each with a
@@ -13,7 +14,7 @@
 # Everything it creates (containers, the test image, ring files, its work directory) is removed at
 # the end, pass or fail; the cached base image stays for the next run.
 #
-# usage: scripts/image/smoke-test.sh      (the distribution must be built: make build)
+# usage: scripts/image/smoke-test.sh   (~/.m2 must hold the build's dependencies: make build first)
 # env:   SMOKE_MESSAGES (default 30000), SMOKE_KEEP=1 keeps the work directory with the logs
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -57,13 +58,15 @@ trap 'exit 130' INT TERM
 
 fail() { log "$*"; exit 1; }
 
-[ -f "$root/cli/target/mdfanout.jar" ] || fail "cli/target/mdfanout.jar missing: run 'make build' first"
 "$here/setup-podman.sh"
-base="$("$here/local-bases.sh" podman)"
-MDFANOUT_ENGINE=podman BASE="$base" TARGET=prebuilt "$here/build.sh" "$tag" --quiet --layers=false >/dev/null
-log "built $tag on $base"
+base="$("$here/local-bases.sh" jre podman)"
+builder="$("$here/local-bases.sh" builder podman)"
+build_started="$(date +%s)"
+MDFANOUT_ENGINE=podman BASE="$base" BUILDER="$builder" "$here/build.sh" "$tag" --quiet --layers=false \
+  --network host >/dev/null
+log "built $tag (Maven build stage on $builder, runtime on $base) in $(( $(date +%s) - build_started )) s"
 
-# ---- 1. the image's contract: user, entry point, ports, every role's --help ----------------------
+# ---- 1. the image's contract: user, entry point, ports, version, every role's --help ------------
 [ "$(podman image inspect --format '{{.Config.User}}' "$tag")" = "10001:10001" ] || fail "image does not run as 10001:10001"
 ports="$(podman image inspect --format '{{range $p, $v := .Config.ExposedPorts}}{{$p}} {{end}}' "$tag")"
 for port in 9401 9402 9403; do
@@ -72,6 +75,10 @@ done
 
 # The least privilege every container of this test runs with.
 secure=(--network host --read-only --user 10001:10001 --cap-drop all --security-opt no-new-privileges)
+
+# The jar's manifest carries the version the Maven build stamped into it.
+version="$(podman run --rm "$tag" --version 2>/dev/null || true)"
+[[ "$version" == "mdfanout "[0-9]* ]] || fail "'--version' printed '$version', not the built version"
 
 podman run --rm "${secure[@]}" "$tag" --help >"$work/help.txt" 2>"$work/help.err" \
   || fail "'--help' exited non-zero: $(cat "$work/help.err")"
