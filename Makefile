@@ -67,8 +67,9 @@ image:
 endif
 
 # Builds the image as `make image LOCAL_BASES=1` does (podman, installed when missing; the Maven
-# build stage and the runtime stage on local base images) under a temporary tag and smoke-tests it: every role's --help, then a real chain with every role in a
-# read-only, non-root container; removes what it created, keeps the cached base image.
+# build stage and the runtime stage on local base images) under a temporary tag and smoke-tests
+# it: every role's --help, then a real chain with every role in a read-only, non-root container;
+# removes what it created, keeps the cached base images.
 image-test: build
 	scripts/image/smoke-test.sh
 

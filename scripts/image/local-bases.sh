@@ -13,6 +13,8 @@
 # usage: scripts/image/local-bases.sh [jre|builder] [podman|docker]   (prints the image name)
 set -euo pipefail
 
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+export CONTAINERS_CONF="${MDFANOUT_CONTAINERS_CONF:-$here/containers.conf}"
 kind="${1:-jre}"
 engine="${2:-podman}"
 cache="${MDFANOUT_IMAGE_CACHE:-$HOME/.cache/mdfanout/image}"
