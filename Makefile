@@ -6,13 +6,16 @@ MVN_FLAGS ?= -B -ntp
 JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
-.PHONY: help build test demo fuzz clean toolchain
+.PHONY: help build test demo fuzz clean toolchain image image-test
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
-	@echo "make test   - run every test (unit, integration over real Aeron multicast)"
+	@echo "make test   - run every test (unit, integration over real Aeron multicast, container image smoke test)"
 	@echo "make fuzz   - fuzz the MoldUDP64/ITCH decoders and capture readers for longer (FUZZ_INPUTS, default 50M per property)"
 	@echo "make build  - build the distribution (cli/target/mdfanout.jar + cli/target/lib, launcher bin/mdfanout)"
+	@echo "make image  - build the container image IMAGE (default $(IMAGE)) with docker, or podman without a docker daemon;"
+	@echo "              LOCAL_BASES=1: no pulls, local base images made from this machine's JDK, Maven and ~/.m2 (podman)"
+	@echo "make image-test - build the image on the local bases and smoke-test it in containers (part of make test)"
 	@echo "make clean  - remove build output"
 
 # Installs what the build needs when it is missing; a no-op on a machine that has it.
@@ -29,6 +32,7 @@ $(JAR): $(SOURCES)
 
 test: toolchain
 	$(MVN) $(MVN_FLAGS) install
+	$(MAKE) image-test
 
 demo: build
 	@scripts/demo.sh
@@ -38,6 +42,36 @@ FUZZ_INPUTS ?= 50000000
 fuzz: toolchain
 	$(MVN) $(MVN_FLAGS) -q install -DskipTests
 	$(MVN) $(MVN_FLAGS) -pl feed-handler test -Dtest='*FuzzTest' -Dfuzz.tries=$(FUZZ_INPUTS) -Dsurefire.failIfNoSpecifiedTests=false
+
+# ---- container image (Dockerfile; scripts in scripts/image) --------------------------------------
+# Build arguments, empty = the Dockerfile's defaults: IMAGE_BASE (Java 17 runtime image),
+# IMAGE_BUILDER (Maven + JDK 17 image); IMAGE_TARGET: runtime (empty: the default, Maven builds in
+# the image) or prebuilt (the host's cli/target, from make build); IMAGE_ENGINE: docker or podman
+# (empty: docker when its daemon answers, else podman, installed when missing).
+IMAGE ?= mdfanout:dev
+IMAGE_ENGINE ?=
+IMAGE_BASE ?=
+IMAGE_BUILDER ?=
+IMAGE_TARGET ?=
+LOCAL_BASES ?= 0
+
+ifeq ($(LOCAL_BASES),1)
+image: build
+	@scripts/image/setup-podman.sh
+	MDFANOUT_ENGINE=podman TARGET="$(IMAGE_TARGET)" BASE="$$(scripts/image/local-bases.sh jre podman)" \
+	  BUILDER="$$(scripts/image/local-bases.sh builder podman)" scripts/image/build.sh $(IMAGE) --network host
+else
+image:
+	MDFANOUT_ENGINE="$(IMAGE_ENGINE)" BASE="$(IMAGE_BASE)" BUILDER="$(IMAGE_BUILDER)" TARGET="$(IMAGE_TARGET)" \
+	  scripts/image/build.sh $(IMAGE)
+endif
+
+# Builds the image as `make image LOCAL_BASES=1` does (podman, installed when missing; the Maven
+# build stage and the runtime stage on local base images) under a temporary tag and smoke-tests
+# it: every role's --help, then a real chain with every role in a read-only, non-root container;
+# removes what it created, keeps the cached base images.
+image-test: build
+	scripts/image/smoke-test.sh
 
 clean:
 	$(MVN) $(MVN_FLAGS) -q clean
