@@ -4,9 +4,9 @@ SHELL := /bin/bash
 MVN ?= mvn
 MVN_FLAGS ?= -B -ntp
 JAR := cli/target/mdfanout.jar
-SOURCES := $(shell find pom.xml schemas feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
+SOURCES := $(shell find pom.xml schemas metrics feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
-.PHONY: help build test demo fuzz clean toolchain image image-test
+.PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools k8s-tools chart-test
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
@@ -16,6 +16,7 @@ help:
 	@echo "make image  - build the container image IMAGE (default $(IMAGE)) with docker, or podman without a docker daemon;"
 	@echo "              LOCAL_BASES=1: no pulls, local base images made from this machine's JDK, Maven and ~/.m2 (podman)"
 	@echo "make image-test - build the image on the local bases and smoke-test it in containers (part of make test)"
+	@echo "make chart-test - lint, render, schema-check the Helm chart and helm install it on a local control plane (part of make test)"
 	@echo "make clean  - remove build output"
 
 # Installs what the build needs when it is missing; a no-op on a machine that has it.
@@ -30,9 +31,23 @@ $(JAR): $(SOURCES)
 	$(MVN) $(MVN_FLAGS) -q install -DskipTests
 	@touch $(JAR)
 
-test: toolchain
+test: toolchain monitoring-tools
 	$(MVN) $(MVN_FLAGS) install
 	$(MAKE) image-test
+	$(MAKE) chart-test
+
+# Prometheus and promtool (Debian's) for MonitoringTest, which checks the dashboards and rules.
+monitoring-tools:
+	@command -v prometheus >/dev/null && command -v promtool >/dev/null || \
+	  { echo "installing prometheus"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus; }
+
+# helm, kwok, etcd and kube-apiserver/controller-manager/scheduler v1.33 built from source, cached
+# under ~/.cache/mdfanout/k8s (the first run takes several minutes).
+k8s-tools:
+	@scripts/k8s/install-tools.sh
+
+chart-test: k8s-tools
+	@scripts/k8s/chart-test.sh
 
 demo: build
 	@scripts/demo.sh

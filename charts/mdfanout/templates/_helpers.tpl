@@ -77,3 +77,8 @@ gives such a container exclusive CPUs). Call with (dict "cpus" n "memory" q "hug
 requests: {{- toYaml $r | nindent 2 }}
 limits: {{- toYaml $r | nindent 2 }}
 {{- end -}}
+
+{{/* JVM options of a role: a fixed, pre-touched heap (no resizing pauses), the image's other defaults. */}}
+{{- define "mdfanout.javaOptions" -}}
+-Xms{{ . }} -Xmx{{ . }} -XX:+AlwaysPreTouch -XX:+UseParallelGC -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp -Daeron.print.configuration=false
+{{- end -}}
