@@ -130,8 +130,10 @@ public final class AffinityPlan
         }
         if (!allowedCpus.containsAll(wanted))
         {
-            throw new IllegalArgumentException("--cpus " + wanted + ": CPUs " + wanted.minus(allowedCpus) +
-                " are not in this process's allowed set " + allowedCpus + " (its cpuset or taskset)");
+            final CpuSet notAllowed = wanted.minus(allowedCpus);
+            throw new IllegalArgumentException("--cpus " + wanted + ": " + (notAllowed.size() == 1 ?
+                "CPU " + notAllowed + " is" : "CPUs " + notAllowed + " are") + " not in this process's allowed set " +
+                allowedCpus + " (its cpuset or taskset)");
         }
         if (wanted.size() < threadCount)
         {

@@ -143,6 +143,8 @@ final class AffinityPlanTest
             "or use auto or none", explicitError("1", FANOUT, "0-1"));
         assertEquals("--cpus 1-3: CPUs 2-3 are not in this process's allowed set 0-1 (its cpuset or taskset)",
             explicitError("1-3", ONE, "0-1"));
+        assertEquals("--cpus 1,7: CPU 7 is not in this process's allowed set 0-1 (its cpuset or taskset)",
+            explicitError("1,7", ONE, "0-1"));
         final IllegalArgumentException unavailable = assertThrows(IllegalArgumentException.class,
             () -> AffinityPlan.plan("test", CpuSelection.parse("1"), ONE, CpuSet.parse("0-1"), "not on Linux", LOG));
         assertEquals("--cpus 1: cannot pin threads here: not on Linux", unavailable.getMessage());

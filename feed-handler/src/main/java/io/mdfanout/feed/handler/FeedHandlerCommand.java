@@ -1,5 +1,7 @@
 package io.mdfanout.feed.handler;
 
+import io.mdfanout.affinity.AffinityPlan;
+import io.mdfanout.affinity.CpuSelection;
 import io.mdfanout.feed.normalize.PartitionRingSet;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
@@ -9,6 +11,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -28,6 +31,9 @@ import java.util.concurrent.TimeUnit;
         "MoldUDP64 re-request) and normalize it into partition ring buffers. Ring files are created at start and left in place on exit (the fanout may still drain them).")
 public final class FeedHandlerCommand implements Callable<Integer>
 {
+    /** The busy thread of the feed handler in its CPU plan: receives both lines, arbitrates, decodes, normalizes. */
+    public static final String RECEIVE_THREAD = "feed-receive";
+
     @Option(names = "--group", defaultValue = FeedHandlerConfig.DEFAULT_GROUP,
         description = "Multicast group of the MoldUDP64 feed.")
     String group;
@@ -104,6 +110,12 @@ public final class FeedHandlerCommand implements Callable<Integer>
             "reported again when it recovers.")
     int lineSilenceMs;
 
+    @Option(names = "--cpus", defaultValue = "auto", converter = CpusConverter.class,
+        description = "CPU pinning of the receive/decode thread: auto = pin it to the second CPU of the allowed set " +
+            "when it has 2 or more (the first stays with the JVM and OS), otherwise run it unpinned with the backoff " +
+            "idle strategy; none = never pin; or a CPU list like 3 (its first CPU is used).")
+    CpuSelection cpus;
+
     @Option(names = "--stats-interval-s", defaultValue = "5",
         description = "Seconds between counter lines on stderr; 0 = off.")
     int statsIntervalS;
@@ -116,6 +128,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
     public Integer call()
     {
         final FeedHandlerConfig config;
+        final AffinityPlan affinityPlan;
         try
         {
             if (statsIntervalS < 0)
@@ -143,13 +156,19 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 .maxRequestsPerSecond(maxRequestsPerSecond)
                 .maxHeldMessages(maxHeldMessages)
                 .lineSilenceMs(lineSilenceMs)
+                .cpus(cpus)
                 .validate();
+            affinityPlan = AffinityPlan.forThisProcess("feed-handler", config.cpus(), List.of(RECEIVE_THREAD), System.err);
         }
         catch (final IllegalArgumentException ex)
         {
             System.err.println("feed-handler: error: " + ex.getMessage());
             return 2;
         }
+        System.err.println(affinityPlan.startupLine());
+        // Too few CPUs to pin: a spinning thread would fight the JVM and the other roles for them, so back off.
+        final IdleStrategyChoice runIdleStrategy = affinityPlan.fellBackToShared() ?
+            IdleStrategyChoice.BACKOFF : config.idleStrategy();
 
         // The barrier is closed last: its shutdown hook holds the JVM until everything below is released.
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
@@ -163,12 +182,12 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 final InMemoryCounters counters = new InMemoryCounters(256);
                 final FeedHandlerAgent agent = new FeedHandlerAgent(config, rings.rings(), counters.countersManager());
                 runner = new AgentRunner(
-                    config.idleStrategy().newIdleStrategy(),
+                    runIdleStrategy.newIdleStrategy(),
                     (throwable) -> System.err.println("feed-handler: error: " + throwable),
                     null,
                     agent);
                 System.err.println("feed-handler: " + config);
-                AgentRunner.startOnThread(runner);
+                AgentRunner.startOnThread(runner, affinityPlan.threadFactory(RECEIVE_THREAD));
                 if (statsIntervalS > 0)
                 {
                     statsThread = startStatsThread(agent, statsIntervalS);
@@ -205,6 +224,22 @@ public final class FeedHandlerCommand implements Callable<Integer>
             () -> System.err.println("feed-handler: " + FeedStats.line(
                 agent.counters(), agent.arbitrationCounters(), agent.normalizerCounters())),
             false);
+    }
+
+    /** Parses --cpus: auto, none or a CPU list. */
+    static final class CpusConverter implements CommandLine.ITypeConverter<CpuSelection>
+    {
+        public CpuSelection convert(final String value)
+        {
+            try
+            {
+                return CpuSelection.parse(value);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandLine.TypeConversionException(ex.getMessage());
+            }
+        }
     }
 
     /**
