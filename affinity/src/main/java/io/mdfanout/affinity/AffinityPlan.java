@@ -14,7 +14,9 @@ import java.util.concurrent.ThreadFactory;
  *     the busy threads get the next ones in ascending order. With fewer, or where affinity cannot
  *     be set, nothing is pinned and {@link #fellBackToShared()} tells the role to run shared threads
  *     with backing-off idle strategies, since spinning unpinned threads on too few CPUs would starve
- *     each other.</li>
+ *     each other. When the allowed set is every online CPU of the machine, the CPUs are not the
+ *     process's own (no static CPU manager, cpuset or taskset gave them): every role and every other
+ *     pod would pick the same CPUs, so nothing is pinned and the role runs as configured.</li>
  *     <li>{@code none}: nothing is pinned; the role runs as configured.</li>
  *     <li>an explicit list: the busy threads get its CPUs in ascending order; every CPU must be in
  *     the allowed set and there must be one per busy thread, otherwise planning fails.</li>
@@ -31,6 +33,7 @@ public final class AffinityPlan
     private final CpuSet allowedCpus;
     private final int[] threadCpus;
     private final String fallbackReason;
+    private final String notExclusiveReason;
     private final PrintStream log;
 
     private AffinityPlan(
@@ -40,6 +43,7 @@ public final class AffinityPlan
         final CpuSet allowedCpus,
         final int[] threadCpus,
         final String fallbackReason,
+        final String notExclusiveReason,
         final PrintStream log)
     {
         this.role = role;
@@ -48,6 +52,7 @@ public final class AffinityPlan
         this.allowedCpus = allowedCpus;
         this.threadCpus = threadCpus;
         this.fallbackReason = fallbackReason;
+        this.notExclusiveReason = notExclusiveReason;
         this.log = log;
     }
 
@@ -64,7 +69,7 @@ public final class AffinityPlan
     public static AffinityPlan forThisProcess(
         final String role, final CpuSelection selection, final List<String> busyThreads, final PrintStream log)
     {
-        return plan(role, selection, busyThreads, ThreadAffinity.processAllowedCpus(),
+        return plan(role, selection, busyThreads, ThreadAffinity.processAllowedCpus(), ThreadAffinity.onlineCpus(),
             ThreadAffinity.unavailableReason(), log);
     }
 
@@ -75,6 +80,8 @@ public final class AffinityPlan
      * @param selection         the {@code --cpus} value.
      * @param busyThreads       names of the role's busy threads, distinct, in the order CPUs are handed out.
      * @param allowedCpus       CPUs the process may use; null when unknown.
+     * @param onlineCpus        CPUs the machine has online; null when unknown (then the allowed set counts as
+     *                          exclusive).
      * @param unavailableReason why threads cannot be pinned here, or null when they can.
      * @param log               where the pinning threads report.
      * @return the plan.
@@ -85,6 +92,7 @@ public final class AffinityPlan
         final CpuSelection selection,
         final List<String> busyThreads,
         final CpuSet allowedCpus,
+        final CpuSet onlineCpus,
         final String unavailableReason,
         final PrintStream log)
     {
@@ -97,7 +105,7 @@ public final class AffinityPlan
 
         if (selection.isNone())
         {
-            return new AffinityPlan(role, selection, threads, allowedCpus, null, null, log);
+            return new AffinityPlan(role, selection, threads, allowedCpus, null, null, null, log);
         }
 
         final String cannotPin = null != unavailableReason ? unavailableReason :
@@ -106,21 +114,28 @@ public final class AffinityPlan
         {
             if (null != cannotPin)
             {
-                return new AffinityPlan(role, selection, threads, allowedCpus, null, cannotPin, log);
+                return new AffinityPlan(role, selection, threads, allowedCpus, null, cannotPin, null, log);
             }
             if (allowedCpus.size() < threadCount + 1)
             {
                 return new AffinityPlan(role, selection, threads, allowedCpus, null,
                     plural(allowedCpus.size(), "CPU") + " allowed (" + allowedCpus + ") but " +
-                    plural(threadCount, "busy thread") + " (" + String.join(", ", threads) + ") need " +
-                    (threadCount + 1) + " (one each and one for the JVM and OS)", log);
+                    plural(threadCount, "busy thread") + " (" + String.join(", ", threads) + ") " +
+                    (threadCount == 1 ? "needs " : "need ") +
+                    (threadCount + 1) + " (one each and one for the JVM and OS)", null, log);
+            }
+            if (allowedCpus.equals(onlineCpus))
+            {
+                return new AffinityPlan(role, selection, threads, allowedCpus, null, null,
+                    "the allowed set " + allowedCpus + " is every online CPU, not CPUs of this process's own " +
+                    "(static CPU manager, cpuset or taskset), so other processes would pin to the same ones", log);
             }
             final int[] cpus = new int[threadCount];
             for (int i = 0; i < threadCount; i++)
             {
                 cpus[i] = allowedCpus.cpu(i + 1); // the lowest allowed CPU stays with the JVM and OS
             }
-            return new AffinityPlan(role, selection, threads, allowedCpus, cpus, null, log);
+            return new AffinityPlan(role, selection, threads, allowedCpus, cpus, null, null, log);
         }
 
         final CpuSet wanted = selection.explicitCpus();
@@ -146,7 +161,7 @@ public final class AffinityPlan
         {
             cpus[i] = wanted.cpu(i);
         }
-        return new AffinityPlan(role, selection, threads, allowedCpus, cpus, null, log);
+        return new AffinityPlan(role, selection, threads, allowedCpus, cpus, null, null, log);
     }
 
     private static String plural(final int count, final String noun)
@@ -253,6 +268,11 @@ public final class AffinityPlan
             final CpuSet rest = unpinnedCpus();
             return line.append("; JVM and OS on ").append(rest.isEmpty() ? "(no CPU to spare)" : rest.toString())
                 .append(" (allowed ").append(allowed).append(", --cpus ").append(selection).append(')').toString();
+        }
+        if (null != notExclusiveReason)
+        {
+            return role + ": cpu pinning off: " + notExclusiveReason + "; " + String.join(", ", threads) +
+                " run unpinned as configured; name CPUs with --cpus to pin anyway (--cpus " + selection + ")";
         }
         if (fellBackToShared())
         {

@@ -28,6 +28,7 @@ public final class ThreadAffinity
     private static final int MASK_LONGS = (CpuSet.MAX_CPU + 1) / Long.SIZE;
     private static final Path PROC_SELF_STATUS = Path.of("/proc/self/status");
     private static final Path PROC_THREAD_SELF = Path.of("/proc/thread-self");
+    private static final Path SYS_CPU_ONLINE = Path.of("/sys/devices/system/cpu/online");
     private static final String CPUS_ALLOWED_LIST = "Cpus_allowed_list:";
 
     private static final String UNAVAILABLE_REASON = bindNative();
@@ -86,6 +87,24 @@ public final class ThreadAffinity
             }
         }
         return procAllowedCpus(PROC_SELF_STATUS);
+    }
+
+    /**
+     * The CPUs the machine (or the VM) has online, from {@code /sys/devices/system/cpu/online}, which a
+     * container sees unchanged: when a process's allowed set is all of them, it has no exclusive CPUs.
+     *
+     * @return the online CPUs, or null when they cannot be read.
+     */
+    public static CpuSet onlineCpus()
+    {
+        try
+        {
+            return CpuSet.parse(Files.readString(SYS_CPU_ONLINE).trim());
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return null;
+        }
     }
 
     /**

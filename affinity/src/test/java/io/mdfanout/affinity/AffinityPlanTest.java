@@ -15,6 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 final class AffinityPlanTest
 {
     private static final PrintStream LOG = System.err;
+    /** The online CPUs of the machine the allowed sets below are carved from (a 64-CPU node). */
+    private static final CpuSet NODE = CpuSet.parse("0-63");
     private static final List<String> ONE = List.of("feed-receive");
     private static final List<String> FANOUT = List.of("fanout-publisher", "driver-shared");
     private static final List<String> DEDICATED = List.of(
@@ -23,7 +25,7 @@ final class AffinityPlanTest
 
     private static AffinityPlan plan(final String cpus, final List<String> threads, final String allowed)
     {
-        return AffinityPlan.plan("test", CpuSelection.parse(cpus), threads, CpuSet.parse(allowed), null, LOG);
+        return AffinityPlan.plan("test", CpuSelection.parse(cpus), threads, CpuSet.parse(allowed), NODE, null, LOG);
     }
 
     private static String explicitError(final String cpus, final List<String> threads, final String allowed)
@@ -38,7 +40,7 @@ final class AffinityPlanTest
         assertFalse(plan.isPinned());
         assertTrue(plan.fellBackToShared());
         assertEquals(-1, plan.cpuOf("feed-receive"));
-        assertEquals("1 CPU allowed (0) but 1 busy thread (feed-receive) need 2 (one each and one for the JVM and OS)",
+        assertEquals("1 CPU allowed (0) but 1 busy thread (feed-receive) needs 2 (one each and one for the JVM and OS)",
             plan.fallbackReason());
         assertEquals("test: cpu pinning off: " + plan.fallbackReason() +
             "; running shared threads with backoff idle strategies, unpinned (--cpus auto)", plan.startupLine());
@@ -107,13 +109,37 @@ final class AffinityPlanTest
     void autoFallsBackWhereAffinityCannotBeSet()
     {
         final AffinityPlan plan = AffinityPlan.plan(
-            "test", CpuSelection.AUTO, ONE, CpuSet.parse("0-15"), "not on Linux", LOG);
+            "test", CpuSelection.AUTO, ONE, CpuSet.parse("0-15"), NODE, "not on Linux", LOG);
         assertTrue(plan.fellBackToShared());
         assertEquals("not on Linux", plan.fallbackReason());
 
-        final AffinityPlan unknown = AffinityPlan.plan("test", CpuSelection.AUTO, ONE, null, null, LOG);
+        final AffinityPlan unknown = AffinityPlan.plan("test", CpuSelection.AUTO, ONE, null, NODE, null, LOG);
         assertTrue(unknown.fellBackToShared());
         assertEquals("the allowed CPU set cannot be read", unknown.fallbackReason());
+    }
+
+    @Test
+    void autoDoesNotPinOnCpusThatAreEveryOnlineCpu()
+    {
+        // No static CPU manager (or a laptop): every process sees every CPU and would pick the same ones.
+        final CpuSet machine = CpuSet.parse("0-15");
+        final AffinityPlan plan = AffinityPlan.plan("test", CpuSelection.AUTO, FANOUT, machine, machine, null, LOG);
+        assertFalse(plan.isPinned());
+        assertFalse(plan.fellBackToShared(), "runs as configured: there are CPUs enough");
+        assertEquals("test: cpu pinning off: the allowed set 0-15 is every online CPU, not CPUs of this process's own " +
+            "(static CPU manager, cpuset or taskset), so other processes would pin to the same ones; " +
+            "fanout-publisher, driver-shared run unpinned as configured; name CPUs with --cpus to pin anyway " +
+            "(--cpus auto)", plan.startupLine());
+
+        final CpuSet twoCpuMachine = CpuSet.parse("0-1");
+        assertFalse(AffinityPlan.plan("test", CpuSelection.AUTO, ONE, twoCpuMachine, twoCpuMachine, null, LOG)
+            .isPinned(), "this 2-CPU machine: the feed handler is not pinned by auto");
+        assertTrue(AffinityPlan.plan("test", CpuSelection.AUTO, FANOUT, twoCpuMachine, twoCpuMachine, null, LOG)
+            .fellBackToShared(), "too few CPUs wins: shared backoff threads");
+        assertEquals(1, AffinityPlan.plan("test", CpuSelection.parse("1"), ONE, twoCpuMachine, twoCpuMachine, null, LOG)
+            .cpuOf("feed-receive"), "an explicit list pins anyway");
+        assertEquals(1, AffinityPlan.plan("test", CpuSelection.AUTO, ONE, twoCpuMachine, null, null, LOG)
+            .cpuOf("feed-receive"), "online CPUs unknown: the allowed set counts as exclusive");
     }
 
     @Test
@@ -146,7 +172,7 @@ final class AffinityPlanTest
         assertEquals("--cpus 1,7: CPU 7 is not in this process's allowed set 0-1 (its cpuset or taskset)",
             explicitError("1,7", ONE, "0-1"));
         final IllegalArgumentException unavailable = assertThrows(IllegalArgumentException.class,
-            () -> AffinityPlan.plan("test", CpuSelection.parse("1"), ONE, CpuSet.parse("0-1"), "not on Linux", LOG));
+            () -> AffinityPlan.plan("test", CpuSelection.parse("1"), ONE, CpuSet.parse("0-1"), NODE, "not on Linux", LOG));
         assertEquals("--cpus 1: cannot pin threads here: not on Linux", unavailable.getMessage());
     }
 

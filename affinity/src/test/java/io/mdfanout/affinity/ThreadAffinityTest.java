@@ -78,6 +78,9 @@ final class ThreadAffinityTest
     {
         assertEquals(allowed, ThreadAffinity.processAllowedCpus());
         assertEquals(Runtime.getRuntime().availableProcessors(), allowed.size(), "the JVM sees the same CPUs");
+        final CpuSet online = ThreadAffinity.onlineCpus();
+        assertNotNull(online, "/sys/devices/system/cpu/online");
+        assertTrue(online.containsAll(allowed), online + " holds " + allowed);
     }
 
     @Test

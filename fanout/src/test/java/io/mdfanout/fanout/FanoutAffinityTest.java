@@ -65,6 +65,13 @@ final class FanoutAffinityTest
         assertEquals(CpuSet.of(1, 3), command.toConfig().cpus().explicitCpus());
         new CommandLine(command).parseArgs();
         assertTrue(command.toConfig().cpus().isAuto(), "auto by default");
+
+        final StringWriter help = new StringWriter();
+        final CommandLine commandLine = new CommandLine(new FanoutCommand());
+        commandLine.setOut(new PrintWriter(help, true));
+        assertEquals(0, commandLine.execute("--help"));
+        assertTrue(help.toString().contains("--cpus=<cpus>"), help.toString());
+        assertTrue(help.toString().contains("Default: auto"), help.toString());
     }
 
     @Test
