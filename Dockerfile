@@ -21,6 +21,8 @@ FROM ${BUILDER} AS build
 WORKDIR /src
 COPY pom.xml ./
 COPY schemas/ schemas/
+COPY metrics/ metrics/
+COPY affinity/ affinity/
 COPY feed-handler/ feed-handler/
 COPY fanout/ fanout/
 COPY subscribers/ subscribers/
@@ -51,7 +53,7 @@ LABEL org.opencontainers.image.title="mdfanout" \
 # collector with short pauses for a small, allocation-free heap; no hsperfdata file (no writes
 # to /tmp behind the process's back, and no stalls writing it); exit rather than limp on after
 # an out-of-memory error, so the orchestrator restarts the role.
-ENV JDK_JAVA_OPTIONS="-Xms256m -Xmx256m -XX:+AlwaysPreTouch -XX:+UseParallelGC -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp -Daeron.print.configuration=false" \
+ENV JDK_JAVA_OPTIONS="-Xms256m -Xmx256m -XX:+AlwaysPreTouch -XX:+UseParallelGC -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp -Djna.tmpdir=/tmp -Daeron.print.configuration=false" \
     HOME=/tmp
 
 # A fixed numeric uid/gid (no passwd entry needed, so any base works, even one without a shell);

@@ -80,5 +80,5 @@ limits: {{- toYaml $r | nindent 2 }}
 
 {{/* JVM options of a role: a fixed, pre-touched heap (no resizing pauses), the image's other defaults. */}}
 {{- define "mdfanout.javaOptions" -}}
--Xms{{ . }} -Xmx{{ . }} -XX:+AlwaysPreTouch -XX:+UseParallelGC -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp -Daeron.print.configuration=false
+-Xms{{ . }} -Xmx{{ . }} -XX:+AlwaysPreTouch -XX:+UseParallelGC -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp -Djna.tmpdir=/tmp -Daeron.print.configuration=false
 {{- end -}}

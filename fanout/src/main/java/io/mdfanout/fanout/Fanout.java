@@ -5,6 +5,8 @@ import io.aeron.ChannelUri;
 import io.aeron.CommonContext;
 import io.aeron.ExclusivePublication;
 import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.mdfanout.affinity.AffinityPlan;
 import io.mdfanout.fanout.snapshot.SnapshotCounters;
 import io.mdfanout.fanout.snapshot.SnapshotPublisher;
 import io.mdfanout.fanout.state.PartitionState;
@@ -35,6 +37,9 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -46,6 +51,10 @@ import java.util.concurrent.locks.LockSupport;
  * {@code <state-dir>/partition-<n>.state} and publishing snapshots on its snapshot stream
  * ({@link SnapshotPublisher}), all on one thread ({@link FanoutThreading#SHARED}) or
  * one thread each ({@link FanoutThreading#DEDICATED}).
+ * <p>
+ * The busy threads (the publisher threads and the embedded driver's) are pinned to CPUs as
+ * {@link #planAffinity(FanoutConfig)} decides from {@link FanoutConfig#cpus()}; when {@code auto}
+ * finds too few CPUs, everything runs on shared threads with backoff idle strategies instead.
  * <p>
  * Construction either completes with everything running or fails with a clear message having
  * released whatever it had acquired. {@link #close()} stops the threads, then closes the
@@ -61,6 +70,22 @@ public final class Fanout implements AutoCloseable
     private static final int COUNTER_VALUES_LENGTH = 64 * 1024;
     private static final long RING_POLL_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(20);
 
+    /** Busy thread of all publishers in {@link FanoutThreading#SHARED} threading. */
+    public static final String PUBLISHER_THREAD = "fanout-publisher";
+    /** Busy thread of partition p's publisher in {@link FanoutThreading#DEDICATED} threading: this + p. */
+    public static final String PUBLISHER_THREAD_PREFIX = "fanout-publisher-";
+    /** The embedded driver's one thread in {@link ThreadingMode#SHARED}. */
+    public static final String DRIVER_SHARED_THREAD = "driver-shared";
+    /** The embedded driver's conductor in {@link ThreadingMode#SHARED_NETWORK} and {@link ThreadingMode#DEDICATED}. */
+    public static final String DRIVER_CONDUCTOR_THREAD = "driver-conductor";
+    /** The embedded driver's sender and receiver thread in {@link ThreadingMode#SHARED_NETWORK}. */
+    public static final String DRIVER_NETWORK_THREAD = "driver-network";
+    /** The embedded driver's sender in {@link ThreadingMode#DEDICATED}. */
+    public static final String DRIVER_SENDER_THREAD = "driver-sender";
+    /** The embedded driver's receiver in {@link ThreadingMode#DEDICATED}. */
+    public static final String DRIVER_RECEIVER_THREAD = "driver-receiver";
+    private static final ThreadFactory UNPINNED = Thread::new;
+
     private final FanoutConfig config;
     private final ErrorHandler errorHandler;
     private final PartitionRings.MappedRing[] rings;
@@ -73,6 +98,10 @@ public final class Fanout implements AutoCloseable
     private final PartitionState[] states;
     private final AgentRunner[] runners;
     private final CountersManager countersManager;
+    private final AffinityPlan affinityPlan;
+    private final FanoutThreading threading;
+    private final IdleStrategyType idleStrategy;
+    private final ThreadingMode driverThreadingMode;
     private MediaDriver driver;
     private Aeron aeron;
     private FileChannel lockChannel;
@@ -84,7 +113,7 @@ public final class Fanout implements AutoCloseable
      * publication is registered with the driver.
      *
      * @param config what to run; validated first.
-     * @throws IllegalArgumentException on invalid configuration.
+     * @throws IllegalArgumentException on invalid configuration, including a {@code cpus} list that cannot be honoured.
      * @throws IllegalStateException    when the rings do not appear in time or cannot be mapped.
      * @throws RuntimeException         from Aeron when the driver cannot be started or reached.
      */
@@ -92,6 +121,12 @@ public final class Fanout implements AutoCloseable
     {
         this.config = config.validate();
         this.errorHandler = null != config.errorHandler() ? config.errorHandler() : Fanout::printError;
+        affinityPlan = planAffinity(config);
+        // Too few CPUs for auto pinning: spinning or dedicated threads would starve each other, so share and back off.
+        final boolean shared = affinityPlan.fellBackToShared();
+        threading = shared ? FanoutThreading.SHARED : config.threading();
+        idleStrategy = shared ? IdleStrategyType.BACKOFF : config.idleStrategy();
+        driverThreadingMode = shared ? ThreadingMode.SHARED : config.driverThreadingMode();
         final int partitionCount = config.partitionCount();
         rings = new PartitionRings.MappedRing[partitionCount];
         publications = new ExclusivePublication[partitionCount];
@@ -101,7 +136,7 @@ public final class Fanout implements AutoCloseable
         stateCounters = new PartitionStateCounters[partitionCount];
         snapshotCounters = new SnapshotCounters[partitionCount];
         states = new PartitionState[partitionCount];
-        runners = new AgentRunner[FanoutThreading.SHARED == config.threading() ? 1 : partitionCount];
+        runners = new AgentRunner[FanoutThreading.SHARED == threading ? 1 : partitionCount];
         countersManager = null != config.countersManager() ? config.countersManager() : newCountersManager();
 
         try
@@ -118,6 +153,64 @@ public final class Fanout implements AutoCloseable
             close();
             throw ex;
         }
+    }
+
+    /**
+     * Decide which CPU each busy thread of this configuration runs on: the publisher thread(s) and, with an
+     * embedded driver, the driver's thread(s) for its threading mode. Pinning lines from the threads go to stderr.
+     *
+     * @param config the configuration; its {@link FanoutConfig#cpus()} says how to pin.
+     * @return the plan over this process's allowed CPUs; {@link AffinityPlan#startupLine()} describes it.
+     * @throws IllegalArgumentException when an explicit CPU list cannot be honoured (too few, not allowed, ...).
+     */
+    public static AffinityPlan planAffinity(final FanoutConfig config)
+    {
+        return AffinityPlan.forThisProcess("fanout", config.cpus(), busyThreads(config), System.err);
+    }
+
+    /**
+     * @param config the configuration.
+     * @return names of the busy threads it runs, in the order CPUs are handed out: publishers, then driver.
+     */
+    static List<String> busyThreads(final FanoutConfig config)
+    {
+        final List<String> threads = new ArrayList<>();
+        if (FanoutThreading.SHARED == config.threading())
+        {
+            threads.add(PUBLISHER_THREAD);
+        }
+        else
+        {
+            for (int partition = 0; partition < config.partitionCount(); partition++)
+            {
+                threads.add(PUBLISHER_THREAD_PREFIX + partition);
+            }
+        }
+        if (null == config.aeronDirectoryName())
+        {
+            switch (config.driverThreadingMode())
+            {
+                case DEDICATED:
+                    threads.add(DRIVER_CONDUCTOR_THREAD);
+                    threads.add(DRIVER_SENDER_THREAD);
+                    threads.add(DRIVER_RECEIVER_THREAD);
+                    break;
+                case SHARED_NETWORK:
+                    threads.add(DRIVER_CONDUCTOR_THREAD);
+                    threads.add(DRIVER_NETWORK_THREAD);
+                    break;
+                default:
+                    threads.add(DRIVER_SHARED_THREAD);
+                    break;
+            }
+        }
+        return threads;
+    }
+
+    /** The factory a busy thread is created with: a pinning one when the plan pins, a plain one otherwise. */
+    private ThreadFactory threadFactory(final String busyThread)
+    {
+        return affinityPlan.isPinned() ? affinityPlan.threadFactory(busyThread) : UNPINNED;
     }
 
     private static CountersManager newCountersManager()
@@ -253,7 +346,7 @@ public final class Fanout implements AutoCloseable
                 .aeronDirectoryName(embeddedDriverDirectory(config.resolvedStateDirectory()))
                 .dirDeleteOnStart(true)
                 .dirDeleteOnShutdown(true)
-                .threadingMode(config.driverThreadingMode())
+                .threadingMode(driverThreadingMode)
                 .sharedIdleStrategy(new BackoffIdleStrategy())
                 .sharedNetworkIdleStrategy(new BackoffIdleStrategy())
                 .conductorIdleStrategy(new BackoffIdleStrategy())
@@ -265,6 +358,7 @@ public final class Fanout implements AutoCloseable
                 .publicationTermBufferLength(config.termLength())
                 .ipcTermBufferLength(config.termLength())
                 .errorHandler(errorHandler);
+            applyDriverThreadFactories(driverContext);
             driver = MediaDriver.launchEmbedded(driverContext);
             aeronDirectoryName = driver.aeronDirectoryName();
         }
@@ -272,6 +366,28 @@ public final class Fanout implements AutoCloseable
         aeron = Aeron.connect(new Aeron.Context()
             .aeronDirectoryName(aeronDirectoryName)
             .errorHandler(errorHandler));
+    }
+
+    /** The driver's agents run on threads from these factories: each busy one pins itself when the plan says so. */
+    private void applyDriverThreadFactories(final MediaDriver.Context driverContext)
+    {
+        switch (driverThreadingMode)
+        {
+            case DEDICATED:
+                driverContext
+                    .conductorThreadFactory(threadFactory(DRIVER_CONDUCTOR_THREAD))
+                    .senderThreadFactory(threadFactory(DRIVER_SENDER_THREAD))
+                    .receiverThreadFactory(threadFactory(DRIVER_RECEIVER_THREAD));
+                break;
+            case SHARED_NETWORK:
+                driverContext
+                    .conductorThreadFactory(threadFactory(DRIVER_CONDUCTOR_THREAD))
+                    .sharedNetworkThreadFactory(threadFactory(DRIVER_NETWORK_THREAD));
+                break;
+            default:
+                driverContext.sharedThreadFactory(threadFactory(DRIVER_SHARED_THREAD));
+                break;
+        }
     }
 
     private void addPublications()
@@ -385,23 +501,20 @@ public final class Fanout implements AutoCloseable
                 snapshots);
         }
 
-        if (FanoutThreading.SHARED == config.threading())
+        if (FanoutThreading.SHARED == threading)
         {
             final Agent agent = publishers.length == 1 ? publishers[0] : new CompositeAgent(publishers);
-            runners[0] = new AgentRunner(config.idleStrategy().newIdleStrategy(), errorHandler, dutyCycleErrors, agent);
+            runners[0] = new AgentRunner(idleStrategy.newIdleStrategy(), errorHandler, dutyCycleErrors, agent);
+            AgentRunner.startOnThread(runners[0], threadFactory(PUBLISHER_THREAD));
         }
         else
         {
             for (int partition = 0; partition < publishers.length; partition++)
             {
                 runners[partition] = new AgentRunner(
-                    config.idleStrategy().newIdleStrategy(), errorHandler, dutyCycleErrors, publishers[partition]);
+                    idleStrategy.newIdleStrategy(), errorHandler, dutyCycleErrors, publishers[partition]);
+                AgentRunner.startOnThread(runners[partition], threadFactory(PUBLISHER_THREAD_PREFIX + partition));
             }
-        }
-
-        for (final AgentRunner runner : runners)
-        {
-            AgentRunner.startOnThread(runner);
         }
     }
 
@@ -409,6 +522,30 @@ public final class Fanout implements AutoCloseable
     public FanoutConfig config()
     {
         return config;
+    }
+
+    /** @return which CPU each busy thread runs on, or why none is pinned. */
+    public AffinityPlan affinityPlan()
+    {
+        return affinityPlan;
+    }
+
+    /** @return the publisher threading in effect: the configured one, or shared when auto pinning fell back. */
+    public FanoutThreading threading()
+    {
+        return threading;
+    }
+
+    /** @return the publisher idle strategy in effect: the configured one, or backoff when auto pinning fell back. */
+    public IdleStrategyType idleStrategy()
+    {
+        return idleStrategy;
+    }
+
+    /** @return the embedded driver's threading in effect: the configured one, or shared when auto pinning fell back. */
+    public ThreadingMode driverThreadingMode()
+    {
+        return driverThreadingMode;
     }
 
     /** @return directory of the media driver in use (the embedded one's, or the configured external one). */

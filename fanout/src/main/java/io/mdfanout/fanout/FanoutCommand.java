@@ -1,6 +1,8 @@
 package io.mdfanout.fanout;
 
 import io.aeron.driver.ThreadingMode;
+import io.mdfanout.affinity.AffinityPlan;
+import io.mdfanout.affinity.CpuSelection;
 import io.mdfanout.metrics.AeronCountersCollector;
 import io.mdfanout.metrics.CncCounters;
 import io.mdfanout.metrics.CountersCollector;
@@ -113,6 +115,13 @@ public final class FanoutCommand implements Callable<Integer>
         "never waits (an instrument larger than this still goes whole).")
     int snapshotBytesPerCycle;
 
+    @Option(names = "--cpus", defaultValue = "auto", converter = CpusConverter.class,
+        description = "CPU pinning of the busy threads (publishers, embedded driver): auto = one CPU each from the " +
+        "allowed set, leaving its first CPU to the JVM and OS, when it has busy threads + 1 CPUs, otherwise " +
+        "everything runs shared with backoff idle strategies, unpinned; none = never pin; or a CPU list like " +
+        "2,3,5-7 (one per busy thread, in ascending order).")
+    CpuSelection cpus;
+
     @Option(names = "--stats-interval-s", defaultValue = "5",
         description = "Print a one-line counters summary to stderr this often; 0 = never.")
     long statsIntervalS;
@@ -129,9 +138,11 @@ public final class FanoutCommand implements Callable<Integer>
     {
         final PrintStream err = System.err;
         final FanoutConfig config;
+        final AffinityPlan affinityPlan;
         try
         {
             config = toConfig().validate();
+            affinityPlan = Fanout.planAffinity(config);
             if (snapshotIntervalMs < 0)
             {
                 throw new IllegalArgumentException("--snapshot-interval-ms must not be negative");
@@ -147,6 +158,7 @@ public final class FanoutCommand implements Callable<Integer>
             err.println("fanout: " + ex.getMessage());
             return 2;
         }
+        err.println(affinityPlan.startupLine());
 
         final Thread mainThread = Thread.currentThread();
         final AtomicBoolean starting = new AtomicBoolean(true);
@@ -256,7 +268,8 @@ public final class FanoutCommand implements Callable<Integer>
             .snapshotChannel(snapshotChannel)
             .snapshotStreamIdBase(null != snapshotStreamIdBase ?
                 snapshotStreamIdBase : FanoutConfig.SNAPSHOT_STREAM_ID_BASE_DEFAULT)
-            .snapshotBytesPerCycle(snapshotBytesPerCycle);
+            .snapshotBytesPerCycle(snapshotBytesPerCycle)
+            .cpus(null != cpus ? cpus : CpuSelection.AUTO);
     }
 
     /** Watch for a fatal publisher failure (then release the barrier) and print stats periodically. */
@@ -332,6 +345,22 @@ public final class FanoutCommand implements Callable<Integer>
         public FanoutThreading convert(final String value)
         {
             return parse(FanoutThreading.class, value);
+        }
+    }
+
+    /** Parses --cpus: auto, none or a CPU list. */
+    static final class CpusConverter implements CommandLine.ITypeConverter<CpuSelection>
+    {
+        public CpuSelection convert(final String value)
+        {
+            try
+            {
+                return CpuSelection.parse(value);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandLine.TypeConversionException(ex.getMessage());
+            }
         }
     }
 

@@ -3,6 +3,7 @@ package io.mdfanout.fanout;
 import io.aeron.ChannelUri;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.LogBufferDescriptor;
+import io.mdfanout.affinity.CpuSelection;
 import io.mdfanout.fanout.state.StateLayout;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.ErrorHandler;
@@ -67,6 +68,7 @@ public final class FanoutConfig
     private String snapshotChannel;
     private int snapshotStreamIdBase = SNAPSHOT_STREAM_ID_BASE_DEFAULT;
     private int snapshotBytesPerCycle = DEFAULT_SNAPSHOT_BYTES_PER_CYCLE;
+    private CpuSelection cpus = CpuSelection.AUTO;
     private CountersManager countersManager;
     private ErrorHandler errorHandler;
 
@@ -95,6 +97,7 @@ public final class FanoutConfig
         require(driverThreadingMode != ThreadingMode.INVOKER, "driver threading 'invoker' is not supported");
         require(threading != null, "threading is not set");
         require(idleStrategy != null, "idle strategy is not set");
+        require(cpus != null, "cpus is not set");
         require(heartbeatIntervalNs > 0, "heartbeat interval must be positive, not " + heartbeatIntervalNs + "ns");
         try
         {
@@ -452,6 +455,24 @@ public final class FanoutConfig
         return this;
     }
 
+    /** @return CPU pinning of the busy threads (publishers, embedded driver): auto, none or a CPU list. */
+    public CpuSelection cpus()
+    {
+        return cpus;
+    }
+
+    /**
+     * @param cpus CPU pinning of the busy threads: {@link CpuSelection#AUTO} (the default: pin when the allowed set
+     *             has a CPU per busy thread plus one, else run shared, backing-off threads unpinned),
+     *             {@link CpuSelection#NONE} or an explicit list. See {@link Fanout#planAffinity(FanoutConfig)}.
+     * @return this.
+     */
+    public FanoutConfig cpus(final CpuSelection cpus)
+    {
+        this.cpus = cpus;
+        return this;
+    }
+
     /** @return counters manager to allocate from, or null to let the fanout create its own. */
     public CountersManager countersManager()
     {
@@ -496,6 +517,7 @@ public final class FanoutConfig
             " driverThreading=" + EnumNames.cliName(driverThreadingMode) +
             " threading=" + threading.cliName() +
             " idle=" + idleStrategy.cliName() +
+            " cpus=" + cpus +
             " heartbeatMs=" + TimeUnit.NANOSECONDS.toMillis(heartbeatIntervalNs) +
             " termLength=" + termLength +
             " stateDir=" + resolvedStateDirectory() +

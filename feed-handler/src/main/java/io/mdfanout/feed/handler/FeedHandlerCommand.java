@@ -1,5 +1,7 @@
 package io.mdfanout.feed.handler;
 
+import io.mdfanout.affinity.AffinityPlan;
+import io.mdfanout.affinity.CpuSelection;
 import io.mdfanout.feed.normalize.PartitionRingSet;
 import io.mdfanout.metrics.CountersCollector;
 import io.mdfanout.metrics.LatencyHistogram;
@@ -16,6 +18,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -35,6 +38,9 @@ import java.util.concurrent.TimeUnit;
         "MoldUDP64 re-request) and normalize it into partition ring buffers. Ring files are created at start and left in place on exit (the fanout may still drain them).")
 public final class FeedHandlerCommand implements Callable<Integer>
 {
+    /** The busy thread of the feed handler in its CPU plan: receives both lines, arbitrates, decodes, normalizes. */
+    public static final String RECEIVE_THREAD = "feed-receive";
+
     @Option(names = "--group", defaultValue = FeedHandlerConfig.DEFAULT_GROUP,
         description = "Multicast group of the MoldUDP64 feed.")
     String group;
@@ -111,6 +117,12 @@ public final class FeedHandlerCommand implements Callable<Integer>
             "reported again when it recovers.")
     int lineSilenceMs;
 
+    @Option(names = "--cpus", defaultValue = "auto", converter = CpusConverter.class,
+        description = "CPU pinning of the receive/decode thread: auto = pin it to the second CPU of the allowed set " +
+            "when it has 2 or more (the first stays with the JVM and OS), otherwise run it unpinned with the backoff " +
+            "idle strategy; none = never pin; or a CPU list like 3 (its first CPU is used).")
+    CpuSelection cpus;
+
     @Option(names = "--stats-interval-s", defaultValue = "5",
         description = "Seconds between counter lines on stderr; 0 = off.")
     int statsIntervalS;
@@ -126,6 +138,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
     public Integer call()
     {
         final FeedHandlerConfig config;
+        final AffinityPlan affinityPlan;
         try
         {
             if (statsIntervalS < 0)
@@ -154,13 +167,19 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 .maxRequestsPerSecond(maxRequestsPerSecond)
                 .maxHeldMessages(maxHeldMessages)
                 .lineSilenceMs(lineSilenceMs)
+                .cpus(cpus)
                 .validate();
+            affinityPlan = AffinityPlan.forThisProcess("feed-handler", config.cpus(), List.of(RECEIVE_THREAD), System.err);
         }
         catch (final IllegalArgumentException ex)
         {
             System.err.println("feed-handler: error: " + ex.getMessage());
             return 2;
         }
+        System.err.println(affinityPlan.startupLine());
+        // Too few CPUs to pin: a spinning thread would fight the JVM and the other roles for them, so back off.
+        final IdleStrategyChoice runIdleStrategy = affinityPlan.fellBackToShared() ?
+            IdleStrategyChoice.BACKOFF : config.idleStrategy();
 
         // The barrier is closed last: its shutdown hook holds the JVM until everything below is released.
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
@@ -177,12 +196,12 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 final FeedHandlerAgent agent = new FeedHandlerAgent(
                     config, rings.rings(), counters.countersManager(), receiveLatency);
                 runner = new AgentRunner(
-                    config.idleStrategy().newIdleStrategy(),
+                    runIdleStrategy.newIdleStrategy(),
                     (throwable) -> System.err.println("feed-handler: error: " + throwable),
                     null,
                     agent);
                 System.err.println("feed-handler: " + config);
-                AgentRunner.startOnThread(runner);
+                AgentRunner.startOnThread(runner, affinityPlan.threadFactory(RECEIVE_THREAD));
                 metricsServer = startMetrics(counters, rings, receiveLatency);
                 if (statsIntervalS > 0)
                 {
@@ -244,6 +263,22 @@ public final class FeedHandlerCommand implements Callable<Integer>
             () -> System.err.println("feed-handler: " + FeedStats.line(
                 agent.counters(), agent.arbitrationCounters(), agent.normalizerCounters())),
             false);
+    }
+
+    /** Parses --cpus: auto, none or a CPU list. */
+    static final class CpusConverter implements CommandLine.ITypeConverter<CpuSelection>
+    {
+        public CpuSelection convert(final String value)
+        {
+            try
+            {
+                return CpuSelection.parse(value);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandLine.TypeConversionException(ex.getMessage());
+            }
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.mdfanout.feed.handler;
 
+import io.mdfanout.affinity.CpuSelection;
 import io.mdfanout.feed.recovery.HoldBuffer;
 import org.agrona.BitUtil;
 
@@ -62,6 +63,7 @@ public final class FeedHandlerConfig
     private int partitions = DEFAULT_PARTITIONS;
     private int ringCapacity = DEFAULT_RING_CAPACITY;
     private IdleStrategyChoice idleStrategy = IdleStrategyChoice.BACKOFF;
+    private CpuSelection cpus = CpuSelection.AUTO;
     private int receiveBufferBytes = DEFAULT_RCVBUF_BYTES;
     private int datagramsPerPoll = DEFAULT_DATAGRAMS_PER_POLL;
     private String groupB;
@@ -545,11 +547,30 @@ public final class FeedHandlerConfig
         }
     }
 
+    /** @return CPU pinning of the receive/decode thread: auto, none or a CPU list. */
+    public CpuSelection cpus()
+    {
+        return cpus;
+    }
+
+    /**
+     * @param cpus CPU pinning of the receive/decode thread: {@link CpuSelection#AUTO} (the default: pin it when the
+     *             allowed set has 2 CPUs or more, leaving the first to the JVM, else run it unpinned with the
+     *             backoff idle strategy), {@link CpuSelection#NONE} or an explicit list (its first CPU is used).
+     * @return this.
+     */
+    public FeedHandlerConfig cpus(final CpuSelection cpus)
+    {
+        this.cpus = null == cpus ? CpuSelection.AUTO : cpus;
+        return this;
+    }
+
+    /** {@inheritDoc} */
     public String toString()
     {
         return "group=" + group + ":" + port + " interface=" + interfaceAddress +
             " session=" + (null == session ? "(first seen)" : session) + " ringDir=" + ringDir +
-            " partitions=" + partitions + " ringCapacity=" + ringCapacity + " idle=" + idleStrategy +
+            " partitions=" + partitions + " ringCapacity=" + ringCapacity + " idle=" + idleStrategy + " cpus=" + cpus +
             " rcvbuf=" + receiveBufferBytes +
             (null == groupB ? " lineB=none" : " lineB=" + groupB + ":" + portB + " interfaceB=" + interfaceAddressB()) +
             " retransmitServer=" + (null == retransmitServer ? "none" : retransmitServer) +
