@@ -88,7 +88,7 @@ done
 install_and_check() {
   local release="$1" namespace="$2"; shift 2
   kubectl create namespace "$namespace" >/dev/null
-  if ! "$HELM" install "$release" "$CHART" -n "$namespace" --wait --timeout 180s "$@" >"$work/install-$release.log" 2>&1; then
+  if ! "$HELM" install "$release" "$CHART" -n "$namespace" --wait --timeout 120s "$@" >"$work/install-$release.log" 2>&1; then
     cat "$work/install-$release.log" >&2
     kubectl get pods -n "$namespace" -o wide >&2 || true
     fail "helm install --wait $release"

@@ -91,6 +91,7 @@ start() {
     >"$dir/kube-apiserver.log" 2>&1 &
   echo $! > "$dir/kube-apiserver.pid"
 
+  chmod 600 "$dir/kubeconfig"
   local k="kubectl --kubeconfig $dir/kubeconfig"
   for _ in $(seq 1 120); do
     $k get --raw /readyz >/dev/null 2>&1 && break
@@ -102,7 +103,7 @@ start() {
   "$BIN/kube-controller-manager" --kubeconfig "$dir/kubeconfig" --authentication-kubeconfig "$dir/kubeconfig" \
     --authorization-kubeconfig "$dir/kubeconfig" --bind-address 127.0.0.1 --secure-port 0 \
     --service-account-private-key-file "$pki/sa.key" --root-ca-file "$pki/ca.crt" \
-    --use-service-account-credentials=false --controllers '*,-nodeipam,-nodelifecycle,-ttl' \
+    --use-service-account-credentials=false --controllers '*,-nodeipam,-ttl' \
     --leader-elect=false >"$dir/kube-controller-manager.log" 2>&1 &
   echo $! > "$dir/kube-controller-manager.pid"
   "$BIN/kube-scheduler" --kubeconfig "$dir/kubeconfig" --authentication-kubeconfig "$dir/kubeconfig" \
@@ -111,7 +112,7 @@ start() {
   echo $! > "$dir/kube-scheduler.pid"
 
   log "kwok for $NODES fake nodes"
-  "$BIN/kwok" --kubeconfig "$dir/kubeconfig" --manage-all-nodes=false \
+  "$BIN/kwok" --kubeconfig "$dir/kubeconfig" --config "$BIN/../kwok-stages.yaml" --manage-all-nodes=false \
     --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
     --cidr 10.244.0.0/16 --node-ip 10.0.0.1 >"$dir/kwok.log" 2>&1 &
   echo $! > "$dir/kwok.pid"

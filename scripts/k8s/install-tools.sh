@@ -30,6 +30,17 @@ if [ ! -x "$BIN/kwok" ]; then
   log "building kwok $KWOK_VERSION"
   go install "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION"
 fi
+# kwok plays nodes and pods by "stages" it must be given: the fast node and pod stages it ships
+# (nodes Ready with heartbeats; pods Ready at once, deleted when asked).
+if [ ! -s "$CACHE/kwok-stages.yaml" ]; then
+  stages="$(go env GOMODCACHE)/sigs.k8s.io/kwok@$KWOK_VERSION/kustomize/stage"
+  [ -d "$stages" ] || go mod download "sigs.k8s.io/kwok@$KWOK_VERSION"
+  for stage in node/fast/node-initialize.yaml node/heartbeat/node-heartbeat.yaml \
+    pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
+    echo "---"
+    cat "$stages/$stage"
+  done > "$CACHE/kwok-stages.yaml"
+fi
 
 need_build=0
 for component in kube-apiserver kube-controller-manager kube-scheduler; do
