@@ -135,7 +135,17 @@ got="$(kubectl get pods -n feeds -l app.kubernetes.io/component=feed -o jsonpath
 install_and_check md2 mdc -f "$CHART/ci/mdc-multus-values.yaml"
 annotation="$(kubectl get pods -n mdc -l app.kubernetes.io/component=feed -o jsonpath='{.items[0].metadata.annotations.k8s\.v1\.cni\.cncf\.io/networks}')"
 [ "$annotation" = "macvlan-md@eth1" ] && pass "Multus attachment on the feed pod" || fail "Multus annotation: '$annotation'"
-"$HELM" uninstall md -n feeds >/dev/null && "$HELM" uninstall md2 -n mdc >/dev/null && pass "helm uninstall"
+# Two feeds, hugepages, a standalone media driver per pod (the operator's CRDs are not installed
+# here). On hostNetwork the metrics ports are host ports: the other releases make room first.
+"$HELM" uninstall md -n feeds >/dev/null && "$HELM" uninstall md2 -n mdc >/dev/null && pass "helm uninstall md md2"
+kubectl wait --for=delete pod -n feeds -l app.kubernetes.io/instance=md --timeout 60s >/dev/null 2>&1 || true
+kubectl wait --for=delete pod -n mdc -l app.kubernetes.io/instance=md2 --timeout 60s >/dev/null 2>&1 || true
+install_and_check md3 full -f "$CHART/ci/full-values.yaml" \
+  --set metrics.serviceMonitor.enabled=false,metrics.prometheusRule.enabled=false
+containers="$(kubectl get pods -n full -l app.kubernetes.io/component=feed -o jsonpath='{.items[0].spec.containers[*].name}')"
+[ "$containers" = "feed-handler fanout media-driver" ] && pass "standalone media driver container: $containers" \
+  || fail "containers of a full feed pod: $containers"
+"$HELM" uninstall md3 -n full >/dev/null && pass "helm uninstall md3"
 
 if [ "$failures" != 0 ]; then
   echo "chart-test: $failures failure(s)" >&2

@@ -1,6 +1,7 @@
 package io.mdfanout.cli;
 
 import io.mdfanout.fanout.FanoutCommand;
+import io.mdfanout.fanout.MediaDriverCommand;
 import io.mdfanout.feed.handler.FeedHandlerCommand;
 import io.mdfanout.feed.replay.ReplayCommand;
 import io.mdfanout.feed.sim.SimulatorCommand;
@@ -26,6 +27,7 @@ import picocli.CommandLine.Command;
         FeedHandlerCommand.class,
         ReplayCommand.class,
         FanoutCommand.class,
+        MediaDriverCommand.class,
         TailCommand.class,
         BookCommand.class,
         StatsCommand.class,

@@ -1,0 +1,176 @@
+package io.mdfanout.fanout;
+
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.mdfanout.affinity.AffinityPlan;
+import io.mdfanout.affinity.CpuSelection;
+import io.mdfanout.metrics.AeronCountersCollector;
+import io.mdfanout.metrics.MetricsOptions;
+import io.mdfanout.metrics.MetricsServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.ShutdownSignalBarrier;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code media-driver}: a standalone Aeron media driver, for a fanout (and subscriber tools) run
+ * with {@code --aeron-dir}: in Kubernetes a container of its own in the feed pod, so that the
+ * driver's threads get CPUs of their own and the fanout can be restarted without its streams'
+ * log buffers going away. Its busy threads are pinned like the fanout's ({@code --cpus}); its
+ * counters (NAKs, retransmits, positions) are served to Prometheus with {@code --metrics-port}.
+ */
+@Command(name = "media-driver", mixinStandardHelpOptions = true, showDefaultValues = true,
+    description = "Run a standalone Aeron media driver (for --aeron-dir of the fanout and the tools).")
+public final class MediaDriverCommand implements Callable<Integer>
+{
+    /** The driver's busy threads, by threading mode (the names the fanout's embedded driver uses too). */
+    static final List<String> SHARED_THREADS = List.of(Fanout.DRIVER_SHARED_THREAD);
+    static final List<String> SHARED_NETWORK_THREADS = List.of(Fanout.DRIVER_CONDUCTOR_THREAD, Fanout.DRIVER_NETWORK_THREAD);
+    static final List<String> DEDICATED_THREADS =
+        List.of(Fanout.DRIVER_CONDUCTOR_THREAD, Fanout.DRIVER_SENDER_THREAD, Fanout.DRIVER_RECEIVER_THREAD);
+
+    @Option(names = "--aeron-dir", required = true,
+        description = "The driver's directory (under /dev/shm); clients connect with the same --aeron-dir.")
+    String aeronDirectoryName;
+
+    @Option(names = "--threading", defaultValue = "shared", converter = FanoutCommand.DriverThreadingConverter.class,
+        description = "shared (one thread), shared-network (conductor + network) or dedicated (conductor, sender, " +
+        "receiver).")
+    ThreadingMode threading;
+
+    @Option(names = "--term-length-bytes", defaultValue = "" + FanoutConfig.DEFAULT_TERM_LENGTH,
+        description = "Default term length of publications (a channel's term-length wins).")
+    int termLength;
+
+    @Option(names = "--cpus", defaultValue = "auto", converter = FanoutCommand.CpusConverter.class,
+        description = "CPU pinning of the driver's busy threads: auto, none or a CPU list (see the fanout's --cpus).")
+    CpuSelection cpus;
+
+    @Mixin
+    MetricsOptions metrics;
+
+    /** {@inheritDoc} */
+    public Integer call()
+    {
+        final PrintStream err = System.err;
+        try
+        {
+            metrics.validate();
+            validateTermLength(termLength);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            err.println("media-driver: " + ex.getMessage());
+            return 2;
+        }
+
+        AffinityPlan plan = AffinityPlan.forThisProcess("media-driver", cpus, busyThreads(threading), err);
+        ThreadingMode mode = threading;
+        if (plan.fellBackToShared() && ThreadingMode.SHARED != mode)
+        {
+            // Not enough CPUs of our own for one thread each: one shared, backing-off thread.
+            mode = ThreadingMode.SHARED;
+            plan = AffinityPlan.forThisProcess("media-driver", CpuSelection.NONE, SHARED_THREADS, err);
+        }
+        err.println(plan.startupLine());
+
+        final MediaDriver.Context context = new MediaDriver.Context()
+            .aeronDirectoryName(aeronDirectoryName)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .threadingMode(mode)
+            .sharedIdleStrategy(new BackoffIdleStrategy())
+            .sharedNetworkIdleStrategy(new BackoffIdleStrategy())
+            .conductorIdleStrategy(new BackoffIdleStrategy())
+            .senderIdleStrategy(new BackoffIdleStrategy())
+            .receiverIdleStrategy(new BackoffIdleStrategy())
+            .socketSndbufLength(FanoutConfig.EMBEDDED_DRIVER_SOCKET_BUFFER_LENGTH)
+            .socketRcvbufLength(FanoutConfig.EMBEDDED_DRIVER_SOCKET_BUFFER_LENGTH)
+            .initialWindowLength(FanoutConfig.EMBEDDED_DRIVER_RECEIVER_WINDOW_LENGTH)
+            .publicationTermBufferLength(termLength)
+            .ipcTermBufferLength(termLength)
+            .errorHandler(throwable -> err.println("media-driver: error: " + throwable));
+        switch (mode)
+        {
+            case DEDICATED -> context
+                .conductorThreadFactory(plan.threadFactory(Fanout.DRIVER_CONDUCTOR_THREAD))
+                .senderThreadFactory(plan.threadFactory(Fanout.DRIVER_SENDER_THREAD))
+                .receiverThreadFactory(plan.threadFactory(Fanout.DRIVER_RECEIVER_THREAD));
+            case SHARED_NETWORK -> context
+                .conductorThreadFactory(plan.threadFactory(Fanout.DRIVER_CONDUCTOR_THREAD))
+                .sharedNetworkThreadFactory(plan.threadFactory(Fanout.DRIVER_NETWORK_THREAD));
+            default -> context.sharedThreadFactory(plan.threadFactory(Fanout.DRIVER_SHARED_THREAD));
+        }
+
+        MediaDriver driver = null;
+        MetricsServer metricsServer = null;
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
+        {
+            driver = MediaDriver.launch(context);
+            err.println("media-driver: running aeronDir=" + driver.aeronDirectoryName() + " threading=" +
+                mode.name().toLowerCase().replace('_', '-') + " termLength=" + termLength);
+            if (metrics.enabled())
+            {
+                final MediaDriver running = driver;
+                final PrometheusRegistry registry = new PrometheusRegistry();
+                registry.register(new AeronCountersCollector(() -> running.context().countersManager()));
+                metricsServer = MetricsServer.start(metrics, registry);
+                err.println("media-driver: metrics: " + metricsServer.url());
+            }
+            barrier.await();
+            // Close before the barrier is released: its shutdown hook holds the JVM until then,
+            // so the directory is removed before the process exits.
+            CloseHelper.quietCloseAll(metricsServer, driver);
+            metricsServer = null;
+            driver = null;
+            err.println("media-driver: stopped");
+            return 0;
+        }
+        catch (final RuntimeException ex)
+        {
+            err.println("media-driver: error: " + ex.getMessage());
+            return 1;
+        }
+        finally
+        {
+            CloseHelper.quietCloseAll(metricsServer, driver);
+        }
+    }
+
+    static List<String> busyThreads(final ThreadingMode mode)
+    {
+        return switch (mode)
+        {
+            case DEDICATED -> DEDICATED_THREADS;
+            case SHARED_NETWORK -> SHARED_NETWORK_THREADS;
+            default -> SHARED_THREADS;
+        };
+    }
+
+    private static void validateTermLength(final int termLength)
+    {
+        if (termLength < 64 * 1024 || termLength > 1024 * 1024 * 1024 || Integer.bitCount(termLength) != 1)
+        {
+            throw new IllegalArgumentException("--term-length-bytes must be a power of two from 64 KiB to 1 GiB: " +
+                termLength);
+        }
+    }
+
+    /**
+     * Run the command on its own.
+     *
+     * @param args command-line arguments.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new CommandLine(new MediaDriverCommand()).execute(args));
+    }
+}
