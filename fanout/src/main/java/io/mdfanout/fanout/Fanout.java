@@ -18,7 +18,6 @@ import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -342,23 +341,10 @@ public final class Fanout implements AutoCloseable
         String aeronDirectoryName = config.aeronDirectoryName();
         if (null == aeronDirectoryName)
         {
-            final MediaDriver.Context driverContext = new MediaDriver.Context()
-                .aeronDirectoryName(embeddedDriverDirectory(config.resolvedStateDirectory()))
-                .dirDeleteOnStart(true)
-                .dirDeleteOnShutdown(true)
-                .threadingMode(driverThreadingMode)
-                .sharedIdleStrategy(new BackoffIdleStrategy())
-                .sharedNetworkIdleStrategy(new BackoffIdleStrategy())
-                .conductorIdleStrategy(new BackoffIdleStrategy())
-                .senderIdleStrategy(new BackoffIdleStrategy())
-                .receiverIdleStrategy(new BackoffIdleStrategy())
-                .socketSndbufLength(FanoutConfig.EMBEDDED_DRIVER_SOCKET_BUFFER_LENGTH)
-                .socketRcvbufLength(FanoutConfig.EMBEDDED_DRIVER_SOCKET_BUFFER_LENGTH)
-                .initialWindowLength(FanoutConfig.EMBEDDED_DRIVER_RECEIVER_WINDOW_LENGTH)
-                .publicationTermBufferLength(config.termLength())
-                .ipcTermBufferLength(config.termLength())
-                .errorHandler(errorHandler);
-            applyDriverThreadFactories(driverContext);
+            final MediaDriver.Context driverContext = DriverContexts.newContext(
+                embeddedDriverDirectory(config.resolvedStateDirectory()), driverThreadingMode, config.termLength(),
+                errorHandler);
+            DriverContexts.applyThreadFactories(driverContext, driverThreadingMode, this::threadFactory);
             driver = MediaDriver.launchEmbedded(driverContext);
             aeronDirectoryName = driver.aeronDirectoryName();
         }
@@ -366,28 +352,6 @@ public final class Fanout implements AutoCloseable
         aeron = Aeron.connect(new Aeron.Context()
             .aeronDirectoryName(aeronDirectoryName)
             .errorHandler(errorHandler));
-    }
-
-    /** The driver's agents run on threads from these factories: each busy one pins itself when the plan says so. */
-    private void applyDriverThreadFactories(final MediaDriver.Context driverContext)
-    {
-        switch (driverThreadingMode)
-        {
-            case DEDICATED:
-                driverContext
-                    .conductorThreadFactory(threadFactory(DRIVER_CONDUCTOR_THREAD))
-                    .senderThreadFactory(threadFactory(DRIVER_SENDER_THREAD))
-                    .receiverThreadFactory(threadFactory(DRIVER_RECEIVER_THREAD));
-                break;
-            case SHARED_NETWORK:
-                driverContext
-                    .conductorThreadFactory(threadFactory(DRIVER_CONDUCTOR_THREAD))
-                    .sharedNetworkThreadFactory(threadFactory(DRIVER_NETWORK_THREAD));
-                break;
-            default:
-                driverContext.sharedThreadFactory(threadFactory(DRIVER_SHARED_THREAD));
-                break;
-        }
     }
 
     private void addPublications()

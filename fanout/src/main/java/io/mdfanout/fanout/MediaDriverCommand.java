@@ -9,7 +9,6 @@ import io.mdfanout.metrics.MetricsOptions;
 import io.mdfanout.metrics.MetricsServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -82,33 +81,9 @@ public final class MediaDriverCommand implements Callable<Integer>
         }
         err.println(plan.startupLine());
 
-        final MediaDriver.Context context = new MediaDriver.Context()
-            .aeronDirectoryName(aeronDirectoryName)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true)
-            .threadingMode(mode)
-            .sharedIdleStrategy(new BackoffIdleStrategy())
-            .sharedNetworkIdleStrategy(new BackoffIdleStrategy())
-            .conductorIdleStrategy(new BackoffIdleStrategy())
-            .senderIdleStrategy(new BackoffIdleStrategy())
-            .receiverIdleStrategy(new BackoffIdleStrategy())
-            .socketSndbufLength(FanoutConfig.EMBEDDED_DRIVER_SOCKET_BUFFER_LENGTH)
-            .socketRcvbufLength(FanoutConfig.EMBEDDED_DRIVER_SOCKET_BUFFER_LENGTH)
-            .initialWindowLength(FanoutConfig.EMBEDDED_DRIVER_RECEIVER_WINDOW_LENGTH)
-            .publicationTermBufferLength(termLength)
-            .ipcTermBufferLength(termLength)
-            .errorHandler(throwable -> err.println("media-driver: error: " + throwable));
-        switch (mode)
-        {
-            case DEDICATED -> context
-                .conductorThreadFactory(plan.threadFactory(Fanout.DRIVER_CONDUCTOR_THREAD))
-                .senderThreadFactory(plan.threadFactory(Fanout.DRIVER_SENDER_THREAD))
-                .receiverThreadFactory(plan.threadFactory(Fanout.DRIVER_RECEIVER_THREAD));
-            case SHARED_NETWORK -> context
-                .conductorThreadFactory(plan.threadFactory(Fanout.DRIVER_CONDUCTOR_THREAD))
-                .sharedNetworkThreadFactory(plan.threadFactory(Fanout.DRIVER_NETWORK_THREAD));
-            default -> context.sharedThreadFactory(plan.threadFactory(Fanout.DRIVER_SHARED_THREAD));
-        }
+        final MediaDriver.Context context = DriverContexts.newContext(
+            aeronDirectoryName, mode, termLength, throwable -> err.println("media-driver: error: " + throwable));
+        DriverContexts.applyThreadFactories(context, mode, plan::threadFactory);
 
         MediaDriver driver = null;
         MetricsServer metricsServer = null;

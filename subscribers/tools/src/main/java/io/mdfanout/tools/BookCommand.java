@@ -3,7 +3,6 @@ package io.mdfanout.tools;
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MarketDataListener;
 import io.mdfanout.sdk.MessageContext;
-import io.mdfanout.sdk.StaleReason;
 import io.mdfanout.sdk.book.OrderBook;
 import io.mdfanout.sdk.book.OrderBooks;
 import io.mdfanout.sdk.book.PriceLevels;
@@ -177,39 +176,17 @@ public final class BookCommand implements Callable<Integer>
     }
 
     /** Feeds the books and counts messages per instrument to find the most active ones. */
-    static final class ActivityListener implements MarketDataListener
+    static final class ActivityListener extends RecoveryReportingListener
     {
         private final OrderBooks books;
         private final Long2LongHashMap messagesByInstrument = new Long2LongHashMap(0);
         private final MarketDataListener forward;
-        private final RecoveryEvents events;
 
         ActivityListener(final OrderBooks books, final RecoveryEvents events)
         {
+            super(events);
             this.books = books;
             this.forward = books;
-            this.events = events;
-        }
-
-        public void onStale(final int partition, final StaleReason reason, final long streamSequence)
-        {
-            events.onStale(partition, reason, streamSequence);
-        }
-
-        public void onRecovered(
-            final int partition, final long snapshotId, final long lastStreamSequence, final long staleForNanos)
-        {
-            events.onRecovered(partition, snapshotId, lastStreamSequence, staleForNanos);
-        }
-
-        public void onStreamSilent(final int partition, final long silentForNanos)
-        {
-            events.onStreamSilent(partition, silentForNanos);
-        }
-
-        public void onStreamActive(final int partition)
-        {
-            events.onStreamActive(partition);
         }
 
         public void onSnapshotBegin(final int partition, final long snapshotId, final long lastStreamSequence)

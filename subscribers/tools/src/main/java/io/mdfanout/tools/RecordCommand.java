@@ -3,9 +3,7 @@ package io.mdfanout.tools;
 import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sdk.FeedSubscriber;
-import io.mdfanout.sdk.MarketDataListener;
 import io.mdfanout.sdk.MessageContext;
-import io.mdfanout.sdk.StaleReason;
 import io.mdfanout.sdk.SubscriberCounters;
 import io.mdfanout.sdk.book.OrderBooks;
 import org.agrona.DirectBuffer;
@@ -171,20 +169,19 @@ public final class RecordCommand implements Callable<Integer>
     }
 
     /** Records, feeds the books, and watches for END_OF_MESSAGES on each partition. */
-    private static final class EndOfMessagesTracker implements MarketDataListener
+    private static final class EndOfMessagesTracker extends RecoveryReportingListener
     {
         private final MessageRecorder recorder;
         private final OrderBooks books;
         private final int[] partitions;
         private final boolean[] ended;
-        private final RecoveryEvents events;
         private int endedCount;
 
         EndOfMessagesTracker(
             final MessageRecorder recorder, final OrderBooks books, final int[] partitions, final RecoveryEvents events)
         {
+            super(events);
             this.recorder = recorder;
-            this.events = events;
             this.books = books;
             this.partitions = partitions;
             this.ended = new boolean[partitions.length];
@@ -202,27 +199,6 @@ public final class RecordCommand implements Callable<Integer>
             {
                 recorder.onRawMessage(context, buffer, offset, length);
             }
-        }
-
-        public void onStale(final int partition, final StaleReason reason, final long streamSequence)
-        {
-            events.onStale(partition, reason, streamSequence);
-        }
-
-        public void onRecovered(
-            final int partition, final long snapshotId, final long lastStreamSequence, final long staleForNanos)
-        {
-            events.onRecovered(partition, snapshotId, lastStreamSequence, staleForNanos);
-        }
-
-        public void onStreamSilent(final int partition, final long silentForNanos)
-        {
-            events.onStreamSilent(partition, silentForNanos);
-        }
-
-        public void onStreamActive(final int partition)
-        {
-            events.onStreamActive(partition);
         }
 
         public void onSnapshotBegin(final int partition, final long snapshotId, final long lastStreamSequence)

@@ -1,8 +1,6 @@
 package io.mdfanout.tools;
 
 import io.mdfanout.sdk.FeedSubscriber;
-import io.mdfanout.sdk.MarketDataListener;
-import io.mdfanout.sdk.StaleReason;
 import io.mdfanout.sdk.SubscriberCounters;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -81,35 +79,14 @@ public final class StatsCommand implements Callable<Integer>
     }
 
     /** Prints recovery and liveness events; ignores the messages. */
-    static final class EventPrinter implements MarketDataListener
+    static final class EventPrinter extends RecoveryReportingListener
     {
-        private final RecoveryEvents events;
 
         EventPrinter(final RecoveryEvents events)
         {
-            this.events = events;
+            super(events);
         }
 
-        public void onStale(final int partition, final StaleReason reason, final long streamSequence)
-        {
-            events.onStale(partition, reason, streamSequence);
-        }
-
-        public void onRecovered(
-            final int partition, final long snapshotId, final long lastStreamSequence, final long staleForNanos)
-        {
-            events.onRecovered(partition, snapshotId, lastStreamSequence, staleForNanos);
-        }
-
-        public void onStreamSilent(final int partition, final long silentForNanos)
-        {
-            events.onStreamSilent(partition, silentForNanos);
-        }
-
-        public void onStreamActive(final int partition)
-        {
-            events.onStreamActive(partition);
-        }
     }
 
     /** Rates since the previous line, totals since start. */

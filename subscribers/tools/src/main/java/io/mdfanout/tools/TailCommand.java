@@ -20,9 +20,7 @@ import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sbe.TradeDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
 import io.mdfanout.sdk.FeedSubscriber;
-import io.mdfanout.sdk.MarketDataListener;
 import io.mdfanout.sdk.MessageContext;
-import io.mdfanout.sdk.StaleReason;
 import io.mdfanout.sdk.book.InstrumentDirectory;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -74,8 +72,8 @@ public final class TailCommand implements Callable<Integer>
             return 1;
         }
 
-        final Printer printer = new Printer(stdout, new HashSet<>(symbols), 0 == count ? Long.MAX_VALUE : count);
-        printer.events = new RecoveryEvents(stderr);
+        final Printer printer = new Printer(
+            stdout, new RecoveryEvents(stderr), new HashSet<>(symbols), 0 == count ? Long.MAX_VALUE : count);
         try (StopSignal stopSignal = new StopSignal();
             ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir());
             ToolMetrics metrics = new ToolMetrics("tail"); // closed before the media: a scrape reads the driver's counters
@@ -101,39 +99,18 @@ public final class TailCommand implements Callable<Integer>
     }
 
     /** Formats each message as one line; filters by symbol. */
-    static final class Printer implements MarketDataListener
+    static final class Printer extends RecoveryReportingListener
     {
         private final PrintStream out;
         private final Set<String> symbols;
         private final long maxLines;
         private final InstrumentDirectory directory = new InstrumentDirectory();
         private final StringBuilder line = new StringBuilder(256);
-        RecoveryEvents events = new RecoveryEvents(System.err);
         long lines;
 
-        public void onStale(final int partition, final StaleReason reason, final long streamSequence)
+        Printer(final PrintStream out, final RecoveryEvents events, final Set<String> symbols, final long maxLines)
         {
-            events.onStale(partition, reason, streamSequence);
-        }
-
-        public void onRecovered(
-            final int partition, final long snapshotId, final long lastStreamSequence, final long staleForNanos)
-        {
-            events.onRecovered(partition, snapshotId, lastStreamSequence, staleForNanos);
-        }
-
-        public void onStreamSilent(final int partition, final long silentForNanos)
-        {
-            events.onStreamSilent(partition, silentForNanos);
-        }
-
-        public void onStreamActive(final int partition)
-        {
-            events.onStreamActive(partition);
-        }
-
-        Printer(final PrintStream out, final Set<String> symbols, final long maxLines)
-        {
+            super(events);
             this.out = out;
             this.symbols = symbols;
             this.maxLines = maxLines;
