@@ -15,6 +15,7 @@ group=239.1.1.1; port=26400          # line A
 group_b=239.1.1.3; port_b=26402      # line B: the same packets, losses of its own
 retransmit_port=26499                # the simulator's MoldUDP64 re-request server
 LOSS="${DEMO_LOSS:-0.002}"
+METRICS_BASE="${DEMO_METRICS_PORT:-9401}"   # feed handler, fanout and book on this port and the next two
 channel='aeron:udp?endpoint=224.0.1.1:40456|interface=127.0.0.1|mtu=8192'
 pids=()
 
@@ -39,9 +40,11 @@ trap cleanup INT TERM EXIT
 echo "logs: $run_dir"
 bin/mdfanout feed-handler --group $group --port $port --interface 127.0.0.1 \
   --group-b $group_b --port-b $port_b --retransmit-server 127.0.0.1:$retransmit_port \
-  --ring-dir "$ring_dir" --partitions "$PARTITIONS" >"$run_dir/feed-handler.log" 2>&1 &
+  --ring-dir "$ring_dir" --partitions "$PARTITIONS" \
+  --metrics-port "$METRICS_BASE" --metrics-bind 127.0.0.1 >"$run_dir/feed-handler.log" 2>&1 &
 pids+=($!)
 bin/mdfanout fanout --ring-dir "$ring_dir" --partitions "$PARTITIONS" --channel "$channel" \
+  --metrics-port "$((METRICS_BASE + 1))" --metrics-bind 127.0.0.1 \
   >"$run_dir/fanout.log" 2>&1 &
 pids+=($!)
 # The simulator waits a little so the subscriber has joined before the stock directory goes out.
@@ -56,4 +59,7 @@ pids+=($!)
 symbol_args=()
 for s in $SYMBOLS; do symbol_args+=(--symbol "$s"); done
 echo "feed handler line counters: tail -f $run_dir/feed-handler.log"
-bin/mdfanout book --channel "$channel" --partitions "$PARTITIONS" "${symbol_args[@]}" --depth 5
+echo "Prometheus metrics: http://127.0.0.1:$METRICS_BASE/metrics (feed handler)," \
+  "http://127.0.0.1:$((METRICS_BASE + 1))/metrics (fanout), http://127.0.0.1:$((METRICS_BASE + 2))/metrics (this book)"
+bin/mdfanout book --channel "$channel" --partitions "$PARTITIONS" "${symbol_args[@]}" --depth 5 \
+  --metrics-port "$((METRICS_BASE + 2))" --metrics-bind 127.0.0.1

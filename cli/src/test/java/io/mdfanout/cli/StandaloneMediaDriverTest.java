@@ -61,6 +61,16 @@ class StandaloneMediaDriverTest
             assertFalse(Files.exists(aeronDir), "the driver removed its directory");
             chain.passed();
         }
+        finally
+        {
+            if (Files.exists(aeronDir)) // a failed run: do not leave the driver's files in /dev/shm
+            {
+                try (var paths = Files.walk(aeronDir))
+                {
+                    paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+                }
+            }
+        }
     }
 
     private static void awaitFile(final Path file, final ChainProcess process) throws InterruptedException
