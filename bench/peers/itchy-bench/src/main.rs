@@ -21,7 +21,7 @@
 //!   file_types: A=.. ...
 
 use std::hint::black_box;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -248,7 +248,7 @@ fn run(path: &str, passes: usize) -> Result<(), String> {
         (nanos[passes / 2 - 1] + nanos[passes / 2]) as f64 / 2.0
     };
     let messages = framed.messages as f64;
-    println!(
+    let mut report = format!(
         "itchy: messages={} passes={passes} best_msgs_per_s={:.0} median_msgs_per_s={:.0} ns_per_msg={:.2} \
          median_ns_per_msg={:.2} bytes={} skipped={} rejected={} checksum={checksum:016x}",
         framed.messages,
@@ -260,10 +260,12 @@ fn run(path: &str, passes: usize) -> Result<(), String> {
         framed.skipped_counts.iter().sum::<u64>(),
         framed.rejected_counts.iter().sum::<u64>(),
     );
-    println!("itchy_decoded: {}", type_counts(&decoded_counts));
-    println!("itchy_skipped: {}", type_counts(&framed.skipped_counts));
-    println!("itchy_rejected: {}", type_counts(&framed.rejected_counts));
-    println!("file_types: {}", type_counts(&framed.file_counts));
+    report.push_str(&format!("\nitchy_decoded: {}", type_counts(&decoded_counts)));
+    report.push_str(&format!("\nitchy_skipped: {}", type_counts(&framed.skipped_counts)));
+    report.push_str(&format!("\nitchy_rejected: {}", type_counts(&framed.rejected_counts)));
+    report.push_str(&format!("\nfile_types: {}\n", type_counts(&framed.file_counts)));
+    // One write; a closed pipe (e.g. `| head -1`) is not an error of the benchmark.
+    let _ = std::io::stdout().write_all(report.as_bytes());
     Ok(())
 }
 
