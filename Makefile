@@ -6,7 +6,8 @@ MVN_FLAGS ?= -B -ntp
 JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
-.PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools k8s-tools chart-test
+.PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools k8s-tools chart-test \
+	bench-itchy bench-nats-setup bench-nats-smoke
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
@@ -17,6 +18,10 @@ help:
 	@echo "              LOCAL_BASES=1: no pulls, local base images made from this machine's JDK, Maven and ~/.m2 (podman)"
 	@echo "make image-test - build the image on the local bases and smoke-test it in containers (part of make test)"
 	@echo "make chart-test - lint, render, schema-check the Helm chart and helm install it on a local control plane (part of make test)"
+	@echo "make bench-itchy [ITCH_FILE=F] - native decoder peer: the Rust itchy crate decodes F (default: a generated"
+	@echo "              5M-message session in ~/.cache/mdfanout/peers) from memory; one machine-readable result line"
+	@echo "make bench-nats-setup - build nats-server from the Go module proxy into ~/.cache/mdfanout/peers/bin (cached)"
+	@echo "make bench-nats-smoke - NATS peer check: 1M 40-byte messages, one jnats publisher -> one subscriber, msgs/s"
 	@echo "make clean  - remove build output"
 
 # Installs what the build needs when it is missing; a no-op on a machine that has it.
@@ -87,6 +92,19 @@ endif
 # removes what it created, keeps the cached base images.
 image-test: build
 	scripts/image/smoke-test.sh
+
+# ---- benchmark peers (bench/peers; caches and build output under ~/.cache/mdfanout/peers) ------------
+# bench-itchy needs cargo; without ITCH_FILE it generates the session with the simulator (hence build).
+ITCH_FILE ?=
+ITCHY_PASSES ?= 10
+bench-itchy: $(if $(ITCH_FILE),,build)
+	@ITCHY_PASSES=$(ITCHY_PASSES) bench/peers/itchy-bench.sh $(ITCH_FILE)
+
+bench-nats-setup:
+	@bench/peers/nats-setup.sh
+
+bench-nats-smoke: bench-nats-setup
+	@bench/peers/nats-smoke.sh
 
 clean:
 	$(MVN) $(MVN_FLAGS) -q clean
