@@ -6,7 +6,7 @@ MVN_FLAGS ?= -B -ntp
 JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
-.PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools k8s-tools chart-test
+.PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools k8s-tools chart-test bench-micro
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
@@ -17,6 +17,7 @@ help:
 	@echo "              LOCAL_BASES=1: no pulls, local base images made from this machine's JDK, Maven and ~/.m2 (podman)"
 	@echo "make image-test - build the image on the local bases and smoke-test it in containers (part of make test)"
 	@echo "make chart-test - lint, render, schema-check the Helm chart and helm install it on a local control plane (part of make test)"
+	@echo "make bench-micro - JMH micro-benchmarks of the message path with -prof gc (~5 min); writes docs/bench/micro.md"
 	@echo "make clean  - remove build output"
 
 # Installs what the build needs when it is missing; a no-op on a machine that has it.
@@ -87,6 +88,17 @@ endif
 # removes what it created, keeps the cached base images.
 image-test: build
 	scripts/image/smoke-test.sh
+
+# ---- benchmarks (never part of make test) ---------------------------------------------------------
+# JMH micro-benchmarks: builds bench/ (and what it depends on), runs every benchmark with the gc
+# profiler and regenerates docs/bench/micro.md from the JSON results. JMH_ARGS overrides the settings.
+JMH_ARGS ?= -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc
+BENCH_CP := bench/target/mdfanout-bench.jar:bench/target/lib/*
+bench-micro: toolchain
+	$(MVN) $(MVN_FLAGS) -q -pl bench -am package -DskipTests
+	java -cp '$(BENCH_CP)' org.openjdk.jmh.Main $(JMH_ARGS) -rf json -rff bench/target/jmh.json
+	python3 bench/scripts/jmh-table.py bench/target/jmh.json docs/bench/micro.md \
+	  "java -cp '$(BENCH_CP)' org.openjdk.jmh.Main $(JMH_ARGS) -rf json -rff bench/target/jmh.json"
 
 clean:
 	$(MVN) $(MVN_FLAGS) -q clean
