@@ -7,7 +7,7 @@ JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
 .PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools k8s-tools chart-test \
-	bench-itchy bench-nats-setup bench-nats-smoke
+	bench-itchy bench-nats-setup bench-nats-smoke bench-micro
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
@@ -22,6 +22,7 @@ help:
 	@echo "              5M-message session in ~/.cache/mdfanout/peers) from memory; one machine-readable result line"
 	@echo "make bench-nats-setup - build nats-server from the Go module proxy into ~/.cache/mdfanout/peers/bin (cached)"
 	@echo "make bench-nats-smoke - NATS peer check: 1M 40-byte messages, one jnats publisher -> one subscriber, msgs/s"
+	@echo "make bench-micro - JMH micro-benchmarks of the message path with -prof gc (~5 min); writes docs/bench/micro.md"
 	@echo "make clean  - remove build output"
 
 # Installs what the build needs when it is missing; a no-op on a machine that has it.
@@ -105,6 +106,16 @@ bench-nats-setup:
 
 bench-nats-smoke: bench-nats-setup
 	@bench/peers/nats-smoke.sh
+# ---- benchmarks (never part of make test) ---------------------------------------------------------
+# JMH micro-benchmarks: builds bench/ (and what it depends on), runs every benchmark with the gc
+# profiler and regenerates docs/bench/micro.md from the JSON results. JMH_ARGS overrides the settings.
+JMH_ARGS ?= -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc
+BENCH_CP := bench/target/mdfanout-bench.jar:bench/target/lib/*
+bench-micro: toolchain
+	$(MVN) $(MVN_FLAGS) -q -pl bench -am package -DskipTests
+	java -cp '$(BENCH_CP)' org.openjdk.jmh.Main $(JMH_ARGS) -rf json -rff bench/target/jmh.json
+	python3 bench/scripts/jmh-table.py bench/target/jmh.json docs/bench/micro.md \
+	  "java -cp '$(BENCH_CP)' org.openjdk.jmh.Main $(JMH_ARGS) -rf json -rff bench/target/jmh.json"
 
 clean:
 	$(MVN) $(MVN_FLAGS) -q clean

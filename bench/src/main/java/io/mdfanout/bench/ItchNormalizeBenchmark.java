@@ -1,0 +1,127 @@
+package io.mdfanout.bench;
+
+import io.mdfanout.feed.handler.InMemoryCounters;
+import io.mdfanout.feed.normalize.ItchNormalizer;
+import io.mdfanout.feed.normalize.NormalizerCounters;
+import org.agrona.BufferUtil;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.nio.ByteOrder;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * ITCH 5.0 decode + validate + normalize + SBE encode + ring write, per message, on one thread,
+ * from memory: the feed handler's message path without the socket. The session (see
+ * {@link GeneratedSession}) is fed through {@link ItchNormalizer} into four real
+ * {@link OneToOneRingBuffer}s, which are drained every {@value #DRAIN_EVERY} messages by a no-op
+ * read (the consumer's cost of advancing its position and zeroing the records, included in the
+ * figure) so that they never fill and stay cache-sized, as they do with a live fanout.
+ * <p>
+ * One operation is one ITCH message; the score is messages per second.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(value = 1, jvmArgsAppend = GeneratedSession.JVM_OPENS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class ItchNormalizeBenchmark
+{
+    static final int PARTITIONS = 4;
+    static final int DRAIN_EVERY = 256;
+    private static final int RING_CAPACITY = 1024 * 1024;
+
+    private UnsafeBuffer session;
+    private int sessionLength;
+    private RingBuffer[] rings;
+    private ItchNormalizer normalizer;
+    private long exchangeSequence;
+
+    /** Counts drained records; a static nested class so that the drain captures nothing. */
+    private static final class Drain implements MessageHandler
+    {
+        long records;
+
+        public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+        {
+            records++;
+        }
+    }
+
+    private final Drain drain = new Drain();
+
+    /** Generate the session and create rings, counters and the normalizer. */
+    @Setup
+    public void setup()
+    {
+        session = GeneratedSession.framedItch();
+        sessionLength = session.capacity();
+        rings = new RingBuffer[PARTITIONS];
+        for (int i = 0; i < PARTITIONS; i++)
+        {
+            final int length = RING_CAPACITY + RingBufferDescriptor.TRAILER_LENGTH;
+            rings[i] = new OneToOneRingBuffer(new UnsafeBuffer(BufferUtil.allocateDirectAligned(length, 64)));
+        }
+        final NormalizerCounters counters = new NormalizerCounters(
+            new InMemoryCounters(256).countersManager(), "bench", PARTITIONS);
+        // The rings are drained inline, so a full ring would be a bug here, never a wait.
+        normalizer = new ItchNormalizer(rings, new BusySpinIdleStrategy(), counters);
+    }
+
+    /**
+     * Normalize the whole session once.
+     *
+     * @return records drained so far, so that nothing is dead code.
+     */
+    @Benchmark
+    @OperationsPerInvocation(GeneratedSession.MESSAGES)
+    public long normalizeSession()
+    {
+        final UnsafeBuffer session = this.session;
+        final ItchNormalizer normalizer = this.normalizer;
+        final int end = sessionLength;
+        long sequence = exchangeSequence;
+        int offset = 0;
+        int sinceDrain = 0;
+        while (offset < end)
+        {
+            final int length = session.getShort(offset, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+            normalizer.onMessage(session, offset + 2, length, ++sequence);
+            offset += 2 + length;
+            if (++sinceDrain == DRAIN_EVERY)
+            {
+                sinceDrain = 0;
+                drainRings();
+            }
+        }
+        drainRings();
+        exchangeSequence = sequence;
+        return drain.records;
+    }
+
+    private void drainRings()
+    {
+        final RingBuffer[] rings = this.rings;
+        for (int i = 0; i < rings.length; i++)
+        {
+            rings[i].read(drain, Integer.MAX_VALUE);
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package io.mdfanout.bench;
+
+import io.mdfanout.sbe.MessageHeaderEncoder;
+import io.mdfanout.sbe.PacketHeaderEncoder;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+/**
+ * Set-up helper: packs the records of partition rings into the wire packets the fanout sends
+ * (SBE header + PacketHeader, then whole records back to back; stream sequences consecutive from 1
+ * per partition; never more than the maximum payload), then interleaves the partitions' packets
+ * round-robin, as a subscriber of every partition receives them. Allocates freely: set-up only.
+ */
+final class PacketStreamBuilder
+{
+    private static final int PACKET_HEADER_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH + PacketHeaderEncoder.BLOCK_LENGTH;
+
+    private final int partitionCount;
+    private final int maxPayload;
+    private final UnsafeBuffer[] perPartition;
+    private final int[][] offsets;
+    private final int[][] lengths;
+    private final long[][] firstSequences;
+    private final int[] counts;
+    private final int[] bytes;
+    private final long[] messages;
+    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
+    private final PacketHeaderEncoder packetHeaderEncoder = new PacketHeaderEncoder();
+
+    private UnsafeBuffer packets;
+    private int packetCount;
+    private int[] packetOffsets;
+    private int[] packetLengths;
+    private int[] packetSlots;
+    private long[] packetFirstSequences;
+
+    private int partition;
+    private int packetStart;
+    private int packetMessages;
+
+    PacketStreamBuilder(final int partitionCount, final int maxPayload, final int maxBytes)
+    {
+        this.partitionCount = partitionCount;
+        this.maxPayload = maxPayload;
+        perPartition = new UnsafeBuffer[partitionCount];
+        offsets = new int[partitionCount][];
+        lengths = new int[partitionCount][];
+        firstSequences = new long[partitionCount][];
+        counts = new int[partitionCount];
+        bytes = new int[partitionCount];
+        messages = new long[partitionCount];
+        for (int i = 0; i < partitionCount; i++)
+        {
+            perPartition[i] = new UnsafeBuffer(new byte[maxBytes / partitionCount * 2]);
+            offsets[i] = new int[maxBytes / 1024];
+            lengths[i] = new int[maxBytes / 1024];
+            firstSequences[i] = new long[maxBytes / 1024];
+        }
+    }
+
+    void pack(final RingBuffer[] rings)
+    {
+        for (partition = 0; partition < partitionCount; partition++)
+        {
+            startPacket();
+            rings[partition].read(this::onRecord, Integer.MAX_VALUE);
+            endPacket();
+        }
+        interleave();
+    }
+
+    private void onRecord(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        if (bytes[partition] - packetStart + length > maxPayload)
+        {
+            endPacket();
+            startPacket();
+        }
+        perPartition[partition].putBytes(bytes[partition], buffer, index, length);
+        bytes[partition] += length;
+        packetMessages++;
+    }
+
+    private void startPacket()
+    {
+        packetStart = bytes[partition];
+        packetMessages = 0;
+        bytes[partition] += PACKET_HEADER_LENGTH;
+    }
+
+    private void endPacket()
+    {
+        if (0 == packetMessages)
+        {
+            bytes[partition] = packetStart;
+            return;
+        }
+        final long firstSequence = messages[partition] + 1;
+        packetHeaderEncoder.wrapAndApplyHeader(perPartition[partition], packetStart, headerEncoder)
+            .streamSequence(firstSequence)
+            .sendingTime(0)
+            .partitionId(partition)
+            .messageCount(packetMessages);
+        final int n = counts[partition]++;
+        offsets[partition][n] = packetStart;
+        lengths[partition][n] = bytes[partition] - packetStart;
+        firstSequences[partition][n] = firstSequence;
+        messages[partition] += packetMessages;
+    }
+
+    private void interleave()
+    {
+        int totalBytes = 0;
+        for (int i = 0; i < partitionCount; i++)
+        {
+            packetCount += counts[i];
+            totalBytes += bytes[i];
+        }
+        packets = new UnsafeBuffer(new byte[totalBytes]);
+        packetOffsets = new int[packetCount];
+        packetLengths = new int[packetCount];
+        packetSlots = new int[packetCount];
+        packetFirstSequences = new long[packetCount];
+
+        int out = 0;
+        int position = 0;
+        for (int round = 0; out < packetCount; round++)
+        {
+            for (int slot = 0; slot < partitionCount; slot++)
+            {
+                if (round < counts[slot])
+                {
+                    final int length = lengths[slot][round];
+                    packets.putBytes(position, perPartition[slot], offsets[slot][round], length);
+                    packetOffsets[out] = position;
+                    packetLengths[out] = length;
+                    packetSlots[out] = slot;
+                    packetFirstSequences[out] = firstSequences[slot][round];
+                    position += length;
+                    out++;
+                }
+            }
+        }
+    }
+
+    int[] partitions()
+    {
+        final int[] partitions = new int[partitionCount];
+        for (int i = 0; i < partitionCount; i++)
+        {
+            partitions[i] = i;
+        }
+        return partitions;
+    }
+
+    UnsafeBuffer packets()
+    {
+        return packets;
+    }
+
+    int packetCount()
+    {
+        return packetCount;
+    }
+
+    int[] packetOffsets()
+    {
+        return packetOffsets;
+    }
+
+    int[] packetLengths()
+    {
+        return packetLengths;
+    }
+
+    int[] packetSlots()
+    {
+        return packetSlots;
+    }
+
+    long[] packetFirstSequences()
+    {
+        return packetFirstSequences;
+    }
+
+    long[] messagesPerPartition()
+    {
+        return messages.clone();
+    }
+
+    long messageCount()
+    {
+        long total = 0;
+        for (final long m : messages)
+        {
+            total += m;
+        }
+        return total;
+    }
+}
