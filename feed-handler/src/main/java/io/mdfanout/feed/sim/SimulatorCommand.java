@@ -3,7 +3,6 @@ package io.mdfanout.feed.sim;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -429,7 +428,7 @@ public final class SimulatorCommand implements Callable<Integer>
         final RatePacer pacer = new RatePacer(rate, burstRate, TimeUnit.MILLISECONDS.toNanos(burstDurationMs),
             TimeUnit.MILLISECONDS.toNanos(burstEveryMs), startNs);
         final Simulator simulator = new Simulator(generator, packetizer, pacer, clock, writer, counters,
-            latencyTimestamps ? new OffsetEpochNanoClock() : null);
+            latencyTimestamps ? new PreciseEpochNanoClock() : null);
         final long statsIntervalNs = TimeUnit.SECONDS.toNanos(statsIntervalS);
         long nextStatsNs = startNs + statsIntervalNs;
         long lastStatsMessages = 0;

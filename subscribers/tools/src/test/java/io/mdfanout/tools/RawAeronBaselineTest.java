@@ -1,0 +1,46 @@
+package io.mdfanout.tools;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** raw-aeron-pub -> raw-aeron-sub over real Aeron multicast on loopback, each with its own embedded driver. */
+class RawAeronBaselineTest
+{
+    private static final String CHANNEL = "aeron:udp?endpoint=224.0.1.7:40476|interface=127.0.0.1|mtu=8192";
+
+    @Test
+    void everyMessageArrivesAndIsMeasured(@TempDir final Path dir) throws Exception
+    {
+        final Path ready = dir.resolve("ready");
+        final Path json = dir.resolve("sub.json");
+        final CompletableFuture<Integer> sub = CompletableFuture.supplyAsync(() -> new CommandLine(
+            new RawAeronSubCommand()).execute("--channel", CHANNEL, "--stream-id", "77", "--messages", "20000",
+            "--warmup-messages", "1000", "--timeout-s", "30", "--ready-file", ready.toString(),
+            "--json-out", json.toString(), "--hgrm-out", dir.resolve("sub.hgrm").toString()));
+
+        final int pubExit = new CommandLine(new RawAeronPubCommand()).execute("--channel", CHANNEL,
+            "--stream-id", "77", "--messages", "20000", "--rate", "50000", "--connect-timeout-s", "20");
+        assertEquals(0, pubExit);
+        assertEquals(0, sub.get(30, TimeUnit.SECONDS).intValue());
+        final String report = Files.readString(json);
+        assertTrue(report.contains("\"system\":\"raw-aeron\",\"count\":19000,"), report);
+        assertTrue(report.contains("\"messages\":20000,\"missing\":0,\"exit\":0"), report);
+    }
+
+    @Test
+    void badOptionsAreOneLineErrors()
+    {
+        assertEquals(1, new CommandLine(new RawAeronPubCommand()).execute("--message-length", "8"));
+        assertEquals(1, new CommandLine(new RawAeronSubCommand()).execute("--channel", "udp://x"));
+        assertEquals(1, new CommandLine(new LatencyCommand()).execute("--warmup-messages", "-1"));
+    }
+}
