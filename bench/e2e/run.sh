@@ -66,7 +66,7 @@ log() { echo "bench: $*" >&2; }
 # Runs one process in the background, recording its exact command line; its pid is left in $last_pid.
 launch() {
   local logfile="$1"; shift
-  { printf '%q ' "$@"; echo; } >>"$commands"
+  { printf '%q ' "$@"; echo; } | tee -a "$(dirname "$logfile")/commands.txt" >>"$commands"
   "$@" >"$logfile" 2>&1 &
   last_pid=$!
   pids+=("$last_pid")
@@ -189,10 +189,14 @@ sys.exit(0 if ok else 1)
 EOF
 }
 
-search() {  # search chain|raw: bisection between SEARCH_LO and SEARCH_HI (geometric midpoints)
-  local system="$1" lo="$SEARCH_LO" hi="$SEARCH_HI" best=0 rate name
+search() {  # search chain|raw: the low end, then the high end, then bisection (geometric midpoints)
+  local system="$1" lo="$SEARCH_LO" hi="$SEARCH_HI" best=0 failed=0 rate name
   for step in $(seq 0 "$SEARCH_STEPS"); do
-    if [ "$step" = 0 ]; then rate=$lo; else rate=$(python3 -c "import math; print(int(round(math.sqrt($lo*$hi), -3)))"); fi
+    case "$step" in
+      0) rate=$lo ;;
+      1) rate=$hi ;;
+      *) rate=$(python3 -c "import math; print(int(round(math.sqrt($lo*$hi), -3)))") ;;
+    esac
     name="$system-step$step-$rate"
     if [ "$system" = chain ]; then
       chain "$name" "$rate" $((rate * STEP_S)) 1 record throughput
@@ -201,16 +205,16 @@ search() {  # search chain|raw: bisection between SEARCH_LO and SEARCH_HI (geome
     fi
     if passed "$results/throughput/$name.run.json"; then
       best=$rate; lo=$rate
-      [ "$step" = 0 ] && [ "$hi" -gt "$lo" ] || true
+      [ "$step" = 1 ] && break             # the high end passed: nothing above to look for
     else
-      [ "$step" = 0 ] && break
-      hi=$rate
+      failed=$rate; hi=$rate
+      [ "$step" = 0 ] && break             # not even the low end
     fi
-    python3 -c "import sys; sys.exit(0 if $hi / $lo > 1.15 else 1)" || break
+    [ "$step" -ge 1 ] && { python3 -c "import sys; sys.exit(0 if $hi / $lo > 1.15 else 1)" || break; }
   done
-  printf '{"system":"%s","max_rate":%s,"lo":%s,"hi":%s,"step_seconds":%s}\n' "$system" "$best" "$lo" "$hi" "$STEP_S" \
+  printf '{"system":"%s","max_rate":%s,"lowest_failed":%s,"step_seconds":%s}\n' "$system" "$best" "$failed" "$STEP_S" \
     >"$results/throughput/$system.max.json"
-  log "throughput $system: highest clean rate $best msg/s (next tried ${hi})"
+  log "throughput $system: highest clean rate $best msg/s (lowest failing rate tried: $failed)"
 }
 
 machine() {
