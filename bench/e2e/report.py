@@ -280,7 +280,8 @@ def main():
               ("min_messages", "minimum messages per latency run"), ("fanout_rate", "fan-out rate (msg/s)"),
               ("fanout_s", "seconds of messages per fan-out run"), ("fanout_subs", "fan-out subscriber counts"),
               ("step_s", "seconds per throughput step"), ("search_lo", "throughput search from (msg/s)"),
-              ("search_hi", "throughput search up to (msg/s)"), ("search_steps", "throughput bisection steps"),
+              ("search_hi", "throughput search up to (msg/s), chain"),
+              ("raw_search_hi", "throughput search up to (msg/s), raw Aeron"), ("search_steps", "throughput bisection steps"),
               ("partitions", "partitions"), ("symbols", "simulated symbols"),
               ("message_length", "raw Aeron message length (bytes)"), ("channel", "chain channel"),
               ("raw_channel", "raw Aeron channel")]
@@ -402,14 +403,24 @@ def main():
                 ok = (all(e == 0 for e in s["subscriber_exits"]) and s["simulator_exit"] == 0 and
                       s["subscriber_gaps"] == 0 and not s.get("feed_gaps_declared") and not s.get("feed_gaps") and
                       (sender or 0) >= 0.95 * s["rate"])
-                detail = (f"record exit {s['subscriber_exits'][0]}, subscriber gaps {s['subscriber_gaps']}, "
+                reasons = [why for bad, why in (
+                    (any(e != 0 for e in s["subscriber_exits"]), "record failed"),
+                    (s["subscriber_gaps"] != 0, "subscriber saw gaps"),
+                    (bool(s.get("feed_gaps_declared")) or bool(s.get("feed_gaps")), "feed handler lost messages"),
+                    ((sender or 0) < 0.95 * s["rate"], "simulator below 95% of the rate")) if bad]
+                detail = ("; ".join(reasons) + ": " if reasons else "") + (
+                          f"record exit {s['subscriber_exits'][0]}, subscriber gaps {s['subscriber_gaps']}, "
                           f"feed gaps {s.get('feed_gaps')} (declared {s.get('feed_gaps_declared')}), fanout peak "
                           f"{rate(s.get('fanout_peak_rate'))}/s")
             else:
                 sender = s.get("publisher_rate")
                 ok = (all(e == 0 for e in s["subscriber_exits"]) and s["publisher_exit"] == 0 and
                       s.get("missing") == 0 and (sender or 0) >= 0.95 * s["rate"])
-                detail = f"subscriber exit {s['subscriber_exits'][0]}, missing {s.get('missing')}"
+                reasons = [why for bad, why in (
+                    (any(e != 0 for e in s["subscriber_exits"]) or s.get("missing"), "messages missing"),
+                    ((sender or 0) < 0.95 * s["rate"], "publisher below 95% of the rate")) if bad]
+                detail = ("; ".join(reasons) + ": " if reasons else "") + \
+                    f"subscriber exit {s['subscriber_exits'][0]}, missing {s.get('missing')}"
             md.append(f"| {s['system']} | {rate(s['rate'])} | {rate(sender)} | {'pass' if ok else 'FAIL'} | "
                       f"{detail} |")
         md.append("")

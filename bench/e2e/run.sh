@@ -15,7 +15,8 @@
 #
 # Settings (environment): RATES ("10000 100000"; add 1000000 to try 1M msg/s), DURATION_S (30: seconds worth of
 # messages per latency run, at least MIN_MESSAGES=200000), FANOUT_RATE (100000), FANOUT_S (15), FANOUT_SUBS
-# ("1 2 4"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/1000000), SEARCH_STEPS (5),
+# ("1 2 4"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/1000000; raw Aeron up to
+# RAW_SEARCH_HI=4000000, it goes further), SEARCH_STEPS (5),
 # SKIP_THROUGHPUT=1, NO_REPORT=1.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -29,6 +30,7 @@ FANOUT_SUBS="${FANOUT_SUBS:-1 2 4}"
 STEP_S="${STEP_S:-4}"
 SEARCH_LO="${SEARCH_LO:-50000}"
 SEARCH_HI="${SEARCH_HI:-1000000}"
+RAW_SEARCH_HI="${RAW_SEARCH_HI:-4000000}"
 SEARCH_STEPS="${SEARCH_STEPS:-5}"
 PARTITIONS=4
 SYMBOLS=100
@@ -191,6 +193,7 @@ EOF
 
 search() {  # search chain|raw: the low end, then the high end, then bisection (geometric midpoints)
   local system="$1" lo="$SEARCH_LO" hi="$SEARCH_HI" best=0 failed=0 rate name
+  [ "$system" = raw ] && hi="$RAW_SEARCH_HI"
   for step in $(seq 0 "$SEARCH_STEPS"); do
     case "$step" in
       0) rate=$lo ;;
@@ -227,9 +230,9 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","duration_s":%s,"min_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
+  printf '{"rates":"%s","duration_s":%s,"min_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
     "$RATES" "$DURATION_S" "$MIN_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
-    "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" \
+    "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" \
     "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"
 }

@@ -4,6 +4,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
@@ -39,8 +42,22 @@ class RawAeronBaselineTest
     @Test
     void badOptionsAreOneLineErrors()
     {
-        assertEquals(1, new CommandLine(new RawAeronPubCommand()).execute("--message-length", "8"));
-        assertEquals(1, new CommandLine(new RawAeronSubCommand()).execute("--channel", "udp://x"));
-        assertEquals(1, new CommandLine(new LatencyCommand()).execute("--warmup-messages", "-1"));
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final PrintStream stderr = new PrintStream(err, true, StandardCharsets.UTF_8);
+
+        final RawAeronPubCommand pub = new RawAeronPubCommand();
+        pub.stderr = stderr;
+        assertEquals(1, new CommandLine(pub).execute("--message-length", "8"));
+        final RawAeronSubCommand sub = new RawAeronSubCommand();
+        sub.stderr = stderr;
+        assertEquals(1, new CommandLine(sub).execute("--channel", "udp://x"));
+        final LatencyCommand latency = new LatencyCommand();
+        latency.stderr = stderr;
+        assertEquals(1, new CommandLine(latency).execute("--warmup-messages", "-1"));
+
+        assertEquals("raw-aeron-pub: need 0 <= --rate <= 1e9, --messages > 0, --connect-timeout-s > 0, " +
+            "--message-length >= 16\n" +
+            "raw-aeron-sub: need --messages >= 0, --timeout-s >= 0 and an Aeron --channel (udp://x)\n" +
+            "latency: --warmup-messages must not be negative: -1\n", err.toString(StandardCharsets.UTF_8));
     }
 }
