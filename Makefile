@@ -7,7 +7,7 @@ JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
 .PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools k8s-tools chart-test \
-	bench-itchy bench-nats-setup bench-nats-smoke bench-micro
+	bench-itchy bench-nats-setup bench-nats-smoke bench-micro bench
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
@@ -23,6 +23,8 @@ help:
 	@echo "make bench-nats-setup - build nats-server from the Go module proxy into ~/.cache/mdfanout/peers/bin (cached)"
 	@echo "make bench-nats-smoke - NATS peer check: 1M 40-byte messages, one jnats publisher -> one subscriber, msgs/s"
 	@echo "make bench-micro - JMH micro-benchmarks of the message path with -prof gc (~5 min); writes docs/bench/micro.md"
+	@echo "make bench  - end-to-end benchmarks (under 10 min): the chain vs raw Aeron, latency at RATES (default"
+	@echo "              \"10000 100000\"), fan-out to 1/2/4 subscribers, highest clean rate; writes docs/BENCHMARKS.md"
 	@echo "make clean  - remove build output"
 
 # Installs what the build needs when it is missing; a no-op on a machine that has it.
@@ -116,6 +118,10 @@ bench-micro: toolchain
 	java -cp '$(BENCH_CP)' org.openjdk.jmh.Main $(JMH_ARGS) -rf json -rff bench/target/jmh.json
 	python3 bench/scripts/jmh-table.py bench/target/jmh.json docs/bench/micro.md \
 	  "java -cp '$(BENCH_CP)' org.openjdk.jmh.Main $(JMH_ARGS) -rf json -rff bench/target/jmh.json"
+
+# ---- end-to-end benchmarks (bench/e2e; results under bench/e2e/results/<UTC time>, report docs/BENCHMARKS.md) --
+bench: build
+	@bench/e2e/run.sh
 
 clean:
 	$(MVN) $(MVN_FLAGS) -q clean

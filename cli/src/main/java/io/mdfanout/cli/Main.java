@@ -6,6 +6,9 @@ import io.mdfanout.feed.handler.FeedHandlerCommand;
 import io.mdfanout.feed.replay.ReplayCommand;
 import io.mdfanout.feed.sim.SimulatorCommand;
 import io.mdfanout.tools.BookCommand;
+import io.mdfanout.tools.LatencyCommand;
+import io.mdfanout.tools.RawAeronPubCommand;
+import io.mdfanout.tools.RawAeronSubCommand;
 import io.mdfanout.tools.RecordCommand;
 import io.mdfanout.tools.StatsCommand;
 import io.mdfanout.tools.TailCommand;
@@ -32,6 +35,9 @@ import picocli.CommandLine.Command;
         BookCommand.class,
         StatsCommand.class,
         RecordCommand.class,
+        LatencyCommand.class,
+        RawAeronPubCommand.class,
+        RawAeronSubCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable

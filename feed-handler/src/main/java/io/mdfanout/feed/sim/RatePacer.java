@@ -107,6 +107,28 @@ public final class RatePacer
     }
 
     /**
+     * When the pacer intended the {@code index}-th message of the current credit (0 = the oldest due) to be sent:
+     * the moment the credit for it accrued, not the moment it is actually sent. Stamping messages with this time
+     * corrects latency measurements for coordinated omission (as wrk2 does): a stalled sender does not hide the
+     * delay its stall caused. Call after {@link #available(long)} and before {@link #consume(long)}. Credit beyond
+     * the cap is forgotten, so a message is never stamped more than about 10 ms before the call.
+     *
+     * @param nowNs the time given to the last {@link #available(long)}.
+     * @param index the message's position among the messages available now.
+     * @return the intended send time on the pacer's clock; {@code nowNs} when the rate is unlimited.
+     */
+    public long scheduledTimeNs(final long nowNs, final long index)
+    {
+        final long currentRate = currentRate(nowNs);
+        if (0 == currentRate)
+        {
+            return nowNs;
+        }
+        final long creditAfterNs = (scaledCredit - (index + 1) * NANOS_PER_SECOND) / currentRate;
+        return nowNs - Math.max(0, creditAfterNs);
+    }
+
+    /**
      * Takes sent messages off the credit.
      *
      * @param messages how many were sent since the last {@link #available(long)}.

@@ -1,5 +1,6 @@
 package io.mdfanout.feed.sim;
 
+import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.NanoClock;
 
 import java.io.IOException;
@@ -19,12 +20,15 @@ public final class Simulator
     /** Most messages generated per duty cycle, to bound the time between heartbeat and stop checks. */
     public static final int MAX_BATCH = 4096;
 
+    private static final long NANOS_PER_DAY = 86_400_000_000_000L;
+
     private final SessionGenerator generator;
     private final MoldUdp64Packetizer packetizer;
     private final RatePacer pacer;
     private final NanoClock clock;
     private final SimulatorCounters counters;
     private final ItchEvent event = new ItchEvent();
+    private final EpochNanoClock latencyClock;
     private ItchFileWriter fileWriter;
     private IOException fileError;
     private boolean done;
@@ -47,6 +51,33 @@ public final class Simulator
         final ItchFileWriter fileWriter,
         final SimulatorCounters counters)
     {
+        this(generator, packetizer, pacer, clock, fileWriter, counters, null);
+    }
+
+    /**
+     * Creates the duty cycle, optionally stamping messages for latency measurement: with a {@code latencyClock},
+     * every message's ITCH timestamp is replaced by the wall-clock time (nanoseconds since midnight UTC) at which
+     * the pacer scheduled it to be sent ({@link RatePacer#scheduledTimeNs(long, long)}), so a subscriber can
+     * measure scheduled send to delivery, corrected for coordinated omission.
+     *
+     * @param generator    the session.
+     * @param packetizer   the packetizer (already connected to its sink).
+     * @param pacer        the rate control.
+     * @param clock        the clock the pacer runs on.
+     * @param fileWriter   where to record the session too, or null.
+     * @param counters     the counters (file errors are counted here).
+     * @param latencyClock the wall clock for latency timestamps, or null to keep the session's own timestamps.
+     */
+    public Simulator(
+        final SessionGenerator generator,
+        final MoldUdp64Packetizer packetizer,
+        final RatePacer pacer,
+        final NanoClock clock,
+        final ItchFileWriter fileWriter,
+        final SimulatorCounters counters,
+        final EpochNanoClock latencyClock)
+    {
+        this.latencyClock = latencyClock;
         this.generator = generator;
         this.packetizer = packetizer;
         this.pacer = pacer;
@@ -67,7 +98,10 @@ public final class Simulator
             return 0;
         }
 
-        final long due = Math.min(MAX_BATCH, pacer.available(clock.nanoTime()));
+        final long nowNs = clock.nanoTime();
+        final long due = Math.min(MAX_BATCH, pacer.available(nowNs));
+        // Wall clock minus pacer clock, read once per cycle: turns the pacer's schedule into time of day.
+        final long wallOffsetNs = null == latencyClock ? 0 : latencyClock.nanoTime() - nowNs;
         int generated = 0;
         while (generated < due)
         {
@@ -75,6 +109,10 @@ public final class Simulator
             {
                 finish();
                 break;
+            }
+            if (null != latencyClock)
+            {
+                event.timestamp = Math.floorMod(pacer.scheduledTimeNs(nowNs, generated) + wallOffsetNs, NANOS_PER_DAY);
             }
             packetizer.append(event);
             record();

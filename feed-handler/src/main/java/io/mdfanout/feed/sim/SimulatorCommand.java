@@ -1,5 +1,6 @@
 package io.mdfanout.feed.sim;
 
+import io.mdfanout.metrics.PreciseEpochNanoClock;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
@@ -162,6 +163,11 @@ public final class SimulatorCommand implements Callable<Integer>
     @Option(names = "--pcap-file", description = "Write every packet of the session as generated (before any loss), "
         + "with heartbeats and end of session, to this classic pcap file (Ethernet/IPv4/UDP to line A).")
     Path pcapFile;
+
+    @Option(names = "--latency-timestamps", description = "Latency measurement: stamp every message's ITCH "
+        + "timestamp with the wall-clock time (ns since midnight UTC) at which the rate pacer scheduled it to be "
+        + "sent (intended, not actual: corrects for coordinated omission); off = the session's own timestamps.")
+    boolean latencyTimestamps;
 
     private final PrintStream out = System.out;
     private final PrintStream err = System.err;
@@ -422,7 +428,8 @@ public final class SimulatorCommand implements Callable<Integer>
         final long startNs = clock.nanoTime();
         final RatePacer pacer = new RatePacer(rate, burstRate, TimeUnit.MILLISECONDS.toNanos(burstDurationMs),
             TimeUnit.MILLISECONDS.toNanos(burstEveryMs), startNs);
-        final Simulator simulator = new Simulator(generator, packetizer, pacer, clock, writer, counters);
+        final Simulator simulator = new Simulator(generator, packetizer, pacer, clock, writer, counters,
+            latencyTimestamps ? new PreciseEpochNanoClock() : null);
         final long statsIntervalNs = TimeUnit.SECONDS.toNanos(statsIntervalS);
         long nextStatsNs = startNs + statsIntervalNs;
         long lastStatsMessages = 0;

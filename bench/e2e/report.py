@@ -1,0 +1,446 @@
+#!/usr/bin/env python3
+"""Turns one bench/e2e/run.sh results directory into docs/BENCHMARKS.md and SVG plots under docs/bench/.
+
+Every figure in the document comes from the results directory: nothing is typed by hand. The plots are plain
+SVG drawn here (no matplotlib needed).
+
+usage: bench/e2e/report.py RESULTS_DIR [--doc docs/BENCHMARKS.md] [--images docs/bench]
+"""
+import argparse
+import glob
+import html
+import json
+import math
+import os
+import re
+import sys
+
+PERCENTILES = [("p50", "p50_us"), ("p90", "p90_us"), ("p99", "p99_us"), ("p99.9", "p99_9_us"),
+               ("p99.99", "p99_99_us"), ("max", "max_us")]
+COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
+
+
+def load_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def load_all(pattern):
+    return [load_json(p) for p in sorted(glob.glob(pattern))]
+
+
+def us(value):
+    if value is None:
+        return "n/a"
+    if value >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:.1f}"
+
+
+def ratio(a, b):
+    if a is None or b is None or b == 0:
+        return "n/a"
+    return f"{a / b:.2f}x"
+
+
+def rate(value):
+    return "n/a" if value is None else f"{value:,.0f}"
+
+
+def read_hgrm(path):
+    """(percentile 0..1, value us) points of an HdrHistogram percentile distribution."""
+    points = []
+    if not os.path.exists(path):
+        return points
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 4 and re.match(r"^[0-9.]+$", parts[0]) and re.match(r"^[0-9.]+$", parts[1]):
+                points.append((float(parts[1]), float(parts[0])))
+    return points
+
+
+class Svg:
+    """A minimal line/bar chart in SVG."""
+
+    def __init__(self, title, xlabel, ylabel, width=760, height=420):
+        self.title, self.xlabel, self.ylabel = title, xlabel, ylabel
+        self.w, self.h = width, height
+        self.left, self.right, self.top, self.bottom = 80, 200, 40, 60
+        self.items = []
+
+    def plot_w(self):
+        return self.w - self.left - self.right
+
+    def plot_h(self):
+        return self.h - self.top - self.bottom
+
+    def frame(self, xticks, yticks):
+        out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.w}" height="{self.h}" '
+               f'font-family="sans-serif" font-size="12">',
+               f'<rect width="{self.w}" height="{self.h}" fill="white"/>',
+               f'<text x="{self.w / 2}" y="22" text-anchor="middle" font-size="15">{html.escape(self.title)}</text>',
+               f'<rect x="{self.left}" y="{self.top}" width="{self.plot_w()}" height="{self.plot_h()}" '
+               f'fill="none" stroke="#444"/>']
+        for x, label in xticks:
+            out.append(f'<line x1="{x}" y1="{self.top}" x2="{x}" y2="{self.top + self.plot_h()}" stroke="#ddd"/>')
+            out.append(f'<text x="{x}" y="{self.top + self.plot_h() + 16}" text-anchor="middle">'
+                       f'{html.escape(label)}</text>')
+        for y, label in yticks:
+            out.append(f'<line x1="{self.left}" y1="{y}" x2="{self.left + self.plot_w()}" y2="{y}" stroke="#ddd"/>')
+            out.append(f'<text x="{self.left - 6}" y="{y + 4}" text-anchor="end">{html.escape(label)}</text>')
+        out.append(f'<text x="{self.left + self.plot_w() / 2}" y="{self.h - 18}" text-anchor="middle">'
+                   f'{html.escape(self.xlabel)}</text>')
+        out.append(f'<text transform="translate(18,{self.top + self.plot_h() / 2}) rotate(-90)" '
+                   f'text-anchor="middle">{html.escape(self.ylabel)}</text>')
+        return out
+
+    def legend(self, names):
+        out = []
+        for i, name in enumerate(names):
+            y = self.top + 10 + i * 18
+            x = self.left + self.plot_w() + 12
+            out.append(f'<rect x="{x}" y="{y - 9}" width="14" height="10" fill="{COLOURS[i % len(COLOURS)]}"/>')
+            out.append(f'<text x="{x + 20}" y="{y}">{html.escape(name)}</text>')
+        return out
+
+
+def log_ticks(lo, hi):
+    ticks = []
+    exponent = math.floor(math.log10(lo))
+    while 10 ** exponent <= hi * 1.0001:
+        for m in (1, 2, 5):
+            v = m * 10 ** exponent
+            if lo <= v <= hi:
+                ticks.append(v)
+        exponent += 1
+    return ticks
+
+
+def latency_plot(series, path):
+    """series: [(name, [(percentile, us)])]; x = percentile on the 1/(1-p) log scale, y = log latency."""
+    series = [(n, [(p, v) for p, v in pts if p < 1.0]) for n, pts in series]
+    series = [(n, pts) for n, pts in series if pts]
+    if not series:
+        return False
+    svg = Svg("Latency by percentile (scheduled send -> callback)", "percentile", "latency (us, log)")
+    max_x = max(math.log10(1 / (1 - p)) for _, pts in series for p, _ in pts)
+    max_x = max(2.0, min(6.0, math.ceil(max_x)))
+    ys = [max(v, 0.1) for _, pts in series for _, v in pts]
+    y_lo, y_hi = 10 ** math.floor(math.log10(min(ys))), 10 ** math.ceil(math.log10(max(ys)))
+
+    def sx(p):
+        return svg.left + svg.plot_w() * min(math.log10(1 / (1 - p)), max_x) / max_x
+
+    def sy(v):
+        return svg.top + svg.plot_h() * (1 - (math.log10(max(v, 0.1)) - math.log10(y_lo)) /
+                                         (math.log10(y_hi) - math.log10(y_lo)))
+
+    names = {0: "0%", 1: "90%", 2: "99%", 3: "99.9%", 4: "99.99%", 5: "99.999%", 6: "99.9999%"}
+    xticks = [(sx(1 - 10 ** -k), names[k]) for k in range(0, int(max_x) + 1)]
+    yticks = [(sy(v), f"{v:g}") for v in log_ticks(y_lo, y_hi)]
+    out = svg.frame(xticks, yticks)
+    for i, (name, pts) in enumerate(series):
+        coords = " ".join(f"{sx(p):.1f},{sy(v):.1f}" for p, v in pts)
+        out.append(f'<polyline fill="none" stroke="{COLOURS[i % len(COLOURS)]}" stroke-width="2" points="{coords}"/>')
+    out += svg.legend([n for n, _ in series])
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    return True
+
+
+def bar_plot(title, ylabel, groups, path, log=False):
+    """groups: [(group label, [(series name, value)])]."""
+    values = [v for _, bars in groups for _, v in bars if v]
+    if not values:
+        return False
+    svg = Svg(title, "", ylabel)
+    top = max(values) * 1.1
+    lo = 10 ** math.floor(math.log10(min(values))) if log else 0
+
+    def sy(v):
+        if log:
+            return svg.top + svg.plot_h() * (1 - (math.log10(max(v, lo)) - math.log10(lo)) /
+                                             (math.log10(top) - math.log10(lo)))
+        return svg.top + svg.plot_h() * (1 - v / top)
+
+    names = []
+    for _, bars in groups:
+        for n, _ in bars:
+            if n not in names:
+                names.append(n)
+    group_w = svg.plot_w() / len(groups)
+    bar_w = group_w * 0.7 / len(names)
+    xticks = [(svg.left + group_w * (i + 0.5), g) for i, (g, _) in enumerate(groups)]
+    ticks = log_ticks(lo, top) if log else [top / 1.1 * k / 5 for k in range(0, 6)]
+    yticks = [(sy(v), f"{v:,.0f}" if v >= 10 else f"{v:g}") for v in ticks]
+    out = svg.frame(xticks, yticks)
+    for gi, (_, bars) in enumerate(groups):
+        for n, v in bars:
+            if not v:
+                continue
+            si = names.index(n)
+            x = svg.left + group_w * gi + group_w * 0.15 + bar_w * si
+            y = sy(v)
+            out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar_w:.1f}" '
+                       f'height="{svg.top + svg.plot_h() - y:.1f}" fill="{COLOURS[si % len(COLOURS)]}"/>')
+            label = f"{v:,.0f}" if v >= 10 else f"{v:.1f}"
+            out.append(f'<text x="{x + bar_w / 2:.1f}" y="{y - 4:.1f}" text-anchor="middle" font-size="10">'
+                       f'{label}</text>')
+    out += svg.legend(names)
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    return True
+
+
+def commands_of(results, name):
+    path = os.path.join(results, "logs", name, "commands.txt")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [line.strip() for line in f if line.strip()]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results")
+    parser.add_argument("--doc", default="docs/BENCHMARKS.md")
+    parser.add_argument("--images", default="docs/bench")
+    args = parser.parse_args()
+    results = args.results.rstrip("/")
+    os.makedirs(args.images, exist_ok=True)
+    image_rel = os.path.relpath(args.images, os.path.dirname(args.doc) or ".")
+
+    machine = load_json(os.path.join(results, "machine.json"))
+    settings = load_json(os.path.join(results, "settings.json"))
+    elapsed = load_json(os.path.join(results, "elapsed.json"))["elapsed_s"] \
+        if os.path.exists(os.path.join(results, "elapsed.json")) else None
+
+    lat_runs = {r["name"]: r for r in load_all(os.path.join(results, "latency", "*.run.json"))}
+    rates = sorted({r["rate"] for r in lat_runs.values()})
+
+    def sub_json(kind, name, i=1):
+        p = os.path.join(results, kind, f"{name}-sub{i}.json")
+        return load_json(p) if os.path.exists(p) else None
+
+    md = []
+    md.append("# Benchmarks: end to end")
+    md.append("")
+    md.append("<!-- Generated by bench/e2e/report.py from bench/e2e/results/"
+              f"{os.path.basename(results)}; do not edit by hand: run `make bench`. -->")
+    md.append("")
+    md.append(f"Generated from the run `{os.path.basename(results)}` (git {settings.get('git', '?')}"
+              + (f", {elapsed} s" if elapsed is not None else "") + ") by `make bench` "
+              "(`bench/e2e/run.sh`, then `bench/e2e/report.py`). Micro-benchmarks (JMH) are in "
+              "[bench/micro.md](bench/micro.md).")
+    md.append("")
+    md.append("## What is measured")
+    md.append("")
+    md.append("- **Latency** is the time from the moment the simulator's rate pacer *scheduled* a message to be "
+              "sent (the ITCH timestamp, `simulator --latency-timestamps`) to the subscriber's callback "
+              "(`latency` tool, wall clock on the same host). Using the intended rather than the actual send "
+              "time corrects for coordinated omission (as wrk2 does): a stall anywhere delays every message "
+              "scheduled during it, and they are all counted. The chain's figure therefore covers the "
+              "simulator's send, the feed handler's UDP receive, MoldUDP64/ITCH decode, normalization, the "
+              "shared-memory ring, the fanout's batching and Aeron publication, the media drivers, and the "
+              "SDK's decode and dispatch.")
+    md.append("- **Raw Aeron** is the transport's own limit on the same machine with the same settings: "
+              f"`raw-aeron-pub` offers one {settings['message_length']}-byte message per offer (the size of a "
+              "typical normalized message with its SBE header), paced like the simulator (same 10 ms credit "
+              "cap) and stamped with the scheduled send time; `raw-aeron-sub` measures now minus that time. "
+              "Both use the tools' embedded media driver: shared threading, backoff idle strategy, 2 MiB "
+              "socket buffers and receiver window, `mtu=8192` in the channel.")
+    md.append("- Every figure is to be read as a ratio to raw Aeron measured in the same run: the machine is "
+              "shared and noisy. The first messages of each run (10%, at most 50,000) are warm-up and are "
+              "left out of the histograms.")
+    md.append("- **Throughput** is the highest simulator rate at which everything arrived: the `record` "
+              "subscriber (`--no-recovery`) exits 0 with gaps=0, the feed handler saw and declared no gap, and "
+              "the simulator kept at least 95% of the asked rate; found by bisection. For raw Aeron: every "
+              "message received and the publisher kept 95% of the rate (Aeron's flow control slows a publisher "
+              "rather than losing data, so the rate is the criterion there).")
+    md.append("")
+    md.append("## Machine")
+    md.append("")
+    md.append("| | |")
+    md.append("|---|---|")
+    for key in ("cpu", "cores", "memory", "arch", "kernel", "jdk", "jvm"):
+        md.append(f"| {key} | {machine.get(key, '?')} |")
+    md.append(f"| net.core.rmem_max / wmem_max | {settings.get('rmem_max')} / {settings.get('wmem_max')} |")
+    md.append("")
+    md.append("Every process of a run (simulator, feed handler, fanout with its media driver, each subscriber "
+              "with its embedded media driver) shares these cores.")
+    md.append("")
+    md.append("## Settings")
+    md.append("")
+    md.append("| setting | value |")
+    md.append("|---|---|")
+    labels = [("rates", "latency rates (msg/s)"), ("duration_s", "seconds of messages per latency run"),
+              ("min_messages", "minimum messages per latency run"), ("fanout_rate", "fan-out rate (msg/s)"),
+              ("fanout_s", "seconds of messages per fan-out run"), ("fanout_subs", "fan-out subscriber counts"),
+              ("step_s", "seconds per throughput step"), ("search_lo", "throughput search from (msg/s)"),
+              ("search_hi", "throughput search up to (msg/s), chain"),
+              ("raw_search_hi", "throughput search up to (msg/s), raw Aeron"), ("search_steps", "throughput bisection steps"),
+              ("partitions", "partitions"), ("symbols", "simulated symbols"),
+              ("message_length", "raw Aeron message length (bytes)"), ("channel", "chain channel"),
+              ("raw_channel", "raw Aeron channel")]
+    for key, label in labels:
+        value = settings.get(key)
+        md.append(f"| {label} | `{value}` |" if key.endswith("channel") else f"| {label} | {value} |")
+    md.append("")
+    md.append("## Commands")
+    md.append("")
+    md.append("```")
+    md.append(f"make bench    # RATES=\"{settings['rates']}\" DURATION_S={settings['duration_s']} "
+              f"FANOUT_RATE={settings['fanout_rate']} ...; RATES=\"10000 100000 1000000\" adds 1M msg/s")
+    md.append("```")
+    if rates:
+        first = rates[0]
+        for title, name in (("the chain", f"chain-{first}"), ("raw Aeron", f"raw-aeron-{first}")):
+            cmds = commands_of(results, name)
+            if cmds:
+                md.append("")
+                md.append(f"Each latency run of {title}, exactly as run at {first:,} msg/s (in start order):")
+                md.append("")
+                md.append("```")
+                md.extend(cmds)
+                md.append("```")
+    md.append("")
+
+    md.append("## Latency")
+    md.append("")
+    md.append("Microseconds, scheduled send to subscriber callback, one subscriber.")
+    md.append("")
+    md.append("| rate (msg/s) | system | messages | " + " | ".join(n for n, _ in PERCENTILES) +
+              " | sender kept (msg/s) | lost |")
+    md.append("|---:|---|---:|" + "---:|" * len(PERCENTILES) + "---:|---:|")
+    plot_series = []
+    for r in rates:
+        chain = sub_json("latency", f"chain-{r}")
+        raw = sub_json("latency", f"raw-aeron-{r}")
+        chain_run = lat_runs.get(f"chain-{r}", {})
+        raw_run = lat_runs.get(f"raw-aeron-{r}", {})
+        for label, data, run, lost in (
+                ("chain", chain, chain_run, chain_run.get("subscriber_gaps")),
+                ("raw Aeron", raw, raw_run, raw_run.get("missing"))):
+            if data is None:
+                md.append(f"| {r:,} | {label} | no result (exit codes {run.get('subscriber_exits')}) |" +
+                          " |" * (len(PERCENTILES) + 2))
+                continue
+            sender = run.get("simulator_rate", run.get("publisher_rate"))
+            md.append(f"| {r:,} | {label} | {data['count']:,} | " +
+                      " | ".join(us(data.get(k)) for _, k in PERCENTILES) +
+                      f" | {rate(sender)} | {lost if lost is not None else 'n/a'} |")
+        if chain and raw:
+            md.append(f"| {r:,} | **chain / raw** | | " + " | ".join(
+                f"**{ratio(chain.get(k), raw.get(k))}**" if n in ("p50", "p99", "p99.9") else ""
+                for n, k in PERCENTILES) + " | | |")
+        for label, name in (("chain", f"chain-{r}"), ("raw Aeron", f"raw-aeron-{r}")):
+            plot_series.append((f"{label} {r:,}/s",
+                                read_hgrm(os.path.join(results, "latency", f"{name}-sub1.hgrm"))))
+    md.append("")
+    if latency_plot(plot_series, os.path.join(args.images, "e2e-latency.svg")):
+        md.append(f"![latency by percentile]({image_rel}/e2e-latency.svg)")
+        md.append("")
+
+    fan_runs = sorted(load_all(os.path.join(results, "fanout", "*.run.json")), key=lambda r: r["subscribers"])
+    if fan_runs:
+        md.append("## Fan-out")
+        md.append("")
+        md.append(f"The chain at {fan_runs[0]['rate']:,} msg/s with several `latency` subscribers, each a "
+                  "separate process with its own embedded media driver (multicast: the fanout publishes once). "
+                  "Microseconds; the fanout's rate is its highest one-second `published` rate from its stats "
+                  "line.")
+        md.append("")
+        md.append("| subscribers | p50 per subscriber | p99 per subscriber | p99.9 per subscriber | "
+                  "simulator kept (msg/s) | fanout published (msg/s) | gaps | exits |")
+        md.append("|---:|---|---|---|---:|---:|---:|---|")
+        bars = []
+        for run in fan_runs:
+            subs = [sub_json("fanout", run["name"], i) for i in range(1, run["subscribers"] + 1)]
+            cells = []
+            for key in ("p50_us", "p99_us", "p99_9_us"):
+                cells.append(", ".join(us(s.get(key)) if s else "n/a" for s in subs))
+            md.append(f"| {run['subscribers']} | {cells[0]} | {cells[1]} | {cells[2]} | "
+                      f"{rate(run.get('simulator_rate'))} | {rate(run.get('fanout_peak_rate'))} | "
+                      f"{run.get('subscriber_gaps')} | {run.get('subscriber_exits')} |")
+            p99s = [s["p99_us"] for s in subs if s]
+            p50s = [s["p50_us"] for s in subs if s]
+            bars.append((f"{run['subscribers']} sub", [("p50 (worst subscriber)", max(p50s) if p50s else None),
+                                                       ("p99 (worst subscriber)", max(p99s) if p99s else None)]))
+        md.append("")
+        if bar_plot("Latency vs subscribers", "latency (us, log)", bars,
+                    os.path.join(args.images, "e2e-fanout.svg"), log=True):
+            md.append(f"![latency vs subscribers]({image_rel}/e2e-fanout.svg)")
+            md.append("")
+
+    maxima = {m["system"]: m for m in load_all(os.path.join(results, "throughput", "*.max.json"))}
+    if maxima:
+        md.append("## Throughput")
+        md.append("")
+        chain_max = maxima.get("chain", {}).get("max_rate")
+        raw_max = maxima.get("raw", {}).get("max_rate")
+        md.append("| system | highest clean rate (msg/s) | first failing rate tried (msg/s) | ratio to raw Aeron |")
+        md.append("|---|---:|---:|---:|")
+        for system, label in (("chain", "chain (1 record subscriber)"), ("raw", "raw Aeron")):
+            m = maxima.get(system)
+            if m:
+                failing = m.get("lowest_failed")
+                md.append(f"| {label} | {rate(m['max_rate']) if m['max_rate'] else 'below the search range'} | "
+                          f"{rate(failing) if failing else 'none (the top of the range passed)'}"
+                          f" | {ratio(m['max_rate'], raw_max) if raw_max else 'n/a'} |")
+        md.append("")
+        md.append("Every step (a step is a few seconds at one rate):")
+        md.append("")
+        md.append("| system | rate (msg/s) | sender kept (msg/s) | result | detail |")
+        md.append("|---|---:|---:|---|---|")
+        steps = load_all(os.path.join(results, "throughput", "*.run.json"))
+        steps.sort(key=lambda r: (r["system"], int(re.search(r"step(\d+)", r["name"]).group(1))))
+        for s in steps:
+            if s["system"] == "chain":
+                sender = s.get("simulator_rate")
+                ok = (all(e == 0 for e in s["subscriber_exits"]) and s["simulator_exit"] == 0 and
+                      s["subscriber_gaps"] == 0 and not s.get("feed_gaps_declared") and not s.get("feed_gaps") and
+                      (sender or 0) >= 0.95 * s["rate"])
+                reasons = [why for bad, why in (
+                    (any(e != 0 for e in s["subscriber_exits"]), "record failed"),
+                    (s["subscriber_gaps"] != 0, "subscriber saw gaps"),
+                    (bool(s.get("feed_gaps_declared")) or bool(s.get("feed_gaps")), "feed handler lost messages"),
+                    ((sender or 0) < 0.95 * s["rate"], "simulator below 95% of the rate")) if bad]
+                detail = ("; ".join(reasons) + ": " if reasons else "") + (
+                          f"record exit {s['subscriber_exits'][0]}, subscriber gaps {s['subscriber_gaps']}, "
+                          f"feed gaps {s.get('feed_gaps')} (declared {s.get('feed_gaps_declared')}), fanout peak "
+                          f"{rate(s.get('fanout_peak_rate'))}/s")
+            else:
+                sender = s.get("publisher_rate")
+                ok = (all(e == 0 for e in s["subscriber_exits"]) and s["publisher_exit"] == 0 and
+                      s.get("missing") == 0 and (sender or 0) >= 0.95 * s["rate"])
+                reasons = [why for bad, why in (
+                    (any(e != 0 for e in s["subscriber_exits"]) or s.get("missing"), "messages missing"),
+                    ((sender or 0) < 0.95 * s["rate"], "publisher below 95% of the rate")) if bad]
+                detail = ("; ".join(reasons) + ": " if reasons else "") + \
+                    f"subscriber exit {s['subscriber_exits'][0]}, missing {s.get('missing')}"
+            md.append(f"| {s['system']} | {rate(s['rate'])} | {rate(sender)} | {'pass' if ok else 'FAIL'} | "
+                      f"{detail} |")
+        md.append("")
+        if bar_plot("Highest clean rate", "messages/s",
+                    [("throughput", [("chain", chain_max), ("raw Aeron", raw_max)])],
+                    os.path.join(args.images, "e2e-throughput.svg")):
+            md.append(f"![throughput]({image_rel}/e2e-throughput.svg)")
+            md.append("")
+
+    md.append("## Reproducing")
+    md.append("")
+    md.append("`make bench` writes a new directory under `bench/e2e/results/` (JSON per run, `.hgrm` "
+              "percentile distributions, every process's log and command line) and regenerates this page from "
+              "it; `python3 bench/e2e/report.py bench/e2e/results/<run>` regenerates it from an older run.")
+    md.append("")
+    os.makedirs(os.path.dirname(args.doc) or ".", exist_ok=True)
+    with open(args.doc, "w") as f:
+        f.write("\n".join(md))
+    print(f"report: wrote {args.doc} and plots in {args.images}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,265 @@
+#!/usr/bin/env bash
+# End-to-end benchmark harness (make bench): the whole chain against raw Aeron, on this machine, in one run.
+#
+#   latency    per rate in RATES: simulator --latency-timestamps -> feed-handler -> fanout -> `latency`
+#              subscriber, and raw-aeron-pub -> raw-aeron-sub at the same rate and message count
+#   fan-out    the chain at FANOUT_RATE with 1, 2 and 4 latency subscribers
+#   throughput the highest simulator rate the chain delivers whole (record --no-recovery exits 0, gaps=0, the
+#              feed handler declared no gap, the simulator kept >= 95% of the rate), by bisection; the same for
+#              raw Aeron (every message received, the publisher kept >= 95% of the rate)
+#
+# Latency is simulator-scheduled send -> subscriber callback (coordinated-omission corrected: the timestamp is
+# the pacer's intended send time), so the chain's figure includes the feed handler's UDP receive.
+# Results (JSON, .hgrm, logs, the exact commands) go to bench/e2e/results/<UTC timestamp>/; then
+# bench/e2e/report.py writes docs/BENCHMARKS.md and the SVG plots from them.
+#
+# Settings (environment): RATES ("10000 100000"; add 1000000 to try 1M msg/s), DURATION_S (30: seconds worth of
+# messages per latency run, at least MIN_MESSAGES=200000), FANOUT_RATE (100000), FANOUT_S (15), FANOUT_SUBS
+# ("1 2 4"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/1000000; raw Aeron up to
+# RAW_SEARCH_HI=4000000, it goes further), SEARCH_STEPS (5),
+# SKIP_THROUGHPUT=1, NO_REPORT=1.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+RATES="${RATES:-10000 100000}"
+DURATION_S="${DURATION_S:-30}"
+MIN_MESSAGES="${MIN_MESSAGES:-200000}"
+FANOUT_RATE="${FANOUT_RATE:-100000}"
+FANOUT_S="${FANOUT_S:-15}"
+FANOUT_SUBS="${FANOUT_SUBS:-1 2 4}"
+STEP_S="${STEP_S:-4}"
+SEARCH_LO="${SEARCH_LO:-50000}"
+SEARCH_HI="${SEARCH_HI:-1000000}"
+RAW_SEARCH_HI="${RAW_SEARCH_HI:-4000000}"
+SEARCH_STEPS="${SEARCH_STEPS:-5}"
+PARTITIONS=4
+SYMBOLS=100
+MESSAGE_LENGTH=48
+
+results="bench/e2e/results/$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$results"/{latency,fanout,throughput,logs}
+commands="$results/commands.txt"
+: >"$commands"
+group=239.1.1.1; port=26400
+channel='aeron:udp?endpoint=224.0.1.1:40456|interface=127.0.0.1|mtu=8192'
+raw_channel='aeron:udp?endpoint=224.0.1.5:40470|interface=127.0.0.1|mtu=8192'
+mdf=bin/mdfanout
+pids=()
+ring_dir=""
+
+cleanup() {
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+  for _ in $(seq 1 100); do
+    local alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.1
+  done
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
+  wait 2>/dev/null
+  pids=()
+  [ -n "$ring_dir" ] && rm -rf "$ring_dir"
+  ring_dir=""
+}
+trap 'cleanup; exit 130' INT TERM
+
+log() { echo "bench: $*" >&2; }
+
+# Runs one process in the background, recording its exact command line; its pid is left in $last_pid.
+launch() {
+  local logfile="$1"; shift
+  { printf '%q ' "$@"; echo; } | tee -a "$(dirname "$logfile")/commands.txt" >>"$commands"
+  "$@" >"$logfile" 2>&1 &
+  last_pid=$!
+  pids+=("$last_pid")
+}
+
+wait_for_files() {  # wait_for_files TIMEOUT_S FILE...
+  local deadline=$((SECONDS + $1)); shift
+  for f in "$@"; do
+    while [ ! -e "$f" ]; do
+      [ "$SECONDS" -ge "$deadline" ] && return 1
+      sleep 0.1
+    done
+  done
+}
+
+messages_for() {  # messages_for RATE SECONDS -> max(RATE*SECONDS, MIN)
+  local m=$(($1 * $2)); [ "$m" -lt "$MIN_MESSAGES" ] && m=$MIN_MESSAGES; echo "$m"
+}
+
+field() {  # field NAME FILE: the last NAME=value in FILE (value up to a space or parenthesis)
+  grep -o "$1=[^ )]*" "$2" 2>/dev/null | tail -1 | cut -d= -f2
+}
+
+json_num() { [ -n "${1:-}" ] && echo "$1" || echo null; }
+
+# chain RUN_NAME RATE MESSAGES SUBSCRIBERS MODE(latency|record) -> writes $results/<dir>/<RUN_NAME>.run.json
+chain() {
+  local name="$1" rate="$2" messages="$3" subs="$4" mode="$5" dir="$6"
+  local run="$results/$dir"; local logs="$results/logs/$name"
+  mkdir -p "$logs"
+  ring_dir="/dev/shm/mdfanout-bench-$$-$name"
+  local warmup=$((messages / 10)); [ "$warmup" -gt 50000 ] && warmup=50000
+  local timeout_s=$((messages / rate + 60))
+
+  launch "$logs/feed-handler.log" $mdf feed-handler --group $group --port $port --interface 127.0.0.1 \
+    --ring-dir "$ring_dir" --partitions $PARTITIONS --stats-interval-s 0
+  local fh=$last_pid
+  launch "$logs/fanout.log" $mdf fanout --ring-dir "$ring_dir" --partitions $PARTITIONS --channel "$channel" \
+    --stats-interval-s 1
+  local fo=$last_pid
+  local sub_pids=() ready=()
+  for i in $(seq 1 "$subs"); do
+    if [ "$mode" = latency ]; then
+      launch "$logs/sub$i.log" $mdf latency --channel "$channel" --partitions $PARTITIONS --until-end-of-messages \
+        --warmup-messages $warmup --timeout-s $timeout_s --ready-file "$logs/ready$i" \
+        --json-out "$run/$name-sub$i.json" --hgrm-out "$run/$name-sub$i.hgrm"
+    else
+      launch "$logs/sub$i.log" $mdf record --channel "$channel" --partitions $PARTITIONS --until-end-of-messages \
+        --no-recovery --out /dev/null --timeout-s $timeout_s --ready-file "$logs/ready$i"
+    fi
+    sub_pids+=("$last_pid"); ready+=("$logs/ready$i")
+  done
+  if ! wait_for_files 60 "${ready[@]}"; then
+    log "$name: subscribers did not connect within 60 s (see $logs)"
+  fi
+  launch "$logs/simulator.log" $mdf simulator --group $group --port $port --interface 127.0.0.1 \
+    --symbols $SYMBOLS --rate "$rate" --messages "$messages" --latency-timestamps --stats-interval-s 0
+  local sim=$last_pid
+  wait "$sim"; local sim_exit=$?
+  local sub_exits=()
+  for pid in "${sub_pids[@]}"; do wait "$pid"; sub_exits+=($?); done
+  kill -TERM "$fh" "$fo" 2>/dev/null
+  wait "$fh" "$fo" 2>/dev/null
+  cleanup
+
+  local sim_rate; sim_rate=$(field rate "$logs/simulator.log")
+  local fanout_peak; fanout_peak=$(grep -o 'published=[0-9]* ([0-9]*/s)' "$logs/fanout.log" | \
+    sed 's/.*(\([0-9]*\)\/s)/\1/' | sort -n | tail -1)
+  local published; published=$(grep -o 'published=[0-9]*' "$logs/fanout.log" | tail -1 | cut -d= -f2)
+  local declared; declared=$(field gapsDeclared "$logs/feed-handler.log")
+  local fh_gaps; fh_gaps=$(grep 'feed-handler: final' "$logs/feed-handler.log" | grep -o ' gaps=[0-9]*' | tail -1 | cut -d= -f2)
+  local gaps_total=0 sub_gaps
+  for i in $(seq 1 "$subs"); do
+    sub_gaps=$(grep -o ' gaps=[0-9]*' "$logs/sub$i.log" | tail -1 | cut -d= -f2)
+    gaps_total=$((gaps_total + ${sub_gaps:-1}))
+  done
+  printf '{"name":"%s","system":"chain","mode":"%s","rate":%s,"messages":%s,"subscribers":%s,"simulator_exit":%s,"subscriber_exits":[%s],"simulator_rate":%s,"fanout_peak_rate":%s,"fanout_published":%s,"feed_gaps":%s,"feed_gaps_declared":%s,"subscriber_gaps":%s}\n' \
+    "$name" "$mode" "$rate" "$messages" "$subs" "$sim_exit" "$(IFS=,; echo "${sub_exits[*]}")" "$(json_num "$sim_rate")" \
+    "$(json_num "$fanout_peak")" "$(json_num "$published")" "$(json_num "$fh_gaps")" "$(json_num "$declared")" "$gaps_total" \
+    >"$run/$name.run.json"
+  log "$name: rate=$rate messages=$messages subs=$subs simulator=${sim_rate:-?}/s exits=${sub_exits[*]} declared=${declared:-?} $(grep -h -o 'p99=[0-9.]*us' "$logs"/sub*.log 2>/dev/null | tr '\n' ' ')"
+}
+
+# raw RUN_NAME RATE MESSAGES DIR
+raw() {
+  local name="$1" rate="$2" messages="$3" dir="$4"
+  local run="$results/$dir"; local logs="$results/logs/$name"
+  mkdir -p "$logs"
+  local warmup=$((messages / 10)); [ "$warmup" -gt 50000 ] && warmup=50000
+  local timeout_s=$((messages / rate + 60))
+  launch "$logs/sub.log" $mdf raw-aeron-sub --channel "$raw_channel" --messages "$messages" \
+    --warmup-messages $warmup --timeout-s $timeout_s --ready-file "$logs/ready" \
+    --json-out "$run/$name-sub1.json" --hgrm-out "$run/$name-sub1.hgrm"
+  local sub=$last_pid
+  launch "$logs/pub.log" $mdf raw-aeron-pub --channel "$raw_channel" --rate "$rate" --messages "$messages" \
+    --message-length $MESSAGE_LENGTH --connect-timeout-s 60
+  local pub=$last_pid
+  wait "$pub"; local pub_exit=$?
+  wait "$sub"; local sub_exit=$?
+  cleanup
+  local pub_rate; pub_rate=$(field rate "$logs/pub.log")
+  local missing; missing=$(field missing "$logs/sub.log")
+  printf '{"name":"%s","system":"raw-aeron","rate":%s,"messages":%s,"subscribers":1,"publisher_exit":%s,"subscriber_exits":[%s],"publisher_rate":%s,"missing":%s}\n' \
+    "$name" "$rate" "$messages" "$pub_exit" "$sub_exit" "$(json_num "$pub_rate")" "$(json_num "$missing")" >"$run/$name.run.json"
+  log "$name: rate=$rate messages=$messages publisher=${pub_rate:-?}/s exit=$sub_exit missing=${missing:-?} $(grep -h -o 'p99=[0-9.]*us' "$logs/sub.log" | tr '\n' ' ')"
+}
+
+# A throughput step passes when everything arrived and the sender kept (nearly) the asked rate.
+passed() {  # passed RUN_JSON
+  python3 - "$1" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+ok = all(e == 0 for e in r["subscriber_exits"])
+if r["system"] == "chain":
+    ok = ok and r["simulator_exit"] == 0 and r["subscriber_gaps"] == 0 and (r["feed_gaps_declared"] or 0) == 0 \
+        and (r["feed_gaps"] or 0) == 0 and (r["simulator_rate"] or 0) >= 0.95 * r["rate"]
+else:
+    ok = ok and r["publisher_exit"] == 0 and r["missing"] == 0 and (r["publisher_rate"] or 0) >= 0.95 * r["rate"]
+sys.exit(0 if ok else 1)
+EOF
+}
+
+search() {  # search chain|raw: the low end, then the high end, then bisection (geometric midpoints)
+  local system="$1" lo="$SEARCH_LO" hi="$SEARCH_HI" best=0 failed=0 rate name
+  [ "$system" = raw ] && hi="$RAW_SEARCH_HI"
+  for step in $(seq 0 "$SEARCH_STEPS"); do
+    case "$step" in
+      0) rate=$lo ;;
+      1) rate=$hi ;;
+      *) rate=$(python3 -c "import math; print(int(round(math.sqrt($lo*$hi), -3)))") ;;
+    esac
+    name="$system-step$step-$rate"
+    if [ "$system" = chain ]; then
+      chain "$name" "$rate" $((rate * STEP_S)) 1 record throughput
+    else
+      raw "$name" "$rate" $((rate * STEP_S)) throughput
+    fi
+    if passed "$results/throughput/$name.run.json"; then
+      best=$rate; lo=$rate
+      [ "$step" = 1 ] && break             # the high end passed: nothing above to look for
+    else
+      failed=$rate; hi=$rate
+      [ "$step" = 0 ] && break             # not even the low end
+    fi
+    [ "$step" -ge 1 ] && { python3 -c "import sys; sys.exit(0 if $hi / $lo > 1.15 else 1)" || break; }
+  done
+  printf '{"system":"%s","max_rate":%s,"lowest_failed":%s,"step_seconds":%s}\n' "$system" "$best" "$failed" "$STEP_S" \
+    >"$results/throughput/$system.max.json"
+  log "throughput $system: highest clean rate $best msg/s (lowest failing rate tried: $failed)"
+}
+
+machine() {
+  local cpu; cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
+  local mem; mem=$(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)
+  local jdk; jdk=$(java -version 2>&1 | head -1 | tr -d '"')
+  local vm; vm=$(java -version 2>&1 | tail -1)
+  python3 - "$results/machine.json" "$cpu" "$(nproc)" "$mem" "$(uname -r)" "$jdk" "$vm" "$(uname -m)" <<'EOF'
+import json, sys
+keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
+json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
+EOF
+  printf '{"rates":"%s","duration_s":%s,"min_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
+    "$RATES" "$DURATION_S" "$MIN_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
+    "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" \
+    "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" \
+    "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"
+}
+
+[ -x "$mdf" ] && [ -f cli/target/mdfanout.jar ] || { echo "bench: build first (make build)" >&2; exit 1; }
+log "results in $results"
+machine
+started=$SECONDS
+
+for rate in $RATES; do
+  messages=$(messages_for "$rate" "$DURATION_S")
+  chain "chain-$rate" "$rate" "$messages" 1 latency latency
+  raw "raw-aeron-$rate" "$rate" "$messages" latency
+done
+
+fanout_messages=$(messages_for "$FANOUT_RATE" "$FANOUT_S")
+for n in $FANOUT_SUBS; do
+  chain "fanout-$n" "$FANOUT_RATE" "$fanout_messages" "$n" latency fanout
+done
+
+if [ "${SKIP_THROUGHPUT:-0}" != 1 ]; then
+  search chain
+  search raw
+fi
+echo "{\"elapsed_s\":$((SECONDS - started))}" >"$results/elapsed.json"
+log "done in $((SECONDS - started)) s: $results"
+
+if [ "${NO_REPORT:-0}" != 1 ]; then
+  python3 bench/e2e/report.py "$results"
+fi

@@ -1,0 +1,253 @@
+package io.mdfanout.tools;
+
+import io.mdfanout.metrics.PreciseEpochNanoClock;
+import io.mdfanout.sbe.GapNoticeDecoder;
+import io.mdfanout.sbe.SystemEventCode;
+import io.mdfanout.sbe.SystemEventDecoder;
+import io.mdfanout.sdk.FeedSubscriber;
+import io.mdfanout.sdk.MessageContext;
+import io.mdfanout.sdk.SubscriberCounters;
+import io.mdfanout.wire.WireFormat;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.EpochNanoClock;
+import org.agrona.concurrent.IdleStrategy;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code latency}: end-to-end latency of the chain, per delivered incremental message: this host's wall clock
+ * (nanoseconds since midnight UTC) minus the message's exchangeTimestamp, into an HdrHistogram. Run the simulator
+ * with {@code --latency-timestamps} so that timestamp is the time the simulator's pacer scheduled the message to
+ * be sent: the figure then covers simulator schedule -> feed handler receive, decode, normalize, ring -> fanout
+ * -> Aeron -> this callback, corrected for coordinated omission. On one host only; across hosts it includes the
+ * clocks' offset. Snapshot content and GapNotices (which carry an older timestamp) are not recorded.
+ * <p>
+ * Exit codes as {@code record}: 0 clean, 1 configuration or I/O error, 2 data lost (a partition stale at the end,
+ * or with --no-recovery any gap), 3 timeout.
+ */
+@Command(name = "latency", mixinStandardHelpOptions = true, showDefaultValues = true,
+    description = "Measure end-to-end latency (now - exchange timestamp) per delivered message; "
+        + "run the simulator with --latency-timestamps.")
+public final class LatencyCommand implements Callable<Integer>
+{
+    /** Exit code when nothing was lost. */
+    public static final int EXIT_CLEAN = 0;
+    /** Exit code for a configuration or I/O error. */
+    public static final int EXIT_ERROR = 1;
+    /** Exit code when data was lost. */
+    public static final int EXIT_DATA_LOSS = 2;
+    /** Exit code when --timeout-s expired first. */
+    public static final int EXIT_TIMEOUT = 3;
+
+    @Mixin
+    SubscriberOptions subscriberOptions;
+
+    @Option(names = "--until-end-of-messages", defaultValue = "false",
+        description = "Stop once a SystemEvent END_OF_MESSAGES has been received on every subscribed partition.")
+    boolean untilEndOfMessages;
+
+    @Option(names = "--warmup-messages", defaultValue = "0",
+        description = "Leave the first N measured messages out of the histogram (JIT warm-up, joins).")
+    long warmupMessages;
+
+    @Option(names = "--hgrm-out", description = "Write the HdrHistogram percentile distribution (.hgrm, "
+        + "microseconds) to this file at exit.")
+    Path hgrmOut;
+
+    @Option(names = "--json-out", description = "Write the percentiles (microseconds) and counters as one JSON "
+        + "object to this file at exit.")
+    Path jsonOut;
+
+    @Option(names = "--label", defaultValue = "chain", description = "Name of the measured system in the JSON.")
+    String label;
+
+    @Option(names = "--timeout-s", defaultValue = "0",
+        description = "Give up after this many seconds with exit code 3 (0 = no limit).")
+    long timeoutS;
+
+    @Option(names = "--ready-file",
+        description = "Create this file once every partition subscription has a connected publisher image.")
+    Path readyFile;
+
+    PrintStream stdout = System.out;
+    PrintStream stderr = System.err;
+
+    /** {@inheritDoc} */
+    public Integer call()
+    {
+        final int[] partitions;
+        final LatencyRecorder recorder;
+        try
+        {
+            partitions = subscriberOptions.resolvePartitions();
+            if (timeoutS < 0)
+            {
+                throw new IllegalArgumentException("--timeout-s must not be negative: " + timeoutS);
+            }
+            recorder = new LatencyRecorder(warmupMessages);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            stderr.println("latency: " + ex.getMessage());
+            return EXIT_ERROR;
+        }
+
+        final ToolMetrics metrics = new ToolMetrics("latency");
+        final SubscriberCounters counters = metrics.counters();
+        try (StopSignal stopSignal = new StopSignal();
+            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir());
+            metrics)
+        {
+            metrics.start(subscriberOptions.metrics(), media, stderr, "latency");
+            final LatencyListener listener = new LatencyListener(
+                recorder, new PreciseEpochNanoClock(), partitions, new RecoveryEvents(stdout));
+            final int exitCode;
+            try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
+                subscriberOptions.streamIdBase(), partitions, listener, counters, Throwable::printStackTrace,
+                metrics.feedSubscriberOptions(subscriberOptions)))
+            {
+                exitCode = run(subscriber, listener, stopSignal);
+            }
+            stdout.println(recorder.summary("latency"));
+            stdout.println("latency: messages=" + counters.messages() + " gaps=" + counters.gaps() +
+                " missing=" + counters.missingMessages() + " malformed=" + counters.malformed() +
+                " stale=" + counters.staleEvents() + " recoveries=" + counters.recoveries() +
+                (EXIT_TIMEOUT == exitCode ? " (timed out)" : ""));
+            stdout.println("latency: " + media.driverSummary());
+            if (null != hgrmOut)
+            {
+                recorder.writeHgrm(hgrmOut);
+            }
+            if (null != jsonOut)
+            {
+                recorder.writeJson(jsonOut, label,
+                    "messages", Long.toString(counters.messages()),
+                    "gaps", Long.toString(counters.gaps()),
+                    "missing", Long.toString(counters.missingMessages()),
+                    "recoveries", Long.toString(counters.recoveries()),
+                    "exit", Integer.toString(exitCode));
+            }
+            return exitCode;
+        }
+        catch (final RuntimeException | IOException ex)
+        {
+            stderr.println("latency: " + ex.getMessage());
+            return EXIT_ERROR;
+        }
+    }
+
+    private int run(final FeedSubscriber subscriber, final LatencyListener listener, final StopSignal stopSignal)
+        throws IOException
+    {
+        final IdleStrategy idle = new BackoffIdleStrategy(
+            10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
+        final long deadline = timeoutS > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS) : Long.MAX_VALUE;
+        boolean ready = null == readyFile;
+        while (stopSignal.isRunning())
+        {
+            final int work = subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT);
+            if (!ready && subscriber.isConnected())
+            {
+                Files.deleteIfExists(readyFile);
+                Files.createFile(readyFile);
+                ready = true;
+            }
+            if (untilEndOfMessages && listener.allEnded())
+            {
+                break;
+            }
+            if (System.nanoTime() > deadline)
+            {
+                return EXIT_TIMEOUT;
+            }
+            idle.idle(work);
+        }
+        boolean anyStale = false;
+        for (final int partition : subscriber.partitions())
+        {
+            anyStale |= subscriber.isStale(partition);
+        }
+        final SubscriberCounters counters = subscriber.counters();
+        final boolean recovered = subscriberOptions.feedSubscriberOptions().recoveryEnabled();
+        if (anyStale || (!recovered && (0 != counters.gaps() || 0 != counters.malformed())))
+        {
+            return EXIT_DATA_LOSS;
+        }
+        return EXIT_CLEAN;
+    }
+
+    /** Records now - exchangeTimestamp per incremental message; watches for END_OF_MESSAGES. */
+    static final class LatencyListener extends RecoveryReportingListener
+    {
+        private final LatencyRecorder recorder;
+        private final EpochNanoClock clock;
+        private final int[] partitions;
+        private final boolean[] ended;
+        private int endedCount;
+
+        LatencyListener(
+            final LatencyRecorder recorder,
+            final EpochNanoClock clock,
+            final int[] partitions,
+            final RecoveryEvents events)
+        {
+            super(events);
+            this.recorder = recorder;
+            this.clock = clock;
+            this.partitions = partitions;
+            this.ended = new boolean[partitions.length];
+        }
+
+        boolean allEnded()
+        {
+            return endedCount == partitions.length;
+        }
+
+        public void onRawMessage(
+            final MessageContext context, final DirectBuffer buffer, final int offset, final int length)
+        {
+            final int templateId = context.templateId();
+            if (!context.isSnapshot() && GapNoticeDecoder.TEMPLATE_ID != templateId &&
+                WireFormat.isNormalizedMessage(templateId))
+            {
+                recorder.record(LatencyRecorder.sinceTimeOfDay(
+                    clock.nanoTime(), WireFormat.exchangeTimestamp(buffer, offset)));
+            }
+        }
+
+        public void onSystemEvent(final MessageContext context, final SystemEventDecoder message)
+        {
+            if (SystemEventCode.END_OF_MESSAGES.value() == message.eventCodeRaw())
+            {
+                for (int slot = 0; slot < partitions.length; slot++)
+                {
+                    if (partitions[slot] == context.partition() && !ended[slot])
+                    {
+                        ended[slot] = true;
+                        endedCount++;
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Run from the command line (ad-hoc; the mdfanout CLI registers this command).
+     *
+     * @param args command-line arguments.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new CommandLine(new LatencyCommand()).execute(args));
+    }
+}

@@ -1,0 +1,191 @@
+package io.mdfanout.tools;
+
+import io.mdfanout.metrics.PreciseEpochNanoClock;
+import io.aeron.ExclusivePublication;
+import io.aeron.Publication;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.nio.ByteOrder;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code raw-aeron-pub}: the benchmark's transport baseline. Offers fixed-length messages, one per offer, on an
+ * Aeron publication at a fixed rate, each carrying the time it was scheduled to be sent (see
+ * {@link RawAeronMessage}); {@code raw-aeron-sub} measures now minus that time. Paced like the simulator: the
+ * n-th message is due at start + n / rate, all due messages go out in one duty cycle, and a sender more than
+ * 10 ms behind its schedule forgets the older credit (the simulator's pacer cap), so both sides of the comparison
+ * are corrected for coordinated omission the same way. Uses the tools' embedded media driver (or --aeron-dir).
+ */
+@Command(name = "raw-aeron-pub", mixinStandardHelpOptions = true, showDefaultValues = true,
+    description = "Benchmark baseline: publish timestamped messages over plain Aeron at a fixed rate.")
+public final class RawAeronPubCommand implements Callable<Integer>
+{
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final long MAX_LAG_NS = 10_000_000L;
+
+    @Option(names = "--channel", defaultValue = RawAeronMessage.DEFAULT_CHANNEL, description = "Aeron channel.")
+    String channel;
+
+    @Option(names = "--stream-id", defaultValue = RawAeronMessage.DEFAULT_STREAM_ID, description = "Aeron stream id.")
+    int streamId;
+
+    @Option(names = "--rate", defaultValue = "100000", description = "Messages per second; 0 = as fast as possible.")
+    long rate;
+
+    @Option(names = "--messages", defaultValue = "1000000", description = "Messages to send, then an end marker.")
+    long messages;
+
+    @Option(names = "--message-length", defaultValue = "48",
+        description = "Bytes per message (our typical normalized SBE message with its header), at least 16.")
+    int messageLength;
+
+    @Option(names = "--connect-timeout-s", defaultValue = "10",
+        description = "Give up when no subscriber has connected within this time.")
+    long connectTimeoutS;
+
+    @Option(names = "--aeron-dir",
+        description = "Aeron directory of an external media driver; absent = launch an embedded driver.")
+    String aeronDir;
+
+    PrintStream stdout = System.out;
+    PrintStream stderr = System.err;
+
+    /** {@inheritDoc} */
+    public Integer call()
+    {
+        if (rate < 0 || rate > NANOS_PER_SECOND || messages <= 0 || connectTimeoutS <= 0 ||
+            messageLength < RawAeronMessage.MIN_LENGTH)
+        {
+            stderr.println("raw-aeron-pub: need 0 <= --rate <= 1e9, --messages > 0, --connect-timeout-s > 0, " +
+                "--message-length >= " + RawAeronMessage.MIN_LENGTH);
+            return 1;
+        }
+        if (!channel.startsWith("aeron:"))
+        {
+            stderr.println("raw-aeron-pub: --channel is not an Aeron channel: " + channel);
+            return 1;
+        }
+
+        try (StopSignal stopSignal = new StopSignal();
+            ToolMedia media = ToolMedia.connect(aeronDir);
+            ExclusivePublication publication = media.aeron().addExclusivePublication(channel, streamId))
+        {
+            if (messageLength > publication.maxPayloadLength())
+            {
+                stderr.println("raw-aeron-pub: --message-length " + messageLength + " exceeds one frame (" +
+                    publication.maxPayloadLength() + ")");
+                return 1;
+            }
+            final IdleStrategy idle = new BackoffIdleStrategy(
+                10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
+            final long connectDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(connectTimeoutS);
+            while (!publication.isConnected())
+            {
+                if (!stopSignal.isRunning() || System.nanoTime() > connectDeadline)
+                {
+                    stderr.println("raw-aeron-pub: no subscriber connected on " + channel + " stream " + streamId);
+                    return 2;
+                }
+                idle.idle(0);
+            }
+
+            final UnsafeBuffer buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+                Math.max(messageLength, 64), 64));
+            final long wallOffsetNs = new PreciseEpochNanoClock().nanoTime() - System.nanoTime();
+            final long startNs = System.nanoTime();
+            long scheduleStartNs = startNs;
+            long sent = 0;
+            long backPressured = 0;
+            while (sent < messages && stopSignal.isRunning())
+            {
+                final long nowNs = System.nanoTime();
+                int work = 0;
+                while (sent < messages)
+                {
+                    long dueNs = 0 == rate ? nowNs : scheduleStartNs + sent * NANOS_PER_SECOND / rate;
+                    if (dueNs > nowNs)
+                    {
+                        break;
+                    }
+                    if (nowNs - dueNs > MAX_LAG_NS)
+                    {
+                        // The pacer's credit cap: forget the schedule older than 10 ms.
+                        scheduleStartNs += nowNs - dueNs - MAX_LAG_NS;
+                        dueNs = nowNs - MAX_LAG_NS;
+                    }
+                    buffer.putLong(RawAeronMessage.SCHEDULED_TIME_OFFSET, dueNs + wallOffsetNs, ByteOrder.LITTLE_ENDIAN);
+                    buffer.putLong(RawAeronMessage.SEQUENCE_OFFSET, sent, ByteOrder.LITTLE_ENDIAN);
+                    backPressured += offer(publication, buffer, idle, stopSignal);
+                    sent++;
+                    work++;
+                    if (0 == rate && (work & 0xFFF) == 0)
+                    {
+                        break;
+                    }
+                }
+                idle.idle(work);
+            }
+            final double elapsedS = (System.nanoTime() - startNs) / 1e9;
+
+            buffer.putLong(RawAeronMessage.SCHEDULED_TIME_OFFSET, 0, ByteOrder.LITTLE_ENDIAN);
+            buffer.putLong(RawAeronMessage.SEQUENCE_OFFSET, RawAeronMessage.END_SEQUENCE, ByteOrder.LITTLE_ENDIAN);
+            offer(publication, buffer, idle, stopSignal);
+            // Let the driver deliver (and repair) the tail before it shuts down with this process.
+            final long lingerEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+            while (System.nanoTime() < lingerEnd)
+            {
+                idle.idle(0);
+            }
+            stdout.printf(Locale.ROOT, "raw-aeron-pub: done: messages=%d length=%d elapsed=%.3fs rate=%.0f msg/s " +
+                "backPressured=%d%n", sent, messageLength, elapsedS, sent / Math.max(elapsedS, 1e-9), backPressured);
+            return sent == messages ? 0 : 2;
+        }
+        catch (final RuntimeException ex)
+        {
+            stderr.println("raw-aeron-pub: " + ex.getMessage());
+            return 1;
+        }
+    }
+
+    private int offer(
+        final ExclusivePublication publication, final UnsafeBuffer buffer, final IdleStrategy idle,
+        final StopSignal stopSignal)
+    {
+        int backPressured = 0;
+        long result;
+        while ((result = publication.offer(buffer, 0, messageLength)) < 0)
+        {
+            if (Publication.CLOSED == result || Publication.MAX_POSITION_EXCEEDED == result)
+            {
+                throw new IllegalStateException("publication closed or exhausted: " + result);
+            }
+            if (!stopSignal.isRunning())
+            {
+                return backPressured;
+            }
+            backPressured++;
+            idle.idle(0);
+        }
+        idle.reset();
+        return backPressured;
+    }
+
+    /**
+     * Run from the command line (ad-hoc; the mdfanout CLI registers this command).
+     *
+     * @param args command-line arguments.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new CommandLine(new RawAeronPubCommand()).execute(args));
+    }
+}

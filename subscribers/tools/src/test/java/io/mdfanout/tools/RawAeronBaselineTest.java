@@ -1,0 +1,63 @@
+package io.mdfanout.tools;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** raw-aeron-pub -> raw-aeron-sub over real Aeron multicast on loopback, each with its own embedded driver. */
+class RawAeronBaselineTest
+{
+    private static final String CHANNEL = "aeron:udp?endpoint=224.0.1.7:40476|interface=127.0.0.1|mtu=8192";
+
+    @Test
+    void everyMessageArrivesAndIsMeasured(@TempDir final Path dir) throws Exception
+    {
+        final Path ready = dir.resolve("ready");
+        final Path json = dir.resolve("sub.json");
+        final CompletableFuture<Integer> sub = CompletableFuture.supplyAsync(() -> new CommandLine(
+            new RawAeronSubCommand()).execute("--channel", CHANNEL, "--stream-id", "77", "--messages", "20000",
+            "--warmup-messages", "1000", "--timeout-s", "30", "--ready-file", ready.toString(),
+            "--json-out", json.toString(), "--hgrm-out", dir.resolve("sub.hgrm").toString()));
+
+        final int pubExit = new CommandLine(new RawAeronPubCommand()).execute("--channel", CHANNEL,
+            "--stream-id", "77", "--messages", "20000", "--rate", "50000", "--connect-timeout-s", "20");
+        assertEquals(0, pubExit);
+        assertEquals(0, sub.get(30, TimeUnit.SECONDS).intValue());
+        final String report = Files.readString(json);
+        assertTrue(report.contains("\"system\":\"raw-aeron\",\"count\":19000,"), report);
+        assertTrue(report.contains("\"messages\":20000,\"missing\":0,\"exit\":0"), report);
+    }
+
+    @Test
+    void badOptionsAreOneLineErrors()
+    {
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final PrintStream stderr = new PrintStream(err, true, StandardCharsets.UTF_8);
+
+        final RawAeronPubCommand pub = new RawAeronPubCommand();
+        pub.stderr = stderr;
+        assertEquals(1, new CommandLine(pub).execute("--message-length", "8"));
+        final RawAeronSubCommand sub = new RawAeronSubCommand();
+        sub.stderr = stderr;
+        assertEquals(1, new CommandLine(sub).execute("--channel", "udp://x"));
+        final LatencyCommand latency = new LatencyCommand();
+        latency.stderr = stderr;
+        assertEquals(1, new CommandLine(latency).execute("--warmup-messages", "-1"));
+
+        assertEquals("raw-aeron-pub: need 0 <= --rate <= 1e9, --messages > 0, --connect-timeout-s > 0, " +
+            "--message-length >= 16\n" +
+            "raw-aeron-sub: need --messages >= 0, --timeout-s >= 0 and an Aeron --channel (udp://x)\n" +
+            "latency: --warmup-messages must not be negative: -1\n", err.toString(StandardCharsets.UTF_8));
+    }
+}
