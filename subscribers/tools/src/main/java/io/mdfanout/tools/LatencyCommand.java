@@ -2,16 +2,12 @@ package io.mdfanout.tools;
 
 import io.mdfanout.metrics.PreciseEpochNanoClock;
 import io.mdfanout.sbe.GapNoticeDecoder;
-import io.mdfanout.sbe.SystemEventCode;
-import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.SubscriberCounters;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.EpochNanoClock;
-import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,7 +15,6 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -41,13 +36,13 @@ import java.util.concurrent.TimeUnit;
 public final class LatencyCommand implements Callable<Integer>
 {
     /** Exit code when nothing was lost. */
-    public static final int EXIT_CLEAN = 0;
+    public static final int EXIT_CLEAN = SessionRun.EXIT_CLEAN;
     /** Exit code for a configuration or I/O error. */
-    public static final int EXIT_ERROR = 1;
+    public static final int EXIT_ERROR = SessionRun.EXIT_ERROR;
     /** Exit code when data was lost. */
-    public static final int EXIT_DATA_LOSS = 2;
+    public static final int EXIT_DATA_LOSS = SessionRun.EXIT_DATA_LOSS;
     /** Exit code when --timeout-s expired first. */
-    public static final int EXIT_TIMEOUT = 3;
+    public static final int EXIT_TIMEOUT = SessionRun.EXIT_TIMEOUT;
 
     @Mixin
     SubscriberOptions subscriberOptions;
@@ -116,7 +111,8 @@ public final class LatencyCommand implements Callable<Integer>
                 subscriberOptions.streamIdBase(), partitions, listener, counters, Throwable::printStackTrace,
                 metrics.feedSubscriberOptions(subscriberOptions)))
             {
-                exitCode = run(subscriber, listener, stopSignal);
+                exitCode = SessionRun.run(subscriber, listener, stopSignal, readyFile, untilEndOfMessages, timeoutS,
+                    TimeUnit.MICROSECONDS.toNanos(100), subscriberOptions.feedSubscriberOptions().recoveryEnabled());
             }
             stdout.println(recorder.summary("latency"));
             stdout.println("latency: messages=" + counters.messages() + " gaps=" + counters.gaps() +
@@ -146,54 +142,11 @@ public final class LatencyCommand implements Callable<Integer>
         }
     }
 
-    private int run(final FeedSubscriber subscriber, final LatencyListener listener, final StopSignal stopSignal)
-        throws IOException
-    {
-        final IdleStrategy idle = new BackoffIdleStrategy(
-            10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
-        final long deadline = timeoutS > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS) : Long.MAX_VALUE;
-        boolean ready = null == readyFile;
-        while (stopSignal.isRunning())
-        {
-            final int work = subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT);
-            if (!ready && subscriber.isConnected())
-            {
-                Files.deleteIfExists(readyFile);
-                Files.createFile(readyFile);
-                ready = true;
-            }
-            if (untilEndOfMessages && listener.allEnded())
-            {
-                break;
-            }
-            if (System.nanoTime() > deadline)
-            {
-                return EXIT_TIMEOUT;
-            }
-            idle.idle(work);
-        }
-        boolean anyStale = false;
-        for (final int partition : subscriber.partitions())
-        {
-            anyStale |= subscriber.isStale(partition);
-        }
-        final SubscriberCounters counters = subscriber.counters();
-        final boolean recovered = subscriberOptions.feedSubscriberOptions().recoveryEnabled();
-        if (anyStale || (!recovered && (0 != counters.gaps() || 0 != counters.malformed())))
-        {
-            return EXIT_DATA_LOSS;
-        }
-        return EXIT_CLEAN;
-    }
-
     /** Records now - exchangeTimestamp per incremental message; watches for END_OF_MESSAGES. */
-    static final class LatencyListener extends RecoveryReportingListener
+    static final class LatencyListener extends EndOfMessagesListener
     {
         private final LatencyRecorder recorder;
         private final EpochNanoClock clock;
-        private final int[] partitions;
-        private final boolean[] ended;
-        private int endedCount;
 
         LatencyListener(
             final LatencyRecorder recorder,
@@ -201,16 +154,9 @@ public final class LatencyCommand implements Callable<Integer>
             final int[] partitions,
             final RecoveryEvents events)
         {
-            super(events);
+            super(partitions, events);
             this.recorder = recorder;
             this.clock = clock;
-            this.partitions = partitions;
-            this.ended = new boolean[partitions.length];
-        }
-
-        boolean allEnded()
-        {
-            return endedCount == partitions.length;
         }
 
         public void onRawMessage(
@@ -225,20 +171,6 @@ public final class LatencyCommand implements Callable<Integer>
             }
         }
 
-        public void onSystemEvent(final MessageContext context, final SystemEventDecoder message)
-        {
-            if (SystemEventCode.END_OF_MESSAGES.value() == message.eventCodeRaw())
-            {
-                for (int slot = 0; slot < partitions.length; slot++)
-                {
-                    if (partitions[slot] == context.partition() && !ended[slot])
-                    {
-                        ended[slot] = true;
-                        endedCount++;
-                    }
-                }
-            }
-        }
     }
 
     /**

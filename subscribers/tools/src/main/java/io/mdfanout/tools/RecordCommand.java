@@ -1,14 +1,10 @@
 package io.mdfanout.tools;
 
-import io.mdfanout.sbe.SystemEventCode;
-import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.SubscriberCounters;
 import io.mdfanout.sdk.book.OrderBooks;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -16,7 +12,6 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -36,13 +31,13 @@ import java.util.concurrent.TimeUnit;
 public final class RecordCommand implements Callable<Integer>
 {
     /** Exit code when the books are good: nothing lost, or (with recovery) every loss recovered. */
-    public static final int EXIT_CLEAN = 0;
+    public static final int EXIT_CLEAN = SessionRun.EXIT_CLEAN;
     /** Exit code for a configuration or I/O error. */
-    public static final int EXIT_ERROR = 1;
+    public static final int EXIT_ERROR = SessionRun.EXIT_ERROR;
     /** Exit code when a partition is still stale, or (without recovery) a gap or malformed packet was seen. */
-    public static final int EXIT_DATA_LOSS = 2;
+    public static final int EXIT_DATA_LOSS = SessionRun.EXIT_DATA_LOSS;
     /** Exit code when --timeout-s expired first. */
-    public static final int EXIT_TIMEOUT = 3;
+    public static final int EXIT_TIMEOUT = SessionRun.EXIT_TIMEOUT;
 
     @Mixin
     SubscriberOptions subscriberOptions;
@@ -102,7 +97,8 @@ public final class RecordCommand implements Callable<Integer>
                 subscriberOptions.streamIdBase(), partitions, listener, counters, Throwable::printStackTrace,
                 metrics.feedSubscriberOptions(subscriberOptions)))
             {
-                exitCode = run(subscriber, listener, stopSignal);
+                exitCode = SessionRun.run(subscriber, listener, stopSignal, readyFile, untilEndOfMessages, timeoutS,
+                    TimeUnit.MILLISECONDS.toNanos(1), subscriberOptions.feedSubscriberOptions().recoveryEnabled());
             }
             recorder.flush();
             if (null != books)
@@ -128,68 +124,18 @@ public final class RecordCommand implements Callable<Integer>
         }
     }
 
-    private int run(final FeedSubscriber subscriber, final EndOfMessagesTracker listener, final StopSignal stopSignal)
-        throws IOException
-    {
-        final IdleStrategy idle = new BackoffIdleStrategy(
-            10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
-        final long deadline = timeoutS > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS) : Long.MAX_VALUE;
-        boolean ready = null == readyFile;
-        while (stopSignal.isRunning())
-        {
-            final int work = subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT);
-            if (!ready && subscriber.isConnected())
-            {
-                Files.deleteIfExists(readyFile);
-                Files.createFile(readyFile);
-                ready = true;
-            }
-            if (untilEndOfMessages && listener.allEnded())
-            {
-                break;
-            }
-            if (System.nanoTime() > deadline)
-            {
-                return EXIT_TIMEOUT;
-            }
-            idle.idle(work);
-        }
-        final SubscriberCounters counters = subscriber.counters();
-        boolean anyStale = false;
-        for (final int partition : subscriber.partitions())
-        {
-            anyStale |= subscriber.isStale(partition);
-        }
-        if (anyStale)
-        {
-            return EXIT_DATA_LOSS;
-        }
-        final boolean recovered = subscriberOptions.feedSubscriberOptions().recoveryEnabled();
-        return recovered || (0 == counters.gaps() && 0 == counters.malformed()) ? EXIT_CLEAN : EXIT_DATA_LOSS;
-    }
-
     /** Records, feeds the books, and watches for END_OF_MESSAGES on each partition. */
-    private static final class EndOfMessagesTracker extends RecoveryReportingListener
+    private static final class EndOfMessagesTracker extends EndOfMessagesListener
     {
         private final MessageRecorder recorder;
         private final OrderBooks books;
-        private final int[] partitions;
-        private final boolean[] ended;
-        private int endedCount;
 
         EndOfMessagesTracker(
             final MessageRecorder recorder, final OrderBooks books, final int[] partitions, final RecoveryEvents events)
         {
-            super(events);
+            super(partitions, events);
             this.recorder = recorder;
             this.books = books;
-            this.partitions = partitions;
-            this.ended = new boolean[partitions.length];
-        }
-
-        boolean allEnded()
-        {
-            return endedCount == partitions.length;
         }
 
         public void onRawMessage(
@@ -226,20 +172,6 @@ public final class RecordCommand implements Callable<Integer>
             }
         }
 
-        public void onSystemEvent(final MessageContext context, final SystemEventDecoder message)
-        {
-            if (SystemEventCode.END_OF_MESSAGES.value() == message.eventCodeRaw())
-            {
-                for (int slot = 0; slot < partitions.length; slot++)
-                {
-                    if (partitions[slot] == context.partition() && !ended[slot])
-                    {
-                        ended[slot] = true;
-                        endedCount++;
-                    }
-                }
-            }
-        }
 
         public void onInstrumentDirectory(
             final MessageContext context, final io.mdfanout.sbe.InstrumentDirectoryDecoder message)

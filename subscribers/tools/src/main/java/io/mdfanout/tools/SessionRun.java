@@ -1,0 +1,90 @@
+package io.mdfanout.tools;
+
+import io.mdfanout.sdk.FeedSubscriber;
+import io.mdfanout.sdk.SubscriberCounters;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The poll loop and exit codes of the tools made for automated runs ({@code record},
+ * {@code latency}): poll until stopped, until END_OF_MESSAGES on every partition, or until the
+ * timeout; touch a ready file once every partition stream is connected.
+ */
+final class SessionRun
+{
+    /** The books are good: nothing lost, or (with recovery) every loss recovered. */
+    static final int EXIT_CLEAN = 0;
+    /** A configuration or I/O error. */
+    static final int EXIT_ERROR = 1;
+    /** A partition is still stale, or (without recovery) a gap or malformed packet was seen. */
+    static final int EXIT_DATA_LOSS = 2;
+    /** The timeout expired first. */
+    static final int EXIT_TIMEOUT = 3;
+
+    private SessionRun()
+    {
+    }
+
+    /**
+     * Poll until the session is over.
+     *
+     * @param subscriber         the subscriber to poll.
+     * @param listener           tells when END_OF_MESSAGES was seen everywhere.
+     * @param stopSignal         SIGINT/SIGTERM.
+     * @param readyFile          created once connected, or null.
+     * @param untilEndOfMessages stop at END_OF_MESSAGES on every partition.
+     * @param timeoutS           give up after this many seconds (0 = never).
+     * @param maxParkNs          longest idle park: shorter for latency measurement.
+     * @param recoveryEnabled    whether gaps are recovered (then only a stale partition is data loss).
+     * @return the exit code.
+     * @throws IOException when the ready file cannot be written.
+     */
+    static int run(
+        final FeedSubscriber subscriber,
+        final EndOfMessagesListener listener,
+        final StopSignal stopSignal,
+        final Path readyFile,
+        final boolean untilEndOfMessages,
+        final long timeoutS,
+        final long maxParkNs,
+        final boolean recoveryEnabled) throws IOException
+    {
+        final IdleStrategy idle = new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1), maxParkNs);
+        final long deadline = timeoutS > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS) : Long.MAX_VALUE;
+        boolean ready = null == readyFile;
+        while (stopSignal.isRunning())
+        {
+            final int work = subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT);
+            if (!ready && subscriber.isConnected())
+            {
+                Files.deleteIfExists(readyFile);
+                Files.createFile(readyFile);
+                ready = true;
+            }
+            if (untilEndOfMessages && listener.allEnded())
+            {
+                break;
+            }
+            if (System.nanoTime() > deadline)
+            {
+                return EXIT_TIMEOUT;
+            }
+            idle.idle(work);
+        }
+
+        for (final int partition : subscriber.partitions())
+        {
+            if (subscriber.isStale(partition))
+            {
+                return EXIT_DATA_LOSS;
+            }
+        }
+        final SubscriberCounters counters = subscriber.counters();
+        return recoveryEnabled || (0 == counters.gaps() && 0 == counters.malformed()) ? EXIT_CLEAN : EXIT_DATA_LOSS;
+    }
+}
