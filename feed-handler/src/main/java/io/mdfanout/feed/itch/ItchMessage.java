@@ -38,7 +38,12 @@ public abstract class ItchMessage
      */
     public ItchMessage wrap(final DirectBuffer buffer, final int offset, final int length)
     {
-        this.buffer = buffer;
+        // Store the reference only when it changes: a reference store also marks a GC card, and the
+        // buffer is nearly always the same one (the receive buffer), as SBE's flyweights do.
+        if (buffer != this.buffer)
+        {
+            this.buffer = buffer;
+        }
         this.offset = offset;
         this.length = length;
         return this;

@@ -51,6 +51,8 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
+import java.nio.ByteOrder;
+
 /**
  * Normalizes ITCH 5.0 messages into SBE messages written, with zero copy, into the partition
  * rings: {@code tryClaim} a record of the message's exact length, encode header and block in
@@ -75,11 +77,27 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
 public final class ItchNormalizer
 {
     private static final int HEADER_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH;
+    private static final int LOCATES = 1 << 16;
+
+    private static final long ADD_ORDER_HEADER = headerWord(AddOrderEncoder.TEMPLATE_ID, AddOrderEncoder.BLOCK_LENGTH);
+    private static final long ORDER_DELETE_HEADER =
+        headerWord(OrderDeleteEncoder.TEMPLATE_ID, OrderDeleteEncoder.BLOCK_LENGTH);
+    private static final long ORDER_CANCEL_HEADER =
+        headerWord(OrderCancelEncoder.TEMPLATE_ID, OrderCancelEncoder.BLOCK_LENGTH);
+    private static final long ORDER_EXECUTED_HEADER =
+        headerWord(OrderExecutedEncoder.TEMPLATE_ID, OrderExecutedEncoder.BLOCK_LENGTH);
+    private static final long ORDER_EXECUTED_WITH_PRICE_HEADER =
+        headerWord(OrderExecutedWithPriceEncoder.TEMPLATE_ID, OrderExecutedWithPriceEncoder.BLOCK_LENGTH);
+    private static final long TRADE_HEADER = headerWord(TradeEncoder.TEMPLATE_ID, TradeEncoder.BLOCK_LENGTH);
+    private static final long ORDER_REPLACE_HEADER =
+        headerWord(OrderReplaceEncoder.TEMPLATE_ID, OrderReplaceEncoder.BLOCK_LENGTH);
 
     private final RingBuffer[] rings;
     private final int partitionCount;
     private final IdleStrategy ringFullIdleStrategy;
     private final NormalizerCounters counters;
+    /** Partition of each stock locate, computed once: a table read instead of a division per message. */
+    private final byte[] partitionByLocate = new byte[LOCATES];
 
     private final SystemEventMessage systemEvent = new SystemEventMessage();
     private final StockDirectoryMessage stockDirectory = new StockDirectoryMessage();
@@ -163,6 +181,14 @@ public final class ItchNormalizer
         this.partitionCount = rings.length;
         this.ringFullIdleStrategy = ringFullIdleStrategy;
         this.counters = counters;
+        if (partitionCount > Byte.MAX_VALUE)
+        {
+            throw new IllegalArgumentException("at most " + Byte.MAX_VALUE + " partitions: " + partitionCount);
+        }
+        for (int locate = 0; locate < LOCATES; locate++)
+        {
+            partitionByLocate[locate] = (byte)Partitioning.partitionOf(locate, partitionCount);
+        }
     }
 
     /** Number of partitions. */
@@ -213,7 +239,42 @@ public final class ItchNormalizer
         }
 
         counters.decoded(type).incrementRelease();
-        lastTimestamp = ItchMessage.timestamp(buffer, offset);
+        final long timestamp = ItchMessage.timestamp(buffer, offset);
+        lastTimestamp = timestamp;
+
+        // Order flow is nearly all of a session: those types take a direct path (one dispatch, the
+        // partition from a table, the header as one store). Anything else, and order flow without
+        // an instrument (locate 0, written to every partition), takes the general path below.
+        final int locate = buffer.getShort(offset + ItchMessage.STOCK_LOCATE_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+        if (locate != WireFormat.MARKET_WIDE_INSTRUMENT_ID)
+        {
+            switch (type)
+            {
+                case ItchMessageType.ADD_ORDER:
+                    publishAddOrder(buffer, offset, length, exchangeSequence, timestamp, locate);
+                    return;
+                case ItchMessageType.ORDER_DELETE:
+                    publishOrderDelete(buffer, offset, length, exchangeSequence, timestamp, locate);
+                    return;
+                case ItchMessageType.ORDER_CANCEL:
+                    publishOrderCancel(buffer, offset, length, exchangeSequence, timestamp, locate);
+                    return;
+                case ItchMessageType.ORDER_EXECUTED:
+                    publishOrderExecuted(buffer, offset, length, exchangeSequence, timestamp, locate);
+                    return;
+                case ItchMessageType.ORDER_REPLACE:
+                    publishOrderReplace(buffer, offset, length, exchangeSequence, timestamp, locate);
+                    return;
+                case ItchMessageType.ORDER_EXECUTED_WITH_PRICE:
+                    publishOrderExecutedWithPrice(buffer, offset, length, exchangeSequence, timestamp, locate);
+                    return;
+                case ItchMessageType.TRADE:
+                    publishTrade(buffer, offset, length, exchangeSequence, timestamp, locate);
+                    return;
+                default:
+                    break;
+            }
+        }
 
         final ItchMessage message = flyweightFor(type);
         if (null == message)
@@ -228,13 +289,222 @@ public final class ItchNormalizer
         }
 
         currentSequence = exchangeSequence;
-        currentTimestamp = lastTimestamp;
-        currentInstrumentId = message.stockLocate();
+        currentTimestamp = timestamp;
+        currentInstrumentId = locate;
 
         if (publishRecord(templateIdFor(type), blockLengthFor(type)))
         {
             counters.messagesPublished().incrementRelease();
         }
+    }
+
+    private void publishAddOrder(
+        final DirectBuffer buffer, final int offset, final int length, final long sequence, final long timestamp,
+        final int locate)
+    {
+        final AddOrderMessage message = addOrder;
+        message.wrap(buffer, offset, length);
+        final byte side = message.buySellIndicator();
+        if (!isSide(side))
+        {
+            counters.invalidField().incrementRelease();
+            return;
+        }
+        final int partition = partitionByLocate[locate];
+        final int index = claim(partition, AddOrderEncoder.TEMPLATE_ID, AddOrderEncoder.BLOCK_LENGTH, ADD_ORDER_HEADER);
+        if (index < 0)
+        {
+            return;
+        }
+        addOrderEncoder.wrap(rings[partition].buffer(), index + HEADER_LENGTH)
+            .exchangeSequence(sequence)
+            .exchangeTimestamp(timestamp)
+            .instrumentId(locate)
+            .orderId(message.orderReferenceNumber())
+            .price().mantissa(message.price());
+        addOrderEncoder
+            .shares(message.shares())
+            .side('B' == side ? Side.BUY : Side.SELL);
+        commit(partition, index);
+    }
+
+    private void publishOrderDelete(
+        final DirectBuffer buffer, final int offset, final int length, final long sequence, final long timestamp,
+        final int locate)
+    {
+        final OrderDeleteMessage message = orderDelete;
+        message.wrap(buffer, offset, length);
+        final int partition = partitionByLocate[locate];
+        final int index = claim(
+            partition, OrderDeleteEncoder.TEMPLATE_ID, OrderDeleteEncoder.BLOCK_LENGTH, ORDER_DELETE_HEADER);
+        if (index < 0)
+        {
+            return;
+        }
+        orderDeleteEncoder.wrap(rings[partition].buffer(), index + HEADER_LENGTH)
+            .exchangeSequence(sequence)
+            .exchangeTimestamp(timestamp)
+            .instrumentId(locate)
+            .orderId(message.orderReferenceNumber());
+        commit(partition, index);
+    }
+
+    private void publishOrderCancel(
+        final DirectBuffer buffer, final int offset, final int length, final long sequence, final long timestamp,
+        final int locate)
+    {
+        final OrderCancelMessage message = orderCancel;
+        message.wrap(buffer, offset, length);
+        final int partition = partitionByLocate[locate];
+        final int index = claim(
+            partition, OrderCancelEncoder.TEMPLATE_ID, OrderCancelEncoder.BLOCK_LENGTH, ORDER_CANCEL_HEADER);
+        if (index < 0)
+        {
+            return;
+        }
+        orderCancelEncoder.wrap(rings[partition].buffer(), index + HEADER_LENGTH)
+            .exchangeSequence(sequence)
+            .exchangeTimestamp(timestamp)
+            .instrumentId(locate)
+            .orderId(message.orderReferenceNumber())
+            .cancelledShares(message.cancelledShares());
+        commit(partition, index);
+    }
+
+    private void publishOrderExecuted(
+        final DirectBuffer buffer, final int offset, final int length, final long sequence, final long timestamp,
+        final int locate)
+    {
+        final OrderExecutedMessage message = orderExecuted;
+        message.wrap(buffer, offset, length);
+        final int partition = partitionByLocate[locate];
+        final int index = claim(
+            partition, OrderExecutedEncoder.TEMPLATE_ID, OrderExecutedEncoder.BLOCK_LENGTH, ORDER_EXECUTED_HEADER);
+        if (index < 0)
+        {
+            return;
+        }
+        orderExecutedEncoder.wrap(rings[partition].buffer(), index + HEADER_LENGTH)
+            .exchangeSequence(sequence)
+            .exchangeTimestamp(timestamp)
+            .instrumentId(locate)
+            .orderId(message.orderReferenceNumber())
+            .matchNumber(message.matchNumber())
+            .executedShares(message.executedShares());
+        commit(partition, index);
+    }
+
+    private void publishOrderReplace(
+        final DirectBuffer buffer, final int offset, final int length, final long sequence, final long timestamp,
+        final int locate)
+    {
+        final OrderReplaceMessage message = orderReplace;
+        message.wrap(buffer, offset, length);
+        final int partition = partitionByLocate[locate];
+        final int index = claim(
+            partition, OrderReplaceEncoder.TEMPLATE_ID, OrderReplaceEncoder.BLOCK_LENGTH, ORDER_REPLACE_HEADER);
+        if (index < 0)
+        {
+            return;
+        }
+        orderReplaceEncoder.wrap(rings[partition].buffer(), index + HEADER_LENGTH)
+            .exchangeSequence(sequence)
+            .exchangeTimestamp(timestamp)
+            .instrumentId(locate)
+            .originalOrderId(message.originalOrderReferenceNumber())
+            .newOrderId(message.newOrderReferenceNumber())
+            .price().mantissa(message.price());
+        orderReplaceEncoder.shares(message.shares());
+        commit(partition, index);
+    }
+
+    private void publishOrderExecutedWithPrice(
+        final DirectBuffer buffer, final int offset, final int length, final long sequence, final long timestamp,
+        final int locate)
+    {
+        final OrderExecutedWithPriceMessage message = orderExecutedWithPrice;
+        message.wrap(buffer, offset, length);
+        final int partition = partitionByLocate[locate];
+        final int index = claim(
+            partition,
+            OrderExecutedWithPriceEncoder.TEMPLATE_ID,
+            OrderExecutedWithPriceEncoder.BLOCK_LENGTH,
+            ORDER_EXECUTED_WITH_PRICE_HEADER);
+        if (index < 0)
+        {
+            return;
+        }
+        orderExecutedWithPriceEncoder.wrap(rings[partition].buffer(), index + HEADER_LENGTH)
+            .exchangeSequence(sequence)
+            .exchangeTimestamp(timestamp)
+            .instrumentId(locate)
+            .orderId(message.orderReferenceNumber())
+            .matchNumber(message.matchNumber())
+            .executionPrice().mantissa(message.executionPrice());
+        orderExecutedWithPriceEncoder
+            .executedShares(message.executedShares())
+            .printable(message.printable());
+        commit(partition, index);
+    }
+
+    private void publishTrade(
+        final DirectBuffer buffer, final int offset, final int length, final long sequence, final long timestamp,
+        final int locate)
+    {
+        final TradeMessage message = trade;
+        message.wrap(buffer, offset, length);
+        final byte side = message.buySellIndicator();
+        if (!isSide(side))
+        {
+            counters.invalidField().incrementRelease();
+            return;
+        }
+        final int partition = partitionByLocate[locate];
+        final int index = claim(partition, TradeEncoder.TEMPLATE_ID, TradeEncoder.BLOCK_LENGTH, TRADE_HEADER);
+        if (index < 0)
+        {
+            return;
+        }
+        tradeEncoder.wrap(rings[partition].buffer(), index + HEADER_LENGTH)
+            .exchangeSequence(sequence)
+            .exchangeTimestamp(timestamp)
+            .instrumentId(locate)
+            .orderId(message.orderReferenceNumber())
+            .matchNumber(message.matchNumber())
+            .price().mantissa(message.price());
+        tradeEncoder
+            .shares(message.shares())
+            .side('B' == side ? Side.BUY : Side.SELL);
+        commit(partition, index);
+    }
+
+    /**
+     * Claim a record for one message in a partition's ring, waiting while the ring is full, and
+     * write its SBE message header.
+     *
+     * @return the record's index (where the message header starts), or -1 when the wait was abandoned.
+     */
+    private int claim(final int partition, final int templateId, final int blockLength, final long headerWord)
+    {
+        final RingBuffer ring = rings[partition];
+        final int length = HEADER_LENGTH + blockLength;
+        int index = ring.tryClaim(templateId, length);
+        if (index == RingBuffer.INSUFFICIENT_CAPACITY)
+        {
+            index = awaitClaim(ring, partition, templateId, length);
+        }
+        if (index >= 0)
+        {
+            ring.buffer().putLong(index, headerWord, ByteOrder.LITTLE_ENDIAN);
+        }
+        return index;
+    }
+
+    private void commit(final int partition, final int index)
+    {
+        rings[partition].commit(index);
+        counters.ringRecordsWritten().incrementRelease();
+        counters.messagesPublished().incrementRelease();
     }
 
     /**
@@ -268,42 +538,54 @@ public final class ItchNormalizer
             return true;
         }
 
-        return writeRecord(Partitioning.partitionOf(currentInstrumentId, partitionCount), templateId, blockLength);
+        return writeRecord(partitionByLocate[(int)currentInstrumentId], templateId, blockLength);
     }
 
     private boolean writeRecord(final int partition, final int templateId, final int blockLength)
     {
-        final RingBuffer ring = rings[partition];
-        final int length = HEADER_LENGTH + blockLength;
-
-        int index = ring.tryClaim(templateId, length);
-        if (index == RingBuffer.INSUFFICIENT_CAPACITY)
+        final int index = claim(partition, templateId, blockLength, headerWord(templateId, blockLength));
+        if (index < 0)
         {
-            counters.ringFullWaits(partition).incrementRelease();
-            ringFullIdleStrategy.reset();
-            do
-            {
-                if (Thread.currentThread().isInterrupted())
-                {
-                    counters.ringWritesAbandoned().incrementRelease();
-                    return false;
-                }
-                ringFullIdleStrategy.idle();
-                index = ring.tryClaim(templateId, length);
-            }
-            while (index == RingBuffer.INSUFFICIENT_CAPACITY);
+            return false;
         }
-
-        final MutableDirectBuffer ringBuffer = ring.buffer();
-        headerEncoder.wrap(ringBuffer, index)
-            .blockLength(blockLength)
-            .templateId(templateId)
-            .schemaId(MessageHeaderEncoder.SCHEMA_ID)
-            .version(MessageHeaderEncoder.SCHEMA_VERSION);
-        encodeBody(templateId, ringBuffer, index + HEADER_LENGTH);
+        final RingBuffer ring = rings[partition];
+        encodeBody(templateId, ring.buffer(), index + HEADER_LENGTH);
         ring.commit(index);
         counters.ringRecordsWritten().incrementRelease();
         return true;
+    }
+
+    /** The slow path of a claim: the ring is full, so wait for the consumer; -1 when interrupted. */
+    private int awaitClaim(final RingBuffer ring, final int partition, final int templateId, final int length)
+    {
+        counters.ringFullWaits(partition).incrementRelease();
+        final IdleStrategy idleStrategy = ringFullIdleStrategy;
+        idleStrategy.reset();
+        int index;
+        do
+        {
+            if (Thread.currentThread().isInterrupted())
+            {
+                counters.ringWritesAbandoned().incrementRelease();
+                return -1;
+            }
+            idleStrategy.idle();
+            index = ring.tryClaim(templateId, length);
+        }
+        while (index == RingBuffer.INSUFFICIENT_CAPACITY);
+        return index;
+    }
+
+    /**
+     * The SBE message header of a template as the one little-endian long it is on the wire:
+     * blockLength, templateId, schemaId and version, two bytes each.
+     */
+    private static long headerWord(final int templateId, final int blockLength)
+    {
+        return (blockLength & 0xFFFFL) |
+            (templateId & 0xFFFFL) << 16 |
+            (MessageHeaderEncoder.SCHEMA_ID & 0xFFFFL) << 32 |
+            (MessageHeaderEncoder.SCHEMA_VERSION & 0xFFFFL) << 48;
     }
 
     private ItchMessage flyweightFor(final byte type)

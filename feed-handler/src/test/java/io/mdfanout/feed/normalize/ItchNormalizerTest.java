@@ -445,4 +445,54 @@ class ItchNormalizerTest
             }
         }
     }
+
+    /**
+     * Order flow takes a direct path when it names an instrument and the general one when it does
+     * not (locate 0, written to every partition): both must write the same bytes, but for the
+     * instrument id.
+     */
+    @Test
+    void directPathOfOrderFlowWritesWhatTheGeneralPathWrites()
+    {
+        final java.util.function.IntFunction<byte[][]> orderFlow = locate -> new byte[][]
+        {
+            new ItchBytes(36, 'A', locate, 1, 77).u64(11, 1001).ch(19, 'S').u32(20, 300).alpha(24, 8, "MSFT")
+                .u32(32, 4_150_000).bytes(),
+            new ItchBytes(19, 'D', locate, 2, 78).u64(11, 1002).bytes(),
+            new ItchBytes(23, 'X', locate, 3, 79).u64(11, 1003).u32(19, 50).bytes(),
+            new ItchBytes(31, 'E', locate, 4, 80).u64(11, 1004).u32(19, 60).u64(23, 9001).bytes(),
+            new ItchBytes(35, 'U', locate, 5, 81).u64(11, 1005).u64(19, 1006).u32(27, 70).u32(31, 123_400).bytes(),
+            new ItchBytes(36, 'C', locate, 6, 82).u64(11, 1007).u32(19, 80).u64(23, 9002).ch(31, 'Y')
+                .u32(32, 555_500).bytes(),
+            new ItchBytes(44, 'P', locate, 7, 83).u64(11, 1008).ch(19, 'B').u32(20, 90).alpha(24, 8, "MSFT")
+                .u32(32, 777_700).u64(36, 9003).bytes(),
+        };
+        final int locate = 6; // partition 2
+        send(orderFlow.apply(locate));
+        send(orderFlow.apply(0));
+        final List<Rings.Rec> direct = Rings.drain(rings[locate % PARTITIONS]);
+        final List<Rings.Rec> general = Rings.drain(rings[1]);
+        assertEquals(7, general.size());
+        assertEquals(14, direct.size()); // its own 7, then the 7 market-wide ones
+        for (int i = 0; i < 7; i++)
+        {
+            final UnsafeBuffer expected = general.get(i).buffer();
+            final UnsafeBuffer actual = direct.get(i).buffer();
+            assertEquals(general.get(i).typeId(), direct.get(i).typeId());
+            assertEquals(locate, WireFormat.instrumentId(actual, 0));
+            assertEquals(0, WireFormat.instrumentId(expected, 0));
+            final byte[] expectedBytes = new byte[expected.capacity()];
+            final byte[] actualBytes = new byte[actual.capacity()];
+            expected.getBytes(0, expectedBytes);
+            actual.getBytes(0, actualBytes);
+            // The exchange sequences differ by 7 and the instrument ids by the locate: align both.
+            final UnsafeBuffer aligned = new UnsafeBuffer(actualBytes);
+            final int sequenceOffset = H + WireFormat.EXCHANGE_SEQUENCE_OFFSET;
+            aligned.putLong(sequenceOffset, aligned.getLong(sequenceOffset, WireFormat.BYTE_ORDER) + 7, WireFormat.BYTE_ORDER);
+            final UnsafeBuffer expectedAligned = new UnsafeBuffer(expectedBytes);
+            expectedAligned.putInt(H + WireFormat.INSTRUMENT_ID_OFFSET, locate, WireFormat.BYTE_ORDER);
+            assertEquals(java.util.Arrays.toString(expectedBytes), java.util.Arrays.toString(actualBytes),
+                "template " + general.get(i).typeId());
+        }
+    }
 }
