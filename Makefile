@@ -7,7 +7,7 @@ JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
 .PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools k8s-tools chart-test \
-	bench-itchy bench-nats-setup bench-nats-smoke bench-micro bench
+	bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
@@ -22,6 +22,9 @@ help:
 	@echo "              5M-message session in ~/.cache/mdfanout/peers) from memory; one machine-readable result line"
 	@echo "make bench-nats-setup - build nats-server from the Go module proxy into ~/.cache/mdfanout/peers/bin (cached)"
 	@echo "make bench-nats-smoke - NATS peer check: 1M 40-byte messages, one jnats publisher -> one subscriber, msgs/s"
+	@echo "make bench-nats [NATS_RESULTS=DIR] - the chain with NATS as the fan-out (bench/e2e/nats.sh, ~3 min): latency at"
+	@echo "              RATES, fan-out to NATS_FANOUT_SUBS; into DIR (a make bench results dir: ratios to the chain)"
+	@echo "              or a fresh one; prints the report section"
 	@echo "make bench-micro - JMH micro-benchmarks of the message path with -prof gc (~5 min); writes docs/bench/micro.md"
 	@echo "make bench  - end-to-end benchmarks (under 10 min): the chain vs raw Aeron, latency at RATES (default"
 	@echo "              \"10000 100000\"), fan-out to 1/2/4 subscribers, highest clean rate; writes docs/BENCHMARKS.md"
@@ -108,6 +111,12 @@ bench-nats-setup:
 
 bench-nats-smoke: bench-nats-setup
 	@bench/peers/nats-smoke.sh
+
+NATS_STAMP := $(shell date -u +%Y%m%dT%H%M%SZ)
+NATS_RESULTS ?= bench/e2e/results/nats-$(NATS_STAMP)
+bench-nats: build bench-nats-setup
+	@bench/e2e/nats.sh $(NATS_RESULTS)
+	@python3 bench/e2e/report_nats.py $(NATS_RESULTS)
 # ---- benchmarks (never part of make test) ---------------------------------------------------------
 # JMH micro-benchmarks: builds bench/ (and what it depends on), runs every benchmark with the gc
 # profiler and regenerates docs/bench/micro.md from the JSON results. JMH_ARGS overrides the settings.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Proves the NATS peer works end to end: builds nats-server (nats-setup.sh, cached) and the jnats
-# publisher/subscriber (nats-smoke/, output under ~/.cache/mdfanout/peers), starts the server on a
+# publisher/subscriber (nats/, output under ~/.cache/mdfanout/peers), starts the server on a
 # private loopback port, sends NATS_MESSAGES messages of NATS_SIZE bytes from one publisher to one
 # subscriber, prints the result line and stops the server.
 #   NATS_MESSAGES (default 1000000)  NATS_SIZE (default 40)  NATS_PORT (default: a free port)
@@ -36,7 +36,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-if ! "$MVN" -B -q -ntp -f "$here/nats-smoke/pom.xml" compile dependency:copy-dependencies >"$work/mvn.log" 2>&1; then
+if ! "$MVN" -B -q -ntp -f "$here/nats/pom.xml" compile dependency:copy-dependencies >"$work/mvn.log" 2>&1; then
   echo "nats-smoke: building the jnats publisher/subscriber failed:" >&2
   tail -30 "$work/mvn.log" >&2
   exit 1

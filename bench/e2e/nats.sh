@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# The NATS fan-out peer in the end-to-end harness: the same chain as run.sh's latency runs with our fanout
+# replaced by NATS, carrying the same packets to the same kind of subscriber:
+#
+#   simulator --latency-timestamps -> feed-handler -> rings -> nats-bridge -> nats-server -> nats-latency
+#
+# nats-bridge (bench/peers/nats) drains the rings and publishes each packet of our wire format as one NATS
+# message on mdfanout.<partition>; nats-latency decodes them with the SDK and records now - exchangeTimestamp with
+# the latency tool's recorder (coordinated-omission corrected, as the chain). Same message counts, warm-up and
+# settings as run.sh's chain runs.
+#
+# usage: bench/e2e/nats.sh RESULTS_DIR
+# Writes RESULTS_DIR/latency/nats-<rate>.run.json, -sub1.json, -sub1.hgrm per rate in RATES, and
+# RESULTS_DIR/fanout/nats-fanout-<n>.run.json, -sub<i>.json/.hgrm per n in NATS_FANOUT_SUBS; logs and the exact
+# commands under RESULTS_DIR/logs/nats-*. Exits non-zero (with a message) when the peer cannot be built or run;
+# a caller such as run.sh goes on.
+# Settings (environment): RATES ("10000 100000"), DURATION_S (30), MIN_MESSAGES (200000), FANOUT_RATE (100000),
+# FANOUT_S (15), NATS_FANOUT_SUBS ("1 4 8"; empty = no fan-out runs), NATS_PORT (14222), PEERS_CACHE.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+results="${1:?usage: bench/e2e/nats.sh RESULTS_DIR}"
+RATES="${RATES:-10000 100000}"
+DURATION_S="${DURATION_S:-30}"
+MIN_MESSAGES="${MIN_MESSAGES:-200000}"
+FANOUT_RATE="${FANOUT_RATE:-100000}"
+FANOUT_S="${FANOUT_S:-15}"
+NATS_FANOUT_SUBS="${NATS_FANOUT_SUBS-1 4 8}"
+NATS_PORT="${NATS_PORT:-14222}"
+PEERS_CACHE="${PEERS_CACHE:-$HOME/.cache/mdfanout/peers}"
+export PEERS_CACHE
+MVN="${MVN:-mvn}"
+PARTITIONS=4
+SYMBOLS=100
+group=239.1.1.7; port=26470      # distinct from run.sh's feed (239.1.1.1:26400)
+url="nats://127.0.0.1:$NATS_PORT"
+mdf=bin/mdfanout
+server="$PEERS_CACHE/bin/nats-server"
+target="$PEERS_CACHE/nats-peer-target"
+pids=()
+ring_dir=""
+server_pid=""
+
+log() { echo "bench-nats: $*" >&2; }
+fail() { log "$*"; exit 1; }
+
+cleanup() {
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+  for _ in $(seq 1 100); do
+    local alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.1
+  done
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
+  pids=()
+  [ -n "$ring_dir" ] && rm -rf "$ring_dir"
+  ring_dir=""
+}
+stop_server() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    kill -TERM "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null
+  fi
+  server_pid=""
+}
+trap 'cleanup; stop_server' EXIT
+trap 'exit 130' INT TERM
+
+[ -x "$mdf" ] && [ -f cli/target/mdfanout.jar ] || fail "build first (make build)"
+mkdir -p "$results"/{latency,fanout,logs} || fail "cannot create $results"
+commands="$results/commands.txt"
+touch "$commands"
+
+bench/peers/nats-setup.sh || fail "nats-server is not built (bench/peers/nats-setup.sh failed); NATS runs skipped"
+if ! "$MVN" -B -q -o -ntp -f bench/peers/nats/pom.xml compile dependency:copy-dependencies \
+     >"$results/logs/nats-build.log" 2>&1; then
+  tail -20 "$results/logs/nats-build.log" >&2
+  fail "building bench/peers/nats failed (see $results/logs/nats-build.log); NATS runs skipped"
+fi
+peer_java=(java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED
+  -cp "$target/classes:$target/dependency/*")
+
+launch() {  # launch LOGFILE CMD...: background, command recorded, pid in $last_pid
+  local logfile="$1"; shift
+  { printf '%q ' "$@"; echo; } | tee -a "$(dirname "$logfile")/commands.txt" >>"$commands"
+  "$@" >"$logfile" 2>&1 &
+  last_pid=$!
+  pids+=("$last_pid")
+}
+
+wait_for_files() {  # wait_for_files TIMEOUT_S FILE...
+  local deadline=$((SECONDS + $1)); shift
+  for f in "$@"; do
+    while [ ! -e "$f" ]; do
+      [ "$SECONDS" -ge "$deadline" ] && return 1
+      sleep 0.1
+    done
+  done
+}
+
+messages_for() { local m=$(($1 * $2)); [ "$m" -lt "$MIN_MESSAGES" ] && m=$MIN_MESSAGES; echo "$m"; }
+field() { grep -o "$1=[^ )]*" "$2" 2>/dev/null | tail -1 | cut -d= -f2; }
+json_num() { [ -n "${1:-}" ] && echo "$1" || echo null; }
+
+# One nats-server for every run: plain core NATS on loopback, no JetStream, no monitoring port.
+"$server" -a 127.0.0.1 -p "$NATS_PORT" -l "$results/logs/nats-server.log" &
+server_pid=$!
+for _ in $(seq 1 100); do
+  grep -q "Server is ready" "$results/logs/nats-server.log" 2>/dev/null && break
+  kill -0 "$server_pid" 2>/dev/null || break
+  sleep 0.1
+done
+grep -q "Server is ready" "$results/logs/nats-server.log" 2>/dev/null || \
+  fail "nats-server did not start on 127.0.0.1:$NATS_PORT (see $results/logs/nats-server.log)"
+server_version=$("$server" --version | awk '{print $2}')
+log "nats-server $server_version on $url; results in $results"
+
+# nats RUN_NAME RATE MESSAGES SUBSCRIBERS DIR -> $results/DIR/RUN_NAME.run.json (+ -sub<i>.json/.hgrm)
+nats_run() {
+  local name="$1" rate="$2" messages="$3" subs="$4" dir="$5"
+  local run="$results/$dir" logs="$results/logs/$name"
+  mkdir -p "$logs"
+  ring_dir="/dev/shm/mdfanout-bench-nats-$$-$name"
+  local warmup=$((messages / 10)); [ "$warmup" -gt 50000 ] && warmup=50000
+  local timeout_s=$((messages / rate + 60))
+
+  launch "$logs/feed-handler.log" $mdf feed-handler --group $group --port $port --interface 127.0.0.1 \
+    --ring-dir "$ring_dir" --partitions $PARTITIONS --stats-interval-s 0
+  local fh=$last_pid
+  launch "$logs/nats-bridge.log" "${peer_java[@]}" io.mdfanout.bench.peers.NatsBridgeCommand --ring-dir "$ring_dir" \
+    --partitions $PARTITIONS --url "$url" --stats-interval-s 1
+  local br=$last_pid
+  local sub_pids=() ready=()
+  for i in $(seq 1 "$subs"); do
+    launch "$logs/sub$i.log" "${peer_java[@]}" io.mdfanout.bench.peers.NatsLatencyCommand --url "$url" \
+      --partitions $PARTITIONS --warmup-messages $warmup --timeout-s $timeout_s --ready-file "$logs/ready$i" \
+      --json-out "$run/$name-sub$i.json" --hgrm-out "$run/$name-sub$i.hgrm"
+    sub_pids+=("$last_pid"); ready+=("$logs/ready$i")
+  done
+  wait_for_files 60 "${ready[@]}" || log "$name: subscribers did not connect within 60 s (see $logs)"
+  launch "$logs/simulator.log" $mdf simulator --group $group --port $port --interface 127.0.0.1 \
+    --symbols $SYMBOLS --rate "$rate" --messages "$messages" --latency-timestamps --stats-interval-s 0
+  local sim=$last_pid
+  wait "$sim"; local sim_exit=$?
+  local sub_exits=()
+  for pid in "${sub_pids[@]}"; do wait "$pid"; sub_exits+=($?); done
+  kill -TERM "$fh" "$br" 2>/dev/null
+  wait "$fh" "$br" 2>/dev/null
+  cleanup
+
+  local sim_rate; sim_rate=$(field rate "$logs/simulator.log")
+  local published; published=$(grep -o 'published=[0-9]*' "$logs/nats-bridge.log" | tail -1 | cut -d= -f2)
+  local declared; declared=$(field gapsDeclared "$logs/feed-handler.log")
+  local fh_gaps; fh_gaps=$(grep 'feed-handler: final' "$logs/feed-handler.log" | grep -o ' gaps=[0-9]*' | tail -1 | cut -d= -f2)
+  local gaps_total=0 dropped_total=0 sub_gaps sub_dropped
+  for i in $(seq 1 "$subs"); do
+    sub_gaps=$(grep -o ' gaps=[0-9]*' "$logs/sub$i.log" | tail -1 | cut -d= -f2)
+    sub_dropped=$(field dropped "$logs/sub$i.log")
+    gaps_total=$((gaps_total + ${sub_gaps:-1}))
+    dropped_total=$((dropped_total + ${sub_dropped:-0}))
+  done
+  printf '{"name":"%s","system":"nats","nats_server":"%s","mode":"latency","rate":%s,"messages":%s,"subscribers":%s,"simulator_exit":%s,"subscriber_exits":[%s],"simulator_rate":%s,"bridge_published":%s,"feed_gaps":%s,"feed_gaps_declared":%s,"subscriber_gaps":%s,"subscriber_dropped":%s}\n' \
+    "$name" "$server_version" "$rate" "$messages" "$subs" "$sim_exit" "$(IFS=,; echo "${sub_exits[*]}")" \
+    "$(json_num "$sim_rate")" "$(json_num "$published")" "$(json_num "$fh_gaps")" "$(json_num "$declared")" \
+    "$gaps_total" "$dropped_total" >"$run/$name.run.json"
+  log "$name: rate=$rate messages=$messages subs=$subs simulator=${sim_rate:-?}/s exits=${sub_exits[*]} gaps=$gaps_total dropped=$dropped_total $(grep -h -o 'p99=[0-9.]*us' "$logs"/sub*.log 2>/dev/null | tr '\n' ' ')"
+}
+
+started=$SECONDS
+for rate in $RATES; do
+  nats_run "nats-$rate" "$rate" "$(messages_for "$rate" "$DURATION_S")" 1 latency
+done
+for n in $NATS_FANOUT_SUBS; do
+  nats_run "nats-fanout-$n" "$FANOUT_RATE" "$(messages_for "$FANOUT_RATE" "$FANOUT_S")" "$n" fanout
+done
+echo "{\"elapsed_s\":$((SECONDS - started)),\"nats_server\":\"$server_version\"}" >"$results/nats-elapsed.json"
+log "done in $((SECONDS - started)) s"
