@@ -316,15 +316,18 @@ public final class ItchNormalizer
         {
             return;
         }
-        addOrderEncoder.wrap(rings[partition].buffer(), index + HEADER_LENGTH)
+        final MutableDirectBuffer ringBuffer = rings[partition].buffer();
+        final int bodyOffset = index + HEADER_LENGTH;
+        addOrderEncoder.wrap(ringBuffer, bodyOffset)
             .exchangeSequence(sequence)
             .exchangeTimestamp(timestamp)
             .instrumentId(locate)
             .orderId(message.orderReferenceNumber())
             .price().mantissa(message.price());
-        addOrderEncoder
-            .shares(message.shares())
-            .side('B' == side ? Side.BUY : Side.SELL);
+        addOrderEncoder.shares(message.shares());
+        // Side's wire values are ITCH's own 'B' and 'S' (checked above): copy the byte rather than
+        // choose an enum constant, a branch a random buy/sell mix mispredicts half the time.
+        ringBuffer.putByte(bodyOffset + AddOrderEncoder.sideEncodingOffset(), side);
         commit(partition, index);
     }
 
@@ -465,16 +468,18 @@ public final class ItchNormalizer
         {
             return;
         }
-        tradeEncoder.wrap(rings[partition].buffer(), index + HEADER_LENGTH)
+        final MutableDirectBuffer ringBuffer = rings[partition].buffer();
+        final int bodyOffset = index + HEADER_LENGTH;
+        tradeEncoder.wrap(ringBuffer, bodyOffset)
             .exchangeSequence(sequence)
             .exchangeTimestamp(timestamp)
             .instrumentId(locate)
             .orderId(message.orderReferenceNumber())
             .matchNumber(message.matchNumber())
             .price().mantissa(message.price());
-        tradeEncoder
-            .shares(message.shares())
-            .side('B' == side ? Side.BUY : Side.SELL);
+        tradeEncoder.shares(message.shares());
+        ringBuffer.putByte(bodyOffset + TradeEncoder.sideEncodingOffset(), side); // 'B' or 'S', as on the wire
+
         commit(partition, index);
     }
 
@@ -629,7 +634,9 @@ public final class ItchNormalizer
 
     private static boolean isSide(final byte code)
     {
-        return code == 'B' || code == 'S';
+        // Non-short-circuit: one rarely taken branch on the result rather than one per comparison,
+        // which a random buy/sell mix would mispredict.
+        return code == 'B' | code == 'S';
     }
 
     private static boolean isSystemEventCode(final byte code)
