@@ -108,9 +108,11 @@ public class ItchNormalizeBenchmark
             if (++sinceDrain == DRAIN_EVERY)
             {
                 sinceDrain = 0;
+                normalizer.flushCounters(); // as the feed handler does once per datagram
                 drainRings();
             }
         }
+        normalizer.flushCounters();
         drainRings();
         exchangeSequence = sequence;
         return drain.records;

@@ -170,6 +170,10 @@ public final class LineArbiter
                 System.err.println("feed-handler: packet processing failed (logged once, then counted): " + ex);
             }
         }
+        finally
+        {
+            normalizer.flushCounters(); // once per datagram, not per message
+        }
     }
 
     /**
@@ -220,6 +224,10 @@ public final class LineArbiter
                 packetErrorLogged = true;
                 System.err.println("feed-handler: gap recovery failed (logged once, then counted): " + ex);
             }
+        }
+        finally
+        {
+            normalizer.flushCounters(); // held messages released by a declared gap
         }
         return work;
     }

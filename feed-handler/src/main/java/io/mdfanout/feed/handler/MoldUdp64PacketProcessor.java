@@ -125,6 +125,10 @@ public final class MoldUdp64PacketProcessor implements SequenceTracker.GapHandle
                 System.err.println("feed-handler: packet processing failed (logged once, then counted): " + ex);
             }
         }
+        finally
+        {
+            normalizer.flushCounters(); // once per datagram, not per message
+        }
     }
 
     /** {@inheritDoc} */
