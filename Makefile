@@ -7,7 +7,7 @@ JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
 .PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools k8s-tools chart-test \
-	bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench
+	bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
@@ -27,7 +27,10 @@ help:
 	@echo "              or a fresh one; prints the report section"
 	@echo "make bench-micro - JMH micro-benchmarks of the message path with -prof gc (~5 min); writes docs/bench/micro.md"
 	@echo "make bench  - end-to-end benchmarks (under 10 min): the chain vs raw Aeron, latency at RATES (default"
-	@echo "              \"10000 100000\"), fan-out to 1/2/4 subscribers, highest clean rate; writes docs/BENCHMARKS.md"
+	@echo "              \"10000 100000\"), fan-out to 1/2/4/8 subscribers (latency, fanout publish rate), highest clean"
+	@echo "              rate; writes docs/BENCHMARKS.md"
+	@echo "make bench-full - the long runs: make bench with long settings, then the steady-state run (100M+ messages,"
+	@echo "              message path on Epsilon GC, bench/e2e/steady.sh); writes docs/BENCHMARKS.md"
 	@echo "make clean  - remove build output"
 
 # Installs what the build needs when it is missing; a no-op on a machine that has it.
@@ -131,6 +134,14 @@ bench-micro: toolchain
 # ---- end-to-end benchmarks (bench/e2e; results under bench/e2e/results/<UTC time>, report docs/BENCHMARKS.md) --
 bench: build
 	@bench/e2e/run.sh
+
+# The long runs: one results directory for both, then one report. BENCH_FULL_ENV overrides the long settings.
+BENCH_FULL_ENV ?= RATES="10000 100000 1000000" DURATION_S=120 FANOUT_S=60 PUB_MESSAGES=50000000 STEP_S=10 SEARCH_STEPS=7
+bench-full: build
+	@results=bench/e2e/results/$$(date -u +%Y%m%dT%H%M%SZ)-full; \
+	  $(BENCH_FULL_ENV) RESULTS_DIR=$$results NO_REPORT=1 bench/e2e/run.sh; \
+	  RESULTS_DIR=$$results NO_REPORT=1 bench/e2e/steady.sh; steady=$$?; \
+	  python3 bench/e2e/report.py $$results; exit $$steady
 
 clean:
 	$(MVN) $(MVN_FLAGS) -q clean

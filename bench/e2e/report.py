@@ -4,7 +4,8 @@
 Every figure in the document comes from the results directory: nothing is typed by hand. The plots are plain
 SVG drawn here (no matplotlib needed).
 
-usage: bench/e2e/report.py RESULTS_DIR [--doc docs/BENCHMARKS.md] [--images docs/bench]
+usage: bench/e2e/report.py RESULTS_DIR [--steady STEADY_RESULTS_DIR] [--doc docs/BENCHMARKS.md] [--images docs/bench]
+(the steady-state section comes from RESULTS_DIR/steady/steady.json, or from --steady's run of bench/e2e/steady.sh)
 """
 import argparse
 import glob
@@ -206,6 +207,7 @@ def commands_of(results, name):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results")
+    parser.add_argument("--steady", help="results directory of a bench/e2e/steady.sh run (default: RESULTS)")
     parser.add_argument("--doc", default="docs/BENCHMARKS.md")
     parser.add_argument("--images", default="docs/bench")
     args = parser.parse_args()
@@ -279,14 +281,18 @@ def main():
     labels = [("rates", "latency rates (msg/s)"), ("duration_s", "seconds of messages per latency run"),
               ("min_messages", "minimum messages per latency run"), ("fanout_rate", "fan-out rate (msg/s)"),
               ("fanout_s", "seconds of messages per fan-out run"), ("fanout_subs", "fan-out subscriber counts"),
+              ("pub_messages", "publisher throughput: ITCH messages replayed"),
+              ("pub_subs", "publisher throughput: subscriber counts"),
               ("step_s", "seconds per throughput step"), ("search_lo", "throughput search from (msg/s)"),
               ("search_hi", "throughput search up to (msg/s), chain"),
               ("raw_search_hi", "throughput search up to (msg/s), raw Aeron"), ("search_steps", "throughput bisection steps"),
               ("partitions", "partitions"), ("symbols", "simulated symbols"),
               ("message_length", "raw Aeron message length (bytes)"), ("channel", "chain channel"),
-              ("raw_channel", "raw Aeron channel")]
+              ("raw_channel", "raw Aeron channel"), ("pub_channel", "publisher throughput channel")]
     for key, label in labels:
         value = settings.get(key)
+        if value is None:
+            continue
         md.append(f"| {label} | `{value}` |" if key.endswith("channel") else f"| {label} | {value} |")
     md.append("")
     md.append("## Commands")
@@ -375,6 +381,49 @@ def main():
             md.append(f"![latency vs subscribers]({image_rel}/e2e-fanout.svg)")
             md.append("")
 
+    pub_runs = sorted(load_all(os.path.join(results, "publisher", "*.run.json")), key=lambda r: r["subscribers"])
+    if pub_runs:
+        base = next((r for r in pub_runs if r["subscribers"] == 1), None)
+        base_rate = base.get("median_rate") if base else None
+        md.append("### Publisher throughput vs subscribers")
+        md.append("")
+        md.append(f"The fanout's own publish rate with N `record --no-recovery --out /dev/null` subscriber processes "
+                  f"(each with its own embedded media driver). `replay` writes a generated "
+                  f"{settings.get('pub_messages', 0):,}-message ITCH session into the rings as fast as they accept "
+                  "it, so the fanout is offered more than it can publish (*ring full waits* > 0 shows the fanout "
+                  "was the bottleneck); the rate is the median of the fanout's one-second `published` rates "
+                  "(first and last, partial, seconds left out). A run counts only if every subscriber received "
+                  "every ring record with gaps=0 and missing=0. The fanout (publisher thread and embedded media "
+                  f"driver) runs on CPU `{pub_runs[0].get('fanout_cpu') or 'any'}` and the replay and every "
+                  f"subscriber on `{pub_runs[0].get('others_cpu') or 'any'}` (taskset): on this 2-core machine the "
+                  "subscribers then compete with each other and the replay, not with the publisher. Target: "
+                  "with 8 subscribers at least 90% of the rate with 1.")
+        md.append("")
+        md.append("| subscribers | fanout publish rate, median (msg/s) | peak (msg/s) | seconds measured | "
+                  "ratio to 1 subscriber | ring full waits | every subscriber complete | messages per subscriber |")
+        md.append("|---:|---:|---:|---:|---:|---:|---|---|")
+        bars = []
+        for r in pub_runs:
+            msgs = ", ".join(f"{s['messages']:,}" if s.get("messages") is not None else "n/a"
+                             for s in r["subscriber_results"])
+            md.append(f"| {r['subscribers']} | {rate(r.get('median_rate'))} | {rate(r.get('peak_rate'))} | "
+                      f"{r.get('full_seconds')} | {ratio(r.get('median_rate'), base_rate)} | "
+                      f"{rate(r.get('ring_full_waits'))} | {'yes' if r.get('complete') else 'NO'} "
+                      f"(exits {r['subscriber_exits']}) | {msgs} |")
+            bars.append((f"{r['subscribers']} sub", [("fanout publish rate (median)", r.get("median_rate"))]))
+        md.append("")
+        eight = next((r for r in pub_runs if r["subscribers"] == 8), None)
+        if eight and base_rate and eight.get("median_rate"):
+            share = eight["median_rate"] / base_rate
+            md.append(f"With 8 subscribers the fanout publishes at **{share:.0%}** of its rate with 1 "
+                      f"(target 90%: {'met' if share >= 0.9 else 'not met'} in this run"
+                      f"{'' if eight.get('complete') and base.get('complete') else '; a run was incomplete'}).")
+            md.append("")
+        if bar_plot("Fanout publish rate vs subscribers", "messages/s", bars,
+                    os.path.join(args.images, "e2e-fanout-publisher.svg")):
+            md.append(f"![fanout publish rate vs subscribers]({image_rel}/e2e-fanout-publisher.svg)")
+            md.append("")
+
     maxima = {m["system"]: m for m in load_all(os.path.join(results, "throughput", "*.max.json"))}
     if maxima:
         md.append("## Throughput")
@@ -430,11 +479,82 @@ def main():
             md.append(f"![throughput]({image_rel}/e2e-throughput.svg)")
             md.append("")
 
+    steady_dir = (args.steady or results).rstrip("/")
+    steady_path = os.path.join(steady_dir, "steady", "steady.json")
+    if os.path.exists(steady_path):
+        st = load_json(steady_path)
+        mib = lambda b: "n/a" if b is None else f"{b / 2 ** 20:.1f}"
+        md.append("## Steady state (Epsilon GC)")
+        md.append("")
+        md.append(f"`bench/e2e/steady.sh` (run `{os.path.basename(steady_dir)}`; `make bench-full` runs it): the "
+                  f"simulator sends {st['messages_sent']:,} ITCH messages at {st['rate']:,} msg/s to the feed "
+                  "handler, fanout and one `record --no-recovery` subscriber, each of those three with Epsilon GC "
+                  f"(no collector: nothing allocated is ever freed) and a {st['heap']} heap, stats lines and "
+                  "metrics off. The simulator is the exchange and runs with the ordinary collector; it serves "
+                  "MoldUDP64 retransmissions so a UDP drop on this loaded machine is recovered, not lost. Heap used "
+                  f"is sampled with `jcmd GC.heap_info` every {st['sample_s']} s from 10 s after the start (the "
+                  "start-up allocation is done by then) and read from `-Xlog:gc` at exit.")
+        md.append("")
+        md.append("| | |")
+        md.append("|---|---|")
+        md.append(f"| result | **{'passed' if st.get('passed') else 'FAILED'}** |")
+        md.append(f"| ITCH messages sent | {st['messages_sent']:,} |")
+        md.append(f"| normalized messages received by the subscriber | {rate(st.get('subscriber_messages'))} |")
+        md.append(f"| subscriber gaps / missing | {st.get('subscriber_gaps')} / {st.get('subscriber_missing')} |")
+        md.append(f"| feed gaps declared (unrecovered) | {st.get('feed_gaps_declared')} |")
+        md.append(f"| asked rate / simulator kept (msg/s) | {st['rate']:,} / {rate(st.get('simulator_rate'))} |")
+        md.append(f"| duration (s) | {st['duration_s']} |")
+        md.append("")
+        md.append("| process | heap used at start (MiB) | heap used at end (MiB) | growth (MiB) | alive at the end | "
+                  "OutOfMemoryError | exit code |")
+        md.append("|---|---:|---:|---:|---|---|---:|")
+        for p in st["processes"]:
+            a, b = p.get("heap_used_start"), p.get("heap_used_end")
+            growth = mib(b - a) if a is not None and b is not None else "n/a"
+            md.append(f"| {p['role']} | {mib(a)} | {mib(b)} | {growth} | {'yes' if p['alive_at_end'] else 'NO'} | "
+                      f"{'YES' if p['out_of_memory'] else 'no'} | {p['exit']} |")
+        md.append("")
+        md.append("Exit code 143 is the SIGTERM the script sends the feed handler and fanout at the end; the "
+                  "subscriber exits by itself after END_OF_MESSAGES.")
+        md.append("")
+        samples_path = os.path.join(steady_dir, "steady", "heap-samples.tsv")
+        if os.path.exists(samples_path):
+            series = {}
+            with open(samples_path) as f:
+                next(f)
+                for line in f:
+                    t, role, used = (line.rstrip("\n").split("\t") + ["", "", ""])[:3]
+                    if used:
+                        series.setdefault(role, []).append((int(t), int(used)))
+            if series:
+                md.append("Heap used over the run (MiB, `jcmd GC.heap_info` samples):")
+                md.append("")
+                times = sorted({t for pts in series.values() for t, _ in pts})
+                roles = list(series)
+                md.append("| seconds | " + " | ".join(roles) + " |")
+                md.append("|---:|" + "---:|" * len(roles))
+                for t in times:
+                    md.append(f"| {t} | " + " | ".join(
+                        next((mib(u) for tt, u in series[r] if tt == t), "") for r in roles) + " |")
+                md.append("")
+        cmds = []
+        cpath = os.path.join(steady_dir, "logs", "steady", "commands.txt")
+        if os.path.exists(cpath):
+            cmds = [line.strip() for line in open(cpath) if line.strip()]
+        if cmds:
+            md.append("Exactly as run (in start order):")
+            md.append("")
+            md.append("```")
+            md.extend(cmds)
+            md.append("```")
+            md.append("")
+
     md.append("## Reproducing")
     md.append("")
     md.append("`make bench` writes a new directory under `bench/e2e/results/` (JSON per run, `.hgrm` "
               "percentile distributions, every process's log and command line) and regenerates this page from "
-              "it; `python3 bench/e2e/report.py bench/e2e/results/<run>` regenerates it from an older run.")
+              "it; `python3 bench/e2e/report.py bench/e2e/results/<run> [--steady bench/e2e/results/<steady run>]` "
+              "regenerates it from an older run. `make bench-full` runs the long settings and `bench/e2e/steady.sh`.")
     md.append("")
     os.makedirs(os.path.dirname(args.doc) or ".", exist_ok=True)
     with open(args.doc, "w") as f:

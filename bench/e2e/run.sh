@@ -3,7 +3,11 @@
 #
 #   latency    per rate in RATES: simulator --latency-timestamps -> feed-handler -> fanout -> `latency`
 #              subscriber, and raw-aeron-pub -> raw-aeron-sub at the same rate and message count
-#   fan-out    the chain at FANOUT_RATE with 1, 2 and 4 latency subscribers
+#   fan-out    the chain at FANOUT_RATE with 1, 2, 4 and 8 latency subscribers (latency per subscriber); then the
+#              fanout's publisher throughput with 1, 2, 4 and 8 `record` subscribers: a generated ITCH session
+#              (PUB_MESSAGES messages, written once, cached) is replayed into the rings as fast as they accept, the
+#              fanout drains and publishes it as fast as it can, every subscriber must receive all of it gap-free;
+#              the rate is the median of the fanout's one-second `published` rates (see pub_throughput below)
 #   throughput the highest simulator rate the chain delivers whole (record --no-recovery exits 0, gaps=0, the
 #              feed handler declared no gap, the simulator kept >= 95% of the rate), by bisection; the same for
 #              raw Aeron (every message received, the publisher kept >= 95% of the rate)
@@ -15,9 +19,9 @@
 #
 # Settings (environment): RATES ("10000 100000"; add 1000000 to try 1M msg/s), DURATION_S (30: seconds worth of
 # messages per latency run, at least MIN_MESSAGES=200000), FANOUT_RATE (100000), FANOUT_S (15), FANOUT_SUBS
-# ("1 2 4"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/1000000; raw Aeron up to
+# ("1 2 4 8"), PUB_MESSAGES (20000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/1000000; raw Aeron up to
 # RAW_SEARCH_HI=4000000, it goes further), SEARCH_STEPS (5),
-# SKIP_THROUGHPUT=1, NO_REPORT=1.
+# SKIP_THROUGHPUT=1, SKIP_PUB=1, NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -26,7 +30,10 @@ DURATION_S="${DURATION_S:-30}"
 MIN_MESSAGES="${MIN_MESSAGES:-200000}"
 FANOUT_RATE="${FANOUT_RATE:-100000}"
 FANOUT_S="${FANOUT_S:-15}"
-FANOUT_SUBS="${FANOUT_SUBS:-1 2 4}"
+FANOUT_SUBS="${FANOUT_SUBS:-1 2 4 8}"
+PUB_MESSAGES="${PUB_MESSAGES:-20000000}"
+PUB_SUBS="${PUB_SUBS:-1 2 4 8}"
+PEERS_CACHE="${PEERS_CACHE:-$HOME/.cache/mdfanout/peers}"
 STEP_S="${STEP_S:-4}"
 SEARCH_LO="${SEARCH_LO:-50000}"
 SEARCH_HI="${SEARCH_HI:-1000000}"
@@ -36,13 +43,14 @@ PARTITIONS=4
 SYMBOLS=100
 MESSAGE_LENGTH=48
 
-results="bench/e2e/results/$(date -u +%Y%m%dT%H%M%SZ)"
-mkdir -p "$results"/{latency,fanout,throughput,logs}
+results="${RESULTS_DIR:-bench/e2e/results/$(date -u +%Y%m%dT%H%M%SZ)}"
+mkdir -p "$results"/{latency,fanout,publisher,throughput,logs}
 commands="$results/commands.txt"
 : >"$commands"
 group=239.1.1.1; port=26400
 channel='aeron:udp?endpoint=224.0.1.1:40456|interface=127.0.0.1|mtu=8192'
 raw_channel='aeron:udp?endpoint=224.0.1.5:40470|interface=127.0.0.1|mtu=8192'
+pub_channel='aeron:udp?endpoint=224.0.1.9:40480|interface=127.0.0.1|mtu=8192'
 mdf=bin/mdfanout
 pids=()
 ring_dir=""
@@ -176,6 +184,103 @@ raw() {
   log "$name: rate=$rate messages=$messages publisher=${pub_rate:-?}/s exit=$sub_exit missing=${missing:-?} $(grep -h -o 'p99=[0-9.]*us' "$logs/sub.log" | tr '\n' ' ')"
 }
 
+# The session file pub_throughput replays: written once by the simulator (no sending) and cached, shared with
+# bench/peers/itchy-bench.sh (same name for the same message count and seed).
+session_file() {
+  local file="$PEERS_CACHE/session-$PUB_MESSAGES-seed1.itch"
+  if [ ! -s "$file" ]; then
+    mkdir -p "$PEERS_CACHE"
+    log "writing the $PUB_MESSAGES-message ITCH session $file (once)"
+    $mdf simulator --no-send --rate 0 --messages "$PUB_MESSAGES" --seed 1 --symbols $SYMBOLS \
+      --itch-file "$file.partial" --stats-interval-s 0 >"$results/logs/session.log" 2>&1 && mv "$file.partial" "$file"
+  fi
+  echo "$file"
+}
+
+# pub_throughput SUBSCRIBERS: the fanout's publish rate with N subscriber processes.
+#   replay (--pace max) -> rings -> fanout -> N x `record --no-recovery --out /dev/null --until-end-of-messages`
+# Replay waits (--wait-for-file) until every subscriber has a connected image, then writes the whole session as
+# fast as the rings accept it: the fanout is offered more than it can publish (the replay's ringFullWaits count
+# the times a ring was full, i.e. the fanout was the bottleneck). On this 2-core machine the fanout (its
+# publisher thread and embedded media driver) is pinned with taskset to CPU 0 and everything else (replay, the
+# subscribers with their embedded drivers) to CPU 1, so N subscribers compete with each other and the replay,
+# not with the publisher; on more cores the same split applies (first CPU: fanout; the rest: the others).
+# Snapshots are off (no late joiners here). Rate: the median of the fanout's one-second `published` rates,
+# leaving out the first and the last second (partial); the run counts only if every subscriber exits 0 with
+# gaps=0 and missing=0 and received every ring record.
+pub_throughput() {
+  local n="$1" name="pub-$1"
+  local logs="$results/logs/$name"; mkdir -p "$logs"
+  local file; file=$(session_file)
+  ring_dir="/dev/shm/mdfanout-bench-$$-$name"
+  local cpus; cpus=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //')
+  local fanout_cpu="" others_cpu=""
+  if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
+    fanout_cpu="taskset -c $(python3 -c "import sys; print(sys.argv[1].split(',')[0].split('-')[0])" "$cpus")"
+    others_cpu="taskset -c $(python3 -c "
+import sys
+cpus = []
+for part in sys.argv[1].split(','):
+    a, _, b = part.partition('-')
+    cpus += range(int(a), int(b or a) + 1)
+print(','.join(map(str, cpus[1:])))" "$cpus")"
+  fi
+  launch "$logs/replay.log" $others_cpu $mdf replay --file "$file" --ring-dir "$ring_dir" --partitions $PARTITIONS \
+    --wait-for-file "$logs/go" --wait-for-consumer --stats-interval-s 0 --progress off
+  local rp=$last_pid
+  wait_for_files 30 "$ring_dir/partition-0.ring" || log "$name: replay created no rings (see $logs)"
+  launch "$logs/fanout.log" $fanout_cpu $mdf fanout --ring-dir "$ring_dir" --partitions $PARTITIONS \
+    --channel "$pub_channel" --cpus none --snapshot-interval-ms 0 --stats-interval-s 1
+  local fo=$last_pid
+  local sub_pids=() ready=()
+  for i in $(seq 1 "$n"); do
+    launch "$logs/sub$i.log" $others_cpu $mdf record --channel "$pub_channel" --partitions $PARTITIONS \
+      --until-end-of-messages --no-recovery --out /dev/null --timeout-s 300 --ready-file "$logs/ready$i"
+    sub_pids+=("$last_pid"); ready+=("$logs/ready$i")
+  done
+  wait_for_files 90 "${ready[@]}" || log "$name: subscribers did not connect within 90 s (see $logs)"
+  touch "$logs/go"
+  local sub_exits=()
+  for pid in "${sub_pids[@]}"; do wait "$pid"; sub_exits+=($?); done
+  wait "$rp"; local replay_exit=$?
+  kill -TERM "$fo" 2>/dev/null; wait "$fo" 2>/dev/null
+  cleanup
+  python3 - "$results/publisher/$name.run.json" "$name" "$n" "$replay_exit" "${sub_exits[*]}" "$logs" \
+    "$fanout_cpu" "$others_cpu" <<'EOF'
+import json, re, statistics, sys
+out, name, n, replay_exit, exits, logs, fanout_cpu, others_cpu = sys.argv[1:]
+n = int(n)
+def text(f):
+    try:
+        return open(f"{logs}/{f}", errors="replace").read()
+    except OSError:
+        return ""
+rates = [int(r) for r in re.findall(r"published=\d+ \((\d+)/s\)", text("fanout.log"))]
+first = next((i for i, r in enumerate(rates) if r > 0), len(rates))
+last = max((i for i, r in enumerate(rates) if r > 0), default=-1)
+full = rates[first + 1:last]                        # whole seconds of publishing
+replay = text("replay.log")
+ring_records = re.findall(r"ringRecords=(\d+)", replay)
+waits = re.findall(r"ringFullWaits=([\d,]+)", replay)
+subs = []
+for i in range(1, n + 1):
+    t = text(f"sub{i}.log")
+    get = lambda k: (lambda m: int(m[-1]) if m else None)(re.findall(rf"\b{k}=(\d+)", t))
+    subs.append({"messages": get("messages"), "gaps": get("gaps"), "missing": get("missing")})
+r = {"name": name, "subscribers": n, "replay_exit": int(replay_exit), "subscriber_exits": [int(e) for e in exits.split()],
+     "ring_records": int(ring_records[-1]) if ring_records else None,
+     "ring_full_waits": sum(int(w) for w in waits[-1].split(",")) if waits else None,
+     "fanout_rates": rates[first:last + 1], "median_rate": statistics.median(full) if full else None,
+     "peak_rate": max(rates) if rates else None, "full_seconds": len(full), "subscriber_results": subs,
+     "fanout_cpu": fanout_cpu, "others_cpu": others_cpu}
+r["complete"] = (r["replay_exit"] == 0 and all(e == 0 for e in r["subscriber_exits"]) and
+                 all(s["gaps"] == 0 and s["missing"] == 0 and s["messages"] == r["ring_records"] for s in subs))
+json.dump(r, open(out, "w"), indent=1)
+print(f"bench: {name}: fanout median {r['median_rate']} msg/s over {len(full)} s (peak {r['peak_rate']}), "
+      f"ringFullWaits={r['ring_full_waits']}, every subscriber complete: {r['complete']}", file=sys.stderr)
+EOF
+}
+
 # A throughput step passes when everything arrived and the sender kept (nearly) the asked rate.
 passed() {  # passed RUN_JSON
   python3 - "$1" <<'EOF'
@@ -230,9 +335,9 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","duration_s":%s,"min_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
-    "$RATES" "$DURATION_S" "$MIN_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
-    "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" \
+  printf '{"rates":"%s","duration_s":%s,"min_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
+    "$RATES" "$DURATION_S" "$MIN_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
+    "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" \
     "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"
 }
@@ -252,6 +357,9 @@ fanout_messages=$(messages_for "$FANOUT_RATE" "$FANOUT_S")
 for n in $FANOUT_SUBS; do
   chain "fanout-$n" "$FANOUT_RATE" "$fanout_messages" "$n" latency fanout
 done
+if [ "${SKIP_PUB:-0}" != 1 ]; then
+  for n in $PUB_SUBS; do pub_throughput "$n"; done
+fi
 
 if [ "${SKIP_THROUGHPUT:-0}" != 1 ]; then
   search chain
