@@ -424,6 +424,11 @@ def main():
             md.append(f"![fanout publish rate vs subscribers]({image_rel}/e2e-fanout-publisher.svg)")
             md.append("")
 
+    import report_nats  # the NATS peer's section, when bench/e2e/nats.sh ran into this results directory
+    nats_section = report_nats.section(results, args.images, image_rel)
+    if nats_section:
+        md.append(nats_section)
+
     maxima = {m["system"]: m for m in load_all(os.path.join(results, "throughput", "*.max.json"))}
     if maxima:
         md.append("## Throughput")

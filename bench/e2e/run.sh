@@ -21,7 +21,7 @@
 # messages per latency run, at least MIN_MESSAGES=200000), FANOUT_RATE (100000), FANOUT_S (15), FANOUT_SUBS
 # ("1 2 4 8"), PUB_MESSAGES (20000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/1000000; raw Aeron up to
 # RAW_SEARCH_HI=4000000, it goes further), SEARCH_STEPS (5),
-# SKIP_THROUGHPUT=1, SKIP_PUB=1, NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
+# SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -364,6 +364,9 @@ fi
 if [ "${SKIP_THROUGHPUT:-0}" != 1 ]; then
   search chain
   search raw
+fi
+if [ "${SKIP_NATS:-0}" != 1 ]; then
+  bench/e2e/nats.sh "$results" || log "NATS peer skipped (see above)"
 fi
 echo "{\"elapsed_s\":$((SECONDS - started))}" >"$results/elapsed.json"
 log "done in $((SECONDS - started)) s: $results"

@@ -32,7 +32,7 @@ SYMBOLS=100
 results="${RESULTS_DIR:-bench/e2e/results/$(date -u +%Y%m%dT%H%M%SZ)-steady}"
 out="$results/steady"; logs="$results/logs/steady"
 mkdir -p "$out" "$logs"
-group=239.1.1.1; port=26400; retransmit_port=26490
+group=239.1.1.3; port=26410; retransmit_port=26490   # distinct from run.sh's feed (239.1.1.1:26400)
 channel='aeron:udp?endpoint=224.0.1.11:40490|interface=127.0.0.1|mtu=8192'
 ring_dir="/dev/shm/mdfanout-steady-$$"
 jar=cli/target/mdfanout.jar
