@@ -124,12 +124,17 @@ bench-nats: build bench-nats-setup
 # JMH micro-benchmarks: builds bench/ (and what it depends on), runs every benchmark with the gc
 # profiler and regenerates docs/bench/micro.md from the JSON results. JMH_ARGS overrides the settings.
 JMH_ARGS ?= -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc
+ITCHY_MICRO_PASSES ?= 50
 BENCH_CP := bench/target/mdfanout-bench.jar:bench/target/lib/*
 bench-micro: toolchain
 	$(MVN) $(MVN_FLAGS) -q -pl bench -am package -DskipTests
+	java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -cp '$(BENCH_CP)' io.mdfanout.bench.WriteSession bench/target/session.itch
+	@# The native decoder peer on the very bytes ItchNormalizeBenchmark normalizes, in the same run.
+	ITCHY_PASSES=$(ITCHY_MICRO_PASSES) bench/peers/itchy-bench.sh bench/target/session.itch | tee bench/target/itchy.txt \
+	  || echo "itchy: unavailable (see above)" >bench/target/itchy.txt
 	java -cp '$(BENCH_CP)' org.openjdk.jmh.Main $(JMH_ARGS) -rf json -rff bench/target/jmh.json
 	python3 bench/scripts/jmh-table.py bench/target/jmh.json docs/bench/micro.md \
-	  "java -cp '$(BENCH_CP)' org.openjdk.jmh.Main $(JMH_ARGS) -rf json -rff bench/target/jmh.json"
+	  "java -cp '$(BENCH_CP)' org.openjdk.jmh.Main $(JMH_ARGS) -rf json -rff bench/target/jmh.json" bench/target/itchy.txt
 
 # ---- end-to-end benchmarks (bench/e2e; results under bench/e2e/results/<UTC time>, report docs/BENCHMARKS.md) --
 bench: build

@@ -3,7 +3,10 @@
 one table row per benchmark (and per secondary rate such as SdkBookBenchmark's messages/s), with
 the bytes allocated per operation from -prof gc. Generated, never typed: rerun `make bench-micro`.
 
-usage: jmh-table.py RESULTS_JSON OUTPUT_MD COMMAND
+usage: jmh-table.py RESULTS_JSON OUTPUT_MD COMMAND [ITCHY_OUTPUT]
+
+ITCHY_OUTPUT is what bench/peers/itchy-bench.sh printed for the same session file in the same run:
+the native decoder peer, compared with ItchNormalizeBenchmark (and its unchecked variant).
 """
 import json
 import os
@@ -36,10 +39,48 @@ def fmt(value):
     return f"{value:.3g}"
 
 
+def read_itchy(path):
+    """The fields of itchy-bench's `itchy:` line, or None when the peer did not run."""
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith("itchy: messages="):
+                    return dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
+    except OSError:
+        pass
+    return None
+
+
+def peer_section(results, itchy):
+    """Normalize throughput against the Rust itchy decoder on the same file, same run."""
+    lines = ["", "## Against the native decoder peer (same file, same run)", ""]
+    if not itchy:
+        lines.append("itchy did not run (see `make bench-micro`'s output; it needs cargo).")
+        return lines
+    peer = float(itchy["best_msgs_per_s"])
+    lines.append("`bench/peers/itchy-bench.sh bench/target/session.itch`: the Rust `itchy` crate decodes the file that")
+    lines.append("`io.mdfanout.bench.WriteSession` wrote from the benchmark's own session (decode only, from memory,")
+    lines.append(f"best of {itchy.get('passes', '?')} passes; it skips the {itchy.get('skipped', '?')} messages of types it "
+                 f"cannot parse and {itchy.get('rejected', '?')} it rejects). Ours decodes, validates, normalizes, encodes")
+    lines.append("SBE and writes the rings; the score is JMH's mean over the measurement iterations.")
+    lines.append("")
+    lines.append("| | messages/s | ns/message | ratio to itchy |")
+    lines.append("|---|---:|---:|---:|")
+    lines.append(f"| itchy (decode only) | {peer:,.0f} | {1e9 / peer:.1f} | 1.00 |")
+    for result in results:
+        name = result["benchmark"].rsplit(".", 2)[-2]
+        if name.startswith("ItchNormalize"):
+            score = result["primaryMetric"]["score"]
+            lines.append(f"| {name} (decode + normalize + ring write) | {score:,.0f} | {1e9 / score:.1f} | "
+                         f"{score / peer:.2f} |")
+    return lines
+
+
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) not in (4, 5):
         sys.exit(__doc__)
-    results_path, output_path, command = sys.argv[1:]
+    results_path, output_path, command = sys.argv[1:4]
+    itchy = read_itchy(sys.argv[4]) if len(sys.argv) == 5 else None
     with open(results_path) as f:
         results = json.load(f)
     if not results:
@@ -91,6 +132,7 @@ def main():
                 continue
             lines.append(f"| {bench}:{key} | {params} | {fmt(metric['score'])} ± {fmt(metric['scoreError'])} | "
                          f"{metric['scoreUnit']} | |")
+    lines += peer_section(results, itchy)
     lines += [
         "",
         "## What each measures",
@@ -98,6 +140,8 @@ def main():
         "- `ItchNormalizeBenchmark.normalizeSession`: ITCH 5.0 decode + validate + normalize + SBE encode + ring write, one",
         "  thread, from memory, over a generated 200,000-message session (500 symbols) into 4 partition rings, drained by a",
         "  no-op read every 256 messages (included). One op = one ITCH message.",
+        "- `ItchNormalizeUncheckedBenchmark.normalizeSession`: the same with Agrona's bounds checks off",
+        "  (`-Dagrona.disable.bounds.checks=true`, see docs/OPERATIONS.md).",
         "- `SbeCodecBenchmark.encode|decode`: one normalized message, every field written or read. One op = one message.",
         "- `RingBufferBenchmark.writeRead`: claim + fill + commit + read of one 44-byte record, one thread;",
         "  `spsc`: producer and consumer threads on one ring (per-thread rows are each side's time per call,",
