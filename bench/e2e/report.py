@@ -388,15 +388,18 @@ def main():
         md.append("### Publisher throughput vs subscribers")
         md.append("")
         md.append(f"The fanout's own publish rate with N `record --no-recovery --out /dev/null` subscriber processes "
-                  f"(each with its own embedded media driver). `replay` writes a generated "
+                  f"sharing one standalone `media-driver`, as subscriber processes on one host do: the multicast "
+                  f"stream is received once and read by each from shared memory. `replay` writes a generated "
                   f"{settings.get('pub_messages', 0):,}-message ITCH session into the rings as fast as they accept "
                   "it, so the fanout is offered more than it can publish (*ring full waits* > 0 shows the fanout "
                   "was the bottleneck); the rate is the median of the fanout's one-second `published` rates "
                   "(first and last, partial, seconds left out). A run counts only if every subscriber received "
                   "every ring record with gaps=0 and missing=0. The fanout (publisher thread and embedded media "
                   f"driver) runs on CPU `{pub_runs[0].get('fanout_cpu') or 'any'}` and the replay and every "
-                  f"subscriber on `{pub_runs[0].get('others_cpu') or 'any'}` (taskset): on this 2-core machine the "
-                  "subscribers then compete with each other and the replay, not with the publisher. Target: "
+                  f"subscriber and their driver on `{pub_runs[0].get('others_cpu') or 'any'}` (taskset): on this 2-core "
+                  "machine the subscribers then compete with each other and the replay, not with the publisher; "
+                  "a subscriber that falls behind slows the publisher through the shared driver's flow control "
+                  "rather than losing data. Target: "
                   "with 8 subscribers at least 90% of the rate with 1.")
         md.append("")
         md.append("| subscribers | fanout publish rate, median (msg/s) | peak (msg/s) | seconds measured | "

@@ -232,9 +232,17 @@ print(','.join(map(str, cpus[1:])))" "$cpus")"
   launch "$logs/fanout.log" $fanout_cpu $mdf fanout --ring-dir "$ring_dir" --partitions $PARTITIONS \
     --channel "$pub_channel" --cpus none --snapshot-interval-ms 0 --stats-interval-s 1
   local fo=$last_pid
+  # The subscribers share one media driver, as processes on one host do: the multicast stream is
+  # received once and each subscriber reads it from shared memory (with a driver each, N receivers
+  # would compete for the one CPU left and the slowest would lose data under max flow control).
+  local sub_driver="/dev/shm/mdfanout-bench-$$-$name-driver"
+  launch "$logs/driver.log" $others_cpu $mdf media-driver --aeron-dir "$sub_driver" --cpus none
+  local drv=$last_pid
+  wait_for_files 30 "$sub_driver/cnc.dat" || log "$name: the subscribers' media driver did not start (see $logs)"
   local sub_pids=() ready=()
   for i in $(seq 1 "$n"); do
     launch "$logs/sub$i.log" $others_cpu $mdf record --channel "$pub_channel" --partitions $PARTITIONS \
+      --aeron-dir "$sub_driver" \
       --until-end-of-messages --no-recovery --out /dev/null --timeout-s 300 --ready-file "$logs/ready$i"
     sub_pids+=("$last_pid"); ready+=("$logs/ready$i")
   done
@@ -243,7 +251,7 @@ print(','.join(map(str, cpus[1:])))" "$cpus")"
   local sub_exits=()
   for pid in "${sub_pids[@]}"; do wait "$pid"; sub_exits+=($?); done
   wait "$rp"; local replay_exit=$?
-  kill -TERM "$fo" 2>/dev/null; wait "$fo" 2>/dev/null
+  kill -TERM "$fo" "$drv" 2>/dev/null; wait "$fo" "$drv" 2>/dev/null
   cleanup
   python3 - "$results/publisher/$name.run.json" "$name" "$n" "$replay_exit" "${sub_exits[*]}" "$logs" \
     "$fanout_cpu" "$others_cpu" <<'EOF'
