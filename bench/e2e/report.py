@@ -438,15 +438,27 @@ def main():
         md.append("")
         chain_max = maxima.get("chain", {}).get("max_rate")
         raw_max = maxima.get("raw", {}).get("max_rate")
-        md.append("| system | highest clean rate (msg/s) | first failing rate tried (msg/s) | ratio to raw Aeron |")
-        md.append("|---|---:|---:|---:|")
+        steps = load_all(os.path.join(results, "throughput", "*.run.json"))
+        md.append("| system | highest clean rate (msg/s) | MB/s at that rate | first failing rate tried (msg/s) | "
+                  "ratio to raw Aeron |")
+        md.append("|---|---:|---:|---:|---:|")
         for system, label in (("chain", "chain (1 record subscriber)"), ("raw", "raw Aeron")):
             m = maxima.get(system)
             if m:
                 failing = m.get("lowest_failed")
+                best = next((st for st in steps if st["system"] == ("chain" if system == "chain" else "raw-aeron")
+                             and st["rate"] == m["max_rate"]), None)
+                mbps = "n/a"
+                if m["max_rate"] and system == "chain" and best and best.get("simulator_bytes"):
+                    mbps = f"{m['max_rate'] * best['simulator_bytes'] / best['messages'] / 1e6:.1f} (ITCH in)"
+                elif m["max_rate"] and system == "raw":
+                    mbps = f"{m['max_rate'] * settings.get('message_length', 0) / 1e6:.1f} (payload)"
                 md.append(f"| {label} | {rate(m['max_rate']) if m['max_rate'] else 'below the search range'} | "
-                          f"{rate(failing) if failing else 'none (the top of the range passed)'}"
+                          f"{mbps} | {rate(failing) if failing else 'none (the top of the range passed)'}"
                           f" | {ratio(m['max_rate'], raw_max) if raw_max else 'n/a'} |")
+        md.append("")
+        md.append("MB/s: for the chain, the MoldUDP64/ITCH bytes the simulator sent per second at that rate; for raw "
+                  "Aeron, the messages' payload bytes (each message the message length above).")
         md.append("")
         md.append("Every step (a step is a few seconds at one rate):")
         md.append("")

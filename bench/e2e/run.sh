@@ -143,6 +143,7 @@ chain() {
   cleanup
 
   local sim_rate; sim_rate=$(field rate "$logs/simulator.log")
+  local sim_bytes; sim_bytes=$(grep -o 'done: messages=[0-9]* packets=[0-9]* heartbeats=[0-9]* bytes=[0-9]*' "$logs/simulator.log" | tail -1 | sed 's/.*bytes=//')
   local fanout_peak; fanout_peak=$(grep -o 'published=[0-9]* ([0-9]*/s)' "$logs/fanout.log" | \
     sed 's/.*(\([0-9]*\)\/s)/\1/' | sort -n | tail -1)
   local published; published=$(grep -o 'published=[0-9]*' "$logs/fanout.log" | tail -1 | cut -d= -f2)
@@ -153,8 +154,8 @@ chain() {
     sub_gaps=$(grep -o ' gaps=[0-9]*' "$logs/sub$i.log" | tail -1 | cut -d= -f2)
     gaps_total=$((gaps_total + ${sub_gaps:-1}))
   done
-  printf '{"name":"%s","system":"chain","mode":"%s","rate":%s,"messages":%s,"subscribers":%s,"simulator_exit":%s,"subscriber_exits":[%s],"simulator_rate":%s,"fanout_peak_rate":%s,"fanout_published":%s,"feed_gaps":%s,"feed_gaps_declared":%s,"subscriber_gaps":%s}\n' \
-    "$name" "$mode" "$rate" "$messages" "$subs" "$sim_exit" "$(IFS=,; echo "${sub_exits[*]}")" "$(json_num "$sim_rate")" \
+  printf '{"name":"%s","system":"chain","mode":"%s","rate":%s,"messages":%s,"subscribers":%s,"simulator_exit":%s,"subscriber_exits":[%s],"simulator_rate":%s,"simulator_bytes":%s,"fanout_peak_rate":%s,"fanout_published":%s,"feed_gaps":%s,"feed_gaps_declared":%s,"subscriber_gaps":%s}\n' \
+    "$name" "$mode" "$rate" "$messages" "$subs" "$sim_exit" "$(IFS=,; echo "${sub_exits[*]}")" "$(json_num "$sim_rate")" "$(json_num "$sim_bytes")" \
     "$(json_num "$fanout_peak")" "$(json_num "$published")" "$(json_num "$fh_gaps")" "$(json_num "$declared")" "$gaps_total" \
     >"$run/$name.run.json"
   log "$name: rate=$rate messages=$messages subs=$subs simulator=${sim_rate:-?}/s exits=${sub_exits[*]} declared=${declared:-?} $(grep -h -o 'p99=[0-9.]*us' "$logs"/sub*.log 2>/dev/null | tr '\n' ' ')"
