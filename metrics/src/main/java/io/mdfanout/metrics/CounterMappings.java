@@ -83,6 +83,8 @@ public final class CounterMappings
         feed(rules, "missing messages", "mdfanout_feed_missing_messages_total", COUNTER, "Messages lost in gaps.");
         feed(rules, "end of session packets", "mdfanout_feed_end_of_session_packets_total", COUNTER,
             "MoldUDP64 end-of-session packets received.");
+        feed(rules, "stale end of session packets ignored", "mdfanout_feed_stale_end_of_session_packets_total", COUNTER,
+            "End-of-session packets whose sequence is below messages already received or announced, ignored.");
         feed(rules, "heartbeats", "mdfanout_feed_heartbeats_total", COUNTER, "MoldUDP64 heartbeat packets received.");
         feed(rules, "socket receive errors", "mdfanout_feed_receive_errors_total", COUNTER,
             "Socket receive calls that failed with an I/O error.");

@@ -21,6 +21,7 @@ public final class FeedHandlerCounters implements AutoCloseable
     private final AtomicCounter gaps;
     private final AtomicCounter missingMessages;
     private final AtomicCounter endOfSession;
+    private final AtomicCounter staleEndOfSession;
     private final AtomicCounter heartbeats;
     private final AtomicCounter receiveErrors;
     private final AtomicCounter packetErrors;
@@ -43,6 +44,7 @@ public final class FeedHandlerCounters implements AutoCloseable
         gaps = countersManager.newCounter(labelPrefix + ": sequence gaps");
         missingMessages = countersManager.newCounter(labelPrefix + ": missing messages");
         endOfSession = countersManager.newCounter(labelPrefix + ": end of session packets");
+        staleEndOfSession = countersManager.newCounter(labelPrefix + ": stale end of session packets ignored");
         heartbeats = countersManager.newCounter(labelPrefix + ": heartbeats");
         receiveErrors = countersManager.newCounter(labelPrefix + ": socket receive errors");
         packetErrors = countersManager.newCounter(labelPrefix + ": packets failed with an unexpected error");
@@ -102,10 +104,20 @@ public final class FeedHandlerCounters implements AutoCloseable
         return missingMessages;
     }
 
-    /** End-of-session packets received. */
+    /** End-of-session packets received and honoured (stale ones are counted by {@link #staleEndOfSession()}). */
     public AtomicCounter endOfSession()
     {
         return endOfSession;
+    }
+
+    /**
+     * End-of-session packets of the current session name whose sequence is below one already received or
+     * announced: they claim the session ended before messages that exist (a stray packet, e.g. of another
+     * sender reusing the session name on the same group, or a late copy), so they are ignored.
+     */
+    public AtomicCounter staleEndOfSession()
+    {
+        return staleEndOfSession;
     }
 
     /** Heartbeat packets received. */
@@ -131,6 +143,7 @@ public final class FeedHandlerCounters implements AutoCloseable
     {
         CloseHelper.closeAll(
             packetsReceived, bytesReceived, truncatedPackets, malformedBlocks, wrongSession, duplicatePackets,
-            duplicateMessages, gaps, missingMessages, endOfSession, heartbeats, receiveErrors, packetErrors);
+            duplicateMessages, gaps, missingMessages, endOfSession, staleEndOfSession, heartbeats, receiveErrors,
+            packetErrors);
     }
 }

@@ -30,7 +30,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * End of session: the end-of-session packet ends the session once every message before it is
  * processed; a packet of another session name is then adopted (its own sequence is the next
- * expected) and packets of the ended session are counted and ignored.
+ * expected) and packets of the ended session are counted and ignored. An end-of-session packet
+ * whose sequence is below a message already received or announced is stale (it would end the
+ * session before data that exists): it is counted ({@link FeedHandlerCounters#staleEndOfSession()})
+ * and ignored. A heartbeat below the known end changes nothing, and a data packet below the next
+ * expected sequence is a duplicate: stale input never moves the sequence backwards or ends anything.
  */
 public final class LineArbiter
 {
@@ -66,6 +70,7 @@ public final class LineArbiter
     private long endOfSessionSequence = -1;
     private long now;
     private boolean packetErrorLogged;
+    private boolean staleEndOfSessionLogged;
 
     /**
      * Create an arbiter.
@@ -338,6 +343,14 @@ public final class LineArbiter
         }
         if (MoldUdp64Packet.END_OF_SESSION_COUNT == messageCount)
         {
+            if (sequence < highestKnownEnd)
+            {
+                // It says the session ended before messages that were received or announced: a stray
+                // packet (another sender reusing the session name on this group, a late copy). Honouring
+                // it would end the session early and drop every valid message after it.
+                onStaleEndOfSession(sequence);
+                return;
+            }
             feedCounters.endOfSession().incrementRelease();
             if (endOfSessionSequence < 0)
             {
@@ -549,6 +562,17 @@ public final class LineArbiter
         counters.gapsDeclared().incrementRelease();
         counters.declaredMissingMessages().getAndAddRelease(last - first + 1);
         normalizer.onGap(first, last);
+    }
+
+    private void onStaleEndOfSession(final long sequence)
+    {
+        feedCounters.staleEndOfSession().incrementRelease();
+        if (!staleEndOfSessionLogged)
+        {
+            staleEndOfSessionLogged = true;
+            System.err.println("feed-handler: stale end-of-session packet ignored (logged once, then counted): " +
+                "next sequence " + sequence + " but sequences up to " + (highestKnownEnd - 1) + " exist");
+        }
     }
 
     private void checkEndOfSession()

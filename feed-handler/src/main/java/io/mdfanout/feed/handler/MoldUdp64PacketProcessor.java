@@ -23,6 +23,8 @@ import java.nio.charset.StandardCharsets;
  *   before it are kept and, since the expected sequence only moves over what was processed, the
  *   loss surfaces as a gap on the next packet;</li>
  *   <li>duplicates and overlaps are skipped message by message;</li>
+ *   <li>an end-of-session packet whose sequence is below the next expected one is stale (the session
+ *   cannot have ended before messages already processed): counted and ignored;</li>
  *   <li>a gap publishes a GapNotice and processing continues after it.</li>
  * </ul>
  * Never throws: an unexpected exception while processing is counted as a packet error.
@@ -36,6 +38,7 @@ public final class MoldUdp64PacketProcessor implements SequenceTracker.GapHandle
     private final SequenceTracker sequenceTracker;
     private boolean sessionKnown;
     private boolean endOfSessionLogged;
+    private boolean staleEndOfSessionLogged;
     private boolean packetErrorLogged;
 
     /**
@@ -167,6 +170,19 @@ public final class MoldUdp64PacketProcessor implements SequenceTracker.GapHandle
         }
         if (MoldUdp64Packet.END_OF_SESSION_COUNT == messageCount)
         {
+            if (sequence < sequenceTracker.nextExpected())
+            {
+                // The session cannot have ended before messages already processed: a stray packet.
+                counters.staleEndOfSession().incrementRelease();
+                if (!staleEndOfSessionLogged)
+                {
+                    staleEndOfSessionLogged = true;
+                    System.err.println("feed-handler: stale end-of-session packet ignored (logged once, then " +
+                        "counted): next sequence " + sequence + " but " + sequenceTracker.nextExpected() +
+                        " is expected");
+                }
+                return;
+            }
             counters.endOfSession().incrementRelease();
             sequenceTracker.onNextSequenceAnnounced(sequence);
             if (!endOfSessionLogged)

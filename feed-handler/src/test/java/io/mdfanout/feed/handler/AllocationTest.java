@@ -11,7 +11,14 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +26,10 @@ import java.nio.file.Path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Steady state of the message path allocates nothing: packet processing, decode, normalize, ring write, receive. */
+/**
+ * Steady state of the message path allocates nothing: packet processing, decode, normalize, ring write, receive,
+ * and gap recovery by retransmission over real sockets.
+ */
 class AllocationTest
 {
     private static final int PARTITIONS = 4;
@@ -175,6 +185,117 @@ class AllocationTest
         }
         assertEquals(0, agent.counters().gaps().get());
         assertEquals(0, agent.counters().receiveErrors().get());
+    }
+
+    /**
+     * The live chain under loss: line A over real multicast loses packets, the agent requests them
+     * from a real re-request server over its unicast socket and the replies fill the gaps. The
+     * server runs on its own thread, so only the agent's receive, arbitration, hold, request and
+     * fill work is measured.
+     */
+    @Test
+    void socketGapRecoveryByRetransmissionAllocatesNothing() throws Exception
+    {
+        final Path ringDir = Files.createTempDirectory("feed-alloc-gap");
+        final byte[] bytes = everyTypePacket();
+        final int count = 19;
+        try (DatagramChannel server = DatagramChannel.open(StandardProtocolFamily.INET))
+        {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            final FeedHandlerConfig config = new FeedHandlerConfig()
+                .group("239.255.43.5").port(43005).session("ALLOC").ringDir(ringDir).partitions(PARTITIONS)
+                .datagramsPerPoll(64).maxHeldMessages(65536).gapWaitMs(1).retransmitTimeoutMs(2000)
+                .lineSilenceMs(Integer.MAX_VALUE)
+                .retransmitServer("127.0.0.1:" + ((InetSocketAddress)server.getLocalAddress()).getPort());
+            final RingBuffer[] rings = Rings.inMemory(PARTITIONS, 4 * 1024 * 1024);
+            final FeedHandlerAgent agent = new FeedHandlerAgent(
+                config, rings, new InMemoryCounters(256).countersManager());
+            final Thread serverThread = new Thread(() -> serve(server, bytes, count), "retransmit-server");
+            serverThread.setDaemon(true);
+            serverThread.start();
+            final UnsafeBuffer packet = new UnsafeBuffer(bytes);
+            long sequence = 1;
+            try (UdpSender sender = new UdpSender("239.255.43.5", 43005))
+            {
+                allocatedBytes();
+                final int rounds = 40;
+                for (int round = 0; round < rounds; round++)
+                {
+                    final int packets = 200;
+                    for (int i = 0; i < packets; i++)
+                    {
+                        if (i % 20 != 7) // line A loses every 20th packet: 10 gaps a round
+                        {
+                            packet.putLong(10, sequence, ByteOrder.BIG_ENDIAN);
+                            sender.send(bytes);
+                        }
+                        sequence += count;
+                    }
+
+                    final long deadline = System.nanoTime() + 10_000_000_000L;
+                    final long filledBefore = agent.arbitrationCounters().gapsFilled().get();
+                    final long before = allocatedBytes();
+                    while ((agent.arbiter().nextExpected() < sequence || agent.arbiter().openGaps() > 0) &&
+                        System.nanoTime() < deadline)
+                    {
+                        agent.doWork();
+                        for (final RingBuffer ring : rings)
+                        {
+                            ring.read(NO_OP, Integer.MAX_VALUE);
+                        }
+                    }
+                    final long after = allocatedBytes();
+                    assertEquals(sequence, agent.arbiter().nextExpected(), "round " + round + " recovered");
+                    assertTrue(agent.arbitrationCounters().gapsFilled().get() - filledBefore >= 10,
+                        "gaps filled by retransmission in round " + round);
+                    if (round >= rounds - 5)
+                    {
+                        assertEquals(0, after - before, "bytes allocated recovering gaps in round " + round);
+                    }
+                }
+            }
+            finally
+            {
+                agent.onClose();
+                server.close();
+                serverThread.join(5_000);
+                org.agrona.IoUtil.delete(ringDir.toFile(), true);
+            }
+            assertEquals(0, agent.arbitrationCounters().gapsDeclared().get());
+            assertTrue(agent.arbitrationCounters().fills(ArbitrationCounters.LINE_R).get() >= 40L * 10 * count);
+            assertEquals(0, agent.counters().receiveErrors().get());
+        }
+    }
+
+    /** The re-request server: answers each request with packets of the template renumbered from its sequence. */
+    private static void serve(final DatagramChannel server, final byte[] template, final int count)
+    {
+        final ByteBuffer request = ByteBuffer.allocate(64);
+        final ByteBuffer reply = ByteBuffer.allocate(template.length);
+        try
+        {
+            while (true)
+            {
+                request.clear();
+                final SocketAddress requester = server.receive(request);
+                if (request.position() != 20)
+                {
+                    continue;
+                }
+                final long first = request.getLong(10);
+                final int wanted = request.getShort(18) & 0xFFFF;
+                for (long s = first; s < first + wanted; s += count)
+                {
+                    reply.clear();
+                    reply.put(template).putLong(10, s).flip();
+                    server.send(reply, requester);
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            // closed: the test is over
+        }
     }
 
     @Test

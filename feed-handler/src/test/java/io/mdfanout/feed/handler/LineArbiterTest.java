@@ -493,6 +493,47 @@ class LineArbiterTest
     }
 
     @Test
+    void staleEndOfSessionMidSessionIsCountedAndTheSessionContinuesToTheRealEnd()
+    {
+        arbiter(config(), true);
+        receive(LINE_A, packet(1));
+        receive(LINE_A, packet(2));
+        receive(LINE_A, packet(3)); // next expected 10
+        // Another sender reusing the session name on this group announces its end at 4 (below 10).
+        receive(LINE_A, MoldPackets.endOfSession("SESS", 4));
+        assertFalse(arbiter.isSessionEnded(), "a stale end of session does not end the session");
+        assertEquals(1, feedCounters.staleEndOfSession().get());
+        assertEquals(0, feedCounters.endOfSession().get());
+
+        // A stale heartbeat moves nothing backwards either.
+        receive(LINE_A, MoldPackets.heartbeat("SESS", 2));
+        receive(LINE_A, packet(4));
+        receive(LINE_A, packet(6)); // 13..15 lost on A ...
+        receive(LINE_A, MoldPackets.endOfSession("SESS", 7)); // stale: 16..18 were received
+        receive(LINE_B, packet(5)); // ... filled by B
+        assertEquals(2, feedCounters.staleEndOfSession().get());
+        assertEquals(range(1, 18), events(1), "every valid message after the stray packets was delivered");
+        assertEquals(0, arb.gapsDeclared().get());
+        assertEquals(0, arb.endedSessionPackets().get());
+    }
+
+    @Test
+    void genuineEndOfSessionStillEndsTheSession()
+    {
+        arbiter(config(), true);
+        receive(LINE_A, packet(1));
+        receive(LINE_A, packet(2));
+        receive(LINE_A, MoldPackets.endOfSession("SESS", 4)); // stale
+        receive(LINE_A, MoldPackets.endOfSession("SESS", 7)); // genuine: the next sequence after 6
+        assertTrue(arbiter.isSessionEnded());
+        assertEquals(1, feedCounters.staleEndOfSession().get());
+        assertEquals(1, feedCounters.endOfSession().get());
+        receive(LINE_B, packet(2));
+        assertEquals(1, arb.endedSessionPackets().get(), "packets of the ended session are ignored");
+        assertEquals(range(1, 6), events(1));
+    }
+
+    @Test
     void garbageOnAnyLineNeverThrows()
     {
         arbiter(config(), true);

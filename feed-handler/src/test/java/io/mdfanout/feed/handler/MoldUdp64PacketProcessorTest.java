@@ -217,6 +217,21 @@ class MoldUdp64PacketProcessorTest
     }
 
     @Test
+    void staleEndOfSessionIsCountedAndIgnored()
+    {
+        receive(MoldPackets.packet("SESS", 1, deletes(1, 5)));
+        receive(MoldPackets.endOfSession("SESS", 3)); // below the next expected 6: a stray packet
+        receive(MoldPackets.packet("SESS", 6, deletes(6, 8)));
+        receive(MoldPackets.endOfSession("SESS", 9)); // the genuine end
+
+        assertEquals(1, feedCounters.staleEndOfSession().get());
+        assertEquals(1, feedCounters.endOfSession().get());
+        assertEquals(List.of("1", "2", "3", "4", "5", "6", "7", "8"), events(1));
+        assertEquals(0, feedCounters.gaps().get());
+        assertEquals(9, processor.sequenceTracker().nextExpected());
+    }
+
+    @Test
     void garbageNeverThrows()
     {
         final java.util.Random random = new java.util.Random(42);
