@@ -70,6 +70,7 @@ public final class FeedStats
                 .append(" malformedBlocks=").append(feed.malformedBlocks().get())
                 .append(" wrongSession=").append(feed.wrongSession().get())
                 .append(" endOfSession=").append(feed.endOfSession().get())
+                .append(" staleEndOfSession=").append(feed.staleEndOfSession().get())
                 .append(' ');
         }
         sb.append("decoded=").append(normalizer.totalDecoded())

@@ -60,11 +60,17 @@ class AllocationTest
             {
                 run(generator, packetizer, pacer, 100_000);
             }
+            // Up to three windows: a late compilation or deoptimization on a loaded machine can allocate a
+            // few bytes once, while anything allocating per message or per packet shows in every window.
             allocatedBytes();
-            final long before = allocatedBytes();
-            run(generator, packetizer, pacer, 500_000);
-            final long after = allocatedBytes();
-            assertEquals(0, after - before, "bytes allocated sending 500,000 messages; heartbeats="
+            long allocated = -1;
+            for (int window = 0; window < 3 && allocated != 0; window++)
+            {
+                final long before = allocatedBytes();
+                run(generator, packetizer, pacer, 500_000);
+                allocated = allocatedBytes() - before;
+            }
+            assertEquals(0, allocated, "bytes allocated sending 500,000 messages, in each of 3 windows; heartbeats="
                 + counters.heartbeatsSent().get() + " sendErrors=" + counters.sendErrors().get());
             assertEquals(0, counters.sendErrors().get());
         }
