@@ -59,6 +59,8 @@ public final class RawAeronPubCommand implements Callable<Integer>
         description = "Aeron directory of an external media driver; absent = launch an embedded driver.")
     String aeronDir;
 
+    private long notConnectedSinceNs;
+
     PrintStream stdout = System.out;
     PrintStream stderr = System.err;
 
@@ -179,6 +181,19 @@ public final class RawAeronPubCommand implements Callable<Integer>
             {
                 throw new IllegalStateException("publication closed or exhausted: " + result);
             }
+            if (Publication.NOT_CONNECTED == result)
+            {
+                // The subscriber went away (it exited, or took another run's end marker on a shared
+                // channel): waiting for it forever would hang the benchmark.
+                if (0 == notConnectedSinceNs)
+                {
+                    notConnectedSinceNs = System.nanoTime();
+                }
+                else if (System.nanoTime() - notConnectedSinceNs > TimeUnit.SECONDS.toNanos(connectTimeoutS))
+                {
+                    throw new IllegalStateException("subscriber gone: not connected for " + connectTimeoutS + " s");
+                }
+            }
             if (!stopSignal.isRunning())
             {
                 return backPressured;
@@ -187,6 +202,7 @@ public final class RawAeronPubCommand implements Callable<Integer>
             idle.idle(0);
         }
         idle.reset();
+        notConnectedSinceNs = 0;
         return backPressured;
     }
 
