@@ -3,16 +3,16 @@ package io.mdfanout.fanout;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import org.agrona.ErrorHandler;
-import org.agrona.concurrent.BackoffIdleStrategy;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
 
 /**
  * The media driver settings of the fanout's embedded driver and of the standalone
- * {@code media-driver} role, in one place: backing-off idle strategies (busy-spinning belongs to
- * pinned cores, which the thread factories provide), 2 MiB socket buffers and receiver window,
- * and the configured term length.
+ * {@code media-driver} role, in one place: the role's idle strategy and maximum park on every driver
+ * agent (the same as its own threads', so the driver adds no longer park to a message's path than
+ * the publishers do; busy-spinning belongs to pinned cores, which the thread factories provide),
+ * 2 MiB socket buffers and receiver window, and the configured term length.
  */
 final class DriverContexts
 {
@@ -27,21 +27,28 @@ final class DriverContexts
      * @param mode         shared, shared-network or dedicated.
      * @param termLength   default term length of publications.
      * @param errorHandler told of the driver's errors.
+     * @param idleStrategy  what each driver agent does when idle.
+     * @param maxParkNs     longest park of the idle strategy.
      * @return the context, ready to launch once thread factories are applied.
      */
     static MediaDriver.Context newContext(
-        final String directory, final ThreadingMode mode, final int termLength, final ErrorHandler errorHandler)
+        final String directory,
+        final ThreadingMode mode,
+        final int termLength,
+        final ErrorHandler errorHandler,
+        final IdleStrategyType idleStrategy,
+        final long maxParkNs)
     {
         return new MediaDriver.Context()
             .aeronDirectoryName(directory)
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .threadingMode(mode)
-            .sharedIdleStrategy(new BackoffIdleStrategy())
-            .sharedNetworkIdleStrategy(new BackoffIdleStrategy())
-            .conductorIdleStrategy(new BackoffIdleStrategy())
-            .senderIdleStrategy(new BackoffIdleStrategy())
-            .receiverIdleStrategy(new BackoffIdleStrategy())
+            .sharedIdleStrategy(idleStrategy.newIdleStrategy(maxParkNs))
+            .sharedNetworkIdleStrategy(idleStrategy.newIdleStrategy(maxParkNs))
+            .conductorIdleStrategy(idleStrategy.newIdleStrategy(maxParkNs))
+            .senderIdleStrategy(idleStrategy.newIdleStrategy(maxParkNs))
+            .receiverIdleStrategy(idleStrategy.newIdleStrategy(maxParkNs))
             .socketSndbufLength(FanoutConfig.EMBEDDED_DRIVER_SOCKET_BUFFER_LENGTH)
             .socketRcvbufLength(FanoutConfig.EMBEDDED_DRIVER_SOCKET_BUFFER_LENGTH)
             .initialWindowLength(FanoutConfig.EMBEDDED_DRIVER_RECEIVER_WINDOW_LENGTH)

@@ -343,7 +343,7 @@ public final class Fanout implements AutoCloseable
         {
             final MediaDriver.Context driverContext = DriverContexts.newContext(
                 embeddedDriverDirectory(config.resolvedStateDirectory()), driverThreadingMode, config.termLength(),
-                errorHandler);
+                errorHandler, idleStrategy, config.idleMaxParkNs());
             DriverContexts.applyThreadFactories(driverContext, driverThreadingMode, this::threadFactory);
             driver = MediaDriver.launchEmbedded(driverContext);
             aeronDirectoryName = driver.aeronDirectoryName();
@@ -468,7 +468,7 @@ public final class Fanout implements AutoCloseable
         if (FanoutThreading.SHARED == threading)
         {
             final Agent agent = publishers.length == 1 ? publishers[0] : new CompositeAgent(publishers);
-            runners[0] = new AgentRunner(idleStrategy.newIdleStrategy(), errorHandler, dutyCycleErrors, agent);
+            runners[0] = new AgentRunner(idleStrategy.newIdleStrategy(config.idleMaxParkNs()), errorHandler, dutyCycleErrors, agent);
             AgentRunner.startOnThread(runners[0], threadFactory(PUBLISHER_THREAD));
         }
         else
@@ -476,7 +476,7 @@ public final class Fanout implements AutoCloseable
             for (int partition = 0; partition < publishers.length; partition++)
             {
                 runners[partition] = new AgentRunner(
-                    idleStrategy.newIdleStrategy(), errorHandler, dutyCycleErrors, publishers[partition]);
+                    idleStrategy.newIdleStrategy(config.idleMaxParkNs()), errorHandler, dutyCycleErrors, publishers[partition]);
                 AgentRunner.startOnThread(runners[partition], threadFactory(PUBLISHER_THREAD_PREFIX + partition));
             }
         }

@@ -67,8 +67,16 @@ public final class FanoutCommand implements Callable<Integer>
     FanoutThreading threading;
 
     @Option(names = "--idle-strategy", defaultValue = "backoff", converter = IdleStrategyConverter.class,
-        description = "What publisher threads do when idle: backoff, yield, busy-spin or sleep.")
+        description = "What the publisher threads and the embedded driver's threads do when idle: backoff, yield, " +
+            "busy-spin or sleep (busy-spin and yield only on pinned cores: auto pinning on too few CPUs falls back " +
+            "to backoff).")
     IdleStrategyType idleStrategy;
+
+    @Option(names = "--idle-max-park-us", defaultValue = "100",
+        description = "Longest park of the backoff idle strategy (spin, yield, then park from 1 us doubling up to " +
+            "this; the park of sleep), in microseconds, for publishers and the embedded driver: the most a message " +
+            "waits at each idle thread.")
+    long idleMaxParkUs;
 
     @Option(names = "--heartbeat-interval-ms", defaultValue = "250",
         description = "Send a heartbeat on a stream that has sent nothing for this long.")
@@ -258,6 +266,7 @@ public final class FanoutCommand implements Callable<Integer>
             .driverThreadingMode(driverThreading)
             .threading(threading)
             .idleStrategy(idleStrategy)
+            .idleMaxParkNs(TimeUnit.MICROSECONDS.toNanos(idleMaxParkUs))
             .heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs))
             .termLength(termLength)
             .ringWaitTimeoutNs(TimeUnit.SECONDS.toNanos(ringWaitTimeoutS))

@@ -45,6 +45,8 @@ public final class FanoutConfig
     public static final int DEFAULT_SNAPSHOT_BYTES_PER_CYCLE = 65536;
     /** Marks "not set" for the snapshot stream id base: the default base is derived from the stream id base. */
     public static final int SNAPSHOT_STREAM_ID_BASE_DEFAULT = Integer.MIN_VALUE;
+    /** Largest maximum park of the idle strategies accepted: one second. */
+    public static final long MAX_IDLE_MAX_PARK_NS = TimeUnit.SECONDS.toNanos(1);
     /** Socket send and receive buffer of the embedded driver. */
     public static final int EMBEDDED_DRIVER_SOCKET_BUFFER_LENGTH = 2 * 1024 * 1024;
     /** Initial receiver window of the embedded driver. */
@@ -58,6 +60,7 @@ public final class FanoutConfig
     private ThreadingMode driverThreadingMode = ThreadingMode.SHARED;
     private FanoutThreading threading = FanoutThreading.SHARED;
     private IdleStrategyType idleStrategy = IdleStrategyType.BACKOFF;
+    private long idleMaxParkNs = IdleStrategyType.DEFAULT_MAX_PARK_NS;
     private long heartbeatIntervalNs = DEFAULT_HEARTBEAT_INTERVAL_NS;
     private int termLength = DEFAULT_TERM_LENGTH;
     private long ringWaitTimeoutNs = DEFAULT_RING_WAIT_TIMEOUT_NS;
@@ -97,6 +100,8 @@ public final class FanoutConfig
         require(driverThreadingMode != ThreadingMode.INVOKER, "driver threading 'invoker' is not supported");
         require(threading != null, "threading is not set");
         require(idleStrategy != null, "idle strategy is not set");
+        require(idleMaxParkNs >= IdleStrategyType.MIN_PARK_NS && idleMaxParkNs <= MAX_IDLE_MAX_PARK_NS,
+            "idle max park must be 1 us to 1 s, not " + idleMaxParkNs + "ns");
         require(cpus != null, "cpus is not set");
         require(heartbeatIntervalNs > 0, "heartbeat interval must be positive, not " + heartbeatIntervalNs + "ns");
         try
@@ -271,6 +276,23 @@ public final class FanoutConfig
     public FanoutConfig idleStrategy(final IdleStrategyType idleStrategy)
     {
         this.idleStrategy = idleStrategy;
+        return this;
+    }
+
+    /** @return longest park of the backoff idle strategy (the park of sleep), publishers and embedded driver. */
+    public long idleMaxParkNs()
+    {
+        return idleMaxParkNs;
+    }
+
+    /**
+     * @param idleMaxParkNs longest park of the backoff idle strategy (the park of sleep) of the publisher threads
+     *                      and the embedded driver's threads, 1 us to 1 s.
+     * @return this.
+     */
+    public FanoutConfig idleMaxParkNs(final long idleMaxParkNs)
+    {
+        this.idleMaxParkNs = idleMaxParkNs;
         return this;
     }
 
@@ -516,7 +538,7 @@ public final class FanoutConfig
             " aeronDir=" + (aeronDirectoryName == null ? "(embedded driver)" : aeronDirectoryName) +
             " driverThreading=" + EnumNames.cliName(driverThreadingMode) +
             " threading=" + threading.cliName() +
-            " idle=" + idleStrategy.cliName() +
+            " idle=" + idleStrategy.cliName() + "(maxPark=" + idleMaxParkNs / 1000 + "us)" +
             " cpus=" + cpus +
             " heartbeatMs=" + TimeUnit.NANOSECONDS.toMillis(heartbeatIntervalNs) +
             " termLength=" + termLength +

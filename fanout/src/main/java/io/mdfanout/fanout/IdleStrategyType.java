@@ -8,7 +8,14 @@ import org.agrona.concurrent.YieldingIdleStrategy;
 
 import java.util.concurrent.TimeUnit;
 
-/** What a publisher thread does when a duty cycle found no work. */
+/**
+ * What a busy thread of the fanout (publisher or embedded media driver) does when a duty cycle found no work.
+ * <p>
+ * {@code backoff} spins 10 times, yields 20 times, then parks from 1 us doubling up to a maximum park period
+ * ({@code --idle-max-park-us}, {@link #DEFAULT_MAX_PARK_NS} by default); {@code sleep} always parks that long. The
+ * feed handler and the subscriber tools use the same shape and default, so a message crossing several idle threads
+ * waits at most one short park at each hop (Agrona's own default, 1 ms, puts milliseconds into the p99).
+ */
 public enum IdleStrategyType
 {
     /** Spin, then yield, then park with growing pauses: low latency when busy, polite when idle. The default. */
@@ -17,12 +24,29 @@ public enum IdleStrategyType
     YIELD,
     /** Spin on the core: lowest latency; only with a pinned, exclusive core. */
     BUSY_SPIN,
-    /** Park 100 microseconds between idle cycles: least CPU, most latency. */
+    /** Park the maximum park period between idle cycles: least CPU, most latency. */
     SLEEP;
 
-    /** @return a new idle strategy of this type (idle strategies are stateful: one per thread). */
+    /** Default longest park of {@code backoff} and the park of {@code sleep}: 100 microseconds. */
+    public static final long DEFAULT_MAX_PARK_NS = TimeUnit.MICROSECONDS.toNanos(100);
+    /** Shortest park of {@code backoff}, and so the smallest maximum park accepted: 1 microsecond. */
+    public static final long MIN_PARK_NS = TimeUnit.MICROSECONDS.toNanos(1);
+    private static final int MAX_SPINS = 10;
+    private static final int MAX_YIELDS = 20;
+
+    /** @return a new idle strategy of this type with the default maximum park (stateful: one per thread). */
     public IdleStrategy newIdleStrategy()
     {
+        return newIdleStrategy(DEFAULT_MAX_PARK_NS);
+    }
+
+    /**
+     * @param maxParkNs longest park of {@code backoff}, park of {@code sleep}; at least {@link #MIN_PARK_NS}.
+     * @return a new idle strategy of this type (idle strategies are stateful: one per thread).
+     */
+    public IdleStrategy newIdleStrategy(final long maxParkNs)
+    {
+        final long parkNs = Math.max(MIN_PARK_NS, maxParkNs);
         switch (this)
         {
             case YIELD:
@@ -30,10 +54,10 @@ public enum IdleStrategyType
             case BUSY_SPIN:
                 return new BusySpinIdleStrategy();
             case SLEEP:
-                return new SleepingIdleStrategy(TimeUnit.MICROSECONDS.toNanos(100));
+                return new SleepingIdleStrategy(parkNs);
             case BACKOFF:
             default:
-                return new BackoffIdleStrategy();
+                return new BackoffIdleStrategy(MAX_SPINS, MAX_YIELDS, MIN_PARK_NS, parkNs);
         }
     }
 

@@ -18,6 +18,7 @@ import picocli.CommandLine.Option;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code media-driver}: a standalone Aeron media driver, for a fanout (and subscriber tools) run
@@ -53,6 +54,15 @@ public final class MediaDriverCommand implements Callable<Integer>
         description = "CPU pinning of the driver's busy threads: auto, none or a CPU list (see the fanout's --cpus).")
     CpuSelection cpus;
 
+    @Option(names = "--idle-strategy", defaultValue = "backoff", converter = FanoutCommand.IdleStrategyConverter.class,
+        description = "What the driver's threads do when idle: backoff, yield, busy-spin or sleep (busy-spin and " +
+            "yield only on pinned cores: auto pinning on too few CPUs falls back to backoff).")
+    IdleStrategyType idleStrategy;
+
+    @Option(names = "--idle-max-park-us", defaultValue = "100",
+        description = "Longest park of the backoff idle strategy (the park of sleep), in microseconds.")
+    long idleMaxParkUs;
+
     @Mixin
     MetricsOptions metrics;
 
@@ -64,6 +74,10 @@ public final class MediaDriverCommand implements Callable<Integer>
         {
             metrics.validate();
             validateTermLength(termLength);
+            if (idleMaxParkUs < 1 || idleMaxParkUs > TimeUnit.SECONDS.toMicros(1))
+            {
+                throw new IllegalArgumentException("--idle-max-park-us must be 1 to 1000000: " + idleMaxParkUs);
+            }
         }
         catch (final IllegalArgumentException ex)
         {
@@ -73,6 +87,8 @@ public final class MediaDriverCommand implements Callable<Integer>
 
         AffinityPlan plan = AffinityPlan.forThisProcess("media-driver", cpus, busyThreads(threading), err);
         ThreadingMode mode = threading;
+        // Too few CPUs to pin: a spinning driver would fight the fanout and the OS for them, so back off.
+        final IdleStrategyType runIdleStrategy = plan.fellBackToShared() ? IdleStrategyType.BACKOFF : idleStrategy;
         if (plan.fellBackToShared() && ThreadingMode.SHARED != mode)
         {
             // Not enough CPUs of our own for one thread each: one shared, backing-off thread.
@@ -82,7 +98,8 @@ public final class MediaDriverCommand implements Callable<Integer>
         err.println(plan.startupLine());
 
         final MediaDriver.Context context = DriverContexts.newContext(
-            aeronDirectoryName, mode, termLength, throwable -> err.println("media-driver: error: " + throwable));
+            aeronDirectoryName, mode, termLength, throwable -> err.println("media-driver: error: " + throwable),
+            runIdleStrategy, TimeUnit.MICROSECONDS.toNanos(idleMaxParkUs));
         DriverContexts.applyThreadFactories(context, mode, plan::threadFactory);
 
         MediaDriver driver = null;
@@ -91,7 +108,8 @@ public final class MediaDriverCommand implements Callable<Integer>
         {
             driver = MediaDriver.launch(context);
             err.println("media-driver: running aeronDir=" + driver.aeronDirectoryName() + " threading=" +
-                mode.name().toLowerCase().replace('_', '-') + " termLength=" + termLength);
+                mode.name().toLowerCase().replace('_', '-') + " termLength=" + termLength + " idle=" +
+                runIdleStrategy.cliName() + "(maxPark=" + idleMaxParkUs + "us)");
             if (metrics.enabled())
             {
                 final MediaDriver running = driver;

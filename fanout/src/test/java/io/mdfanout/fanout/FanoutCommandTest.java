@@ -40,6 +40,7 @@ final class FanoutCommandTest
     {
         assertEquals(2, execute(new StringWriter(), "--threading", "sideways"));
         assertEquals(2, execute(new StringWriter(), "--idle-strategy", "nap"));
+        assertEquals(2, execute(new StringWriter(), "--idle-max-park-us", "0"));
         assertEquals(2, execute(new StringWriter(), "--driver-threading", "invoker"));
         assertEquals(2, execute(new StringWriter(), "--partitions", "0"));
         assertEquals(2, execute(new StringWriter(), "--term-length-bytes", "1000"));
@@ -52,10 +53,12 @@ final class FanoutCommandTest
         final FanoutCommand command = new FanoutCommand();
         new CommandLine(command).parseArgs(
             "--threading", "dedicated", "--idle-strategy", "busy-spin", "--driver-threading", "shared-network",
-            "--partitions", "8", "--heartbeat-interval-ms", "100");
+            "--partitions", "8", "--heartbeat-interval-ms", "100", "--idle-max-park-us", "20");
         final FanoutConfig config = command.toConfig().validate();
         assertEquals(FanoutThreading.DEDICATED, config.threading());
         assertEquals(IdleStrategyType.BUSY_SPIN, config.idleStrategy());
+        assertEquals(TimeUnit.MICROSECONDS.toNanos(20), config.idleMaxParkNs());
+        assertEquals(IdleStrategyType.DEFAULT_MAX_PARK_NS, new FanoutConfig().idleMaxParkNs());
         assertEquals(io.aeron.driver.ThreadingMode.SHARED_NETWORK, config.driverThreadingMode());
         assertEquals(8, config.partitionCount());
         assertEquals(TimeUnit.MILLISECONDS.toNanos(100), config.heartbeatIntervalNs());
@@ -70,7 +73,7 @@ final class FanoutCommandTest
         commandLine.setOut(new PrintWriter(out, true));
         assertEquals(0, commandLine.execute("--help"));
         for (final String option : List.of("--ring-dir", "--partitions", "--channel", "--stream-id-base", "--aeron-dir",
-            "--driver-threading", "--threading", "--idle-strategy", "--heartbeat-interval-ms", "--term-length-bytes",
+            "--driver-threading", "--threading", "--idle-strategy", "--idle-max-park-us", "--heartbeat-interval-ms", "--term-length-bytes",
             "--ring-wait-timeout-s", "--stats-interval-s"))
         {
             assertTrue(out.toString().contains(option), option);

@@ -99,7 +99,7 @@ public final class FeedHandlerAgent implements Agent
         counters = new FeedHandlerCounters(countersManager, "feed-handler");
         arbitrationCounters = new ArbitrationCounters(countersManager, "feed-handler");
         normalizerCounters = new NormalizerCounters(countersManager, "feed-handler", rings.length);
-        normalizer = new ItchNormalizer(rings, config.idleStrategy().newIdleStrategy(), normalizerCounters);
+        normalizer = new ItchNormalizer(rings, config.newIdleStrategy(), normalizerCounters);
 
         receiveByteBuffer = ByteBuffer.allocateDirect(MAX_DATAGRAM_LENGTH);
         receiveBuffer = new UnsafeBuffer(receiveByteBuffer);

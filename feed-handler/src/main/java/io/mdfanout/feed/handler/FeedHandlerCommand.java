@@ -64,6 +64,11 @@ public final class FeedHandlerCommand implements Callable<Integer>
         description = "Idle strategy of the receive thread: backoff, yield or busy-spin (busy-spin only on a pinned core).")
     String idleStrategy;
 
+    @Option(names = "--idle-max-park-us", defaultValue = "100",
+        description = "Longest park of the backoff idle strategy (spin, yield, then park from 1 us doubling up to " +
+            "this), in microseconds: the most a datagram waits for an idle receive thread to wake.")
+    long idleMaxParkUs;
+
     @Option(names = "--rcvbuf-bytes", defaultValue = "" + FeedHandlerConfig.DEFAULT_RCVBUF_BYTES,
         description = "SO_RCVBUF to request (capped by net.core.rmem_max).")
     int receiveBufferBytes;
@@ -155,6 +160,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 .partitions(rings.partitions())
                 .ringCapacity(rings.ringCapacity())
                 .idleStrategy(IdleStrategyChoice.parse(idleStrategy))
+                .idleMaxParkNs(TimeUnit.MICROSECONDS.toNanos(idleMaxParkUs))
                 .receiveBufferBytes(receiveBufferBytes)
                 .groupB(groupB)
                 .portB(portB)
@@ -196,7 +202,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 final FeedHandlerAgent agent = new FeedHandlerAgent(
                     config, rings.rings(), counters.countersManager(), receiveLatency);
                 runner = new AgentRunner(
-                    runIdleStrategy.newIdleStrategy(),
+                    runIdleStrategy.newIdleStrategy(config.idleMaxParkNs()),
                     (throwable) -> System.err.println("feed-handler: error: " + throwable),
                     null,
                     agent);

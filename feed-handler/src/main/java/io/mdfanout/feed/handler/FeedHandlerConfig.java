@@ -3,6 +3,7 @@ package io.mdfanout.feed.handler;
 import io.mdfanout.affinity.CpuSelection;
 import io.mdfanout.feed.recovery.HoldBuffer;
 import org.agrona.BitUtil;
+import org.agrona.concurrent.IdleStrategy;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -32,6 +33,8 @@ public final class FeedHandlerConfig
     public static final int DEFAULT_PARTITIONS = 4;
     /** Default ring data capacity in bytes. */
     public static final int DEFAULT_RING_CAPACITY = 8 * 1024 * 1024;
+    /** Largest maximum park of the backoff idle strategy accepted: one second. */
+    public static final long MAX_IDLE_MAX_PARK_NS = 1_000_000_000L;
     /** Default requested socket receive buffer. */
     public static final int DEFAULT_RCVBUF_BYTES = 4 * 1024 * 1024;
     /** Default datagrams processed per duty cycle. */
@@ -63,6 +66,7 @@ public final class FeedHandlerConfig
     private int partitions = DEFAULT_PARTITIONS;
     private int ringCapacity = DEFAULT_RING_CAPACITY;
     private IdleStrategyChoice idleStrategy = IdleStrategyChoice.BACKOFF;
+    private long idleMaxParkNs = IdleStrategyChoice.DEFAULT_MAX_PARK_NS;
     private CpuSelection cpus = CpuSelection.AUTO;
     private int receiveBufferBytes = DEFAULT_RCVBUF_BYTES;
     private int datagramsPerPoll = DEFAULT_DATAGRAMS_PER_POLL;
@@ -180,6 +184,30 @@ public final class FeedHandlerConfig
     public IdleStrategyChoice idleStrategy()
     {
         return idleStrategy;
+    }
+
+    /**
+     * Longest park of the backoff idle strategy (receive loop and ring-full waits).
+     *
+     * @param idleMaxParkNs at least {@link IdleStrategyChoice#MIN_PARK_NS}.
+     * @return this.
+     */
+    public FeedHandlerConfig idleMaxParkNs(final long idleMaxParkNs)
+    {
+        this.idleMaxParkNs = idleMaxParkNs;
+        return this;
+    }
+
+    /** Longest park of the backoff idle strategy, in nanoseconds. */
+    public long idleMaxParkNs()
+    {
+        return idleMaxParkNs;
+    }
+
+    /** A new idle strategy of the configured kind and maximum park (one per thread or wait loop). */
+    public IdleStrategy newIdleStrategy()
+    {
+        return idleStrategy.newIdleStrategy(idleMaxParkNs);
     }
 
     /** SO_RCVBUF to request; the kernel may grant less (net.core.rmem_max). */
@@ -441,6 +469,10 @@ public final class FeedHandlerConfig
         {
             throw new IllegalArgumentException("idle strategy is required");
         }
+        if (idleMaxParkNs < IdleStrategyChoice.MIN_PARK_NS || idleMaxParkNs > MAX_IDLE_MAX_PARK_NS)
+        {
+            throw new IllegalArgumentException("idle max park must be 1 us to 1 s: " + idleMaxParkNs + " ns");
+        }
         if (receiveBufferBytes < 1)
         {
             throw new IllegalArgumentException("receive buffer must be positive: " + receiveBufferBytes);
@@ -570,7 +602,8 @@ public final class FeedHandlerConfig
     {
         return "group=" + group + ":" + port + " interface=" + interfaceAddress +
             " session=" + (null == session ? "(first seen)" : session) + " ringDir=" + ringDir +
-            " partitions=" + partitions + " ringCapacity=" + ringCapacity + " idle=" + idleStrategy + " cpus=" + cpus +
+            " partitions=" + partitions + " ringCapacity=" + ringCapacity + " idle=" + idleStrategy +
+            (IdleStrategyChoice.BACKOFF == idleStrategy ? "(maxPark=" + idleMaxParkNs / 1000 + "us)" : "") + " cpus=" + cpus +
             " rcvbuf=" + receiveBufferBytes +
             (null == groupB ? " lineB=none" : " lineB=" + groupB + ":" + portB + " interfaceB=" + interfaceAddressB()) +
             " retransmitServer=" + (null == retransmitServer ? "none" : retransmitServer) +

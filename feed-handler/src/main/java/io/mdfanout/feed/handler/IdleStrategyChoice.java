@@ -5,9 +5,17 @@ import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * The idle strategies a feed-handler thread can run with, by their command-line names.
  * {@code busy-spin} is for a pinned, isolated core only; {@code backoff} suits shared machines.
+ * <p>
+ * {@code backoff} spins 10 times, yields 20 times, then parks from 1 us doubling up to a maximum park period
+ * ({@code --idle-max-park-us}, {@link #DEFAULT_MAX_PARK_NS} by default): the same shape and the same default as
+ * the fanout, its embedded media driver and the subscriber tools, so a message crossing several idle threads
+ * waits at most one short park at each hop. Agrona's own default (1 ms) puts milliseconds into the p99 of a
+ * chain of hops.
  */
 public enum IdleStrategyChoice
 {
@@ -17,6 +25,13 @@ public enum IdleStrategyChoice
     YIELD("yield"),
     /** Never give the core up: lowest latency, burns a whole core. */
     BUSY_SPIN("busy-spin");
+
+    /** Default longest park of {@code backoff}: 100 microseconds. */
+    public static final long DEFAULT_MAX_PARK_NS = TimeUnit.MICROSECONDS.toNanos(100);
+    /** Shortest park of {@code backoff}, and so the smallest maximum park accepted: 1 microsecond. */
+    public static final long MIN_PARK_NS = TimeUnit.MICROSECONDS.toNanos(1);
+    private static final int MAX_SPINS = 10;
+    private static final int MAX_YIELDS = 20;
 
     private final String cliName;
 
@@ -31,14 +46,30 @@ public enum IdleStrategyChoice
         return cliName;
     }
 
-    /** A new idle strategy instance (they hold state, so each thread or wait loop gets its own). */
+    /**
+     * A new idle strategy instance with the default maximum park (they hold state, so each thread or wait loop
+     * gets its own).
+     *
+     * @return the idle strategy.
+     */
     public IdleStrategy newIdleStrategy()
+    {
+        return newIdleStrategy(DEFAULT_MAX_PARK_NS);
+    }
+
+    /**
+     * A new idle strategy instance (they hold state, so each thread or wait loop gets its own).
+     *
+     * @param maxParkNs longest park of {@code backoff}, at least {@link #MIN_PARK_NS}; ignored by the others.
+     * @return the idle strategy.
+     */
+    public IdleStrategy newIdleStrategy(final long maxParkNs)
     {
         switch (this)
         {
             case YIELD: return new YieldingIdleStrategy();
             case BUSY_SPIN: return new BusySpinIdleStrategy();
-            default: return new BackoffIdleStrategy();
+            default: return new BackoffIdleStrategy(MAX_SPINS, MAX_YIELDS, MIN_PARK_NS, Math.max(MIN_PARK_NS, maxParkNs));
         }
     }
 

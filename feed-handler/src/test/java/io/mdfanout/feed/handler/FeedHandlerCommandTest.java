@@ -32,6 +32,8 @@ class FeedHandlerCommandTest
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--ring-capacity-bytes", "1000"));
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--partitions", "0"));
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-strategy", "spin"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-max-park-us", "0"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-max-park-us", "2000000"));
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--session", "ELEVENCHARS"));
     }
 

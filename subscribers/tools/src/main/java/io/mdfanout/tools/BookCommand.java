@@ -9,7 +9,6 @@ import io.mdfanout.sdk.book.PriceLevels;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -66,15 +65,14 @@ public final class BookCommand implements Callable<Integer>
         final OrderBooks books = new OrderBooks();
         final ActivityListener listener = new ActivityListener(books, new RecoveryEvents(stderr));
         try (StopSignal stopSignal = new StopSignal();
-            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir());
+            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
             ToolMetrics metrics = new ToolMetrics("book"); // closed before the media: a scrape reads the driver's counters
             FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
                 subscriberOptions.streamIdBase(), partitions, listener, metrics.counters(), Throwable::printStackTrace,
                 metrics.feedSubscriberOptions(subscriberOptions)))
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "book");
-            final IdleStrategy idle = new BackoffIdleStrategy(
-                10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
+            final IdleStrategy idle = subscriberOptions.idle().newIdleStrategy();
             final long refreshNs = TimeUnit.MILLISECONDS.toNanos(refreshMs);
             final StatsCommand.StatsLine statsLine = new StatsCommand.StatsLine(subscriber.counters());
             long nextDraw = System.nanoTime();

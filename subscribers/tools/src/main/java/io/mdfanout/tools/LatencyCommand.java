@@ -100,7 +100,7 @@ public final class LatencyCommand implements Callable<Integer>
         final ToolMetrics metrics = new ToolMetrics("latency");
         final SubscriberCounters counters = metrics.counters();
         try (StopSignal stopSignal = new StopSignal();
-            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir());
+            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
             metrics)
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "latency");
@@ -112,7 +112,7 @@ public final class LatencyCommand implements Callable<Integer>
                 metrics.feedSubscriberOptions(subscriberOptions)))
             {
                 exitCode = SessionRun.run(subscriber, listener, stopSignal, readyFile, untilEndOfMessages, timeoutS,
-                    TimeUnit.MICROSECONDS.toNanos(100), subscriberOptions.feedSubscriberOptions().recoveryEnabled());
+                    subscriberOptions.idle().newIdleStrategy(), subscriberOptions.feedSubscriberOptions().recoveryEnabled());
             }
             stdout.println(recorder.summary("latency"));
             stdout.println("latency: messages=" + counters.messages() + " gaps=" + counters.gaps() +

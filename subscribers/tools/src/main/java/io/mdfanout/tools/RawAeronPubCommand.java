@@ -4,11 +4,11 @@ import io.mdfanout.metrics.PreciseEpochNanoClock;
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import org.agrona.BufferUtil;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
@@ -52,9 +52,14 @@ public final class RawAeronPubCommand implements Callable<Integer>
         description = "Give up when no subscriber has connected within this time.")
     long connectTimeoutS;
 
+    @Mixin
+    IdleOptions idleOptions = new IdleOptions();
+
     @Option(names = "--aeron-dir",
         description = "Aeron directory of an external media driver; absent = launch an embedded driver.")
     String aeronDir;
+
+    private long notConnectedSinceNs;
 
     PrintStream stdout = System.out;
     PrintStream stderr = System.err;
@@ -69,6 +74,15 @@ public final class RawAeronPubCommand implements Callable<Integer>
                 "--message-length >= " + RawAeronMessage.MIN_LENGTH);
             return 1;
         }
+        try
+        {
+            idleOptions.validate();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            stderr.println("raw-aeron-pub: " + ex.getMessage());
+            return 1;
+        }
         if (!channel.startsWith("aeron:"))
         {
             stderr.println("raw-aeron-pub: --channel is not an Aeron channel: " + channel);
@@ -76,7 +90,7 @@ public final class RawAeronPubCommand implements Callable<Integer>
         }
 
         try (StopSignal stopSignal = new StopSignal();
-            ToolMedia media = ToolMedia.connect(aeronDir);
+            ToolMedia media = ToolMedia.connect(aeronDir, idleOptions);
             ExclusivePublication publication = media.aeron().addExclusivePublication(channel, streamId))
         {
             if (messageLength > publication.maxPayloadLength())
@@ -85,8 +99,7 @@ public final class RawAeronPubCommand implements Callable<Integer>
                     publication.maxPayloadLength() + ")");
                 return 1;
             }
-            final IdleStrategy idle = new BackoffIdleStrategy(
-                10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
+            final IdleStrategy idle = idleOptions.newIdleStrategy();
             final long connectDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(connectTimeoutS);
             while (!publication.isConnected())
             {
@@ -168,6 +181,19 @@ public final class RawAeronPubCommand implements Callable<Integer>
             {
                 throw new IllegalStateException("publication closed or exhausted: " + result);
             }
+            if (Publication.NOT_CONNECTED == result)
+            {
+                // The subscriber went away (it exited, or took another run's end marker on a shared
+                // channel): waiting for it forever would hang the benchmark.
+                if (0 == notConnectedSinceNs)
+                {
+                    notConnectedSinceNs = System.nanoTime();
+                }
+                else if (System.nanoTime() - notConnectedSinceNs > TimeUnit.SECONDS.toNanos(connectTimeoutS))
+                {
+                    throw new IllegalStateException("subscriber gone: not connected for " + connectTimeoutS + " s");
+                }
+            }
             if (!stopSignal.isRunning())
             {
                 return backPressured;
@@ -176,6 +202,7 @@ public final class RawAeronPubCommand implements Callable<Integer>
             idle.idle(0);
         }
         idle.reset();
+        notConnectedSinceNs = 0;
         return backPressured;
     }
 

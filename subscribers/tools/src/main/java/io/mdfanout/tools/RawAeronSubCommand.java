@@ -5,11 +5,11 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -62,6 +62,9 @@ public final class RawAeronSubCommand implements Callable<Integer>
     @Option(names = "--ready-file", description = "Create this file once the subscription is connected.")
     Path readyFile;
 
+    @Mixin
+    IdleOptions idleOptions = new IdleOptions();
+
     @Option(names = "--aeron-dir",
         description = "Aeron directory of an external media driver; absent = launch an embedded driver.")
     String aeronDir;
@@ -80,6 +83,7 @@ public final class RawAeronSubCommand implements Callable<Integer>
                 throw new IllegalArgumentException(
                     "need --messages >= 0, --timeout-s >= 0 and an Aeron --channel (" + channel + ")");
             }
+            idleOptions.validate();
             recorder = new LatencyRecorder(warmupMessages);
         }
         catch (final IllegalArgumentException ex)
@@ -89,12 +93,11 @@ public final class RawAeronSubCommand implements Callable<Integer>
         }
 
         try (StopSignal stopSignal = new StopSignal();
-            ToolMedia media = ToolMedia.connect(aeronDir);
+            ToolMedia media = ToolMedia.connect(aeronDir, idleOptions);
             Subscription subscription = media.aeron().addSubscription(channel, streamId))
         {
             final SequenceCheckingHandler handler = new SequenceCheckingHandler(recorder, new PreciseEpochNanoClock());
-            final IdleStrategy idle = new BackoffIdleStrategy(
-                10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
+            final IdleStrategy idle = idleOptions.newIdleStrategy();
             final long deadline = timeoutS > 0 ?
                 System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS) : Long.MAX_VALUE;
             boolean ready = null == readyFile;

@@ -86,7 +86,7 @@ public final class RecordCommand implements Callable<Integer>
         final SubscriberCounters counters = metrics.counters();
         try (StopSignal stopSignal = new StopSignal();
             MessageRecorder recorder = new MessageRecorder(out);
-            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir());
+            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
             metrics) // closed before the media: a scrape reads the driver's counters
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "record");
@@ -98,7 +98,7 @@ public final class RecordCommand implements Callable<Integer>
                 metrics.feedSubscriberOptions(subscriberOptions)))
             {
                 exitCode = SessionRun.run(subscriber, listener, stopSignal, readyFile, untilEndOfMessages, timeoutS,
-                    TimeUnit.MILLISECONDS.toNanos(1), subscriberOptions.feedSubscriberOptions().recoveryEnabled());
+                    subscriberOptions.idle().newIdleStrategy(), subscriberOptions.feedSubscriberOptions().recoveryEnabled());
             }
             recorder.flush();
             if (null != books)

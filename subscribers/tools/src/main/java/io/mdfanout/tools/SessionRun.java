@@ -2,7 +2,6 @@ package io.mdfanout.tools;
 
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.SubscriberCounters;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.io.IOException;
@@ -39,7 +38,7 @@ final class SessionRun
      * @param readyFile          created once connected, or null.
      * @param untilEndOfMessages stop at END_OF_MESSAGES on every partition.
      * @param timeoutS           give up after this many seconds (0 = never).
-     * @param maxParkNs          longest idle park: shorter for latency measurement.
+     * @param idle               what the loop does when a poll found nothing.
      * @param recoveryEnabled    whether gaps are recovered (then only a stale partition is data loss).
      * @return the exit code.
      * @throws IOException when the ready file cannot be written.
@@ -51,10 +50,9 @@ final class SessionRun
         final Path readyFile,
         final boolean untilEndOfMessages,
         final long timeoutS,
-        final long maxParkNs,
+        final IdleStrategy idle,
         final boolean recoveryEnabled) throws IOException
     {
-        final IdleStrategy idle = new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1), maxParkNs);
         final long deadline = timeoutS > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS) : Long.MAX_VALUE;
         boolean ready = null == readyFile;
         while (stopSignal.isRunning())

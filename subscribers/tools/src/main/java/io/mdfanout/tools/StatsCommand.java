@@ -2,7 +2,6 @@ package io.mdfanout.tools;
 
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.SubscriberCounters;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -47,15 +46,14 @@ public final class StatsCommand implements Callable<Integer>
         }
 
         try (StopSignal stopSignal = new StopSignal();
-            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir());
+            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
             ToolMetrics metrics = new ToolMetrics("stats"); // closed before the media: a scrape reads the driver's counters
             FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
                 subscriberOptions.streamIdBase(), partitions, new EventPrinter(new RecoveryEvents(stderr)), metrics.counters(),
                 Throwable::printStackTrace, metrics.feedSubscriberOptions(subscriberOptions)))
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "stats");
-            final IdleStrategy idle = new BackoffIdleStrategy(
-                10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
+            final IdleStrategy idle = subscriberOptions.idle().newIdleStrategy();
             final long intervalNs = TimeUnit.SECONDS.toNanos(intervalS);
             final StatsLine line = new StatsLine(subscriber.counters());
             long nextPrint = System.nanoTime() + intervalNs;

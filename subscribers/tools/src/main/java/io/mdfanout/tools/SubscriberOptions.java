@@ -54,6 +54,9 @@ public final class SubscriberOptions
     @Mixin
     MetricsOptions metrics = new MetricsOptions();
 
+    @Mixin
+    IdleOptions idle = new IdleOptions();
+
     /**
      * The partitions to subscribe to, checked against the partition count.
      *
@@ -98,6 +101,7 @@ public final class SubscriberOptions
             }
         }
         metrics.validate();
+        idle.validate();
         final int[] resolved = resolvePartitionList();
         feedSubscriberOptions().validate(channel, streamIdBase, resolved);
         return resolved;
@@ -156,7 +160,13 @@ public final class SubscriberOptions
         return metrics;
     }
 
-    /** @return the external driver's directory, or null for an embedded driver. */
+    /** @return idle strategy of the poll thread and the embedded media driver. */
+    public IdleOptions idle()
+    {
+        return idle;
+    }
+
+    /** @return directory of an external media driver, or null for an embedded one. */
     public String aeronDir()
     {
         return aeronDir;

@@ -6,7 +6,6 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.driver.status.SystemCounterDescriptor;
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.io.File;
@@ -14,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The Aeron client of a tool, connected either to an external media driver (--aeron-dir) or to an
- * embedded one launched here: shared threading with a backing-off idle strategy, 2 MiB socket
- * buffers and receiver window, and a private temporary directory deleted on close.
+ * embedded one launched here: shared threading with the tool's idle strategy ({@link IdleOptions}, the same
+ * as its poll thread's), 2 MiB socket buffers and receiver window, and a private temporary directory deleted
+ * on close.
  */
 public final class ToolMedia implements AutoCloseable
 {
@@ -39,13 +39,27 @@ public final class ToolMedia implements AutoCloseable
     }
 
     /**
-     * Connect as the options say.
+     * Connect as the options say, an embedded driver idling with the default {@link IdleOptions}.
      *
      * @param aeronDir directory of an external driver, or null to launch an embedded one.
      * @return the connected media.
      * @throws IllegalArgumentException when the external driver directory does not exist.
      */
     public static ToolMedia connect(final String aeronDir)
+    {
+        return connect(aeronDir, new IdleOptions());
+    }
+
+    /**
+     * Connect as the options say.
+     *
+     * @param aeronDir    directory of an external driver, or null to launch an embedded one.
+     * @param idleOptions idle strategy of the embedded driver's thread (not used with an external driver).
+     * @return the connected media.
+     * @throws IllegalArgumentException when the external driver directory does not exist or the idle options are
+     *                                  invalid.
+     */
+    public static ToolMedia connect(final String aeronDir, final IdleOptions idleOptions)
     {
         if (null != aeronDir)
         {
@@ -63,8 +77,7 @@ public final class ToolMedia implements AutoCloseable
         final MediaDriver driver = MediaDriver.launch(new MediaDriver.Context()
             .aeronDirectoryName(dir)
             .threadingMode(ThreadingMode.SHARED)
-            .sharedIdleStrategy(new BackoffIdleStrategy(
-                10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1)))
+            .sharedIdleStrategy(idleOptions.newIdleStrategy())
             .socketRcvbufLength(SOCKET_BUFFER_LENGTH)
             .socketSndbufLength(SOCKET_BUFFER_LENGTH)
             .initialWindowLength(SOCKET_BUFFER_LENGTH)

@@ -60,6 +60,38 @@ class ToolsCommandLineTest
             "on the same channel\n", tailError("--snapshot-stream-id-base", "1000"));
     }
 
+    @Test
+    void shouldRejectWrongIdleOptionsWithOneLine()
+    {
+        assertEquals("tail: unknown --idle-strategy 'nap' (backoff, yield or busy-spin)\n",
+            tailError("--idle-strategy", "nap"));
+        assertEquals("tail: --idle-max-park-us must be 1 to 1000000: 0\n", tailError("--idle-max-park-us", "0"));
+
+        final ByteArrayOutputStream subErr = new ByteArrayOutputStream();
+        final RawAeronSubCommand sub = new RawAeronSubCommand();
+        sub.stderr = new PrintStream(subErr, true, StandardCharsets.UTF_8);
+        assertEquals(1, new CommandLine(sub).execute("--idle-strategy", "nap"));
+        assertEquals("raw-aeron-sub: unknown --idle-strategy 'nap' (backoff, yield or busy-spin)\n",
+            subErr.toString(StandardCharsets.UTF_8));
+
+        final ByteArrayOutputStream pubErr = new ByteArrayOutputStream();
+        final RawAeronPubCommand pub = new RawAeronPubCommand();
+        pub.stderr = new PrintStream(pubErr, true, StandardCharsets.UTF_8);
+        assertEquals(1, new CommandLine(pub).execute("--idle-max-park-us", "-5"));
+        assertEquals("raw-aeron-pub: --idle-max-park-us must be 1 to 1000000: -5\n",
+            pubErr.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void idleOptionsBuildTheNamedStrategy()
+    {
+        final IdleOptions options = new IdleOptions();
+        assertEquals("backoff(maxPark=100us)", options.toString());
+        assertTrue(options.newIdleStrategy() instanceof org.agrona.concurrent.BackoffIdleStrategy);
+        new CommandLine(options).parseArgs("--idle-strategy", "busy-spin");
+        assertTrue(options.newIdleStrategy() instanceof org.agrona.concurrent.BusySpinIdleStrategy);
+    }
+
     private static String tailError(final String... args)
     {
         final ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -1,0 +1,80 @@
+package io.mdfanout.tools;
+
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+import picocli.CommandLine.Option;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What a tool's poll thread and its embedded media driver do when a duty cycle found no work: the same
+ * {@code --idle-strategy} and {@code --idle-max-park-us} options, with the same meaning and defaults, as the feed
+ * handler and the fanout. {@code backoff} spins 10 times, yields 20 times, then parks from 1 us doubling up to the
+ * maximum park; Agrona's own default maximum (1 ms) would put milliseconds into the p99 of every hop.
+ * <p>
+ * The benchmark's raw Aeron baseline ({@code raw-aeron-pub}, {@code raw-aeron-sub}) takes these options too, so
+ * the chain and the baseline are compared with the same idle behaviour.
+ */
+public final class IdleOptions
+{
+    /** Default longest park of {@code backoff}. */
+    public static final long DEFAULT_MAX_PARK_US = 100;
+    private static final long MIN_PARK_NS = TimeUnit.MICROSECONDS.toNanos(1);
+    private static final long MAX_MAX_PARK_US = TimeUnit.SECONDS.toMicros(1);
+    private static final int MAX_SPINS = 10;
+    private static final int MAX_YIELDS = 20;
+
+    @Option(names = "--idle-strategy", defaultValue = "backoff",
+        description = "What the poll thread and the embedded media driver do when idle: backoff, yield or busy-spin " +
+            "(yield and busy-spin only with a core to spare).")
+    String idleStrategy = "backoff";
+
+    @Option(names = "--idle-max-park-us", defaultValue = "" + DEFAULT_MAX_PARK_US,
+        description = "Longest park of the backoff idle strategy (spin, yield, then park from 1 us doubling up to " +
+            "this), in microseconds: the most a message waits at each idle thread.")
+    long maxParkUs = DEFAULT_MAX_PARK_US;
+
+    /**
+     * Check the options.
+     *
+     * @throws IllegalArgumentException with a one-line message naming the accepted values.
+     */
+    public void validate()
+    {
+        if (!"backoff".equals(idleStrategy) && !"yield".equals(idleStrategy) && !"busy-spin".equals(idleStrategy))
+        {
+            throw new IllegalArgumentException(
+                "unknown --idle-strategy '" + idleStrategy + "' (backoff, yield or busy-spin)");
+        }
+        if (maxParkUs < 1 || maxParkUs > MAX_MAX_PARK_US)
+        {
+            throw new IllegalArgumentException("--idle-max-park-us must be 1 to " + MAX_MAX_PARK_US + ": " + maxParkUs);
+        }
+    }
+
+    /**
+     * A new idle strategy as configured (idle strategies hold state: one per thread).
+     *
+     * @return the idle strategy.
+     * @throws IllegalArgumentException when the options are invalid.
+     */
+    public IdleStrategy newIdleStrategy()
+    {
+        validate();
+        switch (idleStrategy)
+        {
+            case "yield": return new YieldingIdleStrategy();
+            case "busy-spin": return new BusySpinIdleStrategy();
+            default: return new BackoffIdleStrategy(
+                MAX_SPINS, MAX_YIELDS, MIN_PARK_NS, TimeUnit.MICROSECONDS.toNanos(maxParkUs));
+        }
+    }
+
+    /** @return e.g. {@code backoff(maxPark=100us)}, for start-up lines. */
+    public String toString()
+    {
+        return "backoff".equals(idleStrategy) ? "backoff(maxPark=" + maxParkUs + "us)" : idleStrategy;
+    }
+}
