@@ -319,7 +319,8 @@ public final class Fanout implements AutoCloseable
         {
             stateCounters[partition] = new PartitionStateCounters(countersManager, partition);
             states[partition] = PartitionState.open(
-                stateDirectory, partition, config.maxOrders(), stateCounters[partition], errorHandler);
+                stateDirectory, partition, config.maxOrders(), stateCounters[partition], errorHandler,
+                config.statePretouch());
             final long producerPosition = rings[partition].ring().producerPosition();
             final long statePosition = states[partition].ringPosition();
             if (statePosition > producerPosition)

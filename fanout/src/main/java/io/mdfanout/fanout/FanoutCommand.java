@@ -104,6 +104,11 @@ public final class FanoutCommand implements Callable<Integer>
         "files. Adds beyond it are counted and rejected.")
     int maxOrders;
 
+    @Option(names = "--state-pretouch", negatable = true, defaultValue = "true", fallbackValue = "true",
+        description = "Touch every page of the state files at start (they become resident at their full size), so " +
+        "that no page fault stalls the message path later; --no-state-pretouch keeps them sparse.")
+    boolean statePretouch;
+
     @Option(names = "--snapshot-interval-ms", defaultValue = "1000",
         description = "Start a snapshot of each partition this often (only while a snapshot subscriber is " +
         "connected); 0 = no snapshots.")
@@ -273,6 +278,7 @@ public final class FanoutCommand implements Callable<Integer>
             .ringReadLimit(ringReadLimit)
             .stateDirectory(stateDirectory)
             .maxOrders(maxOrders)
+            .statePretouch(statePretouch)
             .snapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(snapshotIntervalMs))
             .snapshotChannel(snapshotChannel)
             .snapshotStreamIdBase(null != snapshotStreamIdBase ?

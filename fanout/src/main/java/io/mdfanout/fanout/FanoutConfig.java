@@ -67,6 +67,7 @@ public final class FanoutConfig
     private int ringReadLimit = DEFAULT_RING_READ_LIMIT;
     private Path stateDirectory;
     private int maxOrders = DEFAULT_MAX_ORDERS;
+    private boolean statePretouch = true;
     private long snapshotIntervalNs = DEFAULT_SNAPSHOT_INTERVAL_NS;
     private String snapshotChannel;
     private int snapshotStreamIdBase = SNAPSHOT_STREAM_ID_BASE_DEFAULT;
@@ -388,6 +389,23 @@ public final class FanoutConfig
         return maxOrders;
     }
 
+    /** @return whether every page of the state files is touched at start (see {@link #statePretouch(boolean)}). */
+    public boolean statePretouch()
+    {
+        return statePretouch;
+    }
+
+    /**
+     * @param statePretouch touch every page of the state files at start, so that no page fault stalls
+     *                      the message path later; the files then take their full size in memory.
+     * @return this for a fluent API.
+     */
+    public FanoutConfig statePretouch(final boolean statePretouch)
+    {
+        this.statePretouch = statePretouch;
+        return this;
+    }
+
     /**
      * @param maxOrders live orders the state of one partition holds; must match existing state files.
      * @return this.
@@ -544,6 +562,7 @@ public final class FanoutConfig
             " termLength=" + termLength +
             " stateDir=" + resolvedStateDirectory() +
             " maxOrders=" + maxOrders +
+            " statePretouch=" + statePretouch +
             " snapshotIntervalMs=" + TimeUnit.NANOSECONDS.toMillis(snapshotIntervalNs) +
             " snapshotChannel=" + resolvedSnapshotChannel() +
             " snapshotStreamIdBase=" + resolvedSnapshotStreamIdBase() +
