@@ -314,41 +314,62 @@ def main():
                 md.append("```")
     md.append("")
 
-    md.append("## Latency")
-    md.append("")
-    md.append("Microseconds, scheduled send to subscriber callback, one subscriber.")
-    md.append("")
-    md.append("| rate (msg/s) | system | messages | " + " | ".join(n for n, _ in PERCENTILES) +
-              " | sender kept (msg/s) | lost |")
-    md.append("|---:|---|---:|" + "---:|" * len(PERCENTILES) + "---:|---:|")
-    plot_series = []
-    for r in rates:
-        chain = sub_json("latency", f"chain-{r}")
-        raw = sub_json("latency", f"raw-aeron-{r}")
-        chain_run = lat_runs.get(f"chain-{r}", {})
-        raw_run = lat_runs.get(f"raw-aeron-{r}", {})
-        for label, data, run, lost in (
-                ("chain", chain, chain_run, chain_run.get("subscriber_gaps")),
-                ("raw Aeron", raw, raw_run, raw_run.get("missing"))):
-            if data is None:
-                md.append(f"| {r:,} | {label} | no result (exit codes {run.get('subscriber_exits')}) |" +
-                          " |" * (len(PERCENTILES) + 2))
-                continue
-            sender = run.get("simulator_rate", run.get("publisher_rate"))
-            md.append(f"| {r:,} | {label} | {data['count']:,} | " +
-                      " | ".join(us(data.get(k)) for _, k in PERCENTILES) +
-                      f" | {rate(sender)} | {lost if lost is not None else 'n/a'} |")
-        if chain and raw:
-            md.append(f"| {r:,} | **chain / raw** | | " + " | ".join(
-                f"**{ratio(chain.get(k), raw.get(k))}**" if n in ("p50", "p99", "p99.9") else ""
-                for n, k in PERCENTILES) + " | | |")
-        for label, name in (("chain", f"chain-{r}"), ("raw Aeron", f"raw-aeron-{r}")):
-            plot_series.append((f"{label} {r:,}/s",
-                                read_hgrm(os.path.join(results, "latency", f"{name}-sub1.hgrm"))))
-    md.append("")
-    if latency_plot(plot_series, os.path.join(args.images, "e2e-latency.svg")):
-        md.append(f"![latency by percentile]({image_rel}/e2e-latency.svg)")
+    def latency_section(kind, heading, description, plot_file):
+        runs = {r["name"]: r for r in load_all(os.path.join(results, kind, "*.run.json"))}
+        kind_rates = sorted({r["rate"] for r in runs.values()})
+        if not kind_rates:
+            return
+        md.append(heading)
         md.append("")
+        md.append(description)
+        md.append("")
+        md.append("| rate (msg/s) | system | messages | " + " | ".join(n for n, _ in PERCENTILES) +
+                  " | sender kept (msg/s) | lost |")
+        md.append("|---:|---|---:|" + "---:|" * len(PERCENTILES) + "---:|---:|")
+        plot_series = []
+        for r in kind_rates:
+            chain = sub_json(kind, f"chain-{r}")
+            raw = sub_json(kind, f"raw-aeron-{r}")
+            chain_run = runs.get(f"chain-{r}", {})
+            raw_run = runs.get(f"raw-aeron-{r}", {})
+            for label, data, run, lost in (
+                    ("chain", chain, chain_run, chain_run.get("subscriber_gaps")),
+                    ("raw Aeron", raw, raw_run, raw_run.get("missing"))):
+                if data is None:
+                    md.append(f"| {r:,} | {label} | no result (exit codes {run.get('subscriber_exits')}) |" +
+                              " |" * (len(PERCENTILES) + 2))
+                    continue
+                sender = run.get("simulator_rate", run.get("publisher_rate"))
+                md.append(f"| {r:,} | {label} | {data['count']:,} | " +
+                          " | ".join(us(data.get(k)) for _, k in PERCENTILES) +
+                          f" | {rate(sender)} | {lost if lost is not None else 'n/a'} |")
+            if chain and raw:
+                md.append(f"| {r:,} | **chain / raw** | | " + " | ".join(
+                    f"**{ratio(chain.get(k), raw.get(k))}**" if n in ("p50", "p99", "p99.9") else ""
+                    for n, k in PERCENTILES) + " | | |")
+            for label, name in (("chain", f"chain-{r}"), ("raw Aeron", f"raw-aeron-{r}")):
+                plot_series.append((f"{label} {r:,}/s",
+                                    read_hgrm(os.path.join(results, kind, f"{name}-sub1.hgrm"))))
+        md.append("")
+        if latency_plot(plot_series, os.path.join(args.images, plot_file)):
+            md.append(f"![latency by percentile]({image_rel}/{plot_file})")
+            md.append("")
+
+    latency_section(
+        "latency", "## Latency",
+        "Microseconds, one subscriber. The chain: from the feed handler's receive of the datagram "
+        "(`feed-handler --stamp-receive-time`) to the subscriber's callback, as the issue defines it. Raw Aeron: "
+        "from the publisher's offer (`raw-aeron-pub --stamp-send-time`) to the subscriber's callback." if
+        settings.get("latency_from", "scheduled") == "receive" else
+        "Microseconds, scheduled send to subscriber callback, one subscriber.",
+        "e2e-latency.svg")
+    latency_section(
+        "latency-outside", "## Latency from outside (corrected for coordinated omission)",
+        "The same pairs measured from the moment the simulator's (or raw publisher's) pacer *scheduled* each "
+        "message, so that every stall of any process delays the messages scheduled during it and all of them are "
+        "counted: the chain's figure then also covers the simulator's send and the wait in the feed handler's "
+        "socket. Microseconds, one subscriber.",
+        "e2e-latency-outside.svg")
 
     fan_runs = sorted(load_all(os.path.join(results, "fanout", "*.run.json")), key=lambda r: r["subscribers"])
     if fan_runs:

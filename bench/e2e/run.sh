@@ -12,8 +12,12 @@
 #              feed handler declared no gap, the simulator kept >= 95% of the rate), by bisection; the same for
 #              raw Aeron (every message received, the publisher kept >= 95% of the rate)
 #
-# Latency is simulator-scheduled send -> subscriber callback (coordinated-omission corrected: the timestamp is
-# the pacer's intended send time), so the chain's figure includes the feed handler's UDP receive.
+# Latency (LATENCY_FROM=receive, the default) runs from the feed handler's receive of the datagram
+# (feed-handler --stamp-receive-time) to the subscriber's callback, as issue 6 defines it; raw Aeron's from the
+# publisher's offer (raw-aeron-pub --stamp-send-time). LATENCY_FROM=scheduled measures instead from the
+# simulator's scheduled send (coordinated-omission corrected: the timestamp is the pacer's intended send time),
+# which adds the simulator and the feed handler's socket wait; OUTSIDE_RATES ("100000"; "" for none) also runs
+# that view at those rates into latency-outside/.
 # Results (JSON, .hgrm, logs, the exact commands) go to bench/e2e/results/<UTC timestamp>/; then
 # bench/e2e/report.py writes docs/BENCHMARKS.md and the SVG plots from them.
 #
@@ -26,6 +30,9 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 RATES="${RATES:-10000 100000}"
+LATENCY_FROM="${LATENCY_FROM:-receive}"
+OUTSIDE_RATES="${OUTSIDE_RATES:-100000}"
+stamp_mode="$LATENCY_FROM"
 DURATION_S="${DURATION_S:-30}"
 MIN_MESSAGES="${MIN_MESSAGES:-200000}"
 FANOUT_RATE="${FANOUT_RATE:-100000}"
@@ -106,12 +113,14 @@ json_num() { [ -n "${1:-}" ] && echo "$1" || echo null; }
 chain() {
   local name="$1" rate="$2" messages="$3" subs="$4" mode="$5" dir="$6"
   local run="$results/$dir"; local logs="$results/logs/$name"
+  [ "$dir" = latency-outside ] && logs="$results/logs/outside-$name"
   mkdir -p "$logs"
   ring_dir="/dev/shm/mdfanout-bench-$$-$name"
   local warmup=$((messages / 10)); [ "$warmup" -gt 50000 ] && warmup=50000
   local timeout_s=$((messages / rate + 60))
 
-  launch "$logs/feed-handler.log" $mdf feed-handler --group $group --port $port --interface 127.0.0.1 \
+  local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-receive-time"
+  launch "$logs/feed-handler.log" $mdf feed-handler $stamp --group $group --port $port --interface 127.0.0.1 \
     --ring-dir "$ring_dir" --partitions $PARTITIONS --stats-interval-s 0
   local fh=$last_pid
   launch "$logs/fanout.log" $mdf fanout --ring-dir "$ring_dir" --partitions $PARTITIONS --channel "$channel" \
@@ -165,6 +174,7 @@ chain() {
 raw() {
   local name="$1" rate="$2" messages="$3" dir="$4"
   local run="$results/$dir"; local logs="$results/logs/$name"
+  [ "$dir" = latency-outside ] && logs="$results/logs/outside-$name"
   mkdir -p "$logs"
   local warmup=$((messages / 10)); [ "$warmup" -gt 50000 ] && warmup=50000
   local timeout_s=$((messages / rate + 60))
@@ -172,7 +182,8 @@ raw() {
     --warmup-messages $warmup --timeout-s $timeout_s --ready-file "$logs/ready" \
     --json-out "$run/$name-sub1.json" --hgrm-out "$run/$name-sub1.hgrm"
   local sub=$last_pid
-  launch "$logs/pub.log" $mdf raw-aeron-pub --channel "$raw_channel" --rate "$rate" --messages "$messages" \
+  local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-send-time"
+  launch "$logs/pub.log" $mdf raw-aeron-pub $stamp --channel "$raw_channel" --rate "$rate" --messages "$messages" \
     --message-length $MESSAGE_LENGTH --connect-timeout-s 60
   local pub=$last_pid
   wait "$pub"; local pub_exit=$?
@@ -344,8 +355,8 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","duration_s":%s,"min_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
-    "$RATES" "$DURATION_S" "$MIN_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
+  printf '{"rates":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
+    "$RATES" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" \
     "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"
@@ -356,11 +367,21 @@ log "results in $results"
 machine
 started=$SECONDS
 
+stamp_mode="$LATENCY_FROM"
 for rate in $RATES; do
   messages=$(messages_for "$rate" "$DURATION_S")
   chain "chain-$rate" "$rate" "$messages" 1 latency latency
   raw "raw-aeron-$rate" "$rate" "$messages" latency
 done
+# The same pairs measured from the pacer's schedule (coordinated omission corrected), from outside.
+stamp_mode=scheduled
+for rate in $OUTSIDE_RATES; do
+  mkdir -p "$results/latency-outside"
+  messages=$(messages_for "$rate" "$DURATION_S")
+  chain "chain-$rate" "$rate" "$messages" 1 latency latency-outside
+  raw "raw-aeron-$rate" "$rate" "$messages" latency-outside
+done
+stamp_mode="$LATENCY_FROM"
 
 fanout_messages=$(messages_for "$FANOUT_RATE" "$FANOUT_S")
 for n in $FANOUT_SUBS; do

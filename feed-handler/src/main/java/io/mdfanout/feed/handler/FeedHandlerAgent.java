@@ -4,6 +4,7 @@ import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.recovery.RequestSender;
 import io.mdfanout.metrics.LatencyHistogram;
+import io.mdfanout.metrics.PreciseEpochNanoClock;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -48,6 +49,9 @@ public final class FeedHandlerAgent implements Agent
     private final ArbitrationCounters arbitrationCounters;
     private final NormalizerCounters normalizerCounters;
     private final ItchNormalizer normalizer;
+    /** Set only with --stamp-receive-time: the clock whose time of day replaces exchange timestamps. */
+    private final PreciseEpochNanoClock receiveClock;
+    private static final long NANOS_PER_DAY = 86_400_000_000_000L;
     private final LineArbiter arbiter;
     private final ByteBuffer receiveByteBuffer;
     private final LatencyHistogram receiveLatency;
@@ -100,6 +104,7 @@ public final class FeedHandlerAgent implements Agent
         arbitrationCounters = new ArbitrationCounters(countersManager, "feed-handler");
         normalizerCounters = new NormalizerCounters(countersManager, "feed-handler", rings.length);
         normalizer = new ItchNormalizer(rings, config.newIdleStrategy(), normalizerCounters);
+        receiveClock = config.stampReceiveTime() ? new PreciseEpochNanoClock() : null;
 
         receiveByteBuffer = ByteBuffer.allocateDirect(MAX_DATAGRAM_LENGTH);
         receiveBuffer = new UnsafeBuffer(receiveByteBuffer);
@@ -226,6 +231,10 @@ public final class FeedHandlerAgent implements Agent
                     break;
                 }
                 final long receivedNs = System.nanoTime();
+                if (null != receiveClock)
+                {
+                    normalizer.timestampOverride(receiveClock.nanoTime() % NANOS_PER_DAY);
+                }
                 arbiter.onPacket(line, receiveBuffer, 0, receiveByteBuffer.position(), nowNs);
                 if (null != receiveLatency)
                 {

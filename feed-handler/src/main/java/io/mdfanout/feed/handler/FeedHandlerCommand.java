@@ -132,6 +132,12 @@ public final class FeedHandlerCommand implements Callable<Integer>
         description = "Seconds between counter lines on stderr; 0 = off.")
     int statsIntervalS;
 
+    @Option(names = "--stamp-receive-time",
+        description = "Benchmarking: publish each message with the time its datagram was received (ns since " +
+            "midnight UTC) as exchangeTimestamp instead of the exchange's, so that a subscriber measures latency " +
+            "from the feed handler's receive (see the latency tool). Never in production: it replaces exchange data.")
+    boolean stampReceiveTime;
+
     @Mixin
     MetricsOptions metrics;
 
@@ -161,6 +167,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 .ringCapacity(rings.ringCapacity())
                 .idleStrategy(IdleStrategyChoice.parse(idleStrategy))
                 .idleMaxParkNs(TimeUnit.MICROSECONDS.toNanos(idleMaxParkUs))
+                .stampReceiveTime(stampReceiveTime)
                 .receiveBufferBytes(receiveBufferBytes)
                 .groupB(groupB)
                 .portB(portB)

@@ -70,6 +70,7 @@ public final class FeedHandlerConfig
     private CpuSelection cpus = CpuSelection.AUTO;
     private int receiveBufferBytes = DEFAULT_RCVBUF_BYTES;
     private int datagramsPerPoll = DEFAULT_DATAGRAMS_PER_POLL;
+    private boolean stampReceiveTime;
     private String groupB;
     private int portB;
     private String interfaceAddressB;
@@ -221,6 +222,24 @@ public final class FeedHandlerConfig
     public int receiveBufferBytes()
     {
         return receiveBufferBytes;
+    }
+
+    /**
+     * @param stampReceiveTime benchmarking only: publish the datagram's receive time (ns since midnight
+     *                         UTC) as each message's exchangeTimestamp, so latency is measured from the
+     *                         feed handler's receive; it replaces the exchange's timestamp.
+     * @return this for a fluent API.
+     */
+    public FeedHandlerConfig stampReceiveTime(final boolean stampReceiveTime)
+    {
+        this.stampReceiveTime = stampReceiveTime;
+        return this;
+    }
+
+    /** @return whether messages carry the receive time instead of the exchange's timestamp. */
+    public boolean stampReceiveTime()
+    {
+        return stampReceiveTime;
     }
 
     /** Datagrams processed at most per duty cycle, bounding the time between idle checks. */

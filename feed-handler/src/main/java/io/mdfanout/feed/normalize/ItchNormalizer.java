@@ -159,6 +159,7 @@ public final class ItchNormalizer
     private long gapLastMissing;
 
     private long lastTimestamp;
+    private long timestampOverride = -1;
 
     /**
      * Create a normalizer over the partition rings.
@@ -213,6 +214,18 @@ public final class ItchNormalizer
         return counters;
     }
 
+    /**
+     * Benchmarking only: publish the given time (ns since midnight) as the exchangeTimestamp of the
+     * messages that follow instead of their ITCH timestamp, e.g. the receive time of their datagram,
+     * so that a subscriber measures latency from the feed handler's receive.
+     *
+     * @param nanosSinceMidnight the time to publish, or a negative value for the ITCH timestamp again.
+     */
+    public void timestampOverride(final long nanosSinceMidnight)
+    {
+        timestampOverride = nanosSinceMidnight;
+    }
+
     /** ITCH timestamp of the last message that passed the length check, 0 before the first one. */
     public long lastTimestamp()
     {
@@ -252,8 +265,9 @@ public final class ItchNormalizer
         {
             pendingTypes[pendingTypeCount++] = type;
         }
-        final long timestamp = ItchMessage.timestamp(buffer, offset);
-        lastTimestamp = timestamp;
+        final long itchTimestamp = ItchMessage.timestamp(buffer, offset);
+        lastTimestamp = itchTimestamp;
+        final long timestamp = timestampOverride < 0 ? itchTimestamp : timestampOverride;
 
         // Order flow is nearly all of a session: those types take a direct path (one dispatch, the
         // partition from a table, the header as one store). Anything else, and order flow without

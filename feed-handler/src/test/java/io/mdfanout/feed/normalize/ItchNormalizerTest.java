@@ -495,4 +495,25 @@ class ItchNormalizerTest
                 "template " + general.get(i).typeId());
         }
     }
+
+    @Test
+    void timestampOverrideReplacesTheExchangeTimestampUntilCleared()
+    {
+        final RingBuffer[] own = Rings.inMemory(1, 64 * 1024);
+        final ItchNormalizer normalizer = new ItchNormalizer(own, new BackoffIdleStrategy(),
+            new NormalizerCounters(new InMemoryCounters(64).countersManager(), "stamp", 1));
+        final byte[] delete = new ItchBytes(19, 'D', 5, 0, 1234).u64(11, 99).bytes();
+        final UnsafeBuffer buffer = new UnsafeBuffer(delete);
+
+        normalizer.timestampOverride(777_000);
+        normalizer.onMessage(buffer, 0, delete.length, 1);
+        normalizer.timestampOverride(-1);
+        normalizer.onMessage(buffer, 0, delete.length, 2);
+
+        final List<Rings.Rec> records = Rings.drain(own[0]);
+        assertEquals(2, records.size());
+        assertEquals(777_000, WireFormat.exchangeTimestamp(records.get(0).buffer(), 0));
+        assertEquals(1234, WireFormat.exchangeTimestamp(records.get(1).buffer(), 0));
+        assertEquals(1234, normalizer.lastTimestamp(), "lastTimestamp stays the exchange's");
+    }
 }

@@ -48,6 +48,12 @@ public final class RawAeronPubCommand implements Callable<Integer>
         description = "Bytes per message (our typical normalized SBE message with its header), at least 16.")
     int messageLength;
 
+    @Option(names = "--stamp-send-time",
+        description = "Stamp each message with the time it is offered instead of the time it was scheduled: latency " +
+            "then runs from the offer, the counterpart of the feed handler's --stamp-receive-time (no correction " +
+            "for coordinated omission on the publisher's side, as on the chain's).")
+    boolean stampSendTime;
+
     @Option(names = "--connect-timeout-s", defaultValue = "10",
         description = "Give up when no subscriber has connected within this time.")
     long connectTimeoutS;
@@ -135,7 +141,8 @@ public final class RawAeronPubCommand implements Callable<Integer>
                         scheduleStartNs += nowNs - dueNs - MAX_LAG_NS;
                         dueNs = nowNs - MAX_LAG_NS;
                     }
-                    buffer.putLong(RawAeronMessage.SCHEDULED_TIME_OFFSET, dueNs + wallOffsetNs, ByteOrder.LITTLE_ENDIAN);
+                    final long stampNs = stampSendTime ? System.nanoTime() : dueNs;
+                    buffer.putLong(RawAeronMessage.SCHEDULED_TIME_OFFSET, stampNs + wallOffsetNs, ByteOrder.LITTLE_ENDIAN);
                     buffer.putLong(RawAeronMessage.SEQUENCE_OFFSET, sent, ByteOrder.LITTLE_ENDIAN);
                     backPressured += offer(publication, buffer, idle, stopSignal);
                     sent++;
