@@ -125,7 +125,8 @@ nats_run() {
   local warmup=$((messages / 10)); [ "$warmup" -gt 50000 ] && warmup=50000
   local timeout_s=$((messages / rate + 60))
 
-  launch "$logs/feed-handler.log" $mdf feed-handler --group $group --port $port --interface 127.0.0.1 \
+  local stamp=""; [ "${LATENCY_FROM:-receive}" = receive ] && stamp="--stamp-receive-time"
+  launch "$logs/feed-handler.log" $mdf feed-handler $stamp --group $group --port $port --interface 127.0.0.1 \
     --ring-dir "$ring_dir" --partitions $PARTITIONS --stats-interval-s 0
   local fh=$last_pid
   launch "$logs/nats-bridge.log" "${peer_java[@]}" io.mdfanout.bench.peers.NatsBridgeCommand --ring-dir "$ring_dir" \

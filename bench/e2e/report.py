@@ -240,14 +240,18 @@ def main():
     md.append("")
     md.append("## What is measured")
     md.append("")
-    md.append("- **Latency** is the time from the moment the simulator's rate pacer *scheduled* a message to be "
-              "sent (the ITCH timestamp, `simulator --latency-timestamps`) to the subscriber's callback "
-              "(`latency` tool, wall clock on the same host). Using the intended rather than the actual send "
-              "time corrects for coordinated omission (as wrk2 does): a stall anywhere delays every message "
-              "scheduled during it, and they are all counted. The chain's figure therefore covers the "
-              "simulator's send, the feed handler's UDP receive, MoldUDP64/ITCH decode, normalization, the "
-              "shared-memory ring, the fanout's batching and Aeron publication, the media drivers, and the "
-              "SDK's decode and dispatch.")
+    md.append("- **Latency** (section *Latency*) runs, as issue 6 defines it, from the feed handler's receive of a "
+              "datagram to the subscriber's callback: `feed-handler --stamp-receive-time` publishes the receive "
+              "time (wall clock, ns since midnight) as each message's exchange timestamp and the `latency` tool "
+              "records callback time minus it into an HdrHistogram. It covers MoldUDP64/ITCH decode, "
+              "normalization, the shared-memory ring, the fanout's state, batching and Aeron publication, both "
+              "media drivers, and the SDK's decode and dispatch. Raw Aeron's runs from the publisher's offer "
+              "(`raw-aeron-pub --stamp-send-time`).")
+    md.append("- **Latency from outside** (section *Latency from outside*) runs from the moment the simulator's "
+              "rate pacer *scheduled* a message (`simulator --latency-timestamps`; raw Aeron's pacer likewise): a "
+              "stall anywhere delays every message scheduled during it and all are counted, which corrects for "
+              "coordinated omission as wrk2 does. The chain's figure then also covers the simulator's send and "
+              "the wait in the feed handler's socket.")
     md.append("- **Raw Aeron** is the transport's own limit on the same machine with the same settings: "
               f"`raw-aeron-pub` offers one {settings['message_length']}-byte message per offer (the size of a "
               "typical normalized message with its SBE header), paced like the simulator (same 10 ms credit "

@@ -21,8 +21,8 @@
 # Results (JSON, .hgrm, logs, the exact commands) go to bench/e2e/results/<UTC timestamp>/; then
 # bench/e2e/report.py writes docs/BENCHMARKS.md and the SVG plots from them.
 #
-# Settings (environment): RATES ("10000 100000"; add 1000000 to try 1M msg/s), DURATION_S (30: seconds worth of
-# messages per latency run, at least MIN_MESSAGES=200000), FANOUT_RATE (100000), FANOUT_S (15), FANOUT_SUBS
+# Settings (environment): RATES ("10000 100000"; add 1000000 to try 1M msg/s), DURATION_S (20: seconds worth of
+# messages per latency run, at least MIN_MESSAGES=200000), FANOUT_RATE (100000), FANOUT_S (10), FANOUT_SUBS
 # ("1 2 4 8"), PUB_MESSAGES (20000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/1000000; raw Aeron up to
 # RAW_SEARCH_HI=4000000, it goes further), SEARCH_STEPS (5),
 # SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
@@ -31,12 +31,12 @@ cd "$(dirname "$0")/../.."
 
 RATES="${RATES:-10000 100000}"
 LATENCY_FROM="${LATENCY_FROM:-receive}"
-OUTSIDE_RATES="${OUTSIDE_RATES:-100000}"
+OUTSIDE_RATES="${OUTSIDE_RATES-100000}"
 stamp_mode="$LATENCY_FROM"
-DURATION_S="${DURATION_S:-30}"
+DURATION_S="${DURATION_S:-20}"
 MIN_MESSAGES="${MIN_MESSAGES:-200000}"
 FANOUT_RATE="${FANOUT_RATE:-100000}"
-FANOUT_S="${FANOUT_S:-15}"
+FANOUT_S="${FANOUT_S:-10}"
 FANOUT_SUBS="${FANOUT_SUBS:-1 2 4 8}"
 PUB_MESSAGES="${PUB_MESSAGES:-20000000}"
 PUB_SUBS="${PUB_SUBS:-1 2 4 8}"
@@ -396,7 +396,8 @@ if [ "${SKIP_THROUGHPUT:-0}" != 1 ]; then
   search raw
 fi
 if [ "${SKIP_NATS:-0}" != 1 ]; then
-  bench/e2e/nats.sh "$results" || log "NATS peer skipped (see above)"
+  RATES="$RATES" DURATION_S="$DURATION_S" MIN_MESSAGES="$MIN_MESSAGES" FANOUT_RATE="$FANOUT_RATE" \
+    FANOUT_S="$FANOUT_S" LATENCY_FROM="$LATENCY_FROM" bench/e2e/nats.sh "$results" || log "NATS peer skipped (see above)"
 fi
 echo "{\"elapsed_s\":$((SECONDS - started))}" >"$results/elapsed.json"
 log "done in $((SECONDS - started)) s: $results"
