@@ -380,7 +380,10 @@ def main():
         md.append("## Fan-out")
         md.append("")
         md.append(f"The chain at {fan_runs[0]['rate']:,} msg/s with several `latency` subscribers, each a "
-                  "separate process with its own embedded media driver (multicast: the fanout publishes once). "
+                  "separate process (multicast: the fanout publishes once). "
+                  + ("With several, they share one standalone `media-driver`, as subscriber processes on one "
+                     "host do; alone, it embeds its own. " if settings.get("sub_driver", "embedded") == "auto" else
+                     "Subscriber media drivers: " + settings.get("sub_driver", "embedded") + ". ") +
                   "Microseconds; the fanout's rate is its highest one-second `published` rate from its stats "
                   "line.")
         md.append("")
@@ -593,6 +596,22 @@ def main():
             md.extend(cmds)
             md.append("```")
             md.append("")
+
+    md.append("## Dedicated, pinned cores")
+    md.append("")
+    opts = settings.get("extra_opts", "")
+    if "--cpus" in opts or "busy-spin" in opts:
+        md.append(f"This run passed `{opts}`: see the tables above for its absolute figures.")
+    else:
+        md.append(f"Every figure above comes from a {machine.get('cores', '?')}-core machine shared by all the "
+                  "processes of a run, with backing-off threads. Issue 6 also asks for absolute figures with "
+                  "dedicated threads pinned to cores where a machine with many cores is available; none was "
+                  "available to this run. On such a host (8 cores or more, isolated CPUs), run "
+                  "`FH_OPTS=\"--cpus 2 --idle-strategy busy-spin\" FO_OPTS=\"--cpus 3-6 --threading dedicated "
+                  "--driver-threading dedicated --idle-strategy busy-spin\" SUB_OPTS=\"--idle-strategy busy-spin\" "
+                  "RAW_OPTS=\"--idle-strategy busy-spin\" bench/e2e/run.sh` with the subscribers and raw pair under "
+                  "`taskset` on the remaining CPUs, and keep those figures apart from these.")
+    md.append("")
 
     md.append("## Reproducing")
     md.append("")

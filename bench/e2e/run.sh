@@ -25,12 +25,16 @@
 # messages per latency run, at least MIN_MESSAGES=200000), FANOUT_RATE (100000), FANOUT_S (10), FANOUT_SUBS
 # ("1 2 4 8"), PUB_MESSAGES (20000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/1000000; raw Aeron up to
 # RAW_SEARCH_HI=4000000, it goes further), SEARCH_STEPS (5),
-# SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
+# SUB_DRIVER (auto: fan-out subscribers share one media-driver, a lone one embeds its own; shared; embedded),
+# FH_OPTS / FO_OPTS / SUB_OPTS / RAW_OPTS (extra options for the feed handler, fanout, chain subscribers, raw pair:
+# e.g. pinned runs on a many-core host), SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 RATES="${RATES:-10000 100000}"
 LATENCY_FROM="${LATENCY_FROM:-receive}"
+SUB_DRIVER="${SUB_DRIVER:-auto}"
+FH_OPTS="${FH_OPTS:-}"; FO_OPTS="${FO_OPTS:-}"; SUB_OPTS="${SUB_OPTS:-}"; RAW_OPTS="${RAW_OPTS:-}"
 OUTSIDE_RATES="${OUTSIDE_RATES-100000}"
 stamp_mode="$LATENCY_FROM"
 DURATION_S="${DURATION_S:-20}"
@@ -109,6 +113,22 @@ field() {  # field NAME FILE: the last NAME=value in FILE (value up to a space o
 
 json_num() { [ -n "${1:-}" ] && echo "$1" || echo null; }
 
+# The chain's subscribers share one standalone media driver when there are several of them (the fan-out runs),
+# as subscriber processes on one host do, and each embeds its own when alone (SUB_DRIVER=auto); SUB_DRIVER=shared
+# or embedded forces either. Sets $sub_drv to the subscribers' --aeron-dir option (empty when embedded).
+subscriber_driver() {  # subscriber_driver LOG_DIR SUBSCRIBERS
+  sub_drv=""
+  case "$SUB_DRIVER" in
+    shared) ;;
+    embedded) return 0 ;;
+    *) [ "$2" -gt 1 ] || return 0 ;;
+  esac
+  local dir="/dev/shm/mdfanout-bench-$$-subscriber-driver"
+  launch "$1/media-driver.log" $mdf media-driver --aeron-dir "$dir" --cpus none
+  wait_for_files 30 "$dir/cnc.dat" || log "the subscribers' media driver did not start (see $1)"
+  sub_drv="--aeron-dir $dir"
+}
+
 # chain RUN_NAME RATE MESSAGES SUBSCRIBERS MODE(latency|record) -> writes $results/<dir>/<RUN_NAME>.run.json
 chain() {
   local name="$1" rate="$2" messages="$3" subs="$4" mode="$5" dir="$6"
@@ -120,20 +140,23 @@ chain() {
   local timeout_s=$((messages / rate + 60))
 
   local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-receive-time"
-  launch "$logs/feed-handler.log" $mdf feed-handler $stamp --group $group --port $port --interface 127.0.0.1 \
-    --ring-dir "$ring_dir" --partitions $PARTITIONS --stats-interval-s 0
+  subscriber_driver "$logs" "$subs"
+  launch "$logs/feed-handler.log" $mdf feed-handler $stamp $FH_OPTS --group $group --port $port \
+    --interface 127.0.0.1 --ring-dir "$ring_dir" --partitions $PARTITIONS --stats-interval-s 0
   local fh=$last_pid
-  launch "$logs/fanout.log" $mdf fanout --ring-dir "$ring_dir" --partitions $PARTITIONS --channel "$channel" \
-    --stats-interval-s 1
+  launch "$logs/fanout.log" $mdf fanout $FO_OPTS --ring-dir "$ring_dir" --partitions $PARTITIONS \
+    --channel "$channel" --stats-interval-s 1
   local fo=$last_pid
   local sub_pids=() ready=()
   for i in $(seq 1 "$subs"); do
     if [ "$mode" = latency ]; then
-      launch "$logs/sub$i.log" $mdf latency --channel "$channel" --partitions $PARTITIONS --until-end-of-messages \
+      launch "$logs/sub$i.log" $mdf latency $sub_drv $SUB_OPTS --channel "$channel" --partitions $PARTITIONS \
+        --until-end-of-messages \
         --warmup-messages $warmup --timeout-s $timeout_s --ready-file "$logs/ready$i" \
         --json-out "$run/$name-sub$i.json" --hgrm-out "$run/$name-sub$i.hgrm"
     else
-      launch "$logs/sub$i.log" $mdf record --channel "$channel" --partitions $PARTITIONS --until-end-of-messages \
+      launch "$logs/sub$i.log" $mdf record $sub_drv $SUB_OPTS --channel "$channel" --partitions $PARTITIONS \
+        --until-end-of-messages \
         --no-recovery --out /dev/null --timeout-s $timeout_s --ready-file "$logs/ready$i"
     fi
     sub_pids+=("$last_pid"); ready+=("$logs/ready$i")
@@ -178,12 +201,12 @@ raw() {
   mkdir -p "$logs"
   local warmup=$((messages / 10)); [ "$warmup" -gt 50000 ] && warmup=50000
   local timeout_s=$((messages / rate + 60))
-  launch "$logs/sub.log" $mdf raw-aeron-sub --channel "$raw_channel" --messages "$messages" \
+  launch "$logs/sub.log" $mdf raw-aeron-sub $RAW_OPTS --channel "$raw_channel" --messages "$messages" \
     --warmup-messages $warmup --timeout-s $timeout_s --ready-file "$logs/ready" \
     --json-out "$run/$name-sub1.json" --hgrm-out "$run/$name-sub1.hgrm"
   local sub=$last_pid
   local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-send-time"
-  launch "$logs/pub.log" $mdf raw-aeron-pub $stamp --channel "$raw_channel" --rate "$rate" --messages "$messages" \
+  launch "$logs/pub.log" $mdf raw-aeron-pub $stamp $RAW_OPTS --channel "$raw_channel" --rate "$rate" --messages "$messages" \
     --message-length $MESSAGE_LENGTH --connect-timeout-s 60
   local pub=$last_pid
   wait "$pub"; local pub_exit=$?
@@ -355,8 +378,8 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
-    "$RATES" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
+  printf '{"rates":"%s","sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
+    "$RATES" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" \
     "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"

@@ -179,12 +179,39 @@ public final class PartitionState implements AutoCloseable
         {
             throw new IllegalStateException("cannot create state directory " + stateDirectory + " (--state-dir): " + ex, ex);
         }
+        if (pretouch && !Files.exists(file))
+        {
+            requireSpace(stateDirectory, layout.fileLength);
+        }
         state.map();
         if (pretouch)
         {
             state.pretouch();
         }
         return state;
+    }
+
+    /**
+     * A tmpfs such as /dev/shm answers a store beyond its size with SIGBUS, which would kill the
+     * process while touching: refuse with a clear message instead.
+     */
+    private static void requireSpace(final Path stateDirectory, final long fileLength)
+    {
+        final long usable;
+        try
+        {
+            usable = Files.getFileStore(stateDirectory).getUsableSpace();
+        }
+        catch (final IOException ex)
+        {
+            return; // nothing to check against: mapping will report what goes wrong
+        }
+        if (usable < fileLength)
+        {
+            throw new IllegalStateException("a partition state file needs " + (fileLength >> 20) + " MiB in " +
+                stateDirectory + " but only " + (usable >> 20) + " MiB are free: lower --max-orders, give the " +
+                "filesystem more room (e.g. a larger /dev/shm, --shm-size) or use --no-state-pretouch");
+        }
     }
 
     /** Write each page's first byte back to it, so every page is resident before the message path runs. */

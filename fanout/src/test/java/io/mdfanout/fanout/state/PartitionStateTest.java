@@ -60,6 +60,16 @@ final class PartitionStateTest
         return state;
     }
 
+    private PartitionState openPretouched(final Path stateDirectory, final int maxOrders)
+    {
+        final PartitionState state = PartitionState.open(stateDirectory, PARTITION, maxOrders,
+            new PartitionStateCounters(newCountersManager(), PARTITION), errors::add, true);
+        opened.add(state);
+        streamSequence = state.lastAppliedStreamSequence();
+        ringPosition = state.ringPosition();
+        return state;
+    }
+
     private static CountersManager newCountersManager()
     {
         final int valuesLength = 4 * 1024;
@@ -198,6 +208,28 @@ final class PartitionStateTest
 
         messages.addOrder(1, 500, true, 1, 1); apply(reopened, model);
         assertEquals(model.toString(), dump(reopened).toString(), "pool free list and index still consistent");
+    }
+
+    /** Touching every page at open writes each byte back as it was: a resumed state is unchanged by it. */
+    @Test
+    void pretouchLeavesNewAndResumedStateIntact()
+    {
+        final PartitionState state = openPretouched(directory, MAX_ORDERS);
+        assertFalse(state.wasResumed());
+        final BookModel model = new BookModel();
+        for (int i = 1; i <= 50; i++)
+        {
+            messages.addOrder(1 + i % 5, i, i % 2 == 0, 2000 + i, 7 * i); apply(state, model);
+        }
+        final String before = dump(state).toString();
+        state.close();
+
+        final PartitionState reopened = openPretouched(directory, MAX_ORDERS);
+        assertTrue(reopened.wasResumed());
+        assertEquals(before, dump(reopened).toString());
+        assertEquals(model.toString(), before);
+        messages.delete(3, 2); apply(reopened, model);
+        assertEquals(model.toString(), dump(reopened).toString());
     }
 
     @Test
