@@ -204,6 +204,62 @@ def commands_of(results, name):
         return [line.strip() for line in f if line.strip()]
 
 
+def targets_section(results, steady_dir, settings):
+    """Issue 6's end-to-end targets against what this run measured (the micro-benchmark targets are in
+    bench/micro.md)."""
+    def load(*parts):
+        path = os.path.join(*parts)
+        return load_json(path) if os.path.exists(path) else None
+
+    def verdict(ok):
+        return "n/a" if ok is None else ("**met**" if ok else "not met")
+
+    rows = []
+    chain = load(results, "latency", "chain-100000-sub1.json")
+    raw = load(results, "latency", "raw-aeron-100000-sub1.json")
+    nats = load(results, "latency", "nats-100000-sub1.json")
+    if chain and raw:
+        r = chain["p99_us"] / raw["p99_us"]
+        rows.append(("p99 at 100,000 msg/s within 2x of raw Aeron's",
+                     f"chain {us(chain['p99_us'])} µs, raw Aeron {us(raw['p99_us'])} µs: {r:.2f}x", verdict(r <= 2)))
+    if chain and nats:
+        r = nats["p99_us"] / chain["p99_us"]
+        rows.append(("p99 at 100,000 msg/s at least 10x lower than NATS's",
+                     f"NATS {us(nats['p99_us'])} µs, chain {us(chain['p99_us'])} µs: NATS / chain {r:.2f}x "
+                     f"(at p50: {nats['p50_us'] / chain['p50_us']:.2f}x)", verdict(r >= 10)))
+    maxima = {m["system"]: m for m in load_all(os.path.join(results, "throughput", "*.max.json"))}
+    if maxima.get("chain") and maxima.get("raw") and maxima["raw"].get("max_rate"):
+        c, rw = maxima["chain"]["max_rate"], maxima["raw"]["max_rate"]
+        top = "" if maxima["raw"].get("lowest_failed") else " (raw Aeron passed the top of its search range: at most this)"
+        rows.append(("zero-loss throughput at least 50% of raw Aeron's",
+                     f"chain {rate(c)} msg/s, raw Aeron {rate(rw)} msg/s: {c / rw:.0%}{top}", verdict(c / rw >= 0.5)))
+    pubs = {r["subscribers"]: r for r in load_all(os.path.join(results, "publisher", "*.run.json"))}
+    if pubs.get(1) and pubs.get(8) and pubs[1].get("median_rate") and pubs[8].get("median_rate"):
+        r = pubs[8]["median_rate"] / pubs[1]["median_rate"]
+        rows.append(("publisher throughput with 8 subscribers at least 90% of that with 1",
+                     f"{rate(pubs[8]['median_rate'])} vs {rate(pubs[1]['median_rate'])} msg/s: {r:.0%}",
+                     verdict(r >= 0.9)))
+    steady = load(steady_dir.rstrip("/"), "steady", "steady.json")
+    if steady:
+        ok = steady.get("passed", None)
+        if ok is None:
+            ok = (steady.get("subscriber_gaps") == 0 and steady.get("subscriber_missing") == 0 and
+                  all(p.get("alive_at_end") and not p.get("out_of_memory") for p in steady.get("processes", [])))
+        rows.append(("100,000,000 messages with the message path on Epsilon GC",
+                     f"{steady.get('subscriber_messages', 0):,} messages received, gaps "
+                     f"{steady.get('subscriber_gaps')}, no process out of memory", verdict(ok)))
+    if not rows:
+        return []
+    out = ["## Against the targets", "",
+           "Issue 6's end-to-end targets, from this run (the decoder and codec targets are in "
+           "[bench/micro.md](bench/micro.md)). On this machine every process of the chain, the simulator "
+           "included, shares two cores with backing-off threads; see *Dedicated, pinned cores* below.", "",
+           "| target | measured | |", "|---|---|---|"]
+    out += [f"| {t} | {m} | {v} |" for t, m, v in rows]
+    out.append("")
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results")
@@ -255,7 +311,7 @@ def main():
     md.append("- **Raw Aeron** is the transport's own limit on the same machine with the same settings: "
               f"`raw-aeron-pub` offers one {settings['message_length']}-byte message per offer (the size of a "
               "typical normalized message with its SBE header), paced like the simulator (same 10 ms credit "
-              "cap) and stamped with the scheduled send time; `raw-aeron-sub` measures now minus that time. "
+              "cap) and stamped with the time of the offer (with its scheduled send time for the outside view); `raw-aeron-sub` measures now minus that time. "
               "Both use the tools' embedded media driver: shared threading, backoff idle strategy, 2 MiB "
               "socket buffers and receiver window, `mtu=8192` in the channel.")
     md.append("- Every figure is to be read as a ratio to raw Aeron measured in the same run: the machine is "
@@ -267,6 +323,7 @@ def main():
               "message received and the publisher kept 95% of the rate (Aeron's flow control slows a publisher "
               "rather than losing data, so the rate is the criterion there).")
     md.append("")
+    targets_at = len(md)
     md.append("## Machine")
     md.append("")
     md.append("| | |")
@@ -276,7 +333,7 @@ def main():
     md.append(f"| net.core.rmem_max / wmem_max | {settings.get('rmem_max')} / {settings.get('wmem_max')} |")
     md.append("")
     md.append("Every process of a run (simulator, feed handler, fanout with its media driver, each subscriber "
-              "with its embedded media driver) shares these cores.")
+              "and the media drivers) shares these cores.")
     md.append("")
     md.append("## Settings")
     md.append("")
@@ -287,6 +344,10 @@ def main():
               ("fanout_s", "seconds of messages per fan-out run"), ("fanout_subs", "fan-out subscriber counts"),
               ("pub_messages", "publisher throughput: ITCH messages replayed"),
               ("pub_subs", "publisher throughput: subscriber counts"),
+              ("latency_from", "latency measured from (receive: the feed handler's receive; scheduled: the pacer)"),
+              ("outside_rates", "rates also measured from the pacer's schedule (msg/s)"),
+              ("sub_driver", "chain subscribers' media driver (auto: shared by several, embedded when alone)"),
+              ("extra_opts", "extra options"),
               ("step_s", "seconds per throughput step"), ("search_lo", "throughput search from (msg/s)"),
               ("search_hi", "throughput search up to (msg/s), chain"),
               ("raw_search_hi", "throughput search up to (msg/s), raw Aeron"), ("search_steps", "throughput bisection steps"),
@@ -375,7 +436,8 @@ def main():
         "socket. Microseconds, one subscriber.",
         "e2e-latency-outside.svg")
 
-    fan_runs = sorted(load_all(os.path.join(results, "fanout", "*.run.json")), key=lambda r: r["subscribers"])
+    fan_runs = sorted((r for r in load_all(os.path.join(results, "fanout", "*.run.json"))
+                       if r.get("system", "chain") == "chain"), key=lambda r: r["subscribers"])
     if fan_runs:
         md.append("## Fan-out")
         md.append("")
@@ -597,6 +659,7 @@ def main():
             md.append("```")
             md.append("")
 
+    md[targets_at:targets_at] = targets_section(results, args.steady or results, settings)
     md.append("## Dedicated, pinned cores")
     md.append("")
     opts = settings.get("extra_opts", "")

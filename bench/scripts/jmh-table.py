@@ -76,6 +76,43 @@ def peer_section(results, itchy):
     return lines
 
 
+def targets_section(results, itchy):
+    """Issue 6's micro-benchmark targets against this run."""
+    def score(prefix):
+        for r in results:
+            if r["benchmark"].rsplit(".", 2)[-2] == prefix:
+                return r["primaryMetric"]["score"]
+        return None
+
+    rows = []
+    checked, unchecked = score("ItchNormalizeBenchmark"), score("ItchNormalizeUncheckedBenchmark")
+    peer = float(itchy["best_msgs_per_s"]) if itchy else None
+    for label, value in (("bounds checks on", checked), ("bounds checks off", unchecked)):
+        if value:
+            rows.append((f"ITCH decode + normalize + ring write at least 30,000,000 msg/s on one core ({label})",
+                         f"{value:,.0f} msg/s", value >= 30e6))
+            if peer:
+                rows.append((f"... and faster than itchy on the same file ({label})",
+                             f"{value / peer:.2f}x itchy's {peer:,.0f} msg/s", value > peer))
+    codec = [r for r in results if r["benchmark"].rsplit(".", 2)[-2] == "SbeCodecBenchmark"]
+    if codec:
+        worst = max(r["primaryMetric"]["score"] for r in codec)
+        rows.append(("SBE encode or decode of a normalized message under 25 ns",
+                     f"worst of {len(codec)}: {worst:.1f} ns", worst < 25))
+    allocs = [r["secondaryMetrics"]["gc.alloc.rate.norm"]["score"] for r in results
+              if "gc.alloc.rate.norm" in (r.get("secondaryMetrics") or {}) and
+              not r["benchmark"].endswith("decodeIntoBooks")]
+    if allocs:
+        rows.append(("0 bytes allocated per message on the message path",
+                     f"at most {max(allocs):.3g} B/op (JMH's own background allocation, see above)",
+                     max(allocs) < 1))
+    if not rows:
+        return []
+    out = ["", "## Against the targets", "", "| target | measured | |", "|---|---|---|"]
+    out += [f"| {t} | {m} | {'**met**' if ok else 'not met'} |" for t, m, ok in rows]
+    return out
+
+
 def main():
     if len(sys.argv) not in (4, 5):
         sys.exit(__doc__)
@@ -133,6 +170,7 @@ def main():
             lines.append(f"| {bench}:{key} | {params} | {fmt(metric['score'])} ± {fmt(metric['scoreError'])} | "
                          f"{metric['scoreUnit']} | |")
     lines += peer_section(results, itchy)
+    lines += targets_section(results, itchy)
     lines += [
         "",
         "## What each measures",
