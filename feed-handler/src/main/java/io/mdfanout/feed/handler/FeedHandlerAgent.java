@@ -115,11 +115,12 @@ public final class FeedHandlerAgent implements Agent
         String opening = config.group() + ":" + config.port() + " on " + config.interfaceAddress();
         try
         {
-            a = openMulticast(config.groupAddress(), config.port(), config.networkInterface());
+            a = openMulticast(config.groupAddress(), config.port(), config.networkInterface(), config.sourceAddress());
             if (config.hasLineB())
             {
                 opening = "line B " + config.groupB() + ":" + config.portB() + " on " + config.interfaceAddressB();
-                b = openMulticast(config.groupBAddress(), config.portB(), config.networkInterfaceB());
+                b = openMulticast(
+                    config.groupBAddress(), config.portB(), config.networkInterfaceB(), config.sourceBAddress());
             }
             if (null != retransmitServer)
             {
@@ -144,8 +145,15 @@ public final class FeedHandlerAgent implements Agent
             config, normalizer, counters, arbitrationCounters, null == r ? null : this::sendRequest);
     }
 
+    /**
+     * Open, bind and join one line. With a source, the join is source-specific (IGMPv3): the kernel
+     * delivers only that sender's datagrams, so another sender on the same group and port (another
+     * feed, a test, a misconfigured replay) can neither interleave its packets with the feed's nor end
+     * its session.
+     */
     private DatagramChannel openMulticast(
-        final InetAddress group, final int port, final NetworkInterface networkInterface) throws IOException
+        final InetAddress group, final int port, final NetworkInterface networkInterface, final InetAddress source)
+        throws IOException
     {
         final DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
         try
@@ -153,7 +161,14 @@ public final class FeedHandlerAgent implements Agent
             channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             channel.setOption(StandardSocketOptions.SO_RCVBUF, config.receiveBufferBytes());
             channel.bind(new InetSocketAddress(group, port));
-            channel.join(group, networkInterface);
+            if (null == source)
+            {
+                channel.join(group, networkInterface);
+            }
+            else
+            {
+                channel.join(group, networkInterface, source);
+            }
             channel.configureBlocking(false);
             return channel;
         }

@@ -85,6 +85,15 @@ public final class FeedHandlerCommand implements Callable<Integer>
         description = "IPv4 address of the local interface to join line B on; default: the --interface one.")
     String interfaceAddressB;
 
+    @Option(names = "--source",
+        description = "IPv4 address of the exchange's sender: join line A for that source only (source-specific " +
+            "multicast), so no other sender on the group reaches the feed; absent: any sender.")
+    String source;
+
+    @Option(names = "--source-b",
+        description = "The same for line B.")
+    String sourceB;
+
     @Option(names = "--retransmit-server",
         description = "MoldUDP64 re-request server as HOST:PORT; absent: no requests, gaps are declared " +
             "after --gap-wait-ms.")
@@ -172,6 +181,8 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 .groupB(groupB)
                 .portB(portB)
                 .interfaceAddressB(interfaceAddressB)
+                .source(source)
+                .sourceB(sourceB)
                 .retransmitServer(retransmitServer)
                 .gapWaitMs(gapWaitMs)
                 .retransmitTimeoutMs(retransmitTimeoutMs)

@@ -74,6 +74,8 @@ public final class FeedHandlerConfig
     private String groupB;
     private int portB;
     private String interfaceAddressB;
+    private String source;
+    private String sourceB;
     private String retransmitServer;
     private int gapWaitMs = DEFAULT_GAP_WAIT_MS;
     private int retransmitTimeoutMs = DEFAULT_RETRANSMIT_TIMEOUT_MS;
@@ -437,6 +439,51 @@ public final class FeedHandlerConfig
         return new InetSocketAddress(host, serverPort);
     }
 
+    /**
+     * @param source IPv4 address of the one sender to receive line A from (a source-specific join), or
+     *               null to receive from any sender on the group.
+     * @return this for a fluent API.
+     */
+    public FeedHandlerConfig source(final String source)
+    {
+        this.source = source;
+        return this;
+    }
+
+    /** @return the only sender line A is received from, or null for any. */
+    public String source()
+    {
+        return source;
+    }
+
+    /**
+     * @param sourceB IPv4 address of the one sender to receive line B from, or null for any.
+     * @return this for a fluent API.
+     */
+    public FeedHandlerConfig sourceB(final String sourceB)
+    {
+        this.sourceB = sourceB;
+        return this;
+    }
+
+    /** @return the only sender line B is received from, or null for any. */
+    public String sourceB()
+    {
+        return sourceB;
+    }
+
+    /** Line A's source as an address, or null; call {@link #validate()} first. */
+    public InetAddress sourceAddress()
+    {
+        return null == source ? null : resolveIpv4("source", source);
+    }
+
+    /** Line B's source as an address, or null; call {@link #validate()} first. */
+    public InetAddress sourceBAddress()
+    {
+        return null == sourceB ? null : resolveIpv4("line B source", sourceB);
+    }
+
     /** The line B group as an address; call {@link #validate()} first. */
     public InetAddress groupBAddress()
     {
@@ -516,9 +563,17 @@ public final class FeedHandlerConfig
             }
             networkInterfaceB();
         }
-        else if (0 != portB || null != interfaceAddressB)
+        else if (0 != portB || null != interfaceAddressB || null != sourceB)
         {
-            throw new IllegalArgumentException("line B port or interface given without a line B group");
+            throw new IllegalArgumentException("line B port, interface or source given without a line B group");
+        }
+        if (null != source && sourceAddress().isMulticastAddress())
+        {
+            throw new IllegalArgumentException("source " + source + " must be a sender's unicast address");
+        }
+        if (null != sourceB && sourceBAddress().isMulticastAddress())
+        {
+            throw new IllegalArgumentException("line B source " + sourceB + " must be a sender's unicast address");
         }
         retransmitServerAddress();
         requireAtLeast("gap wait ms", gapWaitMs, 0);
@@ -620,6 +675,7 @@ public final class FeedHandlerConfig
     public String toString()
     {
         return "group=" + group + ":" + port + " interface=" + interfaceAddress +
+            " source=" + (null == source ? "any" : source) + (null == sourceB ? "" : " sourceB=" + sourceB) +
             " session=" + (null == session ? "(first seen)" : session) + " ringDir=" + ringDir +
             " partitions=" + partitions + " ringCapacity=" + ringCapacity + " idle=" + idleStrategy +
             (IdleStrategyChoice.BACKOFF == idleStrategy ? "(maxPark=" + idleMaxParkNs / 1000 + "us)" : "") + " cpus=" + cpus +

@@ -126,6 +126,78 @@ class FeedHandlerAgentSocketTest
         }
     }
 
+    /**
+     * Another sender on the same group and port (here 127.0.0.2, with the same session name, sending a
+     * stray end of session and conflicting messages) never reaches a feed handler that joined for the
+     * exchange's source only; without --source it would.
+     */
+    @Test
+    void sourceSpecificJoinKeepsOtherSendersOut() throws Exception
+    {
+        final FeedHandlerConfig config = new FeedHandlerConfig()
+            .group(GROUP).port(PORT + 2).interfaceAddress("127.0.0.1").source("127.0.0.1").session("FEED01")
+            .ringDir(ringDir).partitions(1).ringCapacity(64 * 1024).maxHeldMessages(1024);
+        rings = new PartitionRingSet(ringDir, 1, 64 * 1024);
+        agent = new FeedHandlerAgent(config, rings.rings(), new InMemoryCounters(128).countersManager());
+        agent.onStart();
+
+        try (UdpSender exchange = new UdpSender(GROUP, PORT + 2, "127.0.0.1");
+            UdpSender stranger = new UdpSender(GROUP, PORT + 2, "127.0.0.2"))
+        {
+            stranger.send(MoldPackets.packet("FEED01", 1,
+                new ItchBytes(19, 'D', 3, 0, 50).u64(11, 1).bytes()));
+            stranger.send(MoldPackets.endOfSession("FEED01", 2));
+            exchange.send(MoldPackets.packet("FEED01", 1,
+                new ItchBytes(12, 'S', 0, 0, 100).ch(11, 'O').bytes(),
+                new ItchBytes(36, 'A', 3, 0, 101).u64(11, 555).ch(19, 'B').u32(20, 100).alpha(24, 8, "AAPL")
+                    .u32(32, 1_500_000).bytes()));
+            stranger.send(MoldPackets.packet("FEED01", 3,
+                new ItchBytes(19, 'D', 3, 0, 51).u64(11, 555).bytes()));
+            exchange.send(MoldPackets.packet("FEED01", 3,
+                new ItchBytes(19, 'D', 3, 0, 102).u64(11, 555).bytes()));
+
+            final long deadline = System.nanoTime() + 5_000_000_000L;
+            while (agent.counters().packetsReceived().get() < 2 && System.nanoTime() < deadline)
+            {
+                if (agent.doWork() == 0)
+                {
+                    Thread.sleep(1);
+                }
+            }
+            for (int i = 0; i < 50; i++) // anything else that might arrive
+            {
+                agent.doWork();
+                Thread.sleep(1);
+            }
+        }
+
+        assertEquals(2, agent.counters().packetsReceived().get(), "only the exchange's datagrams");
+        assertEquals(0, agent.counters().endOfSession().get());
+        assertEquals(0, agent.counters().gaps().get());
+        final PartitionRings.MappedRing consumer = PartitionRings.map(ringDir, 0);
+        try
+        {
+            final List<Rings.Rec> records = Rings.drain(consumer.ring());
+            assertEquals(3, records.size());
+            assertEquals(102, io.mdfanout.wire.WireFormat.exchangeTimestamp(records.get(2).buffer(), 0),
+                "the exchange's delete, not the stranger's");
+        }
+        finally
+        {
+            consumer.close();
+        }
+    }
+
+    @Test
+    void sourceMustBeAUnicastAddress()
+    {
+        final FeedHandlerConfig config = new FeedHandlerConfig()
+            .group(GROUP).port(PORT).interfaceAddress("127.0.0.1").source("239.1.2.3").ringDir(ringDir).partitions(1);
+        final IllegalArgumentException ex = org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, config::validate);
+        assertTrue(ex.getMessage().contains("239.1.2.3"), ex.getMessage());
+    }
+
     @Test
     void wrongInterfaceIsAClearError()
     {

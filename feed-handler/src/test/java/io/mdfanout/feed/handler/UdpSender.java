@@ -18,7 +18,19 @@ final class UdpSender implements AutoCloseable
 
     UdpSender(final String group, final int port) throws IOException
     {
+        this(group, port, null);
+    }
+
+    /**
+     * @param sourceAddress local address to send from (any 127.x.y.z is on loopback), or null for the default.
+     */
+    UdpSender(final String group, final int port, final String sourceAddress) throws IOException
+    {
         channel = DatagramChannel.open(StandardProtocolFamily.INET);
+        if (null != sourceAddress)
+        {
+            channel.bind(new InetSocketAddress(InetAddress.getByName(sourceAddress), 0));
+        }
         channel.setOption(StandardSocketOptions.IP_MULTICAST_IF,
             NetworkInterface.getByInetAddress(InetAddress.getByName("127.0.0.1")));
         channel.setOption(StandardSocketOptions.IP_MULTICAST_LOOP, true);
