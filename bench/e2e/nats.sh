@@ -126,7 +126,7 @@ nats_run() {
   local timeout_s=$((messages / rate + 60))
 
   local stamp=""; [ "${LATENCY_FROM:-receive}" = receive ] && stamp="--stamp-receive-time"
-  launch "$logs/feed-handler.log" $mdf feed-handler $stamp --group $group --port $port --interface 127.0.0.1 \
+  launch "$logs/feed-handler.log" $mdf feed-handler $stamp --source 127.0.0.1 --group $group --port $port --interface 127.0.0.1 \
     --ring-dir "$ring_dir" --partitions $PARTITIONS --stats-interval-s 0
   local fh=$last_pid
   launch "$logs/nats-bridge.log" "${peer_java[@]}" io.mdfanout.bench.peers.NatsBridgeCommand --ring-dir "$ring_dir" \

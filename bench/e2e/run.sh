@@ -141,7 +141,7 @@ chain() {
 
   local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-receive-time"
   subscriber_driver "$logs" "$subs"
-  launch "$logs/feed-handler.log" $mdf feed-handler $stamp $FH_OPTS --group $group --port $port \
+  launch "$logs/feed-handler.log" $mdf feed-handler $stamp --source 127.0.0.1 $FH_OPTS --group $group --port $port \
     --interface 127.0.0.1 --ring-dir "$ring_dir" --partitions $PARTITIONS --stats-interval-s 0
   local fh=$last_pid
   launch "$logs/fanout.log" $mdf fanout $FO_OPTS --ring-dir "$ring_dir" --partitions $PARTITIONS \

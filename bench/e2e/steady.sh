@@ -95,7 +95,7 @@ alive() { kill -0 "$1" 2>/dev/null && echo true || echo false; }
 log "results in $out; $STEADY_MESSAGES messages at $STEADY_RATE msg/s, Epsilon heap $STEADY_HEAP"
 timeout_s=$((STEADY_MESSAGES / STEADY_RATE + 300))
 
-epsilon feed-handler feed-handler --group $group --port $port --interface 127.0.0.1 --ring-dir "$ring_dir" \
+epsilon feed-handler feed-handler --source 127.0.0.1 --group $group --port $port --interface 127.0.0.1 --ring-dir "$ring_dir" \
   --partitions $PARTITIONS --retransmit-server 127.0.0.1:$retransmit_port --stats-interval-s 0 --metrics-port 0
 fh=$last_pid
 epsilon fanout fanout --ring-dir "$ring_dir" --partitions $PARTITIONS --channel "$channel" --stats-interval-s 0 \
