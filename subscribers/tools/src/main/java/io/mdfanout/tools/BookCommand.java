@@ -72,7 +72,7 @@ public final class BookCommand implements Callable<Integer>
                 metrics.feedSubscriberOptions(subscriberOptions)))
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "book");
-            final IdleStrategy idle = subscriberOptions.idle().newIdleStrategy();
+            final IdleStrategy idle = media.pollIdle(subscriberOptions.idle().newIdleStrategy());
             final long refreshNs = TimeUnit.MILLISECONDS.toNanos(refreshMs);
             final StatsCommand.StatsLine statsLine = new StatsCommand.StatsLine(subscriber.counters());
             long nextDraw = System.nanoTime();

@@ -36,6 +36,17 @@ public final class IdleOptions
             "this), in microseconds: the most a message waits at each idle thread.")
     long maxParkUs = DEFAULT_MAX_PARK_US;
 
+    @Option(names = "--driver-threading", defaultValue = "shared",
+        description = "Embedded media driver: shared (its own thread) or invoker (run by the poll thread between " +
+            "polls: one busy thread per tool instead of two, for machines with few cores). No effect with --aeron-dir.")
+    String driverThreading = "shared";
+
+    /** @return whether the embedded media driver is run by the poll thread ({@code --driver-threading invoker}). */
+    public boolean driverInvoker()
+    {
+        return "invoker".equals(driverThreading);
+    }
+
     /**
      * Check the options.
      *
@@ -47,6 +58,11 @@ public final class IdleOptions
         {
             throw new IllegalArgumentException(
                 "unknown --idle-strategy '" + idleStrategy + "' (backoff, yield or busy-spin)");
+        }
+        if (!"shared".equals(driverThreading) && !"invoker".equals(driverThreading))
+        {
+            throw new IllegalArgumentException(
+                "unknown --driver-threading '" + driverThreading + "' (shared or invoker)");
         }
         if (maxParkUs < 1 || maxParkUs > MAX_MAX_PARK_US)
         {

@@ -112,7 +112,7 @@ public final class LatencyCommand implements Callable<Integer>
                 metrics.feedSubscriberOptions(subscriberOptions)))
             {
                 exitCode = SessionRun.run(subscriber, listener, stopSignal, readyFile, untilEndOfMessages, timeoutS,
-                    subscriberOptions.idle().newIdleStrategy(), subscriberOptions.feedSubscriberOptions().recoveryEnabled());
+                    media.pollIdle(subscriberOptions.idle().newIdleStrategy()), subscriberOptions.feedSubscriberOptions().recoveryEnabled());
             }
             stdout.println(recorder.summary("latency"));
             stdout.println("latency: messages=" + counters.messages() + " gaps=" + counters.gaps() +

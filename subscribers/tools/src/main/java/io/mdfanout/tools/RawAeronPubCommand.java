@@ -105,7 +105,7 @@ public final class RawAeronPubCommand implements Callable<Integer>
                     publication.maxPayloadLength() + ")");
                 return 1;
             }
-            final IdleStrategy idle = idleOptions.newIdleStrategy();
+            final IdleStrategy idle = media.pollIdle(idleOptions.newIdleStrategy());
             final long connectDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(connectTimeoutS);
             while (!publication.isConnected())
             {

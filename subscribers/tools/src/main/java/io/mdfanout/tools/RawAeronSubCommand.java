@@ -97,7 +97,7 @@ public final class RawAeronSubCommand implements Callable<Integer>
             Subscription subscription = media.aeron().addSubscription(channel, streamId))
         {
             final SequenceCheckingHandler handler = new SequenceCheckingHandler(recorder, new PreciseEpochNanoClock());
-            final IdleStrategy idle = idleOptions.newIdleStrategy();
+            final IdleStrategy idle = media.pollIdle(idleOptions.newIdleStrategy());
             final long deadline = timeoutS > 0 ?
                 System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS) : Long.MAX_VALUE;
             boolean ready = null == readyFile;

@@ -98,7 +98,7 @@ public final class RecordCommand implements Callable<Integer>
                 metrics.feedSubscriberOptions(subscriberOptions)))
             {
                 exitCode = SessionRun.run(subscriber, listener, stopSignal, readyFile, untilEndOfMessages, timeoutS,
-                    subscriberOptions.idle().newIdleStrategy(), subscriberOptions.feedSubscriberOptions().recoveryEnabled());
+                    media.pollIdle(subscriberOptions.idle().newIdleStrategy()), subscriberOptions.feedSubscriberOptions().recoveryEnabled());
             }
             recorder.flush();
             if (null != books)

@@ -53,7 +53,7 @@ public final class StatsCommand implements Callable<Integer>
                 Throwable::printStackTrace, metrics.feedSubscriberOptions(subscriberOptions)))
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "stats");
-            final IdleStrategy idle = subscriberOptions.idle().newIdleStrategy();
+            final IdleStrategy idle = media.pollIdle(subscriberOptions.idle().newIdleStrategy());
             final long intervalNs = TimeUnit.SECONDS.toNanos(intervalS);
             final StatsLine line = new StatsLine(subscriber.counters());
             long nextPrint = System.nanoTime() + intervalNs;

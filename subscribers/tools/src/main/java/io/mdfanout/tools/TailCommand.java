@@ -81,7 +81,7 @@ public final class TailCommand implements Callable<Integer>
                 metrics.feedSubscriberOptions(subscriberOptions)))
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "tail");
-            final IdleStrategy idle = subscriberOptions.idle().newIdleStrategy();
+            final IdleStrategy idle = media.pollIdle(subscriberOptions.idle().newIdleStrategy());
             while (stopSignal.isRunning() && (0 == count || printer.lines < count))
             {
                 idle.idle(subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT));

@@ -6,6 +6,8 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.driver.status.SystemCounterDescriptor;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentInvoker;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.io.File;
@@ -31,11 +33,28 @@ public final class ToolMedia implements AutoCloseable
 
     private final MediaDriver driver;
     private final Aeron aeron;
+    private final AgentInvoker driverInvoker;
+    private final AgentInvoker clientInvoker;
 
     private ToolMedia(final MediaDriver driver, final Aeron aeron)
     {
         this.driver = driver;
         this.aeron = aeron;
+        this.driverInvoker = null == driver ? null : driver.sharedAgentInvoker();
+        this.clientInvoker = aeron.conductorAgentInvoker();
+    }
+
+    /**
+     * The idle strategy of the tool's poll loop. With an embedded driver in invoker mode it first runs
+     * one duty cycle of the driver and of the Aeron client's conductor on the calling thread, so that
+     * the tool is one busy thread, not two (and no client conductor thread).
+     *
+     * @param idle what the loop does when neither the poll nor the driver found work.
+     * @return {@code idle} itself, or one that invokes the driver before it.
+     */
+    public IdleStrategy pollIdle(final IdleStrategy idle)
+    {
+        return null == driverInvoker ? idle : new DriverInvokingIdleStrategy(driverInvoker, clientInvoker, idle);
     }
 
     /**
@@ -74,9 +93,10 @@ public final class ToolMedia implements AutoCloseable
 
         final String dir = new File(System.getProperty("java.io.tmpdir"),
             "mdfanout-tools-" + ProcessHandle.current().pid() + "-" + System.nanoTime()).getAbsolutePath();
+        final boolean invoker = idleOptions.driverInvoker();
         final MediaDriver driver = MediaDriver.launch(new MediaDriver.Context()
             .aeronDirectoryName(dir)
-            .threadingMode(ThreadingMode.SHARED)
+            .threadingMode(invoker ? ThreadingMode.INVOKER : ThreadingMode.SHARED)
             .sharedIdleStrategy(idleOptions.newIdleStrategy())
             .socketRcvbufLength(SOCKET_BUFFER_LENGTH)
             .socketSndbufLength(SOCKET_BUFFER_LENGTH)
@@ -93,6 +113,10 @@ public final class ToolMedia implements AutoCloseable
         {
             return new ToolMedia(driver, Aeron.connect(new Aeron.Context()
                 .aeronDirectoryName(dir)
+                // In invoker mode the poll thread runs the client's conductor too, and a blocking client call
+                // runs the driver itself while it waits.
+                .useConductorAgentInvoker(invoker)
+                .driverAgentInvoker(driver.sharedAgentInvoker())
                 .driverTimeoutMs(TimeUnit.NANOSECONDS.toMillis(CLIENT_LIVENESS_TIMEOUT_NS))));
         }
         catch (final RuntimeException ex)

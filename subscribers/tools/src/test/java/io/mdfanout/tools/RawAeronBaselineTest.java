@@ -39,6 +39,26 @@ class RawAeronBaselineTest
         assertTrue(report.contains("\"messages\":20000,\"missing\":0,\"exit\":0"), report);
     }
 
+    /** Each side's embedded driver and Aeron client run on its poll thread: still every message, measured. */
+    @Test
+    void everyMessageArrivesWithTheDriversInvokedByThePollThreads(@TempDir final Path dir) throws Exception
+    {
+        final Path ready = dir.resolve("ready");
+        final Path json = dir.resolve("sub.json");
+        final CompletableFuture<Integer> sub = CompletableFuture.supplyAsync(() -> new CommandLine(
+            new RawAeronSubCommand()).execute("--channel", CHANNEL, "--stream-id", "78", "--messages", "20000",
+            "--warmup-messages", "1000", "--timeout-s", "30", "--ready-file", ready.toString(),
+            "--driver-threading", "invoker", "--json-out", json.toString()));
+
+        final int pubExit = new CommandLine(new RawAeronPubCommand()).execute("--channel", CHANNEL,
+            "--stream-id", "78", "--messages", "20000", "--rate", "50000", "--connect-timeout-s", "20",
+            "--driver-threading", "invoker", "--stamp-send-time");
+        assertEquals(0, pubExit);
+        assertEquals(0, sub.get(30, TimeUnit.SECONDS).intValue());
+        final String report = Files.readString(json);
+        assertTrue(report.contains("\"messages\":20000,\"missing\":0,\"exit\":0"), report);
+    }
+
     @Test
     void badOptionsAreOneLineErrors()
     {

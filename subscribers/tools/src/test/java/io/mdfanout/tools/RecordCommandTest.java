@@ -200,7 +200,9 @@ class RecordCommandTest
             final CompletableFuture<Integer> exitCode = runRecord(stdout,
                 "--channel", CHANNEL, "--stream-id-base", Integer.toString(base), "--partitions", "1",
                 "--out", out.toString(), "--books-out", books.toString(), "--ready-file", ready.toString(),
-                "--until-end-of-messages", "--timeout-s", "20");
+                // The late joiner's poll thread also runs its embedded driver and Aeron client: the
+                // snapshot subscription it adds while recovering must still complete.
+                "--until-end-of-messages", "--timeout-s", "20", "--driver-threading", "invoker");
             awaitFile(ready, exitCode);
 
             begin(0, 11);                 // 1..10 happened before the recorder started

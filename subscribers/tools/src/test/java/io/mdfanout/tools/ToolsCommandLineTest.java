@@ -66,6 +66,8 @@ class ToolsCommandLineTest
         assertEquals("tail: unknown --idle-strategy 'nap' (backoff, yield or busy-spin)\n",
             tailError("--idle-strategy", "nap"));
         assertEquals("tail: --idle-max-park-us must be 1 to 1000000: 0\n", tailError("--idle-max-park-us", "0"));
+        assertEquals("tail: unknown --driver-threading 'dedicated' (shared or invoker)\n",
+            tailError("--driver-threading", "dedicated"));
 
         final ByteArrayOutputStream subErr = new ByteArrayOutputStream();
         final RawAeronSubCommand sub = new RawAeronSubCommand();
