@@ -21,8 +21,9 @@ cd "$(dirname "$0")/../.."
 
 results="${1:?usage: bench/e2e/nats.sh RESULTS_DIR}"
 RATES="${RATES:-10000 100000}"
-DURATION_S="${DURATION_S:-30}"
+DURATION_S="${DURATION_S:-15}"
 MIN_MESSAGES="${MIN_MESSAGES:-200000}"
+WARMUP_S="${WARMUP_S:-10}"
 FANOUT_RATE="${FANOUT_RATE:-100000}"
 FANOUT_S="${FANOUT_S:-15}"
 NATS_FANOUT_SUBS="${NATS_FANOUT_SUBS-1 4 8}"
@@ -99,7 +100,7 @@ wait_for_files() {  # wait_for_files TIMEOUT_S FILE...
   done
 }
 
-messages_for() { local m=$(($1 * $2)); [ "$m" -lt "$MIN_MESSAGES" ] && m=$MIN_MESSAGES; echo "$m"; }
+messages_for() { local m=$(($1 * ($2 + WARMUP_S))); [ "$m" -lt "$MIN_MESSAGES" ] && m=$MIN_MESSAGES; echo "$m"; }
 field() { grep -o "$1=[^ )]*" "$2" 2>/dev/null | tail -1 | cut -d= -f2; }
 json_num() { [ -n "${1:-}" ] && echo "$1" || echo null; }
 
@@ -122,7 +123,7 @@ nats_run() {
   local run="$results/$dir" logs="$results/logs/$name"
   mkdir -p "$logs"
   ring_dir="/dev/shm/mdfanout-bench-nats-$$-$name"
-  local warmup=$((messages / 10)); [ "$warmup" -gt 50000 ] && warmup=50000
+  local warmup=$((rate * WARMUP_S)); [ "$warmup" -gt $((messages / 2)) ] && warmup=$((messages / 2))
   local timeout_s=$((messages / rate + 60))
 
   local stamp=""; [ "${LATENCY_FROM:-receive}" = receive ] && stamp="--stamp-receive-time"

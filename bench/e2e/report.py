@@ -315,8 +315,13 @@ def main():
               "Both use the tools' embedded media driver: shared threading, backoff idle strategy, 2 MiB "
               "socket buffers and receiver window, `mtu=8192` in the channel.")
     md.append("- Every figure is to be read as a ratio to raw Aeron measured in the same run: the machine is "
-              "shared and noisy. The first messages of each run (10%, at most 50,000) are warm-up and are "
-              "left out of the histograms.")
+              "shared and noisy. "
+              + (f"Each latency run first sends {settings['warmup_s']} seconds' worth of messages (at most half "
+                 "the run) that are left out of the histograms: each JVM of the chain keeps compiling its hot paths "
+                 "for seconds, on the same two cores, and those stalls are start-up, not steady state; raw Aeron "
+                 "gets the same warm-up." if "warmup_s" in settings else
+                 "The first messages of each run (10%, at most 50,000) are warm-up and are left out of the "
+                 "histograms."))
     md.append("- **Throughput** is the highest simulator rate at which everything arrived: the `record` "
               "subscriber (`--no-recovery`) exits 0 with gaps=0, the feed handler saw and declared no gap, and "
               "the simulator kept at least 95% of the asked rate; found by bisection. For raw Aeron: every "
@@ -344,6 +349,7 @@ def main():
               ("fanout_s", "seconds of messages per fan-out run"), ("fanout_subs", "fan-out subscriber counts"),
               ("pub_messages", "publisher throughput: ITCH messages replayed"),
               ("pub_subs", "publisher throughput: subscriber counts"),
+              ("warmup_s", "seconds of messages before the measured ones (warm-up)"),
               ("latency_from", "latency measured from (receive: the feed handler's receive; scheduled: the pacer)"),
               ("outside_rates", "rates also measured from the pacer's schedule (msg/s)"),
               ("sub_driver", "chain subscribers' media driver (auto: shared by several, embedded when alone)"),

@@ -21,8 +21,9 @@
 # Results (JSON, .hgrm, logs, the exact commands) go to bench/e2e/results/<UTC timestamp>/; then
 # bench/e2e/report.py writes docs/BENCHMARKS.md and the SVG plots from them.
 #
-# Settings (environment): RATES ("10000 100000"; add 1000000 to try 1M msg/s), DURATION_S (20: seconds worth of
-# messages per latency run, at least MIN_MESSAGES=200000), FANOUT_RATE (100000), FANOUT_S (10), FANOUT_SUBS
+# Settings (environment): RATES ("10000 100000"; add 1000000 to try 1M msg/s), DURATION_S (15: seconds worth of
+# messages measured per latency run, at least MIN_MESSAGES=200000 in all), WARMUP_S (10: seconds worth of messages
+# before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (10), FANOUT_SUBS
 # ("1 2 4 8"), PUB_MESSAGES (20000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/1000000; raw Aeron up to
 # RAW_SEARCH_HI=4000000, it goes further), SEARCH_STEPS (5),
 # SUB_DRIVER (auto: fan-out subscribers share one media-driver, a lone one embeds its own; shared; embedded),
@@ -37,7 +38,8 @@ SUB_DRIVER="${SUB_DRIVER:-auto}"
 FH_OPTS="${FH_OPTS:-}"; FO_OPTS="${FO_OPTS:-}"; SUB_OPTS="${SUB_OPTS:-}"; RAW_OPTS="${RAW_OPTS:-}"
 OUTSIDE_RATES="${OUTSIDE_RATES-100000}"
 stamp_mode="$LATENCY_FROM"
-DURATION_S="${DURATION_S:-20}"
+DURATION_S="${DURATION_S:-15}"
+WARMUP_S="${WARMUP_S:-10}"
 MIN_MESSAGES="${MIN_MESSAGES:-200000}"
 FANOUT_RATE="${FANOUT_RATE:-100000}"
 FANOUT_S="${FANOUT_S:-10}"
@@ -103,8 +105,8 @@ wait_for_files() {  # wait_for_files TIMEOUT_S FILE...
   done
 }
 
-messages_for() {  # messages_for RATE SECONDS -> max(RATE*SECONDS, MIN)
-  local m=$(($1 * $2)); [ "$m" -lt "$MIN_MESSAGES" ] && m=$MIN_MESSAGES; echo "$m"
+messages_for() {  # messages_for RATE SECONDS -> max(RATE*(WARMUP_S+SECONDS), MIN): warm-up, then the measured part
+  local m=$(($1 * ($2 + WARMUP_S))); [ "$m" -lt "$MIN_MESSAGES" ] && m=$MIN_MESSAGES; echo "$m"
 }
 
 field() {  # field NAME FILE: the last NAME=value in FILE (value up to a space or parenthesis)
@@ -136,7 +138,7 @@ chain() {
   [ "$dir" = latency-outside ] && logs="$results/logs/outside-$name"
   mkdir -p "$logs"
   ring_dir="/dev/shm/mdfanout-bench-$$-$name"
-  local warmup=$((messages / 10)); [ "$warmup" -gt 50000 ] && warmup=50000
+  local warmup=$((rate * WARMUP_S)); [ "$warmup" -gt $((messages / 2)) ] && warmup=$((messages / 2))
   local timeout_s=$((messages / rate + 60))
 
   local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-receive-time"
@@ -199,7 +201,7 @@ raw() {
   local run="$results/$dir"; local logs="$results/logs/$name"
   [ "$dir" = latency-outside ] && logs="$results/logs/outside-$name"
   mkdir -p "$logs"
-  local warmup=$((messages / 10)); [ "$warmup" -gt 50000 ] && warmup=50000
+  local warmup=$((rate * WARMUP_S)); [ "$warmup" -gt $((messages / 2)) ] && warmup=$((messages / 2))
   local timeout_s=$((messages / rate + 60))
   launch "$logs/sub.log" $mdf raw-aeron-sub $RAW_OPTS --channel "$raw_channel" --messages "$messages" \
     --warmup-messages $warmup --timeout-s $timeout_s --ready-file "$logs/ready" \
@@ -378,8 +380,8 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
-    "$RATES" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
+  printf '{"rates":"%s","warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
+    "$RATES" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" \
     "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"
@@ -419,7 +421,7 @@ if [ "${SKIP_THROUGHPUT:-0}" != 1 ]; then
   search raw
 fi
 if [ "${SKIP_NATS:-0}" != 1 ]; then
-  RATES="$RATES" DURATION_S="$DURATION_S" MIN_MESSAGES="$MIN_MESSAGES" FANOUT_RATE="$FANOUT_RATE" \
+  RATES="$RATES" DURATION_S="$DURATION_S" WARMUP_S="$WARMUP_S" MIN_MESSAGES="$MIN_MESSAGES" FANOUT_RATE="$FANOUT_RATE" \
     FANOUT_S="$FANOUT_S" LATENCY_FROM="$LATENCY_FROM" bench/e2e/nats.sh "$results" || log "NATS peer skipped (see above)"
 fi
 echo "{\"elapsed_s\":$((SECONDS - started))}" >"$results/elapsed.json"

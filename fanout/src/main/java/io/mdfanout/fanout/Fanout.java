@@ -125,7 +125,8 @@ public final class Fanout implements AutoCloseable
         final boolean shared = affinityPlan.fellBackToShared();
         threading = shared ? FanoutThreading.SHARED : config.threading();
         idleStrategy = shared ? IdleStrategyType.BACKOFF : config.idleStrategy();
-        driverThreadingMode = shared ? ThreadingMode.SHARED : config.driverThreadingMode();
+        driverThreadingMode = shared && ThreadingMode.INVOKER != config.driverThreadingMode() ?
+            ThreadingMode.SHARED : config.driverThreadingMode();
         final int partitionCount = config.partitionCount();
         rings = new PartitionRings.MappedRing[partitionCount];
         publications = new ExclusivePublication[partitionCount];
@@ -198,6 +199,8 @@ public final class Fanout implements AutoCloseable
                     threads.add(DRIVER_CONDUCTOR_THREAD);
                     threads.add(DRIVER_NETWORK_THREAD);
                     break;
+                case INVOKER:
+                    break; // run by the publisher thread
                 default:
                     threads.add(DRIVER_SHARED_THREAD);
                     break;
@@ -350,8 +353,13 @@ public final class Fanout implements AutoCloseable
             aeronDirectoryName = driver.aeronDirectoryName();
         }
 
+        final boolean invoker = null != driver && ThreadingMode.INVOKER == driverThreadingMode;
         aeron = Aeron.connect(new Aeron.Context()
             .aeronDirectoryName(aeronDirectoryName)
+            // In invoker mode the publisher thread runs the client's conductor and the driver; until it
+            // starts, a blocking client call runs the driver itself while it waits.
+            .useConductorAgentInvoker(invoker)
+            .driverAgentInvoker(invoker ? driver.sharedAgentInvoker() : null)
             .errorHandler(errorHandler));
     }
 
@@ -468,7 +476,17 @@ public final class Fanout implements AutoCloseable
 
         if (FanoutThreading.SHARED == threading)
         {
-            final Agent agent = publishers.length == 1 ? publishers[0] : new CompositeAgent(publishers);
+            final Agent agent;
+            if (ThreadingMode.INVOKER == driverThreadingMode && null != driver)
+            {
+                final Agent[] agents = java.util.Arrays.copyOf(publishers, publishers.length + 1, Agent[].class);
+                agents[publishers.length] = new MediaInvokerAgent(driver.sharedAgentInvoker(), aeron.conductorAgentInvoker());
+                agent = new CompositeAgent(agents);
+            }
+            else
+            {
+                agent = publishers.length == 1 ? publishers[0] : new CompositeAgent(publishers);
+            }
             runners[0] = new AgentRunner(idleStrategy.newIdleStrategy(config.idleMaxParkNs()), errorHandler, dutyCycleErrors, agent);
             AgentRunner.startOnThread(runners[0], threadFactory(PUBLISHER_THREAD));
         }

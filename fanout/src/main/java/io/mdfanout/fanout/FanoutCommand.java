@@ -59,7 +59,9 @@ public final class FanoutCommand implements Callable<Integer>
     String aeronDirectoryName;
 
     @Option(names = "--driver-threading", defaultValue = "shared", converter = DriverThreadingConverter.class,
-        description = "Threading of the embedded media driver: shared, shared-network or dedicated.")
+        description = "Threading of the embedded media driver: shared, shared-network, dedicated, or invoker (run " +
+            "by the publisher thread between ring drains: one busy thread in all, for machines with few cores; " +
+            "needs --threading shared).")
     ThreadingMode driverThreading;
 
     @Option(names = "--threading", defaultValue = "shared", converter = ThreadingConverter.class,
@@ -344,13 +346,7 @@ public final class FanoutCommand implements Callable<Integer>
     {
         public ThreadingMode convert(final String value)
         {
-            final ThreadingMode mode = parse(ThreadingMode.class, value);
-            if (ThreadingMode.INVOKER == mode)
-            {
-                throw new CommandLine.TypeConversionException("'invoker' is not supported; use shared, " +
-                    "shared-network or dedicated");
-            }
-            return mode;
+            return parse(ThreadingMode.class, value);
         }
     }
 

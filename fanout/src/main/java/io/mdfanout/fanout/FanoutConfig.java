@@ -98,7 +98,10 @@ public final class FanoutConfig
         require(
             (long)streamIdBase + partitionCount - 1 <= Integer.MAX_VALUE,
             "stream id base " + streamIdBase + " + partitions overflows an int stream id");
-        require(driverThreadingMode != ThreadingMode.INVOKER, "driver threading 'invoker' is not supported");
+        require(driverThreadingMode != ThreadingMode.INVOKER || threading == FanoutThreading.SHARED,
+            "--driver-threading invoker needs --threading shared: the one publisher thread runs the driver");
+        require(driverThreadingMode != ThreadingMode.INVOKER || null == aeronDirectoryName,
+            "--driver-threading invoker is for the embedded driver: not with --aeron-dir");
         require(threading != null, "threading is not set");
         require(idleStrategy != null, "idle strategy is not set");
         require(idleMaxParkNs >= IdleStrategyType.MIN_PARK_NS && idleMaxParkNs <= MAX_IDLE_MAX_PARK_NS,

@@ -41,7 +41,8 @@ final class FanoutCommandTest
         assertEquals(2, execute(new StringWriter(), "--threading", "sideways"));
         assertEquals(2, execute(new StringWriter(), "--idle-strategy", "nap"));
         assertEquals(2, execute(new StringWriter(), "--idle-max-park-us", "0"));
-        assertEquals(2, execute(new StringWriter(), "--driver-threading", "invoker"));
+        assertEquals(2, execute(new StringWriter(), "--driver-threading", "invoker", "--threading", "dedicated"));
+        assertEquals(2, execute(new StringWriter(), "--driver-threading", "sideways"));
         assertEquals(2, execute(new StringWriter(), "--partitions", "0"));
         assertEquals(2, execute(new StringWriter(), "--term-length-bytes", "1000"));
         assertEquals(2, execute(new StringWriter(), "--stats-interval-s", "-1"));

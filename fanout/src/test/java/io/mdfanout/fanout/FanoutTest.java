@@ -85,6 +85,60 @@ final class FanoutTest
     }
 
     private static final String SNAPSHOT_TEST_CHANNEL = "aeron:udp?endpoint=224.0.1.63:40603|interface=127.0.0.1";
+    private static final String INVOKER_TEST_CHANNEL = "aeron:udp?endpoint=224.0.1.65:40605|interface=127.0.0.1";
+
+    /**
+     * --driver-threading invoker: the embedded driver and the Aeron client run on the publisher thread
+     * (no driver thread at all); messages and snapshots still flow, and other clients of the driver
+     * (this test's subscriber) are served.
+     */
+    @Test
+    void withTheDriverInvokedByThePublisherThreadMessagesAndSnapshotsFlow()
+    {
+        final RingBuffer ring = createRing(0);
+        final FanoutConfig config = config(1).channel(INVOKER_TEST_CHANNEL + "|mtu=8192")
+            .driverThreadingMode(io.aeron.driver.ThreadingMode.INVOKER)
+            .snapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(10)).maxOrders(1024);
+        assertEquals(List.of(Fanout.PUBLISHER_THREAD), Fanout.busyThreads(config));
+        final Fanout fanout = new Fanout(config);
+        closeables.add(fanout);
+        assertEquals(io.aeron.driver.ThreadingMode.INVOKER, fanout.driverThreadingMode());
+        final Aeron aeron = TestAeron.connect(fanout.aeronDirectoryName());
+        closeables.add(aeron);
+        final Subscription incrementals = aeron.addSubscription(INVOKER_TEST_CHANNEL, Partitioning.streamId(STREAM_ID_BASE, 0));
+        final Subscription snapshots = aeron.addSubscription(INVOKER_TEST_CHANNEL,
+            Partitioning.snapshotStreamId(Partitioning.defaultSnapshotStreamIdBase(STREAM_ID_BASE), 0));
+        final PacketCollector incrementalCollector = new PacketCollector();
+        final PacketCollector snapshotCollector = new PacketCollector();
+        final Runnable poll = () ->
+        {
+            incrementals.poll(incrementalCollector, 100);
+            snapshots.poll(snapshotCollector, 100);
+        };
+        awaitCondition(() -> fanout.isConnected(0), poll, "subscriber connected");
+        final TestMessages messages = new TestMessages();
+        for (int id = 1; id <= 20; id++)
+        {
+            assertTrue(messages.writeAddOrder(ring, id, 5));
+        }
+        awaitCondition(() -> incrementalCollector.messageCount() == 20, poll, "20 messages");
+        assertEquals(1, incrementalCollector.packets.get(0).streamSequence());
+        awaitCondition(() -> snapshotCollector.packets.stream().anyMatch(
+            (p) -> p.messages().stream().anyMatch((m) -> m[2] == 43)), poll, "a complete snapshot");
+        final SnapshotReader.Snapshot snapshot =
+            SnapshotReader.read(snapshotCollector.packets, snapshotCollector.packets.get(0).sessionId()).get(0);
+        assertEquals(20, snapshot.model.orders.size());
+    }
+
+    @Test
+    void invokerDriverThreadingNeedsTheSharedPublisherThreadAndTheEmbeddedDriver()
+    {
+        final IllegalArgumentException dedicated = org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> config(1)
+                .driverThreadingMode(io.aeron.driver.ThreadingMode.INVOKER).threading(FanoutThreading.DEDICATED)
+                .validate());
+        assertTrue(dedicated.getMessage().contains("--threading shared"), dedicated.getMessage());
+    }
 
     /**
      * A fanout closed (its state file left as is) and started again on the same ring and state dir:
