@@ -23,7 +23,7 @@
 #
 # Settings (environment): RATES ("10000 100000"; add 1000000 to try 1M msg/s), DURATION_S (15: seconds worth of
 # messages measured per latency run, at least MIN_MESSAGES=200000 in all), WARMUP_S (10: seconds worth of messages
-# before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (10), FANOUT_SUBS
+# before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
 # ("1 2 4 8"), PUB_MESSAGES (20000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/1000000; raw Aeron up to
 # RAW_SEARCH_HI=4000000, it goes further), SEARCH_STEPS (5),
 # SUB_DRIVER (auto: fan-out subscribers share one media-driver, a lone one embeds its own; shared; embedded),
@@ -42,7 +42,7 @@ DURATION_S="${DURATION_S:-15}"
 WARMUP_S="${WARMUP_S:-10}"
 MIN_MESSAGES="${MIN_MESSAGES:-200000}"
 FANOUT_RATE="${FANOUT_RATE:-100000}"
-FANOUT_S="${FANOUT_S:-10}"
+FANOUT_S="${FANOUT_S:-5}"
 FANOUT_SUBS="${FANOUT_SUBS:-1 2 4 8}"
 PUB_MESSAGES="${PUB_MESSAGES:-20000000}"
 PUB_SUBS="${PUB_SUBS:-1 2 4 8}"
