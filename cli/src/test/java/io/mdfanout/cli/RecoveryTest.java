@@ -155,8 +155,10 @@ class RecoveryTest
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void aSubscriberPausedForTenSecondsSlowsNobodyAndRecovers(@TempDir final Path dir) throws Exception
     {
-        final long messages = 1_800_000;
-        final int rate = 90_000; // 20 seconds
+        // 25 seconds: the pause ends about 15 s in, which leaves 10 s for the paused subscriber to notice
+        // a stream that stays silent (2 s), go stale and recover from a snapshot (every 1 s) before the end.
+        final long messages = 2_250_000;
+        final int rate = 90_000;
         final String channel = "aeron:udp?endpoint=224.0.1.105:46400|interface=127.0.0.1|mtu=8192";
         try (ChainHarness chain = new ChainHarness(dir, "pause", PARTITIONS, channel, 4640);
             CountingSubscriber observer = new CountingSubscriber(channel, 4640, PARTITIONS))
