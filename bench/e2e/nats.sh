@@ -45,17 +45,10 @@ server_pid=""
 log() { echo "bench-nats: $*" >&2; }
 fail() { log "$*"; exit 1; }
 
+source bench/e2e/lib.sh
+
 cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
-  for _ in $(seq 1 100); do
-    local alive=0
-    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
-    [ "$alive" = 0 ] && break
-    sleep 0.1
-  done
-  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
-  pids=()
+  stop_pids
   [ -n "$ring_dir" ] && rm -rf "$ring_dir"
   ring_dir=""
 }
@@ -82,27 +75,6 @@ fi
 peer_java=(java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED
   -cp "$target/classes:$target/dependency/*")
 
-launch() {  # launch LOGFILE CMD...: background, command recorded, pid in $last_pid
-  local logfile="$1"; shift
-  { printf '%q ' "$@"; echo; } | tee -a "$(dirname "$logfile")/commands.txt" >>"$commands"
-  "$@" >"$logfile" 2>&1 &
-  last_pid=$!
-  pids+=("$last_pid")
-}
-
-wait_for_files() {  # wait_for_files TIMEOUT_S FILE...
-  local deadline=$((SECONDS + $1)); shift
-  for f in "$@"; do
-    while [ ! -e "$f" ]; do
-      [ "$SECONDS" -ge "$deadline" ] && return 1
-      sleep 0.1
-    done
-  done
-}
-
-messages_for() { local m=$(($1 * ($2 + WARMUP_S))); [ "$m" -lt "$MIN_MESSAGES" ] && m=$MIN_MESSAGES; echo "$m"; }
-field() { grep -o "$1=[^ )]*" "$2" 2>/dev/null | tail -1 | cut -d= -f2; }
-json_num() { [ -n "${1:-}" ] && echo "$1" || echo null; }
 
 # One nats-server for every run: plain core NATS on loopback, no JetStream, no monitoring port.
 "$server" -a 127.0.0.1 -p "$NATS_PORT" -l "$results/logs/nats-server.log" &

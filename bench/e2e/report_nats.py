@@ -69,8 +69,9 @@ def section(results_dir, images_dir=None, image_rel=None):
               "nats-bridge -> nats-server -> nats-latency`. `nats-bridge` drains the same partition rings as the "
               "fanout, with the fanout's batching, and publishes each packet of our wire format as one NATS message "
               "on `mdfanout.<partition>`; `nats-latency` decodes them with the SDK's decoder and records "
-              "now - scheduled send time with the `latency` tool's recorder (same clock, warm-up, coordinated-"
-              "omission correction), so only the transport differs. Same message counts and settings as the "
+              "latency with the `latency` tool's recorder (same clock, same warm-up, measured from the same "
+              "point as the chain's runs: the feed handler's receive), so only the transport differs. Same "
+              "message counts and settings as the "
               "chain's runs; plain core NATS on loopback (no JetStream). Made by `bench/e2e/nats.sh`"
               + (f" in {elapsed['elapsed_s']} s" if "elapsed_s" in elapsed else "") + ".")
     md.append("")

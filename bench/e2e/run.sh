@@ -68,52 +68,16 @@ mdf=bin/mdfanout
 pids=()
 ring_dir=""
 
+source bench/e2e/lib.sh
+
 cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
-  for _ in $(seq 1 100); do
-    local alive=0
-    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
-    [ "$alive" = 0 ] && break
-    sleep 0.1
-  done
-  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
-  wait 2>/dev/null
-  pids=()
+  stop_pids
   [ -n "$ring_dir" ] && rm -rf "$ring_dir"
   ring_dir=""
 }
 trap 'cleanup; exit 130' INT TERM
 
 log() { echo "bench: $*" >&2; }
-
-# Runs one process in the background, recording its exact command line; its pid is left in $last_pid.
-launch() {
-  local logfile="$1"; shift
-  { printf '%q ' "$@"; echo; } | tee -a "$(dirname "$logfile")/commands.txt" >>"$commands"
-  "$@" >"$logfile" 2>&1 &
-  last_pid=$!
-  pids+=("$last_pid")
-}
-
-wait_for_files() {  # wait_for_files TIMEOUT_S FILE...
-  local deadline=$((SECONDS + $1)); shift
-  for f in "$@"; do
-    while [ ! -e "$f" ]; do
-      [ "$SECONDS" -ge "$deadline" ] && return 1
-      sleep 0.1
-    done
-  done
-}
-
-messages_for() {  # messages_for RATE SECONDS -> max(RATE*(WARMUP_S+SECONDS), MIN): warm-up, then the measured part
-  local m=$(($1 * ($2 + WARMUP_S))); [ "$m" -lt "$MIN_MESSAGES" ] && m=$MIN_MESSAGES; echo "$m"
-}
-
-field() {  # field NAME FILE: the last NAME=value in FILE (value up to a space or parenthesis)
-  grep -o "$1=[^ )]*" "$2" 2>/dev/null | tail -1 | cut -d= -f2
-}
-
-json_num() { [ -n "${1:-}" ] && echo "$1" || echo null; }
 
 # The chain's subscribers share one standalone media driver when there are several of them (the fan-out runs),
 # as subscriber processes on one host do, and each embeds its own when alone (SUB_DRIVER=auto); SUB_DRIVER=shared

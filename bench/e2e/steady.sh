@@ -41,16 +41,10 @@ mdf=bin/mdfanout
 log() { echo "steady: $*" >&2; }
 
 pids=()
+source bench/e2e/lib.sh
+
 cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
-  for _ in $(seq 1 100); do
-    local alive=0
-    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
-    [ "$alive" = 0 ] && break
-    sleep 0.1
-  done
-  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
-  wait 2>/dev/null
+  stop_pids
   rm -rf "$ring_dir"
 }
 trap 'cleanup; exit 130' INT TERM
@@ -89,7 +83,6 @@ print(int(m[-1][1], 16) - int(m[-1][0], 16) if m else "")
 EOF
 }
 
-json_num() { [ -n "${1:-}" ] && echo "$1" || echo null; }
 alive() { kill -0 "$1" 2>/dev/null && echo true || echo false; }
 
 log "results in $out; $STEADY_MESSAGES messages at $STEADY_RATE msg/s, Epsilon heap $STEADY_HEAP"
@@ -143,7 +136,6 @@ wait "$fo"; fo_exit=$?
 pids=()
 rm -rf "$ring_dir"
 
-field() { grep -o "$1=[^ )]*" "$2" 2>/dev/null | tail -1 | cut -d= -f2; }
 start_of() { awk -F'\t' -v r="$1" '$2 == r && $3 != "" { print $3; exit }' "$samples"; }
 python3 - "$out/steady.json" <<EOF
 import json, sys

@@ -1,5 +1,6 @@
 package io.mdfanout.bench.peers;
 
+import io.mdfanout.tools.StopSignal;
 import io.mdfanout.wire.PartitionRings;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
@@ -91,7 +92,7 @@ public final class NatsBridgeCommand implements Callable<Integer>
             .bufferSize(256 * 1024)
             .maxMessagesInOutgoingQueue(1 << 20)
             .build();
-        try (ShutdownFlag shutdown = new ShutdownFlag(); Connection connection = Nats.connect(options))
+        try (StopSignal shutdown = new StopSignal(); Connection connection = Nats.connect(options))
         {
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(ringWaitTimeoutS);
             final RingPacketizer[] packetizers = new RingPacketizer[partitions];
@@ -177,7 +178,7 @@ public final class NatsBridgeCommand implements Callable<Integer>
 
     /** The feed handler creates the rings: wait until each exists with a valid length, then map it. */
     private static PartitionRings.MappedRing awaitRing(
-        final Path directory, final int partition, final long deadlineNs, final ShutdownFlag shutdown)
+        final Path directory, final int partition, final long deadlineNs, final StopSignal shutdown)
     {
         final File file = PartitionRings.ringFile(directory, partition).toFile();
         while (true)

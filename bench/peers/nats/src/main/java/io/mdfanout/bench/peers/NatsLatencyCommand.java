@@ -5,6 +5,7 @@ import io.mdfanout.sdk.LocalCounters;
 import io.mdfanout.sdk.PacketStreamDecoder;
 import io.mdfanout.sdk.SubscriberCounters;
 import io.mdfanout.tools.LatencyRecorder;
+import io.mdfanout.tools.StopSignal;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.Message;
@@ -128,7 +129,7 @@ public final class NatsLatencyCommand implements Callable<Integer>
 
         int exitCode;
         long dropped = 0;
-        try (ShutdownFlag shutdown = new ShutdownFlag())
+        try (StopSignal shutdown = new StopSignal())
         {
             try (Connection connection = Nats.connect(options))
             {

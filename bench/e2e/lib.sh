@@ -1,0 +1,50 @@
+# Shared by bench/e2e/run.sh, nats.sh and steady.sh (sourced, not run): starting, watching and stopping
+# the processes of a run, and reading their one-line results. Each script keeps its own log() prefix and its
+# own cleanup(), which calls stop_pids.
+#   globals: pids (array of started pids), commands (the run's commands.txt), WARMUP_S, MIN_MESSAGES
+
+# launch LOGFILE CMD...: runs CMD in the background, output to LOGFILE, its exact command line recorded next to
+# the log and in $commands; its pid is left in $last_pid and added to $pids.
+launch() {
+  local logfile="$1"; shift
+  { printf '%q ' "$@"; echo; } | tee -a "$(dirname "$logfile")/commands.txt" >>"$commands"
+  "$@" >"$logfile" 2>&1 &
+  last_pid=$!
+  pids+=("$last_pid")
+}
+
+# stop_pids: SIGTERM to every process in $pids, up to 10 s for them to stop cleanly (they delete their
+# Aeron directories on the way out), then SIGKILL; empties $pids.
+stop_pids() {
+  local pid
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+  for _ in $(seq 1 100); do
+    local alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.1
+  done
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
+  pids=()
+}
+
+wait_for_files() {  # wait_for_files TIMEOUT_S FILE...: 1 if one of them did not appear in time
+  local deadline=$((SECONDS + $1)); shift
+  for f in "$@"; do
+    while [ ! -e "$f" ]; do
+      [ "$SECONDS" -ge "$deadline" ] && return 1
+      sleep 0.1
+    done
+  done
+}
+
+messages_for() {  # messages_for RATE SECONDS -> max(RATE*(WARMUP_S+SECONDS), MIN): warm-up, then the measured part
+  local m=$(($1 * ($2 + WARMUP_S))); [ "$m" -lt "$MIN_MESSAGES" ] && m=$MIN_MESSAGES; echo "$m"
+}
+
+field() {  # field NAME FILE: the last NAME=value in FILE (value up to a space or parenthesis)
+  grep -o "$1=[^ )]*" "$2" 2>/dev/null | tail -1 | cut -d= -f2
+}
+
+json_num() { [ -n "${1:-}" ] && echo "$1" || echo null; }
