@@ -15,7 +15,7 @@
 # commands under RESULTS_DIR/logs/nats-*. Exits non-zero (with a message) when the peer cannot be built or run;
 # a caller such as run.sh goes on.
 # Settings (environment): RATES ("10000 100000"), DURATION_S (30), MIN_MESSAGES (200000), FANOUT_RATE (100000),
-# FANOUT_S (15), NATS_FANOUT_SUBS ("1 4 8"; empty = no fan-out runs), NATS_PORT (14222), PEERS_CACHE.
+# FANOUT_S (15), NATS_FANOUT_SUBS ("1 8"; empty = no fan-out runs), NATS_PORT (14222), PEERS_CACHE.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -26,7 +26,7 @@ MIN_MESSAGES="${MIN_MESSAGES:-200000}"
 WARMUP_S="${WARMUP_S:-10}"
 FANOUT_RATE="${FANOUT_RATE:-100000}"
 FANOUT_S="${FANOUT_S:-5}"
-NATS_FANOUT_SUBS="${NATS_FANOUT_SUBS-1 4 8}"
+NATS_FANOUT_SUBS="${NATS_FANOUT_SUBS-1 8}"
 NATS_PORT="${NATS_PORT:-14222}"
 PEERS_CACHE="${PEERS_CACHE:-$HOME/.cache/mdfanout/peers}"
 export PEERS_CACHE

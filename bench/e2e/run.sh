@@ -25,7 +25,8 @@
 # messages measured per latency run, at least MIN_MESSAGES=200000 in all), WARMUP_S (10: seconds worth of messages
 # before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
 # ("1 2 4 8"), PUB_MESSAGES (20000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/1000000; raw Aeron up to
-# RAW_SEARCH_HI=4000000, it goes further), SEARCH_STEPS (5),
+# RAW_SEARCH_HI=4000000, it goes further), SEARCH_STEPS (4),
+# REPEAT_RATES ("100000") and REPEATS (2): more chain/raw latency pairs at those rates (median ratio reported),
 # SUB_DRIVER (auto: fan-out subscribers share one media-driver, a lone one embeds its own; shared; embedded),
 # FH_OPTS / FO_OPTS / SUB_OPTS / RAW_OPTS (extra options for the feed handler, fanout, chain subscribers, raw pair:
 # e.g. pinned runs on a many-core host), SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
@@ -37,6 +38,8 @@ LATENCY_FROM="${LATENCY_FROM:-receive}"
 SUB_DRIVER="${SUB_DRIVER:-auto}"
 FH_OPTS="${FH_OPTS:-}"; FO_OPTS="${FO_OPTS:-}"; SUB_OPTS="${SUB_OPTS:-}"; RAW_OPTS="${RAW_OPTS:-}"
 OUTSIDE_RATES="${OUTSIDE_RATES-100000}"
+REPEAT_RATES="${REPEAT_RATES-100000}"
+REPEATS="${REPEATS:-2}"
 stamp_mode="$LATENCY_FROM"
 DURATION_S="${DURATION_S:-15}"
 WARMUP_S="${WARMUP_S:-10}"
@@ -51,7 +54,7 @@ STEP_S="${STEP_S:-4}"
 SEARCH_LO="${SEARCH_LO:-50000}"
 SEARCH_HI="${SEARCH_HI:-1000000}"
 RAW_SEARCH_HI="${RAW_SEARCH_HI:-4000000}"
-SEARCH_STEPS="${SEARCH_STEPS:-5}"
+SEARCH_STEPS="${SEARCH_STEPS:-4}"
 PARTITIONS=4
 SYMBOLS=100
 MESSAGE_LENGTH=48
@@ -344,8 +347,8 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
-    "$RATES" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
+  printf '{"rates":"%s","repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
+    "$RATES" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" \
     "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"
@@ -361,6 +364,16 @@ for rate in $RATES; do
   messages=$(messages_for "$rate" "$DURATION_S")
   chain "chain-$rate" "$rate" "$messages" 1 latency latency
   raw "raw-aeron-$rate" "$rate" "$messages" latency
+done
+# More pairs at REPEAT_RATES: one pair's p99 moves by 2x or more from run to run on a shared machine, so
+# the report gives every pair's ratio and their median.
+for rate in $REPEAT_RATES; do
+  mkdir -p "$results/latency-repeats"
+  messages=$(messages_for "$rate" "$DURATION_S")
+  for i in $(seq 1 "$REPEATS"); do
+    chain "chain-$rate-$i" "$rate" "$messages" 1 latency latency-repeats
+    raw "raw-aeron-$rate-$i" "$rate" "$messages" latency-repeats
+  done
 done
 # The same pairs measured from the pacer's schedule (coordinated omission corrected), from outside.
 stamp_mode=scheduled
