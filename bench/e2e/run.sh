@@ -100,7 +100,7 @@ subscriber_driver() {  # subscriber_driver LOG_DIR SUBSCRIBERS
 
 # chain RUN_NAME RATE MESSAGES SUBSCRIBERS MODE(latency|record) -> writes $results/<dir>/<RUN_NAME>.run.json
 chain() {
-  local name="$1" rate="$2" messages="$3" subs="$4" mode="$5" dir="$6"
+  local name="$1" rate="$2" messages="$3" subs="$4" mode="$5" dir="$6" i
   local run="$results/$dir"; local logs="$results/logs/$name"
   [ "$dir" = latency-outside ] && logs="$results/logs/outside-$name"
   mkdir -p "$logs"
@@ -370,9 +370,9 @@ done
 for rate in $REPEAT_RATES; do
   mkdir -p "$results/latency-repeats"
   messages=$(messages_for "$rate" "$DURATION_S")
-  for i in $(seq 1 "$REPEATS"); do
-    chain "chain-$rate-$i" "$rate" "$messages" 1 latency latency-repeats
-    raw "raw-aeron-$rate-$i" "$rate" "$messages" latency-repeats
+  for rep in $(seq 1 "$REPEATS"); do
+    chain "chain-$rate-$rep" "$rate" "$messages" 1 latency latency-repeats
+    raw "raw-aeron-$rate-$rep" "$rate" "$messages" latency-repeats
   done
 done
 # The same pairs measured from the pacer's schedule (coordinated omission corrected), from outside.
