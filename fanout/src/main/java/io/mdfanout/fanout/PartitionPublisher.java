@@ -5,7 +5,6 @@ import io.aeron.Publication;
 import io.mdfanout.fanout.snapshot.SnapshotPublisher;
 import io.mdfanout.fanout.state.PartitionState;
 import io.mdfanout.sbe.HeartbeatEncoder;
-import io.mdfanout.sbe.MessageHeaderDecoder;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
 import io.mdfanout.wire.WireFormat;
@@ -82,7 +81,6 @@ public final class PartitionPublisher implements Agent
     private final UnsafeBuffer heartbeatBuffer;
     private final PacketHeaderEncoder packetHeaderEncoder = new PacketHeaderEncoder();
     private final HeartbeatEncoder heartbeatEncoder = new HeartbeatEncoder();
-    private final MessageHeaderDecoder recordHeaderDecoder = new MessageHeaderDecoder();
     private final ControlledMessageHandler recordHandler = this::onRingRecord;
 
     private long nextStreamSequence = 1;
@@ -366,25 +364,10 @@ public final class PartitionPublisher implements Agent
         return ControlledMessageHandler.Action.CONTINUE;
     }
 
-    /**
-     * A record is published only if it is exactly one complete normalized message of our schema:
-     * anything else would corrupt the packet for every subscriber, so it is counted and skipped.
-     */
+    /** {@link WireFormat#isPublishableRecord}: the rule shared with every publisher of our packets. */
     private boolean isValidRecord(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
-        if (!WireFormat.isNormalizedMessage(msgTypeId) || length < WireFormat.HEADER_LENGTH)
-        {
-            return false;
-        }
-
-        final MessageHeaderDecoder header = recordHeaderDecoder.wrap(buffer, index);
-        final int blockLength = header.blockLength();
-
-        return header.templateId() == msgTypeId &&
-            header.schemaId() == WireFormat.SCHEMA_ID &&
-            length == WireFormat.messageLength(blockLength) &&
-            blockLength >= WireFormat.knownBlockLength(msgTypeId) &&
-            length <= maxPacketLength - PACKET_HEADER_LENGTH;
+        return WireFormat.isPublishableRecord(msgTypeId, buffer, index, length, maxPacketLength - PACKET_HEADER_LENGTH);
     }
 
     private boolean sendPacket(final long nowNs)

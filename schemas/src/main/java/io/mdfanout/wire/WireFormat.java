@@ -144,6 +144,38 @@ public final class WireFormat
         return isSnapshotMessage(templateId) || isStateMessage(templateId);
     }
 
+    /**
+     * The rule for a ring record to go on the wire: it is exactly one complete normalized message of our
+     * schema (record type = template id, header consistent with the record's length, block no shorter
+     * than the schema's), no longer than {@code maxLength}. Anything else would corrupt a packet for
+     * every subscriber, so publishers count and skip it.
+     *
+     * @param msgTypeId the ring record's type id.
+     * @param buffer    holding the record.
+     * @param index     of the record's first byte (the SBE message header).
+     * @param length    of the record.
+     * @param maxLength the longest message that fits the publisher's packet.
+     * @return true when the record may be published.
+     */
+    public static boolean isPublishableRecord(
+        final int msgTypeId, final DirectBuffer buffer, final int index, final int length, final int maxLength)
+    {
+        if (!isNormalizedMessage(msgTypeId) || length < HEADER_LENGTH)
+        {
+            return false;
+        }
+        final int blockLength = buffer.getShort(index + MessageHeaderDecoder.blockLengthEncodingOffset(), BYTE_ORDER) &
+            0xFFFF;
+        final int templateId = buffer.getShort(index + MessageHeaderDecoder.templateIdEncodingOffset(), BYTE_ORDER) &
+            0xFFFF;
+        final int schemaId = buffer.getShort(index + MessageHeaderDecoder.schemaIdEncodingOffset(), BYTE_ORDER) & 0xFFFF;
+        return templateId == msgTypeId &&
+            schemaId == SCHEMA_ID &&
+            length == messageLength(blockLength) &&
+            blockLength >= knownBlockLength(msgTypeId) &&
+            length <= maxLength;
+    }
+
     /** Encoded length of a message (header included) given the blockLength from its header. */
     public static int messageLength(final int blockLength)
     {

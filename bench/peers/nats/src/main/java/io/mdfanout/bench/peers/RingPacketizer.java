@@ -1,6 +1,5 @@
 package io.mdfanout.bench.peers;
 
-import io.mdfanout.sbe.MessageHeaderDecoder;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
 import io.mdfanout.wire.WireFormat;
@@ -51,7 +50,6 @@ public final class RingPacketizer
     private final EpochNanoClock epochClock;
     private final UnsafeBuffer packetBuffer;
     private final PacketHeaderEncoder packetHeaderEncoder = new PacketHeaderEncoder();
-    private final MessageHeaderDecoder recordHeaderDecoder = new MessageHeaderDecoder();
     private final ControlledMessageHandler recordHandler = this::onRingRecord;
 
     private long nextStreamSequence = 1;
@@ -183,19 +181,9 @@ public final class RingPacketizer
         return ControlledMessageHandler.Action.CONTINUE;
     }
 
-    /** The fanout's rule: only exactly one complete normalized message of our schema goes on the wire. */
+    /** {@link WireFormat#isPublishableRecord}: the rule shared with every publisher of our packets. */
     private boolean isValidRecord(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
-        if (!WireFormat.isNormalizedMessage(msgTypeId) || length < WireFormat.HEADER_LENGTH)
-        {
-            return false;
-        }
-        final MessageHeaderDecoder header = recordHeaderDecoder.wrap(buffer, index);
-        final int blockLength = header.blockLength();
-        return header.templateId() == msgTypeId &&
-            header.schemaId() == WireFormat.SCHEMA_ID &&
-            length == WireFormat.messageLength(blockLength) &&
-            blockLength >= WireFormat.knownBlockLength(msgTypeId) &&
-            length <= maxPacketLength - PACKET_HEADER_LENGTH;
+        return WireFormat.isPublishableRecord(msgTypeId, buffer, index, length, maxPacketLength - PACKET_HEADER_LENGTH);
     }
 }
