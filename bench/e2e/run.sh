@@ -8,9 +8,11 @@
 #              (PUB_MESSAGES messages, written once, cached) is replayed into the rings as fast as they accept, the
 #              fanout drains and publishes it as fast as it can, every subscriber must receive all of it gap-free;
 #              the rate is the median of the fanout's one-second `published` rates (see pub_throughput below)
-#   throughput the highest simulator rate the chain delivers whole (record --no-recovery exits 0, gaps=0, the
-#              feed handler declared no gap, the simulator kept >= 95% of the rate), by bisection; the same for
-#              raw Aeron (every message received, the publisher kept >= 95% of the rate)
+#   throughput the highest rate the chain carries with zero loss (record --no-recovery exits 0, gaps=0, the feed
+#              handler declared no gap), by bisection of the rate asked of the simulator; the figure is the rate
+#              the simulator achieved in that step, which on a saturated machine is below the rate asked. The
+#              same for raw Aeron (every message received; the rate the publisher achieved: back pressure slows it,
+#              so raw Aeron never loses and its figure is the transport's limit here)
 #
 # Latency (LATENCY_FROM=receive, the default) runs from the feed handler's receive of the datagram
 # (feed-handler --stamp-receive-time) to the subscriber's callback, as issue 6 defines it; raw Aeron's from the
@@ -24,12 +26,13 @@
 # Settings (environment): RATES ("10000 100000"; add 1000000 to try 1M msg/s), DURATION_S (15: seconds worth of
 # messages measured per latency run, at least MIN_MESSAGES=200000 in all), WARMUP_S (10: seconds worth of messages
 # before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
-# ("1 2 4 8"), PUB_MESSAGES (20000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/1000000; raw Aeron up to
-# RAW_SEARCH_HI=4000000, it goes further), SEARCH_STEPS (4),
+# ("1 2 4 8"), PUB_MESSAGES (20000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/2000000; raw Aeron up to
+# RAW_SEARCH_HI=8000000, it goes further), SEARCH_STEPS (4), THROUGHPUT_RECOVERY (1:
+# the simulator serves MoldUDP64 re-requests and the feed handler uses them in throughput steps; 0: strict, none),
 # REPEAT_RATES ("100000") and REPEATS (2): more chain/raw latency pairs at those rates (median ratio reported),
 # SUB_DRIVER (auto: fan-out subscribers share one media-driver, a lone one embeds its own; shared; embedded),
 # FH_OPTS / FO_OPTS / SUB_OPTS / RAW_OPTS (extra options for the feed handler, fanout, chain subscribers, raw pair:
-# e.g. pinned runs on a many-core host), SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
+# e.g. pinned runs on a many-core host), SKIP_LATENCY=1, SKIP_FANOUT=1, SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -52,9 +55,10 @@ PUB_SUBS="${PUB_SUBS:-1 2 4 8}"
 PEERS_CACHE="${PEERS_CACHE:-$HOME/.cache/mdfanout/peers}"
 STEP_S="${STEP_S:-4}"
 SEARCH_LO="${SEARCH_LO:-50000}"
-SEARCH_HI="${SEARCH_HI:-1000000}"
-RAW_SEARCH_HI="${RAW_SEARCH_HI:-4000000}"
+SEARCH_HI="${SEARCH_HI:-2000000}"
+RAW_SEARCH_HI="${RAW_SEARCH_HI:-8000000}"
 SEARCH_STEPS="${SEARCH_STEPS:-4}"
+THROUGHPUT_RECOVERY="${THROUGHPUT_RECOVERY:-1}"
 PARTITIONS=4
 SYMBOLS=100
 MESSAGE_LENGTH=48
@@ -63,7 +67,7 @@ results="${RESULTS_DIR:-bench/e2e/results/$(date -u +%Y%m%dT%H%M%SZ)}"
 mkdir -p "$results"/{latency,fanout,publisher,throughput,logs}
 commands="$results/commands.txt"
 : >"$commands"
-group=239.1.1.1; port=26400
+group=239.1.1.1; port=26400; retransmit_port=26401
 channel='aeron:udp?endpoint=224.0.1.1:40456|interface=127.0.0.1|mtu=8192'
 raw_channel='aeron:udp?endpoint=224.0.1.5:40470|interface=127.0.0.1|mtu=8192'
 pub_channel='aeron:udp?endpoint=224.0.1.9:40480|interface=127.0.0.1|mtu=8192'
@@ -109,8 +113,15 @@ chain() {
   local timeout_s=$((messages / rate + 60))
 
   local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-receive-time"
+  # Throughput steps run as production does: the exchange serves MoldUDP64 re-requests and the feed handler
+  # asks for what its socket dropped (THROUGHPUT_RECOVERY=0: no re-requests, any datagram lost fails the step).
+  local fh_recovery="" sim_recovery=""
+  if [ "$dir" = throughput ] && [ "$THROUGHPUT_RECOVERY" = 1 ]; then
+    fh_recovery="--retransmit-server 127.0.0.1:$retransmit_port"
+    sim_recovery="--retransmit-port $retransmit_port --linger-ms 1000"
+  fi
   subscriber_driver "$logs" "$subs"
-  launch "$logs/feed-handler.log" $mdf feed-handler $stamp --source 127.0.0.1 $FH_OPTS --group $group --port $port \
+  launch "$logs/feed-handler.log" $mdf feed-handler $stamp --source 127.0.0.1 $FH_OPTS $fh_recovery --group $group --port $port \
     --interface 127.0.0.1 --ring-dir "$ring_dir" --partitions $PARTITIONS --stats-interval-s 0
   local fh=$last_pid
   launch "$logs/fanout.log" $mdf fanout $FO_OPTS --ring-dir "$ring_dir" --partitions $PARTITIONS \
@@ -134,7 +145,7 @@ chain() {
     log "$name: subscribers did not connect within 60 s (see $logs)"
   fi
   launch "$logs/simulator.log" $mdf simulator --group $group --port $port --interface 127.0.0.1 \
-    --symbols $SYMBOLS --rate "$rate" --messages "$messages" --latency-timestamps --stats-interval-s 0
+    --symbols $SYMBOLS --rate "$rate" --messages "$messages" --latency-timestamps --stats-interval-s 0 $sim_recovery
   local sim=$last_pid
   wait "$sim"; local sim_exit=$?
   local sub_exits=()
@@ -149,17 +160,19 @@ chain() {
     sed 's/.*(\([0-9]*\)\/s)/\1/' | sort -n | tail -1)
   local published; published=$(grep -o 'published=[0-9]*' "$logs/fanout.log" | tail -1 | cut -d= -f2)
   local declared; declared=$(field gapsDeclared "$logs/feed-handler.log")
+  local filled; filled=$(field gapsFilled "$logs/feed-handler.log")
   local fh_gaps; fh_gaps=$(grep 'feed-handler: final' "$logs/feed-handler.log" | grep -o ' gaps=[0-9]*' | tail -1 | cut -d= -f2)
   local gaps_total=0 sub_gaps
   for i in $(seq 1 "$subs"); do
     sub_gaps=$(grep -o ' gaps=[0-9]*' "$logs/sub$i.log" | tail -1 | cut -d= -f2)
     gaps_total=$((gaps_total + ${sub_gaps:-1}))
   done
-  printf '{"name":"%s","system":"chain","mode":"%s","rate":%s,"messages":%s,"subscribers":%s,"simulator_exit":%s,"subscriber_exits":[%s],"simulator_rate":%s,"simulator_bytes":%s,"fanout_peak_rate":%s,"fanout_published":%s,"feed_gaps":%s,"feed_gaps_declared":%s,"subscriber_gaps":%s}\n' \
+  printf '{"name":"%s","system":"chain","mode":"%s","rate":%s,"messages":%s,"subscribers":%s,"simulator_exit":%s,"subscriber_exits":[%s],"simulator_rate":%s,"simulator_bytes":%s,"fanout_peak_rate":%s,"fanout_published":%s,"feed_gaps":%s,"feed_gaps_filled":%s,"feed_gaps_declared":%s,"recovery":%s,"subscriber_gaps":%s}\n' \
     "$name" "$mode" "$rate" "$messages" "$subs" "$sim_exit" "$(IFS=,; echo "${sub_exits[*]}")" "$(json_num "$sim_rate")" "$(json_num "$sim_bytes")" \
-    "$(json_num "$fanout_peak")" "$(json_num "$published")" "$(json_num "$fh_gaps")" "$(json_num "$declared")" "$gaps_total" \
+    "$(json_num "$fanout_peak")" "$(json_num "$published")" "$(json_num "$fh_gaps")" "$(json_num "$filled")" "$(json_num "$declared")" \
+    "$([ -n "$fh_recovery" ] && echo true || echo false)" "$gaps_total" \
     >"$run/$name.run.json"
-  log "$name: rate=$rate messages=$messages subs=$subs simulator=${sim_rate:-?}/s exits=${sub_exits[*]} declared=${declared:-?} $(grep -h -o 'p99=[0-9.]*us' "$logs"/sub*.log 2>/dev/null | tr '\n' ' ')"
+  log "$name: rate=$rate messages=$messages subs=$subs simulator=${sim_rate:-?}/s exits=${sub_exits[*]} declared=${declared:-?} filled=${filled:-?} $(grep -h -o 'p99=[0-9.]*us' "$logs"/sub*.log 2>/dev/null | tr '\n' ' ')"
 }
 
 # raw RUN_NAME RATE MESSAGES DIR
@@ -293,23 +306,30 @@ print(f"bench: {name}: fanout median {r['median_rate']} msg/s over {len(full)} s
 EOF
 }
 
-# A throughput step passes when everything arrived and the sender kept (nearly) the asked rate.
-passed() {  # passed RUN_JSON
+# A throughput step is clean when nothing was lost: every process exited 0, no gap anywhere. Its rate is what
+# the sender achieved (simulator_rate / publisher_rate), which on a saturated machine may fall short of the rate
+# asked: the chain then carried everything the sender managed to send, and that is the figure.
+clean() {  # clean RUN_JSON
   python3 - "$1" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
 ok = all(e == 0 for e in r["subscriber_exits"])
 if r["system"] == "chain":
+    # With re-requests, gaps the feed handler detected and filled lost nothing; one it declared did.
     ok = ok and r["simulator_exit"] == 0 and r["subscriber_gaps"] == 0 and (r["feed_gaps_declared"] or 0) == 0 \
-        and (r["feed_gaps"] or 0) == 0 and (r["simulator_rate"] or 0) >= 0.95 * r["rate"]
+        and (r.get("recovery") or (r["feed_gaps"] or 0) == 0) and (r["simulator_rate"] or 0) > 0
 else:
-    ok = ok and r["publisher_exit"] == 0 and r["missing"] == 0 and (r["publisher_rate"] or 0) >= 0.95 * r["rate"]
+    ok = ok and r["publisher_exit"] == 0 and r["missing"] == 0 and (r["publisher_rate"] or 0) > 0
 sys.exit(0 if ok else 1)
 EOF
 }
 
-search() {  # search chain|raw: the low end, then the high end, then bisection (geometric midpoints)
-  local system="$1" lo="$SEARCH_LO" hi="$SEARCH_HI" best=0 failed=0 rate name
+achieved() {  # achieved RUN_JSON: the rate the sender kept
+  python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(int(r.get("simulator_rate") or r.get("publisher_rate") or 0))' "$1"
+}
+
+search() {  # search chain|raw: the low end, then the high end, then bisection (geometric midpoints) of the rate asked
+  local system="$1" lo="$SEARCH_LO" hi="$SEARCH_HI" best=0 best_offered=0 failed=0 rate name got
   [ "$system" = raw ] && hi="$RAW_SEARCH_HI"
   for step in $(seq 0 "$SEARCH_STEPS"); do
     case "$step" in
@@ -323,8 +343,10 @@ search() {  # search chain|raw: the low end, then the high end, then bisection (
     else
       raw "$name" "$rate" $((rate * STEP_S)) throughput
     fi
-    if passed "$results/throughput/$name.run.json"; then
-      best=$rate; lo=$rate
+    if clean "$results/throughput/$name.run.json"; then
+      got=$(achieved "$results/throughput/$name.run.json")
+      [ "$got" -gt "$best" ] && { best=$got; best_offered=$rate; }
+      lo=$rate
       [ "$step" = 1 ] && break             # the high end passed: nothing above to look for
     else
       failed=$rate; hi=$rate
@@ -332,9 +354,9 @@ search() {  # search chain|raw: the low end, then the high end, then bisection (
     fi
     [ "$step" -ge 1 ] && { python3 -c "import sys; sys.exit(0 if $hi / $lo > 1.15 else 1)" || break; }
   done
-  printf '{"system":"%s","max_rate":%s,"lowest_failed":%s,"step_seconds":%s}\n' "$system" "$best" "$failed" "$STEP_S" \
-    >"$results/throughput/$system.max.json"
-  log "throughput $system: highest clean rate $best msg/s (lowest failing rate tried: $failed)"
+  printf '{"system":"%s","max_rate":%s,"max_offered":%s,"lowest_failed":%s,"step_seconds":%s}\n' \
+    "$system" "$best" "$best_offered" "$failed" "$STEP_S" >"$results/throughput/$system.max.json"
+  log "throughput $system: highest clean rate $best msg/s (asked $best_offered; lowest lossy rate asked: $failed)"
 }
 
 machine() {
@@ -360,6 +382,8 @@ machine
 started=$SECONDS
 
 stamp_mode="$LATENCY_FROM"
+[ "${SKIP_LATENCY:-0}" = 1 ] && RATES="" && REPEAT_RATES="" && OUTSIDE_RATES=""
+[ "${SKIP_FANOUT:-0}" = 1 ] && FANOUT_SUBS=""
 for rate in $RATES; do
   messages=$(messages_for "$rate" "$DURATION_S")
   chain "chain-$rate" "$rate" "$messages" 1 latency latency
