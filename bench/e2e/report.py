@@ -357,13 +357,17 @@ def main():
                  "gets the same warm-up." if "warmup_s" in settings else
                  "The first messages of each run (10%, at most 50,000) are warm-up and are left out of the "
                  "histograms."))
+    if settings.get("feed_recovery") == 1:
+        md.append("- **Feed recovery** is on in every chain run, as in production: the simulator serves MoldUDP64 "
+                  "re-requests and the feed handler asks for what its socket dropped (`FEED_RECOVERY=1`; 0 turns it "
+                  "off). With receive-time stamps, a message fetched again counts from the receive of the "
+                  "retransmission, and the messages held behind a gap count their wait.")
     md.append("- **Throughput** is the highest rate the chain carries with zero loss: the `record` subscriber "
-              "(`--no-recovery`) exits 0 with gaps=0 and the feed handler declared no gap (with "
-              "`THROUGHPUT_RECOVERY=1`, the default, the simulator serves MoldUDP64 re-requests and the feed "
-              "handler fills what its socket dropped, as in production; with 0, any gap fails the step). The "
-              "rate asked of the simulator is found by bisection; the figure is the rate the simulator achieved "
-              "in the best clean step. For raw Aeron: every message received, at the rate its publisher achieved "
-              "(Aeron's flow control slows a publisher rather than losing data).")
+              "(`--no-recovery`) exits 0 with gaps=0 and the feed handler declared no gap (gaps it filled by "
+              "re-request lost nothing; without feed recovery any gap fails the step). The rate asked of the "
+              "simulator is found by bisection; the figure is the rate the simulator achieved in the best clean "
+              "step. For raw Aeron: every message received, at the rate its publisher achieved (Aeron's flow "
+              "control slows a publisher rather than losing data).")
     md.append("")
     targets_at = len(md)
     md.append("## Machine")
@@ -408,7 +412,7 @@ def main():
     md.append("")
     md.append("```")
     md.append(f"make bench    # RATES=\"{settings['rates']}\" DURATION_S={settings['duration_s']} "
-              f"FANOUT_RATE={settings['fanout_rate']} ...; RATES=\"10000 100000 1000000\" adds 1M msg/s")
+              f"FANOUT_RATE={settings['fanout_rate']} ...  (see the top of bench/e2e/run.sh)")
     md.append("```")
     if rates:
         first = rates[0]
@@ -618,10 +622,10 @@ def main():
                   "the simulator (or raw Aeron's publisher) falls short of the rate asked, and the chain carried all "
                   "it sent. A step is clean when the subscriber received every message gap-free"
                   + (", and the feed handler declared no gap: datagrams its socket dropped it fetched again from "
-                     "the simulator's MoldUDP64 re-request server, as in production (`THROUGHPUT_RECOVERY=1`; "
-                     "the filled gaps are in the table below)"
+                     "the simulator's MoldUDP64 re-request server, as in production (the filled gaps are in the "
+                     "table below)"
                      if any(st.get("recovery") for st in steps) else
-                     ", and the feed handler saw no gap (no re-requests: `THROUGHPUT_RECOVERY=0`)")
+                     ", and the feed handler saw no gap (no re-requests: `FEED_RECOVERY=0`)")
                   + ". Raw Aeron never loses: back pressure slows its publisher, so its figure is the transport's "
                   "limit on this machine.")
         md.append("")

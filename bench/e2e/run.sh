@@ -23,12 +23,12 @@
 # Results (JSON, .hgrm, logs, the exact commands) go to bench/e2e/results/<UTC timestamp>/; then
 # bench/e2e/report.py writes docs/BENCHMARKS.md and the SVG plots from them.
 #
-# Settings (environment): RATES ("10000 100000"; add 1000000 to try 1M msg/s), DURATION_S (15: seconds worth of
+# Settings (environment): RATES ("10000 100000 1000000"), DURATION_S (15: seconds worth of
 # messages measured per latency run, at least MIN_MESSAGES=200000 in all), WARMUP_S (10: seconds worth of messages
 # before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
 # ("1 2 4 8"), PUB_MESSAGES (20000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/2000000; raw Aeron up to
-# RAW_SEARCH_HI=8000000, it goes further), SEARCH_STEPS (4), THROUGHPUT_RECOVERY (1:
-# the simulator serves MoldUDP64 re-requests and the feed handler uses them in throughput steps; 0: strict, none),
+# RAW_SEARCH_HI=8000000, it goes further), SEARCH_STEPS (4), FEED_RECOVERY (1: in
+# every chain run the simulator serves MoldUDP64 re-requests and the feed handler uses them; 0: none),
 # REPEAT_RATES ("100000") and REPEATS (2): more chain/raw latency pairs at those rates (median ratio reported),
 # SUB_DRIVER (auto: fan-out subscribers share one media-driver, a lone one embeds its own; shared; embedded),
 # FH_OPTS / FO_OPTS / SUB_OPTS / RAW_OPTS (extra options for the feed handler, fanout, chain subscribers, raw pair:
@@ -36,7 +36,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
-RATES="${RATES:-10000 100000}"
+RATES="${RATES:-10000 100000 1000000}"
 LATENCY_FROM="${LATENCY_FROM:-receive}"
 SUB_DRIVER="${SUB_DRIVER:-auto}"
 FH_OPTS="${FH_OPTS:-}"; FO_OPTS="${FO_OPTS:-}"; SUB_OPTS="${SUB_OPTS:-}"; RAW_OPTS="${RAW_OPTS:-}"
@@ -58,7 +58,7 @@ SEARCH_LO="${SEARCH_LO:-50000}"
 SEARCH_HI="${SEARCH_HI:-2000000}"
 RAW_SEARCH_HI="${RAW_SEARCH_HI:-8000000}"
 SEARCH_STEPS="${SEARCH_STEPS:-4}"
-THROUGHPUT_RECOVERY="${THROUGHPUT_RECOVERY:-1}"
+FEED_RECOVERY="${FEED_RECOVERY:-1}"
 PARTITIONS=4
 SYMBOLS=100
 MESSAGE_LENGTH=48
@@ -113,10 +113,11 @@ chain() {
   local timeout_s=$((messages / rate + 60))
 
   local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-receive-time"
-  # Throughput steps run as production does: the exchange serves MoldUDP64 re-requests and the feed handler
-  # asks for what its socket dropped (THROUGHPUT_RECOVERY=0: no re-requests, any datagram lost fails the step).
+  # Every chain run is set up as in production: the exchange serves MoldUDP64 re-requests and the feed handler
+  # asks for what its socket dropped (FEED_RECOVERY=0: no re-requests; a dropped datagram is lost, and fails a
+  # throughput step).
   local fh_recovery="" sim_recovery=""
-  if [ "$dir" = throughput ] && [ "$THROUGHPUT_RECOVERY" = 1 ]; then
+  if [ "$FEED_RECOVERY" = 1 ]; then
     fh_recovery="--retransmit-server 127.0.0.1:$retransmit_port"
     sim_recovery="--retransmit-port $retransmit_port --linger-ms 1000"
   fi
@@ -369,8 +370,8 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
-    "$RATES" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
+  printf '{"rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
+    "$RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" \
     "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"
