@@ -23,6 +23,8 @@ results="${1:?usage: bench/e2e/nats.sh RESULTS_DIR}"
 RATES="${RATES:-10000 100000}"
 DURATION_S="${DURATION_S:-15}"
 MIN_MESSAGES="${MIN_MESSAGES:-200000}"
+MAX_MESSAGES="${MAX_MESSAGES:-10000000}"
+FEED_RECOVERY="${FEED_RECOVERY:-1}"
 WARMUP_S="${WARMUP_S:-10}"
 FANOUT_RATE="${FANOUT_RATE:-100000}"
 FANOUT_S="${FANOUT_S:-5}"
@@ -34,6 +36,7 @@ MVN="${MVN:-mvn}"
 PARTITIONS=4
 SYMBOLS=100
 group=239.1.1.7; port=26470      # distinct from run.sh's feed (239.1.1.1:26400)
+retransmit_port=26471
 url="nats://127.0.0.1:$NATS_PORT"
 mdf=bin/mdfanout
 server="$PEERS_CACHE/bin/nats-server"
@@ -99,7 +102,13 @@ nats_run() {
   local timeout_s=$((messages / rate + 60))
 
   local stamp=""; [ "${LATENCY_FROM:-receive}" = receive ] && stamp="--stamp-receive-time"
-  launch "$logs/feed-handler.log" $mdf feed-handler $stamp --source 127.0.0.1 --group $group --port $port --interface 127.0.0.1 \
+  # The feed side exactly as run.sh sets it up for the chain (FEED_RECOVERY: MoldUDP64 re-requests).
+  local fh_recovery="" sim_recovery=""
+  if [ "$FEED_RECOVERY" = 1 ]; then
+    fh_recovery="--retransmit-server 127.0.0.1:$retransmit_port"
+    sim_recovery="--retransmit-port $retransmit_port --linger-ms 1000"
+  fi
+  launch "$logs/feed-handler.log" $mdf feed-handler $stamp --source 127.0.0.1 $fh_recovery --group $group --port $port --interface 127.0.0.1 \
     --ring-dir "$ring_dir" --partitions $PARTITIONS --stats-interval-s 0
   local fh=$last_pid
   launch "$logs/nats-bridge.log" "${peer_java[@]}" io.mdfanout.bench.peers.NatsBridgeCommand --ring-dir "$ring_dir" \
@@ -114,7 +123,7 @@ nats_run() {
   done
   wait_for_files 60 "${ready[@]}" || log "$name: subscribers did not connect within 60 s (see $logs)"
   launch "$logs/simulator.log" $mdf simulator --group $group --port $port --interface 127.0.0.1 \
-    --symbols $SYMBOLS --rate "$rate" --messages "$messages" --latency-timestamps --stats-interval-s 0
+    --symbols $SYMBOLS --rate "$rate" --messages "$messages" --latency-timestamps --stats-interval-s 0 $sim_recovery
   local sim=$last_pid
   wait "$sim"; local sim_exit=$?
   local sub_exits=()

@@ -386,7 +386,9 @@ def main():
     md.append("| setting | value |")
     md.append("|---|---|")
     labels = [("rates", "latency rates (msg/s)"), ("duration_s", "seconds of messages per latency run"),
-              ("min_messages", "minimum messages per latency run"), ("fanout_rate", "fan-out rate (msg/s)"),
+              ("min_messages", "minimum messages per latency run"),
+              ("max_messages", "most messages per latency run, warm-up included (0: no cap)"),
+              ("feed_recovery", "feed recovery: MoldUDP64 re-requests in chain runs (1 on, 0 off)"), ("fanout_rate", "fan-out rate (msg/s)"),
               ("fanout_s", "seconds of messages per fan-out run"), ("fanout_subs", "fan-out subscriber counts"),
               ("pub_messages", "publisher throughput: ITCH messages replayed"),
               ("pub_subs", "publisher throughput: subscriber counts"),

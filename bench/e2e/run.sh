@@ -24,7 +24,8 @@
 # bench/e2e/report.py writes docs/BENCHMARKS.md and the SVG plots from them.
 #
 # Settings (environment): RATES ("10000 100000 1000000"), DURATION_S (15: seconds worth of
-# messages measured per latency run, at least MIN_MESSAGES=200000 in all), WARMUP_S (10: seconds worth of messages
+# messages measured per latency run, at least MIN_MESSAGES=200000 and at most MAX_MESSAGES=10000000 in all, warm-up
+# included: at 1M msg/s that is 5 s warm-up and 5 s measured; 0 = no cap), WARMUP_S (10: seconds worth of messages
 # before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
 # ("1 2 4 8"), PUB_MESSAGES (20000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/2000000; raw Aeron up to
 # RAW_SEARCH_HI=8000000, it goes further), SEARCH_STEPS (4), FEED_RECOVERY (1: in
@@ -47,6 +48,7 @@ stamp_mode="$LATENCY_FROM"
 DURATION_S="${DURATION_S:-15}"
 WARMUP_S="${WARMUP_S:-10}"
 MIN_MESSAGES="${MIN_MESSAGES:-200000}"
+MAX_MESSAGES="${MAX_MESSAGES:-10000000}"
 FANOUT_RATE="${FANOUT_RATE:-100000}"
 FANOUT_S="${FANOUT_S:-5}"
 FANOUT_SUBS="${FANOUT_SUBS:-1 2 4 8}"
@@ -370,8 +372,8 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
-    "$RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
+  printf '{"rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
+    "$RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" \
     "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"
@@ -424,7 +426,8 @@ if [ "${SKIP_THROUGHPUT:-0}" != 1 ]; then
 fi
 if [ "${SKIP_NATS:-0}" != 1 ]; then
   RATES="$RATES" DURATION_S="$DURATION_S" WARMUP_S="$WARMUP_S" MIN_MESSAGES="$MIN_MESSAGES" FANOUT_RATE="$FANOUT_RATE" \
-    FANOUT_S="$FANOUT_S" LATENCY_FROM="$LATENCY_FROM" bench/e2e/nats.sh "$results" || log "NATS peer skipped (see above)"
+    FANOUT_S="$FANOUT_S" LATENCY_FROM="$LATENCY_FROM" MAX_MESSAGES="$MAX_MESSAGES" FEED_RECOVERY="$FEED_RECOVERY" \
+    bench/e2e/nats.sh "$results" || log "NATS peer skipped (see above)"
 fi
 echo "{\"elapsed_s\":$((SECONDS - started))}" >"$results/elapsed.json"
 log "done in $((SECONDS - started)) s: $results"

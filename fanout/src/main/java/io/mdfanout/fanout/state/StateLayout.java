@@ -24,8 +24,11 @@ public final class StateLayout
 {
     /** "MDFOSTAT": identifies a partition state file. */
     public static final long MAGIC = 0x4D44464F53544154L;
-    /** Bump when the layout changes; a file of another version is refused. */
-    public static final long LAYOUT_VERSION = 1;
+    /**
+     * Bump when the layout changes; a file of another version is refused. 2: the order index keeps
+     * nearby order ids in nearby slots ({@code OrderIndex#home}), so version 1 files index differently.
+     */
+    public static final long LAYOUT_VERSION = 2;
     /** Instrument ids are ITCH stock locate codes: 0..65535 (0 is the whole market). */
     public static final int INSTRUMENT_CAPACITY = 65536;
     /** Undo entries available to one message; a replace with a long backward shift needs a few dozen. */
