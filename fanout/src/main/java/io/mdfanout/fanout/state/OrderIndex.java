@@ -1,5 +1,6 @@
 package io.mdfanout.fanout.state;
 
+import io.mdfanout.wire.OrderIdHash;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import static io.mdfanout.fanout.state.StateLayout.INDEX_ENTRY_LENGTH;
@@ -8,16 +9,13 @@ import static io.mdfanout.fanout.state.StateLayout.INDEX_ENTRY_LENGTH;
  * Open-addressing map orderId -> pool index inside the state file: linear probing over a
  * power-of-two table at most half full, entries (orderId, poolIndex + 1) with 0 meaning empty, and
  * backward-shift deletion so there are no tombstones and probe sequences stay short forever. Nearby
- * order ids have nearby home slots (see {@link #home(long)}). Every store goes through the
+ * order ids have nearby home slots ({@link OrderIdHash}). Every store goes through the
  * {@link UndoLog}.
  */
 final class OrderIndex
 {
     /** Returned by {@link #get(long)} when the order is not present. */
     static final int MISSING = -1;
-    /** Low bits of an order id kept in its home slot: a block of 256 entries of 16 bytes is one 4 KiB page. */
-    static final int BLOCK_BITS = 8;
-    static final int BLOCK_SLOTS = 1 << BLOCK_BITS;
 
     private final UnsafeBuffer buffer;
     private final UndoLog undo;
@@ -106,27 +104,9 @@ final class OrderIndex
         return tableOffset + slot * INDEX_ENTRY_LENGTH;
     }
 
-    /**
-     * The home slot of an order id. ITCH order reference numbers rise through the day, so the live
-     * orders are mostly recent ids. The ids of one block of {@value #BLOCK_SLOTS} consecutive ids get
-     * distinct slots of one {@value #BLOCK_SLOTS}-slot block of the table, one 4 KiB page, in order
-     * (cyclically): none of them collide, and the live orders of the whole partition sit on a few
-     * hundred pages that the TLB and caches keep. The block number is mixed (MurmurHash3's finaliser):
-     * its low bits choose the table block and its top bits rotate the ids within it, so that blocks
-     * land at random and patterned ids (every 256th, every 1,000th) still spread over the table.
-     * Mixing every bit of the id instead put each lookup on a random page of a table sized for
-     * --max-orders (32 MiB by default): a TLB and cache miss per message, a quarter of the fanout's
-     * time at 1M msg/s.
-     */
+    /** {@link OrderIdHash#home}: nearby order ids in nearby slots, on one page of the table. */
     int home(final long orderId)
     {
-        long h = orderId >>> BLOCK_BITS;
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
-        final long slotInBlock = (orderId + (h >>> (64 - BLOCK_BITS))) & (BLOCK_SLOTS - 1);
-        return (int)((h << BLOCK_BITS) | slotInBlock) & mask;
+        return OrderIdHash.home(orderId, mask);
     }
 }

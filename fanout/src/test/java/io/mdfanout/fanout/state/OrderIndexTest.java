@@ -1,5 +1,6 @@
 package io.mdfanout.fanout.state;
 
+import io.mdfanout.wire.OrderIdHash;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -32,21 +33,21 @@ final class OrderIndexTest
     @Test
     void consecutiveOrderIdsShareAPageInConsecutiveSlots()
     {
-        final long blockStart = 7_000_000L * OrderIndex.BLOCK_SLOTS;
-        final int page = index.home(blockStart) / OrderIndex.BLOCK_SLOTS;
+        final long blockStart = 7_000_000L * OrderIdHash.BLOCK_SLOTS;
+        final int page = index.home(blockStart) / OrderIdHash.BLOCK_SLOTS;
         final Set<Integer> homes = new HashSet<>();
-        for (int i = 0; i < OrderIndex.BLOCK_SLOTS; i++)
+        for (int i = 0; i < OrderIdHash.BLOCK_SLOTS; i++)
         {
             final int home = index.home(blockStart + i);
-            assertEquals(page, home / OrderIndex.BLOCK_SLOTS, "id " + (blockStart + i) + " on the block's page");
+            assertEquals(page, home / OrderIdHash.BLOCK_SLOTS, "id " + (blockStart + i) + " on the block's page");
             assertEquals(
-                (index.home(blockStart) + i) % OrderIndex.BLOCK_SLOTS, home % OrderIndex.BLOCK_SLOTS,
+                (index.home(blockStart) + i) % OrderIdHash.BLOCK_SLOTS, home % OrderIdHash.BLOCK_SLOTS,
                 "id " + (blockStart + i) + " in the slot after its predecessor's (cyclically)");
             homes.add(home);
         }
-        assertEquals(OrderIndex.BLOCK_SLOTS, homes.size(), "no two ids of a block share a home");
+        assertEquals(OrderIdHash.BLOCK_SLOTS, homes.size(), "no two ids of a block share a home");
         // 16-byte entries: one block of homes is exactly one 4 KiB page of the table.
-        assertEquals(4096, OrderIndex.BLOCK_SLOTS * StateLayout.INDEX_ENTRY_LENGTH);
+        assertEquals(4096, OrderIdHash.BLOCK_SLOTS * StateLayout.INDEX_ENTRY_LENGTH);
     }
 
     @Test
@@ -54,7 +55,7 @@ final class OrderIndexTest
     {
         // Every 256th, every 1,000th and every 65,536th id: the block numbers are mixed, so their
         // homes spread instead of piling into one cluster.
-        for (final long stride : new long[]{ OrderIndex.BLOCK_SLOTS, 1_000, 65_536 })
+        for (final long stride : new long[]{ OrderIdHash.BLOCK_SLOTS, 1_000, 65_536 })
         {
             final Set<Integer> homes = new HashSet<>();
             for (int i = 0; i < MAX_ORDERS; i++)
@@ -74,7 +75,7 @@ final class OrderIndexTest
     @Test
     void matchesAMapForBlockStridedIds()
     {
-        exercise(i -> 3 + i * OrderIndex.BLOCK_SLOTS);
+        exercise(i -> 3 + i * OrderIdHash.BLOCK_SLOTS);
     }
 
     @Test

@@ -14,7 +14,6 @@ import io.mdfanout.sbe.Side;
 import io.mdfanout.sdk.LocalCounters;
 import io.mdfanout.sdk.MarketDataListener;
 import io.mdfanout.sdk.MessageContext;
-import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 
 import java.io.IOException;
@@ -31,7 +30,7 @@ import java.util.Arrays;
  * {@link io.mdfanout.sdk.FeedSubscriber} directly, or forward to it from your own listener.
  * <p>
  * Resting orders live in parallel arrays (book, side, price, remaining shares) indexed by a slot;
- * a {@link Long2LongHashMap} maps order id to slot and a free list recycles slots. Nothing
+ * an {@link OrderSlotIndex} maps order id to slot and a free list recycles slots. Nothing
  * allocates in steady state: arrays and maps grow only when their capacity is exceeded, and a
  * book is created the first time its instrument gets an order. Trades, cross trades and broken
  * trades do not touch the books. Events naming an unknown order are counted and ignored.
@@ -49,13 +48,13 @@ public final class OrderBooks implements MarketDataListener
     /** Default number of price levels per side of a new book before it grows. */
     public static final int DEFAULT_LEVELS_PER_SIDE = 64;
 
-    private static final long NO_SLOT = -1;
+    private static final int NO_SLOT = OrderSlotIndex.MISSING;
 
     private final InstrumentDirectory directory = new InstrumentDirectory();
     private final Long2ObjectHashMap<OrderBook> books = new Long2ObjectHashMap<>();
     private OrderBook[] bookList = new OrderBook[64];
     private int bookCount;
-    private final Long2LongHashMap slotByOrderId;
+    private final OrderSlotIndex slotByOrderId;
     private final BookCounters counters;
     private final int levelsPerSide;
 
@@ -92,8 +91,7 @@ public final class OrderBooks implements MarketDataListener
         }
         this.counters = counters;
         this.levelsPerSide = levelsPerSide;
-        // Sized so that orderCapacity entries stay below the map's resize threshold (load factor 0.65).
-        this.slotByOrderId = new Long2LongHashMap(orderCapacity * 2, 0.65f, NO_SLOT);
+        this.slotByOrderId = new OrderSlotIndex(orderCapacity);
         orderBook = new OrderBook[orderCapacity];
         orderIsBid = new boolean[orderCapacity];
         orderPrice = new long[orderCapacity];
@@ -333,7 +331,7 @@ public final class OrderBooks implements MarketDataListener
     /** The original order leaves; the new one joins on the same side and instrument at the new price and shares. */
     public void onOrderReplace(final MessageContext context, final OrderReplaceDecoder message)
     {
-        final long originalSlot = slotByOrderId.get(message.originalOrderId());
+        final int originalSlot = slotByOrderId.get(message.originalOrderId());
         if (NO_SLOT == originalSlot)
         {
             counters.onUnknownOrderReference();
@@ -346,7 +344,7 @@ public final class OrderBooks implements MarketDataListener
             return;
         }
 
-        final int slot = (int)originalSlot;
+        final int slot = originalSlot;
         final OrderBook book = orderBook[slot];
         final boolean isBid = orderIsBid[slot];
         removeOrder(message.originalOrderId(), slot, orderRemaining[slot]);
@@ -400,13 +398,13 @@ public final class OrderBooks implements MarketDataListener
 
     private void reduceOrder(final long orderId, final long shares)
     {
-        final long slot = slotByOrderId.get(orderId);
+        final int slot = slotByOrderId.get(orderId);
         if (NO_SLOT == slot)
         {
             counters.onUnknownOrderReference();
             return;
         }
-        removeOrder(orderId, (int)slot, shares);
+        removeOrder(orderId, slot, shares);
         counters.onApplied();
     }
 
