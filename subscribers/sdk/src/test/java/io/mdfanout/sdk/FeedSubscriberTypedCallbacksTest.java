@@ -60,6 +60,9 @@ class FeedSubscriberTypedCallbacksTest
             final int length0 = writer.finish();
             addExpected(expected, expectedRaw, writer, first, 0, 1, sendingTime0);
             TestMedia.offer(partition0, writer.buffer(), length0);
+            // The two partitions are separate streams with no order between them: let partition 0's
+            // messages arrive before partition 1's are sent, so that the expected order is the only one.
+            TestMedia.pollUntil(subscriber, () -> listener.typed.size() >= first.length);
 
             final long sendingTime1 = 1_700_000_000_987_654_321L;
             writer.begin(1, 1, sendingTime1);
