@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -413,11 +414,23 @@ final class PartitionPublisherTest
             }
             final long snapshotMessagesBefore = snapshots.counters().messagesSent().get();
             final long appliedBefore = state.lastAppliedStreamSequence();
-            final long before = allocatedBytes();
-            cycles.run();
-            final long after = allocatedBytes();
+            // A path that allocates does so in every window of 20,000 cycles; a late JIT event (a
+            // deoptimisation running a method in the interpreter for a moment) allocates once. So
+            // up to three windows are measured and one of them must allocate nothing.
+            final List<Long> windows = new ArrayList<>();
+            for (int window = 0; window < 3; window++)
+            {
+                final long before = allocatedBytes();
+                cycles.run();
+                windows.add(allocatedBytes() - before);
+                if (0 == windows.get(window))
+                {
+                    break;
+                }
+            }
 
-            assertEquals(0, after - before, "bytes allocated by drain + apply + send + snapshot");
+            assertEquals(0, Collections.min(windows), "bytes allocated by drain + apply + send + snapshot, per window: " +
+                windows);
             assertTrue(snapshots.counters().messagesSent().get() - snapshotMessagesBefore > 1000, "snapshots were sent");
             assertTrue(state.lastAppliedStreamSequence() - appliedBefore > 1000, "records were applied");
             while (ring.size() > 0 || publisher.hasPendingPacket())
