@@ -51,22 +51,8 @@ final class OrderSlotIndex
     /** @return the slot of the order, or {@link #MISSING}. */
     int get(final long orderId)
     {
-        final long[] entries = this.entries;
-        final int mask = this.mask;
-        int index = OrderIdHash.home(orderId, mask);
-        while (true)
-        {
-            final long value = entries[2 * index + 1];
-            if (0 == value)
-            {
-                return MISSING;
-            }
-            if (entries[2 * index] == orderId)
-            {
-                return (int)(value - 1);
-            }
-            index = (index + 1) & mask;
-        }
+        final int index = indexOf(orderId);
+        return index < 0 ? MISSING : (int)(entries[2 * index + 1] - 1);
     }
 
     /** Map the order to a slot, replacing its slot if it is present. */
@@ -97,22 +83,13 @@ final class OrderSlotIndex
      */
     int remove(final long orderId)
     {
+        int hole = indexOf(orderId);
+        if (hole < 0)
+        {
+            return MISSING;
+        }
         final long[] entries = this.entries;
         final int mask = this.mask;
-        int hole = OrderIdHash.home(orderId, mask);
-        while (true)
-        {
-            final long value = entries[2 * hole + 1];
-            if (0 == value)
-            {
-                return MISSING;
-            }
-            if (entries[2 * hole] == orderId)
-            {
-                break;
-            }
-            hole = (hole + 1) & mask;
-        }
         final int removedSlot = (int)(entries[2 * hole + 1] - 1);
 
         int index = hole;
@@ -139,6 +116,23 @@ final class OrderSlotIndex
         entries[2 * hole + 1] = 0;
         size--;
         return removedSlot;
+    }
+
+    /** @return the table index holding the order, or -1 when it is not present. */
+    private int indexOf(final long orderId)
+    {
+        final long[] entries = this.entries;
+        final int mask = this.mask;
+        int index = OrderIdHash.home(orderId, mask);
+        while (0 != entries[2 * index + 1])
+        {
+            if (entries[2 * index] == orderId)
+            {
+                return index;
+            }
+            index = (index + 1) & mask;
+        }
+        return -1;
     }
 
     private void grow()
