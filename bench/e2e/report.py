@@ -391,6 +391,7 @@ def main():
               ("feed_recovery", "feed recovery: MoldUDP64 re-requests in chain runs (1 on, 0 off)"), ("fanout_rate", "fan-out rate (msg/s)"),
               ("fanout_s", "seconds of messages per fan-out run"), ("fanout_subs", "fan-out subscriber counts"),
               ("pub_messages", "publisher throughput: ITCH messages replayed"),
+              ("pub_warmup_messages", "publisher throughput: warm-up messages before the rate is taken"),
               ("pub_subs", "publisher throughput: subscriber counts"),
               ("warmup_s", "seconds of messages before the measured ones (warm-up)"),
               ("repeat_rates", "rates with repeated latency pairs (msg/s)"), ("repeats", "extra pairs per repeated rate"),
@@ -554,6 +555,10 @@ def main():
                   f"{settings.get('pub_messages', 0):,}-message ITCH session into the rings as fast as they accept "
                   "it, so the fanout is offered more than it can publish (*ring full waits* > 0 shows the fanout "
                   "was the bottleneck); the rate is the median of the fanout's one-second `published` rates "
+                  + (f"once {settings.get('pub_warmup_messages'):,} warm-up messages had been published (each JVM "
+                     "of the run compiles its hot paths first, and eight subscriber JVMs compiling on one CPU take "
+                     "seconds; the whole run's median is in the last column) "
+                     if settings.get("pub_warmup_messages") else "") +
                   "(first and last, partial, seconds left out). A run counts only if every subscriber received "
                   "every ring record with gaps=0 and missing=0. The fanout (publisher thread and embedded media "
                   f"driver) runs on CPU `{pub_runs[0].get('fanout_cpu') or 'any'}` and the replay and every "
@@ -564,16 +569,19 @@ def main():
                   "with 8 subscribers at least 90% of the rate with 1.")
         md.append("")
         md.append("| subscribers | fanout publish rate, median (msg/s) | peak (msg/s) | seconds measured | "
-                  "ratio to 1 subscriber | ring full waits | every subscriber complete | messages per subscriber |")
-        md.append("|---:|---:|---:|---:|---:|---:|---|---|")
+                  "ratio to 1 subscriber | ring full waits | every subscriber complete | messages per subscriber | "
+                  "whole run, warm-up included: median (msg/s) over seconds |")
+        md.append("|---:|---:|---:|---:|---:|---:|---|---|---:|")
         bars = []
         for r in pub_runs:
             msgs = ", ".join(f"{s['messages']:,}" if s.get("messages") is not None else "n/a"
                              for s in r["subscriber_results"])
+            whole = (f"{rate(r.get('median_rate_whole_run'))} over {r.get('full_seconds')}"
+                     if "median_rate_whole_run" in r else "n/a")
             md.append(f"| {r['subscribers']} | {rate(r.get('median_rate'))} | {rate(r.get('peak_rate'))} | "
-                      f"{r.get('full_seconds')} | {ratio(r.get('median_rate'), base_rate)} | "
+                      f"{r.get('steady_seconds', r.get('full_seconds'))} | {ratio(r.get('median_rate'), base_rate)} | "
                       f"{rate(r.get('ring_full_waits'))} | {'yes' if r.get('complete') else 'NO'} "
-                      f"(exits {r['subscriber_exits']}) | {msgs} |")
+                      f"(exits {r['subscriber_exits']}) | {msgs} | {whole} |")
             bars.append((f"{r['subscribers']} sub", [("fanout publish rate (median)", r.get("median_rate"))]))
         md.append("")
         eight = next((r for r in pub_runs if r["subscribers"] == 8), None)

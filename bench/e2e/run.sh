@@ -27,7 +27,7 @@
 # messages measured per latency run, at least MIN_MESSAGES=200000 and at most MAX_MESSAGES=10000000 in all, warm-up
 # included: at 1M msg/s that is 5 s warm-up and 5 s measured; 0 = no cap), WARMUP_S (10: seconds worth of messages
 # before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
-# ("1 2 4 8"), PUB_MESSAGES (20000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/2000000; raw Aeron up to
+# ("1 2 4 8"), PUB_MESSAGES (30000000), PUB_WARMUP_MESSAGES (5000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/2000000; raw Aeron up to
 # RAW_SEARCH_HI=8000000, it goes further), SEARCH_STEPS (4), FEED_RECOVERY (1: in
 # every chain run the simulator serves MoldUDP64 re-requests and the feed handler uses them; 0: none),
 # REPEAT_RATES ("100000") and REPEATS (2): more chain/raw latency pairs at those rates (median ratio reported),
@@ -52,7 +52,8 @@ MAX_MESSAGES="${MAX_MESSAGES:-10000000}"
 FANOUT_RATE="${FANOUT_RATE:-100000}"
 FANOUT_S="${FANOUT_S:-5}"
 FANOUT_SUBS="${FANOUT_SUBS:-1 2 4 8}"
-PUB_MESSAGES="${PUB_MESSAGES:-20000000}"
+PUB_MESSAGES="${PUB_MESSAGES:-30000000}"
+PUB_WARMUP_MESSAGES="${PUB_WARMUP_MESSAGES:-5000000}"
 PUB_SUBS="${PUB_SUBS:-1 2 4 8}"
 PEERS_CACHE="${PEERS_CACHE:-$HOME/.cache/mdfanout/peers}"
 STEP_S="${STEP_S:-4}"
@@ -225,9 +226,11 @@ session_file() {
 # publisher thread and embedded media driver) is pinned with taskset to CPU 0 and everything else (replay, the
 # subscribers with their embedded drivers) to CPU 1, so N subscribers compete with each other and the replay,
 # not with the publisher; on more cores the same split applies (first CPU: fanout; the rest: the others).
-# Snapshots are off (no late joiners here). Rate: the median of the fanout's one-second `published` rates,
-# leaving out the first and the last second (partial); the run counts only if every subscriber exits 0 with
-# gaps=0 and missing=0 and received every ring record.
+# Snapshots are off (no late joiners here). Rate: the median of the fanout's one-second `published` rates once
+# PUB_WARMUP_MESSAGES had been published (every JVM of the run compiles its hot paths first: with 8 subscriber
+# JVMs compiling on one CPU that takes seconds, as the latency runs' WARMUP_S does), leaving out the last second
+# (partial); the whole run's median is kept too. The run counts only if every subscriber exits 0 with gaps=0 and
+# missing=0 and received every ring record.
 pub_throughput() {
   local n="$1" name="pub-$1"
   local logs="$results/logs/$name"; mkdir -p "$logs"
@@ -274,19 +277,23 @@ print(','.join(map(str, cpus[1:])))" "$cpus")"
   kill -TERM "$fo" "$drv" 2>/dev/null; wait "$fo" "$drv" 2>/dev/null
   cleanup
   python3 - "$results/publisher/$name.run.json" "$name" "$n" "$replay_exit" "${sub_exits[*]}" "$logs" \
-    "$fanout_cpu" "$others_cpu" <<'EOF'
+    "$fanout_cpu" "$others_cpu" "$PUB_WARMUP_MESSAGES" <<'EOF'
 import json, re, statistics, sys
-out, name, n, replay_exit, exits, logs, fanout_cpu, others_cpu = sys.argv[1:]
+out, name, n, replay_exit, exits, logs, fanout_cpu, others_cpu, warmup = sys.argv[1:]
 n = int(n)
+warmup = int(warmup)
 def text(f):
     try:
         return open(f"{logs}/{f}", errors="replace").read()
     except OSError:
         return ""
-rates = [int(r) for r in re.findall(r"published=\d+ \((\d+)/s\)", text("fanout.log"))]
+stats = [(int(p), int(r)) for p, r in re.findall(r"published=(\d+) \((\d+)/s\)", text("fanout.log"))]
+rates = [r for _, r in stats]
 first = next((i for i, r in enumerate(rates) if r > 0), len(rates))
 last = max((i for i, r in enumerate(rates) if r > 0), default=-1)
 full = rates[first + 1:last]                        # whole seconds of publishing
+# Whole seconds that started after the warm-up messages had been published (the previous line's total).
+steady = [rates[i] for i in range(max(first + 1, 1), last) if stats[i - 1][0] >= warmup]
 replay = text("replay.log")
 ring_records = re.findall(r"ringRecords=(\d+)", replay)
 waits = re.findall(r"ringFullWaits=([\d,]+)", replay)
@@ -298,13 +305,16 @@ for i in range(1, n + 1):
 r = {"name": name, "subscribers": n, "replay_exit": int(replay_exit), "subscriber_exits": [int(e) for e in exits.split()],
      "ring_records": int(ring_records[-1]) if ring_records else None,
      "ring_full_waits": sum(int(w) for w in waits[-1].split(",")) if waits else None,
-     "fanout_rates": rates[first:last + 1], "median_rate": statistics.median(full) if full else None,
+     "fanout_rates": rates[first:last + 1], "median_rate": statistics.median(steady) if steady else None,
+     "warmup_messages": warmup, "steady_seconds": len(steady),
+     "median_rate_whole_run": statistics.median(full) if full else None,
      "peak_rate": max(rates) if rates else None, "full_seconds": len(full), "subscriber_results": subs,
      "fanout_cpu": fanout_cpu, "others_cpu": others_cpu}
 r["complete"] = (r["replay_exit"] == 0 and all(e == 0 for e in r["subscriber_exits"]) and
                  all(s["gaps"] == 0 and s["missing"] == 0 and s["messages"] == r["ring_records"] for s in subs))
 json.dump(r, open(out, "w"), indent=1)
-print(f"bench: {name}: fanout median {r['median_rate']} msg/s over {len(full)} s (peak {r['peak_rate']}), "
+print(f"bench: {name}: fanout median {r['median_rate']} msg/s over {len(steady)} s after {warmup} warm-up messages "
+      f"(whole run {r['median_rate_whole_run']} over {len(full)} s; peak {r['peak_rate']}), "
       f"ringFullWaits={r['ring_full_waits']}, every subscriber complete: {r['complete']}", file=sys.stderr)
 EOF
 }
@@ -372,8 +382,8 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
-    "$RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
+  printf '{"rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
+    "$RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" \
     "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"
