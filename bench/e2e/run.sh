@@ -28,12 +28,12 @@
 # included: at 1M msg/s that is 5 s warm-up and 5 s measured; 0 = no cap), WARMUP_S (10: seconds worth of messages
 # before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
 # ("1 2 4 8"), PUB_MESSAGES (30000000), PUB_WARMUP_MESSAGES (5000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/2000000; raw Aeron up to
-# RAW_SEARCH_HI=8000000, it goes further), SEARCH_STEPS (4), FEED_RECOVERY (1: in
+# RAW_SEARCH_HI=8000000, it goes further), SEARCH_STEPS (3), FEED_RECOVERY (1: in
 # every chain run the simulator serves MoldUDP64 re-requests and the feed handler uses them; 0: none),
 # REPEAT_RATES ("100000") and REPEATS (2): more chain/raw latency pairs at those rates (median ratio reported),
 # SUB_DRIVER (auto: fan-out subscribers share one media-driver, a lone one embeds its own; shared; embedded),
 # FH_OPTS / FO_OPTS / SUB_OPTS / RAW_OPTS (extra options for the feed handler, fanout, chain subscribers, raw pair:
-# e.g. pinned runs on a many-core host), SKIP_LATENCY=1, SKIP_FANOUT=1, SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
+# e.g. pinned runs on a many-core host), SKIP_LATENCY=1, SKIP_FANOUT=1, SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh, at NATS_RATES: "100000 1000000"), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -60,8 +60,10 @@ STEP_S="${STEP_S:-4}"
 SEARCH_LO="${SEARCH_LO:-50000}"
 SEARCH_HI="${SEARCH_HI:-2000000}"
 RAW_SEARCH_HI="${RAW_SEARCH_HI:-8000000}"
-SEARCH_STEPS="${SEARCH_STEPS:-4}"
+SEARCH_STEPS="${SEARCH_STEPS:-3}"
 FEED_RECOVERY="${FEED_RECOVERY:-1}"
+# NATS is compared where the targets are (100k) and at the top rate; 10k adds little and a minute of make bench.
+NATS_RATES="${NATS_RATES-100000 1000000}"
 PARTITIONS=4
 SYMBOLS=100
 MESSAGE_LENGTH=48
@@ -382,8 +384,8 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
-    "$RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
+  printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
+    "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" \
     "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"
@@ -435,7 +437,7 @@ if [ "${SKIP_THROUGHPUT:-0}" != 1 ]; then
   search raw
 fi
 if [ "${SKIP_NATS:-0}" != 1 ]; then
-  RATES="$RATES" DURATION_S="$DURATION_S" WARMUP_S="$WARMUP_S" MIN_MESSAGES="$MIN_MESSAGES" FANOUT_RATE="$FANOUT_RATE" \
+  RATES="$NATS_RATES" DURATION_S="$DURATION_S" WARMUP_S="$WARMUP_S" MIN_MESSAGES="$MIN_MESSAGES" FANOUT_RATE="$FANOUT_RATE" \
     FANOUT_S="$FANOUT_S" LATENCY_FROM="$LATENCY_FROM" MAX_MESSAGES="$MAX_MESSAGES" FEED_RECOVERY="$FEED_RECOVERY" \
     bench/e2e/nats.sh "$results" || log "NATS peer skipped (see above)"
 fi
