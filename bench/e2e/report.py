@@ -258,10 +258,16 @@ def targets_section(results, steady_dir, settings):
         rows.append(("p99 at 100,000 msg/s within 2x of raw Aeron's",
                      f"chain {us(chain['p99_us'])} µs, raw Aeron {us(raw['p99_us'])} µs: {r:.2f}x", verdict(r <= 2)))
     if chain and nats:
-        r = nats["p99_us"] / chain["p99_us"]
+        # One NATS run against the chain's runs at the same rate: with several, their median p99 (one chain run's
+        # p99 alone moves 2x from run to run here; see *Latency, repeated*).
+        chain_p99s = [c["p99_us"] for _, c, _ in pairs] if len(pairs) > 1 else [chain["p99_us"]]
+        chain_p50s = [c["p50_us"] for _, c, _ in pairs] if len(pairs) > 1 else [chain["p50_us"]]
+        chain_p99, chain_p50 = median(chain_p99s), median(chain_p50s)
+        which = f"median of {len(chain_p99s)} chain runs " if len(chain_p99s) > 1 else ""
+        r = nats["p99_us"] / chain_p99
         rows.append(("p99 at 100,000 msg/s at least 10x lower than NATS's",
-                     f"NATS {us(nats['p99_us'])} µs, chain {us(chain['p99_us'])} µs: NATS / chain {r:.2f}x "
-                     f"(at p50: {nats['p50_us'] / chain['p50_us']:.2f}x)", verdict(r >= 10)))
+                     f"NATS {us(nats['p99_us'])} µs, chain {which}{us(chain_p99)} µs: NATS / chain {r:.2f}x "
+                     f"(at p50: {nats['p50_us'] / chain_p50:.2f}x)", verdict(r >= 10)))
     maxima = {m["system"]: m for m in load_all(os.path.join(results, "throughput", "*.max.json"))}
     if maxima.get("chain") and maxima.get("raw") and maxima["raw"].get("max_rate"):
         c, rw = maxima["chain"]["max_rate"], maxima["raw"]["max_rate"]
