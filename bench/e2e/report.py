@@ -668,7 +668,7 @@ def main():
                 filled = (f", {s.get('feed_gaps_filled')} filled by re-request" if s.get("recovery") else "")
                 detail = ("; ".join(reasons) + ": " if reasons else "") + (
                           f"record exit {s['subscriber_exits'][0]}, subscriber gaps {s['subscriber_gaps']}, "
-                          f"feed gaps {s.get('feed_gaps')} (declared {s.get('feed_gaps_declared')}{filled}), "
+                          f"feed gaps unfilled {s.get('feed_gaps')} (declared {s.get('feed_gaps_declared')}){filled}, "
                           f"fanout peak {rate(s.get('fanout_peak_rate'))}/s")
             else:
                 sender = s.get("publisher_rate")
