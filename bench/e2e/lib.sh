@@ -51,3 +51,14 @@ field() {  # field NAME FILE: the last NAME=value in FILE (value up to a space o
 }
 
 json_num() { [ -n "${1:-}" ] && echo "$1" || echo null; }
+
+# feed_recovery RETRANSMIT_PORT: sets the caller's fh_recovery and sim_recovery (declare them local first) to the
+# feed handler's and the simulator's options for MoldUDP64 re-requests, as in production: the simulator serves them
+# on the port and the feed handler asks for what its socket dropped. Both empty when FEED_RECOVERY=0.
+feed_recovery() {
+  fh_recovery=""; sim_recovery=""
+  if [ "${FEED_RECOVERY:-1}" = 1 ]; then
+    fh_recovery="--retransmit-server 127.0.0.1:$1"
+    sim_recovery="--retransmit-port $1 --linger-ms 1000"
+  fi
+}

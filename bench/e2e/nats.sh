@@ -102,12 +102,9 @@ nats_run() {
   local timeout_s=$((messages / rate + 60))
 
   local stamp=""; [ "${LATENCY_FROM:-receive}" = receive ] && stamp="--stamp-receive-time"
-  # The feed side exactly as run.sh sets it up for the chain (FEED_RECOVERY: MoldUDP64 re-requests).
-  local fh_recovery="" sim_recovery=""
-  if [ "$FEED_RECOVERY" = 1 ]; then
-    fh_recovery="--retransmit-server 127.0.0.1:$retransmit_port"
-    sim_recovery="--retransmit-port $retransmit_port --linger-ms 1000"
-  fi
+  # The feed side exactly as run.sh sets it up for the chain.
+  local fh_recovery sim_recovery
+  feed_recovery "$retransmit_port"
   launch "$logs/feed-handler.log" $mdf feed-handler $stamp --source 127.0.0.1 $fh_recovery --group $group --port $port --interface 127.0.0.1 \
     --ring-dir "$ring_dir" --partitions $PARTITIONS --stats-interval-s 0
   local fh=$last_pid

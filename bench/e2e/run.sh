@@ -118,14 +118,10 @@ chain() {
   local timeout_s=$((messages / rate + 60))
 
   local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-receive-time"
-  # Every chain run is set up as in production: the exchange serves MoldUDP64 re-requests and the feed handler
-  # asks for what its socket dropped (FEED_RECOVERY=0: no re-requests; a dropped datagram is lost, and fails a
-  # throughput step).
-  local fh_recovery="" sim_recovery=""
-  if [ "$FEED_RECOVERY" = 1 ]; then
-    fh_recovery="--retransmit-server 127.0.0.1:$retransmit_port"
-    sim_recovery="--retransmit-port $retransmit_port --linger-ms 1000"
-  fi
+  # Every chain run is set up as in production (FEED_RECOVERY=0: no re-requests; a dropped datagram is lost, and
+  # fails a throughput step).
+  local fh_recovery sim_recovery
+  feed_recovery "$retransmit_port"
   subscriber_driver "$logs" "$subs"
   launch "$logs/feed-handler.log" $mdf feed-handler $stamp --source 127.0.0.1 $FH_OPTS $fh_recovery --group $group --port $port \
     --interface 127.0.0.1 --ring-dir "$ring_dir" --partitions $PARTITIONS --stats-interval-s 0
