@@ -26,7 +26,7 @@ public final class StateLayout
     public static final long MAGIC = 0x4D44464F53544154L;
     /**
      * Bump when the layout changes; a file of another version is refused. 2: the order index keeps
-     * nearby order ids in nearby slots ({@code OrderIndex#home}), so version 1 files index differently.
+     * nearby order ids in nearby slots ({@code OrderIdHash}), so version 1 files index differently.
      */
     public static final long LAYOUT_VERSION = 2;
     /** Instrument ids are ITCH stock locate codes: 0..65535 (0 is the whole market). */
