@@ -141,7 +141,7 @@ bench: build
 	@bench/e2e/run.sh
 
 # The long runs: one results directory for both, then one report. BENCH_FULL_ENV overrides the long settings.
-BENCH_FULL_ENV ?= RATES="10000 100000 1000000" MAX_MESSAGES=0 DURATION_S=120 FANOUT_S=60 PUB_MESSAGES=50000000 STEP_S=10 SEARCH_STEPS=7
+BENCH_FULL_ENV ?= RATES="10000 100000 1000000" OUTSIDE_RATES="10000 100000 1000000" NATS_RATES="10000 100000 1000000" MAX_MESSAGES=0 DURATION_S=120 FANOUT_S=60 PUB_MESSAGES=50000000 STEP_S=10 SEARCH_STEPS=7
 bench-full: build
 	@results=bench/e2e/results/$$(date -u +%Y%m%dT%H%M%SZ)-full; \
 	  $(BENCH_FULL_ENV) RESULTS_DIR=$$results NO_REPORT=1 bench/e2e/run.sh; \
