@@ -70,6 +70,20 @@ final class FanoutTest
         return ring.ring();
     }
 
+    /** Subscribe to partition 0's incremental and snapshot streams; the returned task polls both into the collectors. */
+    private static Runnable partitionZeroPoller(
+        final Aeron aeron, final String channel, final PacketCollector incrementals, final PacketCollector snapshots)
+    {
+        final Subscription incrementalStream = aeron.addSubscription(channel, Partitioning.streamId(STREAM_ID_BASE, 0));
+        final Subscription snapshotStream = aeron.addSubscription(channel,
+            Partitioning.snapshotStreamId(Partitioning.defaultSnapshotStreamIdBase(STREAM_ID_BASE), 0));
+        return () ->
+        {
+            incrementalStream.poll(incrementals, 100);
+            snapshotStream.poll(snapshots, 100);
+        };
+    }
+
     private static void awaitCondition(final BooleanSupplier condition, final Runnable work, final String what)
     {
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -105,16 +119,9 @@ final class FanoutTest
         assertEquals(io.aeron.driver.ThreadingMode.INVOKER, fanout.driverThreadingMode());
         final Aeron aeron = TestAeron.connect(fanout.aeronDirectoryName());
         closeables.add(aeron);
-        final Subscription incrementals = aeron.addSubscription(INVOKER_TEST_CHANNEL, Partitioning.streamId(STREAM_ID_BASE, 0));
-        final Subscription snapshots = aeron.addSubscription(INVOKER_TEST_CHANNEL,
-            Partitioning.snapshotStreamId(Partitioning.defaultSnapshotStreamIdBase(STREAM_ID_BASE), 0));
         final PacketCollector incrementalCollector = new PacketCollector();
         final PacketCollector snapshotCollector = new PacketCollector();
-        final Runnable poll = () ->
-        {
-            incrementals.poll(incrementalCollector, 100);
-            snapshots.poll(snapshotCollector, 100);
-        };
+        final Runnable poll = partitionZeroPoller(aeron, INVOKER_TEST_CHANNEL, incrementalCollector, snapshotCollector);
         awaitCondition(() -> fanout.isConnected(0), poll, "subscriber connected");
         final TestMessages messages = new TestMessages();
         for (int id = 1; id <= 20; id++)
@@ -168,16 +175,9 @@ final class FanoutTest
         assertNotEquals(firstSession, second.sessionId(0));
         final Aeron aeron = TestAeron.connect(second.aeronDirectoryName());
         closeables.add(aeron);
-        final Subscription incrementals = aeron.addSubscription(SNAPSHOT_TEST_CHANNEL, Partitioning.streamId(STREAM_ID_BASE, 0));
-        final Subscription snapshots = aeron.addSubscription(SNAPSHOT_TEST_CHANNEL,
-            Partitioning.snapshotStreamId(Partitioning.defaultSnapshotStreamIdBase(STREAM_ID_BASE), 0));
         final PacketCollector incrementalCollector = new PacketCollector();
         final PacketCollector snapshotCollector = new PacketCollector();
-        final Runnable poll = () ->
-        {
-            incrementals.poll(incrementalCollector, 100);
-            snapshots.poll(snapshotCollector, 100);
-        };
+        final Runnable poll = partitionZeroPoller(aeron, SNAPSHOT_TEST_CHANNEL, incrementalCollector, snapshotCollector);
         awaitCondition(() -> second.isConnected(0), poll, "subscriber connected");
         assertTrue(messages.writeAddOrder(ring, 51, 5));
         awaitCondition(() -> incrementalCollector.messageCount() == 1, poll, "message after restart");
