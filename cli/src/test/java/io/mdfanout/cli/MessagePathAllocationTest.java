@@ -42,6 +42,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The message path from the feed handler's packet processing to the subscriber's books, driven on
@@ -56,6 +57,7 @@ class MessagePathAllocationTest
     private static final int PARTITIONS = 2;
     private static final int MESSAGES = 600_000;
     private static final int WARM_UP_SESSIONS = 3;
+    private static final int MEASURED_WINDOWS = 4;
     private static final String CHANNEL = "aeron:udp?endpoint=224.0.1.47:45200|interface=127.0.0.1|mtu=8192";
     private static final int STREAM_ID_BASE = 4700;
 
@@ -94,25 +96,51 @@ class MessagePathAllocationTest
             // Measured: the same session again through a fresh chain. Its start of day (system events
             // and the stock directory, where the subscriber creates each instrument's pre-sized book)
             // runs before the window opens; the rest of the day, its close included, is measured.
-            try (Chain measured = new Chain(aeron, STREAM_ID_BASE))
+            //
+            // Up to MEASURED_WINDOWS identical windows, each through a fresh chain; one must allocate
+            // nothing. Why more than one: the JIT can allocate on this thread once, inside a window.
+            // Before a C2 compile HotSpot resolves every String constant of the method's class on the
+            // thread whose call made the method hot (CompileBroker::compile_method ->
+            // resolve_string_constants), so a rarely used decoder reaching C2 late costs a few
+            // interned Strings (seen with JFR: 4 Strings, 288 B, in AddOrderAttributedDecoder.wrap).
+            // Each constant is resolved once, so this cannot recur. Code that allocates per message,
+            // per packet or per session allocates in every window, since every window replays the
+            // same session through a new chain, so it still fails here.
+            final StringBuilder windows = new StringBuilder();
+            for (int window = 0; window < MEASURED_WINDOWS; window++)
             {
-                final int startOfDayPackets = packets.count / 20;
-                measured.run(packets, 0, startOfDayPackets);
-                currentThreadAllocatedBytes();
-                final long before = currentThreadAllocatedBytes();
-                measured.run(packets, startOfDayPackets, packets.count);
-                final long allocated = currentThreadAllocatedBytes() - before;
-
-                final long expectedMessages = measured.normalizer.counters().ringRecordsWritten().get();
-                assertTrue(expectedMessages > MESSAGES * 9L / 10, "the session was normalized");
-                assertEquals(expectedMessages, measured.subscriber.counters().messages(),
-                    "every normalized message reached the subscriber");
-                assertEquals(0, measured.subscriber.counters().gaps());
-                assertEquals(0, measured.subscriber.counters().malformed());
-                assertTrue(measured.books.book(1) != null, "books were built");
-                assertEquals(0, allocated, "bytes allocated on the message path over " +
-                    (packets.count - startOfDayPackets) + " MoldUDP64 packets (95% of a " + MESSAGES + "-message session)");
+                final long allocated = measureWindow(aeron, packets, STREAM_ID_BASE + 100 + 10 * window);
+                windows.append(window == 0 ? "" : ", ").append(allocated).append(" B");
+                if (allocated == 0)
+                {
+                    return;
+                }
             }
+            fail("bytes allocated on the message path over 95% of a " + MESSAGES + "-message session of " +
+                packets.count + " MoldUDP64 packets, in each of " + MEASURED_WINDOWS + " windows: " + windows);
+        }
+    }
+
+    /** Replay the session through a fresh chain and return what its steady part allocated on this thread. */
+    private static long measureWindow(final Aeron aeron, final Packets packets, final int streamIdBase)
+    {
+        try (Chain measured = new Chain(aeron, streamIdBase))
+        {
+            final int startOfDayPackets = packets.count / 20;
+            measured.run(packets, 0, startOfDayPackets);
+            currentThreadAllocatedBytes();
+            final long before = currentThreadAllocatedBytes();
+            measured.run(packets, startOfDayPackets, packets.count);
+            final long allocated = currentThreadAllocatedBytes() - before;
+
+            final long expectedMessages = measured.normalizer.counters().ringRecordsWritten().get();
+            assertTrue(expectedMessages > MESSAGES * 9L / 10, "the session was normalized");
+            assertEquals(expectedMessages, measured.subscriber.counters().messages(),
+                "every normalized message reached the subscriber");
+            assertEquals(0, measured.subscriber.counters().gaps());
+            assertEquals(0, measured.subscriber.counters().malformed());
+            assertTrue(measured.books.book(1) != null, "books were built");
+            return allocated;
         }
     }
 
