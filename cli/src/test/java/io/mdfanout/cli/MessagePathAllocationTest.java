@@ -19,6 +19,7 @@ import io.mdfanout.feed.sim.SimulatorCounters;
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.book.BookCounters;
 import io.mdfanout.sdk.book.OrderBooks;
+import io.mdfanout.testing.AllocationWindows;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.CloseHelper;
 import org.agrona.ExpandableArrayBuffer;
@@ -35,14 +36,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The message path from the feed handler's packet processing to the subscriber's books, driven on
@@ -61,12 +60,9 @@ class MessagePathAllocationTest
     private static final String CHANNEL = "aeron:udp?endpoint=224.0.1.47:45200|interface=127.0.0.1|mtu=8192";
     private static final int STREAM_ID_BASE = 4700;
 
-    private static final com.sun.management.ThreadMXBean THREADS =
-        (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
-    void feedHandlerToRingToFanoutToSubscriberAllocatesNothingInSteadyState(@TempDir final Path dir)
+    void feedHandlerToRingToFanoutToSubscriberAllocatesNothingInSteadyState(@TempDir final Path dir) throws Exception
     {
         final Packets packets = Packets.generate();
 
@@ -98,26 +94,14 @@ class MessagePathAllocationTest
             // runs before the window opens; the rest of the day, its close included, is measured.
             //
             // Up to MEASURED_WINDOWS identical windows, each through a fresh chain; one must allocate
-            // nothing. Why more than one: the JIT can allocate on this thread once, inside a window.
-            // Before a C2 compile HotSpot resolves every String constant of the method's class on the
-            // thread whose call made the method hot (CompileBroker::compile_method ->
-            // resolve_string_constants), so a rarely used decoder reaching C2 late costs a few
-            // interned Strings (seen with JFR: 4 Strings, 288 B, in AddOrderAttributedDecoder.wrap).
-            // Each constant is resolved once, so this cannot recur. Code that allocates per message,
-            // per packet or per session allocates in every window, since every window replays the
-            // same session through a new chain, so it still fails here.
-            final StringBuilder windows = new StringBuilder();
-            for (int window = 0; window < MEASURED_WINDOWS; window++)
-            {
-                final long allocated = measureWindow(aeron, packets, STREAM_ID_BASE + 100 + 10 * window);
-                windows.append(window == 0 ? "" : ", ").append(allocated).append(" B");
-                if (allocated == 0)
-                {
-                    return;
-                }
-            }
-            fail("bytes allocated on the message path over 95% of a " + MESSAGES + "-message session of " +
-                packets.count + " MoldUDP64 packets, in each of " + MEASURED_WINDOWS + " windows: " + windows);
+            // nothing (AllocationWindows says why: the JIT's one-off allocations). Every window replays
+            // the same session through a new chain, so code that allocates per message, per packet or
+            // per session allocates in every window and still fails here.
+            final int[] window = { 0 };
+            AllocationWindows.assertOneMeasuredWindowAllocatesNothing(
+                "on the message path over 95% of a " + MESSAGES + "-message session of " + packets.count +
+                " MoldUDP64 packets", MEASURED_WINDOWS,
+                () -> measureWindow(aeron, packets, STREAM_ID_BASE + 100 + 10 * window[0]++));
         }
     }
 
@@ -128,10 +112,10 @@ class MessagePathAllocationTest
         {
             final int startOfDayPackets = packets.count / 20;
             measured.run(packets, 0, startOfDayPackets);
-            currentThreadAllocatedBytes();
-            final long before = currentThreadAllocatedBytes();
+            AllocationWindows.allocatedBytes();
+            final long before = AllocationWindows.allocatedBytes();
             measured.run(packets, startOfDayPackets, packets.count);
-            final long allocated = currentThreadAllocatedBytes() - before;
+            final long allocated = AllocationWindows.allocatedBytes() - before;
 
             final long expectedMessages = measured.normalizer.counters().ringRecordsWritten().get();
             assertTrue(expectedMessages > MESSAGES * 9L / 10, "the session was normalized");
@@ -266,11 +250,6 @@ class MessagePathAllocationTest
             work += subscriber.poll(64);
         }
         while (work > 0);
-    }
-
-    private static long currentThreadAllocatedBytes()
-    {
-        return THREADS.getCurrentThreadAllocatedBytes();
     }
 
     /** A simulated session, cut into MoldUDP64 packets before the test so that generating is not measured. */

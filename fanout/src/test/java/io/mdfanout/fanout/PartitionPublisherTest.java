@@ -11,6 +11,7 @@ import io.mdfanout.sbe.AddOrderEncoder;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
 import io.mdfanout.sbe.SystemEventEncoder;
+import io.mdfanout.testing.AllocationWindows;
 import io.mdfanout.wire.PartitionRings;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.OffsetEpochNanoClock;
@@ -23,10 +24,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -316,7 +315,7 @@ final class PartitionPublisherTest
     }
 
     @Test
-    void steadyStateDutyCycleAllocatesNothing()
+    void steadyStateDutyCycleAllocatesNothing() throws Exception
     {
         start(IPC_LARGE_TERM, IPC_LARGE_TERM, 64 * 1024, NO_HEARTBEAT_NS);
         final long[] received = new long[1];
@@ -336,11 +335,9 @@ final class PartitionPublisherTest
         }
 
         final long sentBeforeWindow = publisher.counters().messagesPublished().get();
-        final long before = allocatedBytes();
-        runDutyCycles(50_000, countingHandler);
-        final long after = allocatedBytes();
+        AllocationWindows.assertOneWindowAllocatesNothing("by 50,000 steady-state duty cycles",
+            AllocationWindows.WINDOWS, () -> runDutyCycles(50_000, countingHandler));
 
-        assertEquals(0, after - before, "bytes allocated by the steady-state duty cycle");
         assertTrue(received[0] > 0);
         // The ring refuses writes whenever the driver has not yet moved the IPC publication limit
         // (back pressure), so the window publishes fewer than it attempted, but it must publish.
@@ -352,7 +349,7 @@ final class PartitionPublisherTest
      * bounded), packet send and snapshot emission of a standing book every cycle, both streams polled.
      */
     @Test
-    void steadyStateWithStateAndSnapshotsAllocatesNothing()
+    void steadyStateWithStateAndSnapshotsAllocatesNothing() throws Exception
     {
         mappedRing = PartitionRings.create(ringDirectory, PARTITION, 64 * 1024);
         ring = mappedRing.ring();
@@ -414,23 +411,8 @@ final class PartitionPublisherTest
             }
             final long snapshotMessagesBefore = snapshots.counters().messagesSent().get();
             final long appliedBefore = state.lastAppliedStreamSequence();
-            // A path that allocates does so in every window of 20,000 cycles; a late JIT event (a
-            // deoptimisation running a method in the interpreter for a moment) allocates once. So
-            // up to three windows are measured and one of them must allocate nothing.
-            final List<Long> windows = new ArrayList<>();
-            for (int window = 0; window < 3; window++)
-            {
-                final long before = allocatedBytes();
-                cycles.run();
-                windows.add(allocatedBytes() - before);
-                if (0 == windows.get(window))
-                {
-                    break;
-                }
-            }
-
-            assertEquals(0, Collections.min(windows), "bytes allocated by drain + apply + send + snapshot, per window: " +
-                windows);
+            AllocationWindows.assertOneWindowAllocatesNothing(
+                "by drain + apply + send + snapshot over 20,000 cycles", AllocationWindows.WINDOWS, cycles::run);
             assertTrue(snapshots.counters().messagesSent().get() - snapshotMessagesBefore > 1000, "snapshots were sent");
             assertTrue(state.lastAppliedStreamSequence() - appliedBefore > 1000, "records were applied");
             while (ring.size() > 0 || publisher.hasPendingPacket())
@@ -465,12 +447,8 @@ final class PartitionPublisherTest
         }
     }
 
-    private static final com.sun.management.ThreadMXBean THREAD_MX_BEAN =
-        (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-
-    /** Looks up nothing per call: the bean and thread id are resolved up front so the probe itself allocates 0. */
     private static long allocatedBytes()
     {
-        return THREAD_MX_BEAN.getCurrentThreadAllocatedBytes();
+        return AllocationWindows.allocatedBytes();
     }
 }

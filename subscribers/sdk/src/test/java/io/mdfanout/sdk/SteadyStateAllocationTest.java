@@ -4,10 +4,9 @@ import io.aeron.ExclusivePublication;
 import io.mdfanout.sbe.Side;
 import io.mdfanout.sdk.book.BookCounters;
 import io.mdfanout.sdk.book.OrderBooks;
+import io.mdfanout.testing.AllocationWindows;
 import io.mdfanout.wire.Partitioning;
 import org.junit.jupiter.api.Test;
-
-import java.lang.management.ManagementFactory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,7 +22,7 @@ class SteadyStateAllocationTest
     private static final int PARTITION = 0;
     private static final long INSTRUMENT = 42;
     private static final int WARMUP_ITERATIONS = 48_000;
-    private static final int TOTAL_ITERATIONS = WARMUP_ITERATIONS + 32_000;
+    private static final int WINDOW_ITERATIONS = 16_000;
 
     private final PacketWriter writer = new PacketWriter();
     private long nextSequence = 1;
@@ -31,11 +30,8 @@ class SteadyStateAllocationTest
     private long latencySamples;
 
     @Test
-    void shouldNotAllocateOnThePollPathInSteadyState()
+    void shouldNotAllocateOnThePollPathInSteadyState() throws Exception
     {
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-        final long threadId = Thread.currentThread().getId();
         final String channel = TestMedia.channel(PORT);
         final OrderBooks books = new OrderBooks(1024, 64, new BookCounters(LocalCounters.create(4), "alloc"));
 
@@ -56,20 +52,22 @@ class SteadyStateAllocationTest
                 iteration(publication, subscriber, i);
             }
 
-            threads.getThreadAllocatedBytes(threadId);
-            final long before = threads.getThreadAllocatedBytes(threadId);
-            for (int i = WARMUP_ITERATIONS; i < TOTAL_ITERATIONS; i++)
-            {
-                iteration(publication, subscriber, i);
-            }
-            final long after = threads.getThreadAllocatedBytes(threadId);
+            final int[] next = { WARMUP_ITERATIONS };
+            final int windows = AllocationWindows.assertOneWindowAllocatesNothing(
+                "on the poll path over " + WINDOW_ITERATIONS + " packets", AllocationWindows.WINDOWS, () ->
+                {
+                    for (int end = next[0] + WINDOW_ITERATIONS; next[0] < end; next[0]++)
+                    {
+                        iteration(publication, subscriber, next[0]);
+                    }
+                });
+            final int totalIterations = WARMUP_ITERATIONS + windows * WINDOW_ITERATIONS;
 
-            assertEquals(0, after - before, "bytes allocated on the poll path");
-            assertTrue(latencySamples > TOTAL_ITERATIONS / 2, "delivery latency recorded per packet: " + latencySamples);
+            assertTrue(latencySamples > totalIterations / 2, "delivery latency recorded per packet: " + latencySamples);
             final SubscriberCounters counters = subscriber.counters();
-            assertEquals(TOTAL_ITERATIONS * 6L, counters.messages());
-            assertEquals(TOTAL_ITERATIONS / 16, counters.malformed());
-            assertEquals(TOTAL_ITERATIONS / 16, counters.duplicatePackets());
+            assertEquals(totalIterations * 6L, counters.messages());
+            assertEquals(totalIterations / 16, counters.malformed());
+            assertEquals(totalIterations / 16, counters.duplicatePackets());
             assertTrue(counters.heartbeats() > 0);
             assertEquals(0, counters.gaps());
             assertEquals(0, books.counters().unknownOrderReferences());
