@@ -1,5 +1,6 @@
 package io.mdfanout.fanout.state;
 
+import io.mdfanout.testing.OrderIdPatterns;
 import io.mdfanout.wire.OrderIdHash;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -81,13 +82,7 @@ final class OrderIndexTest
     @Test
     void matchesAMapForIdsOnePartitionOfFourSees()
     {
-        final SplittableRandom random = new SplittableRandom(4);
-        final long[] next = { 1 };
-        exercise(i ->
-        {
-            next[0] += 1 + random.nextInt(7);
-            return next[0];
-        });
+        exercise(OrderIdPatterns.risingWithRandomSteps(4));
     }
 
     @Test

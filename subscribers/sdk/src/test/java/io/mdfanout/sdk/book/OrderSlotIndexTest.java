@@ -1,5 +1,6 @@
 package io.mdfanout.sdk.book;
 
+import io.mdfanout.testing.OrderIdPatterns;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -31,13 +32,7 @@ final class OrderSlotIndexTest
     @Test
     void matchesAMapForRisingIdsWithRandomSteps()
     {
-        final SplittableRandom random = new SplittableRandom(4);
-        final long[] next = { 0 };
-        exercise(i ->
-        {
-            next[0] += 1 + random.nextInt(7);
-            return next[0];
-        });
+        exercise(OrderIdPatterns.risingWithRandomSteps(4));
     }
 
     @Test
