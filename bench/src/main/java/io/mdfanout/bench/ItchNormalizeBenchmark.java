@@ -3,6 +3,7 @@ package io.mdfanout.bench;
 import io.mdfanout.feed.handler.InMemoryCounters;
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
+import io.mdfanout.feed.sim.MoldUdp64Packetizer;
 import org.agrona.BufferUtil;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.MessageHandler;
@@ -30,9 +31,11 @@ import java.util.concurrent.TimeUnit;
  * ITCH 5.0 decode + validate + normalize + SBE encode + ring write, per message, on one thread,
  * from memory: the feed handler's message path without the socket. The session (see
  * {@link GeneratedSession}) is fed through {@link ItchNormalizer} into four real
- * {@link OneToOneRingBuffer}s, which are drained every {@value #DRAIN_EVERY} messages by a no-op
- * read (the consumer's cost of advancing its position and zeroing the records, included in the
- * figure) so that they never fill and stay cache-sized, as they do with a live fanout.
+ * {@link OneToOneRingBuffer}s in datagrams as the simulator packs them (MoldUDP64 packets of at
+ * most {@value MoldUdp64Packetizer#DEFAULT_MAX_PACKET_BYTES} bytes): after each, the normalizer
+ * publishes its ring records and counters, as the feed handler does once per datagram. The rings
+ * are drained every {@value #DRAIN_EVERY} messages by a no-op read (the consumer's cost, included
+ * in the figure) so that they never fill and stay cache-sized, as they do with a live fanout.
  * <p>
  * One operation is one ITCH message; the score is messages per second.
  */
@@ -100,19 +103,25 @@ public class ItchNormalizeBenchmark
         long sequence = exchangeSequence;
         int offset = 0;
         int sinceDrain = 0;
+        int datagramBytes = MoldUdp64Packetizer.HEADER_LENGTH;
         while (offset < end)
         {
             final int length = session.getShort(offset, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+            if (datagramBytes + 2 + length > MoldUdp64Packetizer.DEFAULT_MAX_PACKET_BYTES)
+            {
+                normalizer.flush(); // the end of a datagram, as the feed handler does
+                datagramBytes = MoldUdp64Packetizer.HEADER_LENGTH;
+            }
+            datagramBytes += 2 + length;
             normalizer.onMessage(session, offset + 2, length, ++sequence);
             offset += 2 + length;
             if (++sinceDrain == DRAIN_EVERY)
             {
                 sinceDrain = 0;
-                normalizer.flushCounters(); // as the feed handler does once per datagram
                 drainRings();
             }
         }
-        normalizer.flushCounters();
+        normalizer.flush();
         drainRings();
         exchangeSequence = sequence;
         return drain.records;

@@ -177,7 +177,7 @@ public final class LineArbiter
         }
         finally
         {
-            normalizer.flushCounters(); // once per datagram, not per message
+            normalizer.flush(); // once per datagram, not per message
         }
     }
 
@@ -232,7 +232,7 @@ public final class LineArbiter
         }
         finally
         {
-            normalizer.flushCounters(); // held messages released by a declared gap
+            normalizer.flush(); // held messages released by a declared gap
         }
         return work;
     }

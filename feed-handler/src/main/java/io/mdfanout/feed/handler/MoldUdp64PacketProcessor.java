@@ -130,7 +130,7 @@ public final class MoldUdp64PacketProcessor implements SequenceTracker.GapHandle
         }
         finally
         {
-            normalizer.flushCounters(); // once per datagram, not per message
+            normalizer.flush(); // once per datagram, not per message
         }
     }
 

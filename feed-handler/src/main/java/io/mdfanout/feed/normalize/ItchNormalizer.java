@@ -55,8 +55,8 @@ import java.nio.ByteOrder;
 
 /**
  * Normalizes ITCH 5.0 messages into SBE messages written, with zero copy, into the partition
- * rings: {@code tryClaim} a record of the message's exact length, encode header and block in
- * place, {@code commit}.
+ * rings: claim a record of the message's exact length, encode header and block in place; the
+ * records of a datagram become visible to the fanout together, at {@link #flush()}.
  * <p>
  * Every published message carries exchangeSequence (the MoldUDP64 sequence, or the record index
  * of a file), exchangeTimestamp (the ITCH timestamp) and instrumentId (the stock locate). A
@@ -72,10 +72,11 @@ import java.nio.ByteOrder;
  * back-pressures the caller (the socket, or the file reader). The wait only gives up when the
  * thread is interrupted (shutdown), counted as an abandoned write.
  * <p>
- * The counts of decoded and published messages and of ring records reach their counters when the
- * caller calls {@link #flushCounters()}: after each datagram, or each record of a file.
+ * The ring records, and the counts of decoded and published messages and of ring records, reach
+ * the fanout and the counters when the caller calls {@link #flush()}: after each datagram, or each
+ * record of a file. A full ring publishes what was written before it waits.
  * <p>
- * Single-threaded: one instance per producing thread.
+ * Single-threaded: one instance per producing thread, and the only writer of its rings.
  */
 public final class ItchNormalizer
 {
@@ -95,14 +96,14 @@ public final class ItchNormalizer
     private static final long ORDER_REPLACE_HEADER =
         headerWord(OrderReplaceEncoder.TEMPLATE_ID, OrderReplaceEncoder.BLOCK_LENGTH);
 
-    private final RingBuffer[] rings;
+    private final BatchingRingWriter[] rings;
     private final int partitionCount;
     private final IdleStrategy ringFullIdleStrategy;
     private final NormalizerCounters counters;
     /** Partition of each stock locate, computed once: a table read instead of a division per message. */
     private final byte[] partitionByLocate = new byte[LOCATES];
 
-    /** Counts not yet published to the counters: see {@link #flushCounters()}. */
+    /** Counts not yet published to the counters: see {@link #flush()}. */
     private final long[] decodedPending = new long[256];
     private final byte[] pendingTypes = new byte[256];
     private int pendingTypeCount;
@@ -188,7 +189,11 @@ public final class ItchNormalizer
                     rings[i].maxMsgLength() + " < " + WireFormat.MAX_MESSAGE_LENGTH);
             }
         }
-        this.rings = rings.clone();
+        this.rings = new BatchingRingWriter[rings.length];
+        for (int i = 0; i < rings.length; i++)
+        {
+            this.rings[i] = new BatchingRingWriter(rings[i]);
+        }
         this.partitionCount = rings.length;
         this.ringFullIdleStrategy = ringFullIdleStrategy;
         this.counters = counters;
@@ -355,7 +360,7 @@ public final class ItchNormalizer
         // Side's wire values are ITCH's own 'B' and 'S' (checked above): copy the byte rather than
         // choose an enum constant, a branch a random buy/sell mix mispredicts half the time.
         ringBuffer.putByte(bodyOffset + AddOrderEncoder.sideEncodingOffset(), side);
-        commit(partition, index);
+        countPublished();
     }
 
     private void publishOrderDelete(
@@ -376,7 +381,7 @@ public final class ItchNormalizer
             .exchangeTimestamp(timestamp)
             .instrumentId(locate)
             .orderId(message.orderReferenceNumber());
-        commit(partition, index);
+        countPublished();
     }
 
     private void publishOrderCancel(
@@ -398,7 +403,7 @@ public final class ItchNormalizer
             .instrumentId(locate)
             .orderId(message.orderReferenceNumber())
             .cancelledShares(message.cancelledShares());
-        commit(partition, index);
+        countPublished();
     }
 
     private void publishOrderExecuted(
@@ -421,7 +426,7 @@ public final class ItchNormalizer
             .orderId(message.orderReferenceNumber())
             .matchNumber(message.matchNumber())
             .executedShares(message.executedShares());
-        commit(partition, index);
+        countPublished();
     }
 
     private void publishOrderReplace(
@@ -445,7 +450,7 @@ public final class ItchNormalizer
             .newOrderId(message.newOrderReferenceNumber())
             .price().mantissa(message.price());
         orderReplaceEncoder.shares(message.shares());
-        commit(partition, index);
+        countPublished();
     }
 
     private void publishOrderExecutedWithPrice(
@@ -474,7 +479,7 @@ public final class ItchNormalizer
         orderExecutedWithPriceEncoder
             .executedShares(message.executedShares())
             .printable(message.printable());
-        commit(partition, index);
+        countPublished();
     }
 
     private void publishTrade(
@@ -507,7 +512,7 @@ public final class ItchNormalizer
         tradeEncoder.shares(message.shares());
         ringBuffer.putByte(bodyOffset + TradeEncoder.sideEncodingOffset(), side); // 'B' or 'S', as on the wire
 
-        commit(partition, index);
+        countPublished();
     }
 
     /**
@@ -518,9 +523,9 @@ public final class ItchNormalizer
      */
     private int claim(final int partition, final int templateId, final int blockLength, final long headerWord)
     {
-        final RingBuffer ring = rings[partition];
+        final BatchingRingWriter ring = rings[partition];
         final int length = HEADER_LENGTH + blockLength;
-        int index = ring.tryClaim(templateId, length);
+        int index = ring.claim(templateId, length);
         if (index == RingBuffer.INSUFFICIENT_CAPACITY)
         {
             index = awaitClaim(ring, partition, templateId, length);
@@ -532,22 +537,29 @@ public final class ItchNormalizer
         return index;
     }
 
-    private void commit(final int partition, final int index)
+    /** One message written to one ring: the record is published with the batch, at {@link #flush()}. */
+    private void countPublished()
     {
-        rings[partition].commit(index);
         ringRecordsPending++;
         publishedPending++;
     }
 
     /**
-     * Publish the counts of decoded messages, published messages and ring records gathered since the
-     * last flush. They are kept in plain fields on the message path and published here, once per
-     * datagram or batch, because three counter writes per message cost as much as the ring write;
-     * Aeron's agents count per duty cycle for the same reason. The counters of rejections, gaps and
-     * ring-full waits, which are rare, are always published at once.
+     * End a batch (a datagram, or a record of a file): make the ring records written since the last
+     * flush visible to the fanout, one release store per ring that has any (see
+     * {@link BatchingRingWriter}), and publish the counts of decoded messages, published messages
+     * and ring records gathered since then. Both are kept back on the message path and published
+     * here because a release store and three counter writes per message cost as much as decoding
+     * it; Aeron's agents count per duty cycle for the same reason. The counters of rejections, gaps
+     * and ring-full waits, which are rare, are always published at once.
      */
-    public void flushCounters()
+    public void flush()
     {
+        final BatchingRingWriter[] rings = this.rings;
+        for (int i = 0; i < rings.length; i++)
+        {
+            rings[i].publish();
+        }
         final int typeCount = pendingTypeCount;
         if (typeCount > 0)
         {
@@ -586,7 +598,7 @@ public final class ItchNormalizer
         {
             counters.gapNoticesPublished().incrementRelease();
         }
-        flushCounters();
+        flush();
     }
 
     private boolean publishRecord(final int templateId, final int blockLength)
@@ -613,15 +625,13 @@ public final class ItchNormalizer
         {
             return false;
         }
-        final RingBuffer ring = rings[partition];
-        encodeBody(templateId, ring.buffer(), index + HEADER_LENGTH);
-        ring.commit(index);
+        encodeBody(templateId, rings[partition].buffer(), index + HEADER_LENGTH);
         ringRecordsPending++;
         return true;
     }
 
     /** The slow path of a claim: the ring is full, so wait for the consumer; -1 when interrupted. */
-    private int awaitClaim(final RingBuffer ring, final int partition, final int templateId, final int length)
+    private int awaitClaim(final BatchingRingWriter ring, final int partition, final int templateId, final int length)
     {
         counters.ringFullWaits(partition).incrementRelease();
         final IdleStrategy idleStrategy = ringFullIdleStrategy;
@@ -635,7 +645,7 @@ public final class ItchNormalizer
                 return -1;
             }
             idleStrategy.idle();
-            index = ring.tryClaim(templateId, length);
+            index = ring.claim(templateId, length);
         }
         while (index == RingBuffer.INSUFFICIENT_CAPACITY);
         return index;

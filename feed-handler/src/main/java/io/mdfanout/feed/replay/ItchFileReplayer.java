@@ -144,7 +144,7 @@ public final class ItchFileReplayer
                 pacer.awaitTime(ItchMessage.timestamp(recordBuffer, 0));
             }
             normalizer.onMessage(recordBuffer, 0, length, index);
-            normalizer.flushCounters(); // a file is read a record at a time: each is its own batch
+            normalizer.flush(); // a file is read a record at a time: each is its own batch
         }
     }
 

@@ -99,7 +99,7 @@ class ItchNormalizerFuzzTest
 
         chain.validator.reset();
         chain.normalizer.onMessage(buffer, offset, message.length, sequence);
-        chain.normalizer.flushCounters();
+        chain.normalizer.flush();
         final long records = chain.validator.drain(chain.rings);
         chain.drainAndCheck();
 

@@ -509,6 +509,7 @@ class ItchNormalizerTest
         normalizer.onMessage(buffer, 0, delete.length, 1);
         normalizer.timestampOverride(-1);
         normalizer.onMessage(buffer, 0, delete.length, 2);
+        normalizer.flush();
 
         final List<Rings.Rec> records = Rings.drain(own[0]);
         assertEquals(2, records.size());
