@@ -1,5 +1,6 @@
 package io.mdfanout.bench;
 
+import io.mdfanout.feed.normalize.BatchingRingWriter;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.OrderExecutedEncoder;
 import org.agrona.BufferUtil;
@@ -16,6 +17,7 @@ import org.openjdk.jmh.annotations.Group;
 import org.openjdk.jmh.annotations.GroupThreads;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -30,6 +32,10 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *     <li>{@code writeRead}: one thread claims, fills (two longs, as an encoder touches the record)
  *     and commits a record, then reads it back: the cost of the hand-off without contention.</li>
+ *     <li>{@code datagramTryClaimCommit} and {@code datagramBatchingWriter}: a datagram's worth of
+ *     records ({@value #DATAGRAM_RECORDS}, about what a 365-byte MoldUDP64 packet carries) written
+ *     with {@code tryClaim}/{@code commit} each, or with the feed handler's
+ *     {@link BatchingRingWriter} and one publish, then read back in one read; per record.</li>
  *     <li>{@code spsc}: a producer and a consumer thread on one ring (the feed handler and the
  *     fanout); a full ring fails the claim, counted as an operation that wrote nothing. Run on
  *     fewer than two free cores it measures the scheduler more than the ring.</li>
@@ -44,6 +50,7 @@ public class RingBufferBenchmark
 {
     static final int RECORD_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH + OrderExecutedEncoder.BLOCK_LENGTH;
     static final int TYPE_ID = OrderExecutedEncoder.TEMPLATE_ID;
+    static final int DATAGRAM_RECORDS = 10;
     private static final int CAPACITY = 64 * 1024;
 
     /** Counts and sums what it reads; static so that the read captures nothing. */
@@ -78,6 +85,14 @@ public class RingBufferBenchmark
     @State(Scope.Thread)
     public static class ThreadRing extends Ring
     {
+        BatchingRingWriter writer;
+
+        /** The batching writer over the same ring. */
+        @Setup
+        public void setupWriter()
+        {
+            writer = new BatchingRingWriter(ring);
+        }
     }
 
     /**
@@ -91,6 +106,52 @@ public class RingBufferBenchmark
     {
         write(state);
         state.ring.read(state.handler, 1);
+        return state.handler.sum;
+    }
+
+    /**
+     * Write a datagram's records with {@code tryClaim}/{@code commit} each, then read them.
+     *
+     * @param state the ring.
+     * @return the reader's running sum, so that nothing is dead code.
+     */
+    @Benchmark
+    @OperationsPerInvocation(DATAGRAM_RECORDS)
+    public long datagramTryClaimCommit(final ThreadRing state)
+    {
+        for (int i = 0; i < DATAGRAM_RECORDS; i++)
+        {
+            write(state);
+        }
+        state.ring.read(state.handler, DATAGRAM_RECORDS);
+        return state.handler.sum;
+    }
+
+    /**
+     * Write a datagram's records with the feed handler's batching writer and publish them once,
+     * then read them.
+     *
+     * @param state the ring.
+     * @return the reader's running sum, so that nothing is dead code.
+     */
+    @Benchmark
+    @OperationsPerInvocation(DATAGRAM_RECORDS)
+    public long datagramBatchingWriter(final ThreadRing state)
+    {
+        final BatchingRingWriter writer = state.writer;
+        final MutableDirectBuffer buffer = writer.buffer();
+        for (int i = 0; i < DATAGRAM_RECORDS; i++)
+        {
+            final int index = writer.claim(TYPE_ID, RECORD_LENGTH);
+            if (index >= 0)
+            {
+                final long value = ++state.value;
+                buffer.putLong(index, value);
+                buffer.putLong(index + MessageHeaderEncoder.ENCODED_LENGTH, value);
+            }
+        }
+        writer.publish();
+        state.ring.read(state.handler, DATAGRAM_RECORDS);
         return state.handler.sum;
     }
 
