@@ -99,14 +99,8 @@ class BatchingRingWriterTest
         final BatchingRingWriter writer = new BatchingRingWriter(ring);
         final Checker checker = new Checker();
 
-        // 63 records of 64 bytes (56 + header) end 64 bytes before the end; the next 64-byte record fits it exactly.
-        for (int i = 0; i < 63; i++)
-        {
-            write(writer, checker.nextToWrite++, 56);
-        }
-        writer.publish();
-        assertEquals(63, ring.read(checker));
-        write(writer, checker.nextToWrite++, 56);
+        writeAndReadUpToSixtyFourBytesBeforeTheEnd(ring, writer, checker);
+        write(writer, checker.nextToWrite++, 56); // 64 bytes: fits the end exactly
         write(writer, checker.nextToWrite++, 56);
         writer.publish();
 
@@ -123,12 +117,7 @@ class BatchingRingWriterTest
         final BatchingRingWriter writer = new BatchingRingWriter(ring);
         final Checker checker = new Checker();
 
-        for (int i = 0; i < 63; i++)
-        {
-            write(writer, checker.nextToWrite++, 56);
-        }
-        writer.publish();
-        assertEquals(63, ring.read(checker));
+        writeAndReadUpToSixtyFourBytesBeforeTheEnd(ring, writer, checker);
         write(writer, checker.nextToWrite++, 100); // 112 bytes do not fit the 64 left
         writer.publish();
 
@@ -214,6 +203,19 @@ class BatchingRingWriterTest
         assertFalse(consumer.isAlive(), "the consumer read everything");
         assertNull(consumerFailure.get());
         assertEquals(records, checker.nextToRead);
+    }
+
+    /** 63 records of 64 bytes (56 + header), published and read: the tail is 64 bytes before the end. */
+    private static void writeAndReadUpToSixtyFourBytesBeforeTheEnd(
+        final OneToOneRingBuffer ring, final BatchingRingWriter writer, final Checker checker)
+    {
+        for (int i = 0; i < 63; i++)
+        {
+            write(writer, checker.nextToWrite++, 56);
+        }
+        writer.publish();
+        assertEquals(63, ring.read(checker));
+        assertEquals(CAPACITY - 64, ring.producerPosition());
     }
 
     /** Read up to the producer position: a read stops at the end of the buffer, so it can take two. */
