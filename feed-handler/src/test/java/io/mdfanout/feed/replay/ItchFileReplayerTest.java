@@ -188,6 +188,66 @@ class ItchFileReplayerTest
     }
 
     @Test
+    void maxPaceReplaysAFileOfSeveralBatchesWhole() throws IOException
+    {
+        final int records = 3 * ItchFileReplayer.RECORDS_PER_BATCH + 5; // the last batch is partial
+        final byte[][] messages = new byte[records][];
+        for (int i = 0; i < records; i++)
+        {
+            messages[i] = new ItchBytes(19, 'D', 1, 0, 100 + i).u64(11, i).bytes();
+        }
+
+        assertEquals(ItchFileReplayer.Outcome.COMPLETED, replay(file("batches.itch", false, false, messages)));
+
+        final List<Rings.Rec> p1 = Rings.drain(rings[1]);
+        assertEquals(records, p1.size(), "every record reached the ring, the partial batch too");
+        for (int i = 0; i < records; i++)
+        {
+            final OrderDeleteDecoder d = new OrderDeleteDecoder()
+                .wrap(p1.get(i).buffer(), H, OrderDeleteDecoder.BLOCK_LENGTH, 0);
+            assertEquals(i + 1, d.exchangeSequence());
+            assertEquals(i, d.orderId());
+        }
+        assertEquals(records, replayCounters.recordsRead().get());
+        assertEquals(records * 19L, replayCounters.bytesRead().get());
+        assertEquals(records, normalizerCounters.messagesPublished().get());
+    }
+
+    @Test
+    void originalPacePublishesEachRecordBeforeWaitingForTheNext() throws Exception
+    {
+        final byte[] later = new ItchBytes(19, 'D', 3, 0, 10 + 1_000_000_000L).u64(11, 9).bytes();
+        final Path paced = file("paced-visible.itch", false, false, SYSTEM, later);
+        final ItchNormalizer normalizer = new ItchNormalizer(rings, new BackoffIdleStrategy(), normalizerCounters);
+        final Thread replay = new Thread(() ->
+        {
+            try
+            {
+                new ItchFileReplayer(normalizer, replayCounters, ReplayPace.ORIGINAL).replay(paced);
+            }
+            catch (final IOException ex)
+            {
+                throw new IllegalStateException(ex);
+            }
+        });
+        replay.start();
+
+        final long deadline = System.nanoTime() + 900_000_000L;
+        while (0 == rings[0].producerPosition() && System.nanoTime() < deadline)
+        {
+            Thread.sleep(1);
+        }
+        final boolean firstVisible = rings[0].producerPosition() > 0;
+        final boolean stillWaiting = replay.isAlive();
+        replay.join(10_000);
+
+        assertTrue(firstVisible, "the first record is in the ring while the replay waits for the second");
+        assertTrue(stillWaiting, "the second record is due a second later");
+        assertEquals(1, Rings.drain(rings[0]).size());
+        assertEquals(2, Rings.drain(rings[1]).size());
+    }
+
+    @Test
     void commandReplaysIntoRingFilesAndRejectsBadConfig() throws IOException
     {
         final Path file = file("cmd.itch.gz", true, false, SYSTEM, ADD, DELETE);
