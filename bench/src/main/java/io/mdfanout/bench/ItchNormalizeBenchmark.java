@@ -4,14 +4,10 @@ import io.mdfanout.feed.handler.InMemoryCounters;
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.sim.MoldUdp64Packetizer;
-import org.agrona.BufferUtil;
-import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -57,18 +53,7 @@ public class ItchNormalizeBenchmark
     private ItchNormalizer normalizer;
     private long exchangeSequence;
 
-    /** Counts drained records; a static nested class so that the drain captures nothing. */
-    private static final class Drain implements MessageHandler
-    {
-        long records;
-
-        public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
-        {
-            records++;
-        }
-    }
-
-    private final Drain drain = new Drain();
+    private final BenchRings.Drain drain = new BenchRings.Drain();
 
     /** Generate the session and create rings, counters and the normalizer. */
     @Setup
@@ -76,12 +61,7 @@ public class ItchNormalizeBenchmark
     {
         session = GeneratedSession.framedItch();
         sessionLength = session.capacity();
-        rings = new RingBuffer[PARTITIONS];
-        for (int i = 0; i < PARTITIONS; i++)
-        {
-            final int length = RING_CAPACITY + RingBufferDescriptor.TRAILER_LENGTH;
-            rings[i] = new OneToOneRingBuffer(new UnsafeBuffer(BufferUtil.allocateDirectAligned(length, 64)));
-        }
+        rings = BenchRings.newRings(PARTITIONS, RING_CAPACITY);
         final NormalizerCounters counters = new NormalizerCounters(
             new InMemoryCounters(256).countersManager(), "bench", PARTITIONS);
         // The rings are drained inline, so a full ring would be a bug here, never a wait.
@@ -118,21 +98,11 @@ public class ItchNormalizeBenchmark
             if (++sinceDrain == DRAIN_EVERY)
             {
                 sinceDrain = 0;
-                drainRings();
+                drain.drainAll(rings);
             }
         }
         normalizer.flush();
-        drainRings();
         exchangeSequence = sequence;
-        return drain.records;
-    }
-
-    private void drainRings()
-    {
-        final RingBuffer[] rings = this.rings;
-        for (int i = 0; i < rings.length; i++)
-        {
-            rings[i].read(drain, Integer.MAX_VALUE);
-        }
+        return drain.drainAll(rings);
     }
 }

@@ -6,14 +6,10 @@ import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.replay.ItchFileReplayer;
 import io.mdfanout.feed.replay.ReplayCounters;
 import io.mdfanout.feed.replay.ReplayPace;
-import org.agrona.BufferUtil;
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.BusySpinIdleStrategy;
-import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -56,23 +52,12 @@ public class ItchReplayBenchmark
     private DrainingStream stream;
     private ItchFileReplayer replayer;
 
-    /** Counts drained records; a static nested class so that the drain captures nothing. */
-    private static final class Drain implements MessageHandler
-    {
-        long records;
-
-        public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
-        {
-            records++;
-        }
-    }
-
     /** The session as a stream that drains the rings as it goes, as a fanout on another core would. */
     private static final class DrainingStream extends InputStream
     {
         private final byte[] bytes;
         private final RingBuffer[] rings;
-        private final Drain drain = new Drain();
+        private final BenchRings.Drain drain = new BenchRings.Drain();
         private int position;
         private int sinceDrain;
 
@@ -89,12 +74,8 @@ public class ItchReplayBenchmark
 
         long drainAll()
         {
-            for (final RingBuffer ring : rings)
-            {
-                ring.read(drain, Integer.MAX_VALUE);
-            }
             sinceDrain = 0;
-            return drain.records;
+            return drain.drainAll(rings);
         }
 
         public int read()
@@ -133,12 +114,7 @@ public class ItchReplayBenchmark
     public void setup()
     {
         final UnsafeBuffer session = GeneratedSession.framedItch();
-        final RingBuffer[] rings = new RingBuffer[PARTITIONS];
-        for (int i = 0; i < PARTITIONS; i++)
-        {
-            final int length = RING_CAPACITY + RingBufferDescriptor.TRAILER_LENGTH;
-            rings[i] = new OneToOneRingBuffer(new UnsafeBuffer(BufferUtil.allocateDirectAligned(length, 64)));
-        }
+        final RingBuffer[] rings = BenchRings.newRings(PARTITIONS, RING_CAPACITY);
         final InMemoryCounters counters = new InMemoryCounters(256);
         final NormalizerCounters normalizerCounters = new NormalizerCounters(counters.countersManager(), "bench", PARTITIONS);
         // The rings are drained by the stream, so a full ring would be a bug here, never a wait.

@@ -3,13 +3,10 @@ package io.mdfanout.bench;
 import io.mdfanout.feed.normalize.BatchingRingWriter;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.OrderExecutedEncoder;
-import org.agrona.BufferUtil;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.MessageHandler;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -76,8 +73,7 @@ public class RingBufferBenchmark
         @Setup
         public void setup()
         {
-            ring = new OneToOneRingBuffer(new UnsafeBuffer(
-                BufferUtil.allocateDirectAligned(CAPACITY + RingBufferDescriptor.TRAILER_LENGTH, 64)));
+            ring = BenchRings.newRing(CAPACITY);
         }
     }
 

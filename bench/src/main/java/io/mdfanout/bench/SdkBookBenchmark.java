@@ -10,12 +10,9 @@ import io.mdfanout.sdk.PacketStreamDecoder;
 import io.mdfanout.sdk.SubscriberCounters;
 import io.mdfanout.sdk.book.BookCounters;
 import io.mdfanout.sdk.book.OrderBooks;
-import org.agrona.BufferUtil;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -96,12 +93,7 @@ public class SdkBookBenchmark
     public void setup()
     {
         final UnsafeBuffer session = GeneratedSession.framedItch();
-        final RingBuffer[] rings = new RingBuffer[PARTITIONS];
-        for (int i = 0; i < PARTITIONS; i++)
-        {
-            rings[i] = new OneToOneRingBuffer(new UnsafeBuffer(
-                BufferUtil.allocateDirectAligned(RING_CAPACITY + RingBufferDescriptor.TRAILER_LENGTH, 64)));
-        }
+        final RingBuffer[] rings = BenchRings.newRings(PARTITIONS, RING_CAPACITY);
         final NormalizerCounters normalizerCounters =
             new NormalizerCounters(new InMemoryCounters(256).countersManager(), "bench", PARTITIONS);
         final ItchNormalizer normalizer = new ItchNormalizer(rings, new BusySpinIdleStrategy(), normalizerCounters);
