@@ -96,7 +96,8 @@ public final class ItchNormalizer
     private static final long ORDER_REPLACE_HEADER =
         headerWord(OrderReplaceEncoder.TEMPLATE_ID, OrderReplaceEncoder.BLOCK_LENGTH);
 
-    private final BatchingRingWriter[] rings;
+    /** Each partition's ring writer and encoders, indexed by partition. */
+    private final PartitionEncoders[] partitions;
     private final int partitionCount;
     private final IdleStrategy ringFullIdleStrategy;
     private final NormalizerCounters counters;
@@ -189,10 +190,10 @@ public final class ItchNormalizer
                     rings[i].maxMsgLength() + " < " + WireFormat.MAX_MESSAGE_LENGTH);
             }
         }
-        this.rings = new BatchingRingWriter[rings.length];
+        this.partitions = new PartitionEncoders[rings.length];
         for (int i = 0; i < rings.length; i++)
         {
-            this.rings[i] = new BatchingRingWriter(rings[i]);
+            this.partitions[i] = new PartitionEncoders(i, new BatchingRingWriter(rings[i]));
         }
         this.partitionCount = rings.length;
         this.ringFullIdleStrategy = ringFullIdleStrategy;
@@ -342,24 +343,24 @@ public final class ItchNormalizer
             counters.invalidField().incrementRelease();
             return;
         }
-        final int partition = partitionByLocate[locate];
-        final int index = claim(partition, AddOrderEncoder.TEMPLATE_ID, AddOrderEncoder.BLOCK_LENGTH, ADD_ORDER_HEADER);
+        final PartitionEncoders target = partitions[partitionByLocate[locate]];
+        final int index = claim(target, AddOrderEncoder.TEMPLATE_ID, AddOrderEncoder.BLOCK_LENGTH, ADD_ORDER_HEADER);
         if (index < 0)
         {
             return;
         }
-        final MutableDirectBuffer ringBuffer = rings[partition].buffer();
         final int bodyOffset = index + HEADER_LENGTH;
-        addOrderEncoder.wrap(ringBuffer, bodyOffset)
+        final AddOrderEncoder encoder = target.addOrder;
+        encoder.wrap(target.buffer, bodyOffset)
             .exchangeSequence(sequence)
             .exchangeTimestamp(timestamp)
             .instrumentId(locate)
             .orderId(message.orderReferenceNumber())
             .price().mantissa(message.price());
-        addOrderEncoder.shares(message.shares());
+        encoder.shares(message.shares());
         // Side's wire values are ITCH's own 'B' and 'S' (checked above): copy the byte rather than
         // choose an enum constant, a branch a random buy/sell mix mispredicts half the time.
-        ringBuffer.putByte(bodyOffset + AddOrderEncoder.sideEncodingOffset(), side);
+        target.buffer.putByte(bodyOffset + AddOrderEncoder.sideEncodingOffset(), side);
         countPublished();
     }
 
@@ -369,14 +370,14 @@ public final class ItchNormalizer
     {
         final OrderDeleteMessage message = orderDelete;
         message.wrap(buffer, offset, length);
-        final int partition = partitionByLocate[locate];
+        final PartitionEncoders target = partitions[partitionByLocate[locate]];
         final int index = claim(
-            partition, OrderDeleteEncoder.TEMPLATE_ID, OrderDeleteEncoder.BLOCK_LENGTH, ORDER_DELETE_HEADER);
+            target, OrderDeleteEncoder.TEMPLATE_ID, OrderDeleteEncoder.BLOCK_LENGTH, ORDER_DELETE_HEADER);
         if (index < 0)
         {
             return;
         }
-        orderDeleteEncoder.wrap(rings[partition].buffer(), index + HEADER_LENGTH)
+        target.orderDelete.wrap(target.buffer, index + HEADER_LENGTH)
             .exchangeSequence(sequence)
             .exchangeTimestamp(timestamp)
             .instrumentId(locate)
@@ -390,14 +391,14 @@ public final class ItchNormalizer
     {
         final OrderCancelMessage message = orderCancel;
         message.wrap(buffer, offset, length);
-        final int partition = partitionByLocate[locate];
+        final PartitionEncoders target = partitions[partitionByLocate[locate]];
         final int index = claim(
-            partition, OrderCancelEncoder.TEMPLATE_ID, OrderCancelEncoder.BLOCK_LENGTH, ORDER_CANCEL_HEADER);
+            target, OrderCancelEncoder.TEMPLATE_ID, OrderCancelEncoder.BLOCK_LENGTH, ORDER_CANCEL_HEADER);
         if (index < 0)
         {
             return;
         }
-        orderCancelEncoder.wrap(rings[partition].buffer(), index + HEADER_LENGTH)
+        target.orderCancel.wrap(target.buffer, index + HEADER_LENGTH)
             .exchangeSequence(sequence)
             .exchangeTimestamp(timestamp)
             .instrumentId(locate)
@@ -412,14 +413,14 @@ public final class ItchNormalizer
     {
         final OrderExecutedMessage message = orderExecuted;
         message.wrap(buffer, offset, length);
-        final int partition = partitionByLocate[locate];
+        final PartitionEncoders target = partitions[partitionByLocate[locate]];
         final int index = claim(
-            partition, OrderExecutedEncoder.TEMPLATE_ID, OrderExecutedEncoder.BLOCK_LENGTH, ORDER_EXECUTED_HEADER);
+            target, OrderExecutedEncoder.TEMPLATE_ID, OrderExecutedEncoder.BLOCK_LENGTH, ORDER_EXECUTED_HEADER);
         if (index < 0)
         {
             return;
         }
-        orderExecutedEncoder.wrap(rings[partition].buffer(), index + HEADER_LENGTH)
+        target.orderExecuted.wrap(target.buffer, index + HEADER_LENGTH)
             .exchangeSequence(sequence)
             .exchangeTimestamp(timestamp)
             .instrumentId(locate)
@@ -435,21 +436,22 @@ public final class ItchNormalizer
     {
         final OrderReplaceMessage message = orderReplace;
         message.wrap(buffer, offset, length);
-        final int partition = partitionByLocate[locate];
+        final PartitionEncoders target = partitions[partitionByLocate[locate]];
         final int index = claim(
-            partition, OrderReplaceEncoder.TEMPLATE_ID, OrderReplaceEncoder.BLOCK_LENGTH, ORDER_REPLACE_HEADER);
+            target, OrderReplaceEncoder.TEMPLATE_ID, OrderReplaceEncoder.BLOCK_LENGTH, ORDER_REPLACE_HEADER);
         if (index < 0)
         {
             return;
         }
-        orderReplaceEncoder.wrap(rings[partition].buffer(), index + HEADER_LENGTH)
+        final OrderReplaceEncoder encoder = target.orderReplace;
+        encoder.wrap(target.buffer, index + HEADER_LENGTH)
             .exchangeSequence(sequence)
             .exchangeTimestamp(timestamp)
             .instrumentId(locate)
             .originalOrderId(message.originalOrderReferenceNumber())
             .newOrderId(message.newOrderReferenceNumber())
             .price().mantissa(message.price());
-        orderReplaceEncoder.shares(message.shares());
+        encoder.shares(message.shares());
         countPublished();
     }
 
@@ -459,9 +461,9 @@ public final class ItchNormalizer
     {
         final OrderExecutedWithPriceMessage message = orderExecutedWithPrice;
         message.wrap(buffer, offset, length);
-        final int partition = partitionByLocate[locate];
+        final PartitionEncoders target = partitions[partitionByLocate[locate]];
         final int index = claim(
-            partition,
+            target,
             OrderExecutedWithPriceEncoder.TEMPLATE_ID,
             OrderExecutedWithPriceEncoder.BLOCK_LENGTH,
             ORDER_EXECUTED_WITH_PRICE_HEADER);
@@ -469,14 +471,15 @@ public final class ItchNormalizer
         {
             return;
         }
-        orderExecutedWithPriceEncoder.wrap(rings[partition].buffer(), index + HEADER_LENGTH)
+        final OrderExecutedWithPriceEncoder encoder = target.orderExecutedWithPrice;
+        encoder.wrap(target.buffer, index + HEADER_LENGTH)
             .exchangeSequence(sequence)
             .exchangeTimestamp(timestamp)
             .instrumentId(locate)
             .orderId(message.orderReferenceNumber())
             .matchNumber(message.matchNumber())
             .executionPrice().mantissa(message.executionPrice());
-        orderExecutedWithPriceEncoder
+        encoder
             .executedShares(message.executedShares())
             .printable(message.printable());
         countPublished();
@@ -494,23 +497,23 @@ public final class ItchNormalizer
             counters.invalidField().incrementRelease();
             return;
         }
-        final int partition = partitionByLocate[locate];
-        final int index = claim(partition, TradeEncoder.TEMPLATE_ID, TradeEncoder.BLOCK_LENGTH, TRADE_HEADER);
+        final PartitionEncoders target = partitions[partitionByLocate[locate]];
+        final int index = claim(target, TradeEncoder.TEMPLATE_ID, TradeEncoder.BLOCK_LENGTH, TRADE_HEADER);
         if (index < 0)
         {
             return;
         }
-        final MutableDirectBuffer ringBuffer = rings[partition].buffer();
         final int bodyOffset = index + HEADER_LENGTH;
-        tradeEncoder.wrap(ringBuffer, bodyOffset)
+        final TradeEncoder encoder = target.trade;
+        encoder.wrap(target.buffer, bodyOffset)
             .exchangeSequence(sequence)
             .exchangeTimestamp(timestamp)
             .instrumentId(locate)
             .orderId(message.orderReferenceNumber())
             .matchNumber(message.matchNumber())
             .price().mantissa(message.price());
-        tradeEncoder.shares(message.shares());
-        ringBuffer.putByte(bodyOffset + TradeEncoder.sideEncodingOffset(), side); // 'B' or 'S', as on the wire
+        encoder.shares(message.shares());
+        target.buffer.putByte(bodyOffset + TradeEncoder.sideEncodingOffset(), side); // 'B' or 'S', as on the wire
 
         countPublished();
     }
@@ -521,18 +524,19 @@ public final class ItchNormalizer
      *
      * @return the record's index (where the message header starts), or -1 when the wait was abandoned.
      */
-    private int claim(final int partition, final int templateId, final int blockLength, final long headerWord)
+    private int claim(
+        final PartitionEncoders target, final int templateId, final int blockLength, final long headerWord)
     {
-        final BatchingRingWriter ring = rings[partition];
+        final BatchingRingWriter ring = target.ring;
         final int length = HEADER_LENGTH + blockLength;
         int index = ring.claim(templateId, length);
         if (index == RingBuffer.INSUFFICIENT_CAPACITY)
         {
-            index = awaitClaim(ring, partition, templateId, length);
+            index = awaitClaim(ring, target.partition, templateId, length);
         }
         if (index >= 0)
         {
-            ring.buffer().putLong(index, headerWord, ByteOrder.LITTLE_ENDIAN);
+            target.buffer.putLong(index, headerWord, ByteOrder.LITTLE_ENDIAN);
         }
         return index;
     }
@@ -555,10 +559,10 @@ public final class ItchNormalizer
      */
     public void flush()
     {
-        final BatchingRingWriter[] rings = this.rings;
-        for (int i = 0; i < rings.length; i++)
+        final PartitionEncoders[] partitions = this.partitions;
+        for (int i = 0; i < partitions.length; i++)
         {
-            rings[i].publish();
+            partitions[i].ring.publish();
         }
         final int typeCount = pendingTypeCount;
         if (typeCount > 0)
@@ -620,12 +624,13 @@ public final class ItchNormalizer
 
     private boolean writeRecord(final int partition, final int templateId, final int blockLength)
     {
-        final int index = claim(partition, templateId, blockLength, headerWord(templateId, blockLength));
+        final PartitionEncoders target = partitions[partition];
+        final int index = claim(target, templateId, blockLength, headerWord(templateId, blockLength));
         if (index < 0)
         {
             return false;
         }
-        encodeBody(templateId, rings[partition].buffer(), index + HEADER_LENGTH);
+        encodeBody(templateId, target.buffer, index + HEADER_LENGTH);
         ringRecordsPending++;
         return true;
     }
