@@ -339,14 +339,18 @@ achieved() {  # achieved RUN_JSON: the rate the sender kept
   python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(int(r.get("simulator_rate") or r.get("publisher_rate") or 0))' "$1"
 }
 
-search() {  # search chain|raw: the low end, then the high end, then bisection (geometric midpoints) of the rate asked
+# The search: the low end, then the high end, then bisection of the rate asked between the highest clean and the
+# lowest lossy rate, as RFC 2544's throughput test does (arithmetic midpoints: with the few steps a run can afford,
+# geometric ones from the low end stay far below the limit). A lossy step's upper bound is the rate its sender
+# achieved when that was less than asked: asking more than the sender can push only asks that much.
+search() {  # search chain|raw
   local system="$1" lo="$SEARCH_LO" hi="$SEARCH_HI" best=0 best_offered=0 failed=0 rate name got
   [ "$system" = raw ] && hi="$RAW_SEARCH_HI"
   for step in $(seq 0 "$SEARCH_STEPS"); do
     case "$step" in
       0) rate=$lo ;;
       1) rate=$hi ;;
-      *) rate=$(python3 -c "import math; print(int(round(math.sqrt($lo*$hi), -3)))") ;;
+      *) rate=$(( (lo + hi) / 2 / 1000 * 1000 )) ;;
     esac
     name="$system-step$step-$rate"
     if [ "$system" = chain ]; then
@@ -361,6 +365,8 @@ search() {  # search chain|raw: the low end, then the high end, then bisection (
       [ "$step" = 1 ] && break             # the high end passed: nothing above to look for
     else
       failed=$rate; hi=$rate
+      got=$(achieved "$results/throughput/$name.run.json")
+      [ "$got" -gt "$lo" ] && [ "$got" -lt "$hi" ] && hi=$got
       [ "$step" = 0 ] && break             # not even the low end
     fi
     [ "$step" -ge 1 ] && { python3 -c "import sys; sys.exit(0 if $hi / $lo > 1.15 else 1)" || break; }
