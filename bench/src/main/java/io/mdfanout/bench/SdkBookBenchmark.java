@@ -168,13 +168,7 @@ public class SdkBookBenchmark
     @Benchmark
     public int decodeIntoBooks(final Messages messages)
     {
-        final PacketStreamDecoder decoder = this.decoder;
-        final UnsafeBuffer packets = this.packets;
-        for (int i = 0, n = packetCount; i < n; i++)
-        {
-            decoder.onMessage(packetSlot[i], 1, packets, packetOffset[i], packetLength[i]);
-        }
-        messages.messages += messagesPerPass;
+        decodePass(decoder, messages);
         return books.orderCount();
     }
 
@@ -187,14 +181,19 @@ public class SdkBookBenchmark
     @Benchmark
     public long decodeOnly(final Messages messages)
     {
-        final PacketStreamDecoder decoder = this.countingDecoder;
+        decodePass(countingDecoder, messages);
+        return countingListener.rawMessages;
+    }
+
+    /** One pass: every packet of the session, in order, through the decoder. */
+    private void decodePass(final PacketStreamDecoder decoder, final Messages messages)
+    {
         final UnsafeBuffer packets = this.packets;
         for (int i = 0, n = packetCount; i < n; i++)
         {
             decoder.onMessage(packetSlot[i], 1, packets, packetOffset[i], packetLength[i]);
         }
         messages.messages += messagesPerPass;
-        return countingListener.rawMessages;
     }
 
     /**
