@@ -139,14 +139,7 @@ public final class ItchNormalizer
     private final MwcbDeclineLevelEncoder mwcbDeclineLevelEncoder = new MwcbDeclineLevelEncoder();
     private final MwcbStatusEncoder mwcbStatusEncoder = new MwcbStatusEncoder();
     private final OperationalHaltEncoder operationalHaltEncoder = new OperationalHaltEncoder();
-    private final AddOrderEncoder addOrderEncoder = new AddOrderEncoder();
     private final AddOrderAttributedEncoder addOrderAttributedEncoder = new AddOrderAttributedEncoder();
-    private final OrderExecutedEncoder orderExecutedEncoder = new OrderExecutedEncoder();
-    private final OrderExecutedWithPriceEncoder orderExecutedWithPriceEncoder = new OrderExecutedWithPriceEncoder();
-    private final OrderCancelEncoder orderCancelEncoder = new OrderCancelEncoder();
-    private final OrderDeleteEncoder orderDeleteEncoder = new OrderDeleteEncoder();
-    private final OrderReplaceEncoder orderReplaceEncoder = new OrderReplaceEncoder();
-    private final TradeEncoder tradeEncoder = new TradeEncoder();
     private final CrossTradeEncoder crossTradeEncoder = new CrossTradeEncoder();
     private final BrokenTradeEncoder brokenTradeEncoder = new BrokenTradeEncoder();
     private final ImbalanceEncoder imbalanceEncoder = new ImbalanceEncoder();
@@ -630,7 +623,7 @@ public final class ItchNormalizer
         {
             return false;
         }
-        encodeBody(templateId, target.buffer, index + HEADER_LENGTH);
+        encodeBody(templateId, target, index + HEADER_LENGTH);
         ringRecordsPending++;
         return true;
     }
@@ -755,8 +748,10 @@ public final class ItchNormalizer
         return WireFormat.knownBlockLength(templateIdFor(type));
     }
 
-    private void encodeBody(final int templateId, final MutableDirectBuffer buffer, final int offset)
+    /** Encode the current message's body; order flow with the partition's own encoders (see {@link PartitionEncoders}). */
+    private void encodeBody(final int templateId, final PartitionEncoders target, final int offset)
     {
+        final MutableDirectBuffer buffer = target.buffer;
         switch (templateId)
         {
             case GapNoticeEncoder.TEMPLATE_ID:
@@ -821,13 +816,13 @@ public final class ItchNormalizer
                 break;
 
             case AddOrderEncoder.TEMPLATE_ID:
-                addOrderEncoder.wrap(buffer, offset)
+                target.addOrder.wrap(buffer, offset)
                     .exchangeSequence(currentSequence)
                     .exchangeTimestamp(currentTimestamp)
                     .instrumentId(currentInstrumentId)
                     .orderId(addOrder.orderReferenceNumber())
                     .price().mantissa(addOrder.price());
-                addOrderEncoder
+                target.addOrder
                     .shares(addOrder.shares())
                     .side(Side.get(addOrder.buySellIndicator()));
                 break;
@@ -848,7 +843,7 @@ public final class ItchNormalizer
                 break;
 
             case OrderExecutedEncoder.TEMPLATE_ID:
-                orderExecutedEncoder.wrap(buffer, offset)
+                target.orderExecuted.wrap(buffer, offset)
                     .exchangeSequence(currentSequence)
                     .exchangeTimestamp(currentTimestamp)
                     .instrumentId(currentInstrumentId)
@@ -858,20 +853,20 @@ public final class ItchNormalizer
                 break;
 
             case OrderExecutedWithPriceEncoder.TEMPLATE_ID:
-                orderExecutedWithPriceEncoder.wrap(buffer, offset)
+                target.orderExecutedWithPrice.wrap(buffer, offset)
                     .exchangeSequence(currentSequence)
                     .exchangeTimestamp(currentTimestamp)
                     .instrumentId(currentInstrumentId)
                     .orderId(orderExecutedWithPrice.orderReferenceNumber())
                     .matchNumber(orderExecutedWithPrice.matchNumber())
                     .executionPrice().mantissa(orderExecutedWithPrice.executionPrice());
-                orderExecutedWithPriceEncoder
+                target.orderExecutedWithPrice
                     .executedShares(orderExecutedWithPrice.executedShares())
                     .printable(orderExecutedWithPrice.printable());
                 break;
 
             case OrderCancelEncoder.TEMPLATE_ID:
-                orderCancelEncoder.wrap(buffer, offset)
+                target.orderCancel.wrap(buffer, offset)
                     .exchangeSequence(currentSequence)
                     .exchangeTimestamp(currentTimestamp)
                     .instrumentId(currentInstrumentId)
@@ -880,7 +875,7 @@ public final class ItchNormalizer
                 break;
 
             case OrderDeleteEncoder.TEMPLATE_ID:
-                orderDeleteEncoder.wrap(buffer, offset)
+                target.orderDelete.wrap(buffer, offset)
                     .exchangeSequence(currentSequence)
                     .exchangeTimestamp(currentTimestamp)
                     .instrumentId(currentInstrumentId)
@@ -888,25 +883,25 @@ public final class ItchNormalizer
                 break;
 
             case OrderReplaceEncoder.TEMPLATE_ID:
-                orderReplaceEncoder.wrap(buffer, offset)
+                target.orderReplace.wrap(buffer, offset)
                     .exchangeSequence(currentSequence)
                     .exchangeTimestamp(currentTimestamp)
                     .instrumentId(currentInstrumentId)
                     .originalOrderId(orderReplace.originalOrderReferenceNumber())
                     .newOrderId(orderReplace.newOrderReferenceNumber())
                     .price().mantissa(orderReplace.price());
-                orderReplaceEncoder.shares(orderReplace.shares());
+                target.orderReplace.shares(orderReplace.shares());
                 break;
 
             case TradeEncoder.TEMPLATE_ID:
-                tradeEncoder.wrap(buffer, offset)
+                target.trade.wrap(buffer, offset)
                     .exchangeSequence(currentSequence)
                     .exchangeTimestamp(currentTimestamp)
                     .instrumentId(currentInstrumentId)
                     .orderId(trade.orderReferenceNumber())
                     .matchNumber(trade.matchNumber())
                     .price().mantissa(trade.price());
-                tradeEncoder
+                target.trade
                     .shares(trade.shares())
                     .side(Side.get(trade.buySellIndicator()));
                 break;
