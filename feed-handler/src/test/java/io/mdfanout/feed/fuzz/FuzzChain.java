@@ -5,8 +5,8 @@ import io.mdfanout.feed.handler.InMemoryCounters;
 import io.mdfanout.feed.handler.MoldUdp64PacketProcessor;
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
+import io.mdfanout.feed.support.RingWaitDeadline;
 import io.mdfanout.feed.support.Rings;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -26,7 +26,7 @@ final class FuzzChain
     final InMemoryCounters counters = new InMemoryCounters(256);
     final NormalizerCounters normalizerCounters = new NormalizerCounters(counters.countersManager(), "fuzz", PARTITIONS);
     final FeedHandlerCounters feedCounters = new FeedHandlerCounters(counters.countersManager(), "fuzz");
-    final ItchNormalizer normalizer = new ItchNormalizer(rings, new BackoffIdleStrategy(), normalizerCounters);
+    final ItchNormalizer normalizer = new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters);
     final RingValidator validator = new RingValidator(PARTITIONS);
     MoldUdp64PacketProcessor processor = new MoldUdp64PacketProcessor(SESSION, normalizer, feedCounters);
 

@@ -4,9 +4,9 @@ import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.support.ItchBytes;
 import io.mdfanout.feed.support.MoldPackets;
+import io.mdfanout.feed.support.RingWaitDeadline;
 import io.mdfanout.feed.support.Rings;
 import io.mdfanout.testing.AllocationWindows;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -75,7 +75,7 @@ class AllocationTest
         final NormalizerCounters normalizerCounters =
             new NormalizerCounters(counters.countersManager(), "a", PARTITIONS);
         final MoldUdp64PacketProcessor processor = new MoldUdp64PacketProcessor(
-            "ALLOC", new ItchNormalizer(rings, new BackoffIdleStrategy(), normalizerCounters), feedCounters);
+            "ALLOC", new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters), feedCounters);
 
         final byte[] bytes = everyTypePacket();
         final UnsafeBuffer packet = new UnsafeBuffer(bytes);
@@ -316,7 +316,7 @@ class AllocationTest
         final FeedHandlerConfig config = new FeedHandlerConfig().session("ALLOC").groupB("239.255.46.1").portB(46001)
             .gapWaitMs(5).retransmitTimeoutMs(50).maxHeldMessages(4096).lineSilenceMs(Integer.MAX_VALUE);
         final LineArbiter arbiter = new LineArbiter(
-            config, new ItchNormalizer(rings, new BackoffIdleStrategy(), normalizerCounters), feedCounters,
+            config, new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters), feedCounters,
             arbitration, (buffer, offset, length) -> true);
 
         final byte[] bytes = everyTypePacket();

@@ -4,13 +4,13 @@ import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.support.ItchBytes;
 import io.mdfanout.feed.support.MoldPackets;
+import io.mdfanout.feed.support.RingWaitDeadline;
 import io.mdfanout.feed.support.Rings;
 import io.mdfanout.sbe.GapNoticeDecoder;
 import io.mdfanout.sbe.GapReason;
 import io.mdfanout.sbe.MessageHeaderDecoder;
 import io.mdfanout.sbe.OrderDeleteDecoder;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.junit.jupiter.api.Test;
@@ -68,7 +68,7 @@ class LineArbiterTest
     private LineArbiter arbiter(final FeedHandlerConfig config, final boolean withServer)
     {
         arbiter = new LineArbiter(
-            config, new ItchNormalizer(rings, new BackoffIdleStrategy(), normalizerCounters), feedCounters, arb,
+            config, new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters), feedCounters, arb,
             withServer ? this::onRequest : null);
         arbiter.poll(now);
         return arbiter;

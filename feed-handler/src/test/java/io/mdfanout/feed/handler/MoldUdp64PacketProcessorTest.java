@@ -4,12 +4,12 @@ import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.support.ItchBytes;
 import io.mdfanout.feed.support.MoldPackets;
+import io.mdfanout.feed.support.RingWaitDeadline;
 import io.mdfanout.feed.support.Rings;
 import io.mdfanout.sbe.GapNoticeDecoder;
 import io.mdfanout.sbe.GapReason;
 import io.mdfanout.sbe.MessageHeaderDecoder;
 import io.mdfanout.sbe.OrderDeleteDecoder;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.junit.jupiter.api.Test;
@@ -41,7 +41,7 @@ class MoldUdp64PacketProcessorTest
     private MoldUdp64PacketProcessor processor(final String session)
     {
         return new MoldUdp64PacketProcessor(
-            session, new ItchNormalizer(rings, new BackoffIdleStrategy(), normalizerCounters), feedCounters);
+            session, new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters), feedCounters);
     }
 
     private static byte[] delete(final long sequence)

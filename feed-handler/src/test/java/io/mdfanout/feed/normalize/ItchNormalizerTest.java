@@ -5,6 +5,7 @@ import io.mdfanout.feed.handler.InMemoryCounters;
 import io.mdfanout.feed.handler.MoldUdp64PacketProcessor;
 import io.mdfanout.feed.support.ItchBytes;
 import io.mdfanout.feed.support.MoldPackets;
+import io.mdfanout.feed.support.RingWaitDeadline;
 import io.mdfanout.feed.support.Rings;
 import io.mdfanout.sbe.AddOrderAttributedDecoder;
 import io.mdfanout.sbe.AddOrderDecoder;
@@ -29,7 +30,6 @@ import io.mdfanout.sbe.TradeDecoder;
 import io.mdfanout.sbe.TradingState;
 import io.mdfanout.sbe.TradingStatusDecoder;
 import io.mdfanout.wire.WireFormat;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.junit.jupiter.api.BeforeEach;
@@ -63,7 +63,7 @@ class ItchNormalizerTest
         final InMemoryCounters counters = new InMemoryCounters(128);
         normalizerCounters = new NormalizerCounters(counters.countersManager(), "test", PARTITIONS);
         feedCounters = new FeedHandlerCounters(counters.countersManager(), "test");
-        final ItchNormalizer normalizer = new ItchNormalizer(rings, new BackoffIdleStrategy(), normalizerCounters);
+        final ItchNormalizer normalizer = new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters);
         processor = new MoldUdp64PacketProcessor("SESSION1", normalizer, feedCounters);
     }
 
@@ -500,7 +500,7 @@ class ItchNormalizerTest
     void timestampOverrideReplacesTheExchangeTimestampUntilCleared()
     {
         final RingBuffer[] own = Rings.inMemory(1, 64 * 1024);
-        final ItchNormalizer normalizer = new ItchNormalizer(own, new BackoffIdleStrategy(),
+        final ItchNormalizer normalizer = new ItchNormalizer(own, new RingWaitDeadline(),
             new NormalizerCounters(new InMemoryCounters(64).countersManager(), "stamp", 1));
         final byte[] delete = new ItchBytes(19, 'D', 5, 0, 1234).u64(11, 99).bytes();
         final UnsafeBuffer buffer = new UnsafeBuffer(delete);

@@ -7,9 +7,9 @@ import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.support.ItchBytes;
 import io.mdfanout.feed.support.MoldPackets;
+import io.mdfanout.feed.support.RingWaitDeadline;
 import io.mdfanout.feed.support.Rings;
 import io.mdfanout.wire.WireFormat;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.io.IOException;
@@ -30,7 +30,7 @@ final class CaptureFixture
     final NormalizerCounters normalizerCounters = new NormalizerCounters(counters.countersManager(), "t", 1);
     final FeedHandlerCounters feedCounters = new FeedHandlerCounters(counters.countersManager(), "t");
     final CaptureCounters captureCounters = new CaptureCounters(counters.countersManager());
-    final ItchNormalizer normalizer = new ItchNormalizer(rings, new BackoffIdleStrategy(), normalizerCounters);
+    final ItchNormalizer normalizer = new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters);
     final MoldUdp64PacketProcessor processor = new MoldUdp64PacketProcessor(null, normalizer, feedCounters);
     final CaptureReplayer replayer;
 

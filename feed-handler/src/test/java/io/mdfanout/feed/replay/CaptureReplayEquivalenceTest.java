@@ -11,8 +11,8 @@ import io.mdfanout.feed.sim.MoldUdp64Packetizer;
 import io.mdfanout.feed.sim.SessionConfig;
 import io.mdfanout.feed.sim.SessionGenerator;
 import io.mdfanout.feed.sim.SimulatorCounters;
+import io.mdfanout.feed.support.RingWaitDeadline;
 import io.mdfanout.feed.support.Rings;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.junit.jupiter.api.Test;
@@ -127,7 +127,7 @@ class CaptureReplayEquivalenceTest
         final InMemoryCounters counters = new InMemoryCounters(256);
         final NormalizerCounters normalizerCounters =
             new NormalizerCounters(counters.countersManager(), "t", PARTITIONS);
-        final ItchNormalizer normalizer = new ItchNormalizer(rings, new BackoffIdleStrategy(), normalizerCounters);
+        final ItchNormalizer normalizer = new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters);
 
         List<List<Rings.Rec>> drain()
         {

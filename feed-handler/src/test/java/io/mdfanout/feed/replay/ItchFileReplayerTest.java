@@ -4,13 +4,13 @@ import io.mdfanout.feed.handler.InMemoryCounters;
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.support.ItchBytes;
+import io.mdfanout.feed.support.RingWaitDeadline;
 import io.mdfanout.feed.support.Rings;
 import io.mdfanout.sbe.AddOrderDecoder;
 import io.mdfanout.sbe.MessageHeaderDecoder;
 import io.mdfanout.sbe.OrderDeleteDecoder;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.wire.PartitionRings;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,7 +83,7 @@ class ItchFileReplayerTest
 
     private ItchFileReplayer.Outcome replay(final Path file) throws IOException
     {
-        final ItchNormalizer normalizer = new ItchNormalizer(rings, new BackoffIdleStrategy(), normalizerCounters);
+        final ItchNormalizer normalizer = new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters);
         return new ItchFileReplayer(normalizer, replayCounters, ReplayPace.MAX).replay(file);
     }
 
@@ -179,7 +179,7 @@ class ItchFileReplayerTest
     void originalPaceWaitsForTheTimestamps() throws IOException
     {
         final byte[] later = new ItchBytes(19, 'D', 3, 0, 10 + 50_000_000L).u64(11, 9).bytes();
-        final ItchNormalizer normalizer = new ItchNormalizer(rings, new BackoffIdleStrategy(), normalizerCounters);
+        final ItchNormalizer normalizer = new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters);
         final long start = System.nanoTime();
         new ItchFileReplayer(normalizer, replayCounters, ReplayPace.ORIGINAL)
             .replay(file("paced.itch", false, false, SYSTEM, later));
@@ -218,7 +218,7 @@ class ItchFileReplayerTest
     {
         final byte[] later = new ItchBytes(19, 'D', 3, 0, 10 + 1_000_000_000L).u64(11, 9).bytes();
         final Path paced = file("paced-visible.itch", false, false, SYSTEM, later);
-        final ItchNormalizer normalizer = new ItchNormalizer(rings, new BackoffIdleStrategy(), normalizerCounters);
+        final ItchNormalizer normalizer = new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters);
         final Thread replay = new Thread(() ->
         {
             try
