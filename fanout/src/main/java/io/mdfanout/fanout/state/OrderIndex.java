@@ -1,7 +1,6 @@
 package io.mdfanout.fanout.state;
 
 import io.mdfanout.wire.OrderIdHash;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import static io.mdfanout.fanout.state.StateLayout.INDEX_ENTRY_LENGTH;
 
@@ -17,14 +16,14 @@ final class OrderIndex
     /** Returned by {@link #get(long)} when the order is not present. */
     static final int MISSING = -1;
 
-    private final UnsafeBuffer buffer;
+    private final StateMemory memory;
     private final UndoLog undo;
     private final int tableOffset;
     private final int mask;
 
-    OrderIndex(final UnsafeBuffer buffer, final UndoLog undo, final StateLayout layout)
+    OrderIndex(final StateMemory memory, final UndoLog undo, final StateLayout layout)
     {
-        this.buffer = buffer;
+        this.memory = memory;
         this.undo = undo;
         this.tableOffset = layout.indexOffset;
         this.mask = layout.indexCapacity - 1;
@@ -37,12 +36,12 @@ final class OrderIndex
         while (true)
         {
             final int offset = slotOffset(slot);
-            final long value = buffer.getLong(offset + 8);
+            final long value = memory.getLong(offset + 8);
             if (0 == value)
             {
                 return MISSING;
             }
-            if (buffer.getLong(offset) == orderId)
+            if (memory.getLong(offset) == orderId)
             {
                 return (int)(value - 1);
             }
@@ -54,7 +53,7 @@ final class OrderIndex
     void put(final long orderId, final int poolIndex)
     {
         int slot = home(orderId);
-        while (0 != buffer.getLong(slotOffset(slot) + 8))
+        while (0 != memory.getLong(slotOffset(slot) + 8))
         {
             slot = (slot + 1) & mask;
         }
@@ -67,7 +66,7 @@ final class OrderIndex
     void remove(final long orderId)
     {
         int hole = home(orderId);
-        while (buffer.getLong(slotOffset(hole)) != orderId || 0 == buffer.getLong(slotOffset(hole) + 8))
+        while (memory.getLong(slotOffset(hole)) != orderId || 0 == memory.getLong(slotOffset(hole) + 8))
         {
             hole = (hole + 1) & mask;
         }
@@ -77,12 +76,12 @@ final class OrderIndex
         {
             slot = (slot + 1) & mask;
             final int offset = slotOffset(slot);
-            final long value = buffer.getLong(offset + 8);
+            final long value = memory.getLong(offset + 8);
             if (0 == value)
             {
                 break;
             }
-            final long key = buffer.getLong(offset);
+            final long key = memory.getLong(offset);
             final int home = home(key);
             // The entry may move into the hole only if its home is not cyclically within (hole, slot].
             final boolean staysPut = hole <= slot ? (hole < home && home <= slot) : (hole < home || home <= slot);

@@ -84,6 +84,7 @@ public final class PartitionState implements AutoCloseable
 
     private MappedByteBuffer mapped;
     private UnsafeBuffer buffer;
+    private StateMemory memory;
     private UndoLog undo;
     private OrderIndex index;
     private boolean resumed;
@@ -239,14 +240,15 @@ public final class PartitionState implements AutoCloseable
                 }
                 mapped = IoUtil.mapExistingFile(f, "partition state");
                 buffer = new UnsafeBuffer(mapped);
+                memory = new StateMemory(buffer);
                 if (buffer.getLongVolatile(MAGIC_OFFSET) == 0)
                 {
                     initialise(); // created but never initialised: the process died at creation
                     return;
                 }
                 checkHeader();
-                undo = new UndoLog(buffer, layout.fileLength);
-                index = new OrderIndex(buffer, undo, layout);
+                undo = new UndoLog(memory, layout.fileLength);
+                index = new OrderIndex(memory, undo, layout);
                 final int rolledBack = undo.recover(file.toString());
                 if (rolledBack > 0)
                 {
@@ -259,6 +261,7 @@ public final class PartitionState implements AutoCloseable
             {
                 mapped = IoUtil.mapNewFile(f, layout.fileLength, false);
                 buffer = new UnsafeBuffer(mapped);
+                memory = new StateMemory(buffer);
                 initialise();
             }
         }
@@ -276,39 +279,39 @@ public final class PartitionState implements AutoCloseable
 
     private void initialise()
     {
-        buffer.putLong(VERSION_OFFSET, LAYOUT_VERSION);
-        buffer.putLong(PARTITION_OFFSET, partitionId);
-        buffer.putLong(MAX_ORDERS_OFFSET, layout.maxOrders);
-        buffer.putLong(INDEX_CAPACITY_OFFSET, layout.indexCapacity);
-        buffer.putLong(INSTRUMENT_CAPACITY_OFFSET, INSTRUMENT_CAPACITY);
-        buffer.putLong(UNDO_CAPACITY_OFFSET, UNDO_CAPACITY);
+        memory.putLong(VERSION_OFFSET, LAYOUT_VERSION);
+        memory.putLong(PARTITION_OFFSET, partitionId);
+        memory.putLong(MAX_ORDERS_OFFSET, layout.maxOrders);
+        memory.putLong(INDEX_CAPACITY_OFFSET, layout.indexCapacity);
+        memory.putLong(INSTRUMENT_CAPACITY_OFFSET, INSTRUMENT_CAPACITY);
+        memory.putLong(UNDO_CAPACITY_OFFSET, UNDO_CAPACITY);
         buffer.putLongRelease(MAGIC_OFFSET, MAGIC); // last: a file with magic 0 was never initialised
-        undo = new UndoLog(buffer, layout.fileLength);
-        index = new OrderIndex(buffer, undo, layout);
+        undo = new UndoLog(memory, layout.fileLength);
+        index = new OrderIndex(memory, undo, layout);
         resumed = false;
         publishGauges();
     }
 
     private void checkHeader()
     {
-        if (buffer.getLong(MAGIC_OFFSET) != MAGIC)
+        if (memory.getLong(MAGIC_OFFSET) != MAGIC)
         {
             throw mismatch("is not a fanout partition state file (bad magic)");
         }
-        if (buffer.getLong(VERSION_OFFSET) != LAYOUT_VERSION)
+        if (memory.getLong(VERSION_OFFSET) != LAYOUT_VERSION)
         {
-            throw mismatch("has layout version " + buffer.getLong(VERSION_OFFSET) + ", this build reads " + LAYOUT_VERSION);
+            throw mismatch("has layout version " + memory.getLong(VERSION_OFFSET) + ", this build reads " + LAYOUT_VERSION);
         }
-        if (buffer.getLong(PARTITION_OFFSET) != partitionId)
+        if (memory.getLong(PARTITION_OFFSET) != partitionId)
         {
-            throw mismatch("belongs to partition " + buffer.getLong(PARTITION_OFFSET) + ", not " + partitionId);
+            throw mismatch("belongs to partition " + memory.getLong(PARTITION_OFFSET) + ", not " + partitionId);
         }
-        if (buffer.getLong(MAX_ORDERS_OFFSET) != layout.maxOrders ||
-            buffer.getLong(INDEX_CAPACITY_OFFSET) != layout.indexCapacity ||
-            buffer.getLong(INSTRUMENT_CAPACITY_OFFSET) != INSTRUMENT_CAPACITY ||
-            buffer.getLong(UNDO_CAPACITY_OFFSET) != UNDO_CAPACITY)
+        if (memory.getLong(MAX_ORDERS_OFFSET) != layout.maxOrders ||
+            memory.getLong(INDEX_CAPACITY_OFFSET) != layout.indexCapacity ||
+            memory.getLong(INSTRUMENT_CAPACITY_OFFSET) != INSTRUMENT_CAPACITY ||
+            memory.getLong(UNDO_CAPACITY_OFFSET) != UNDO_CAPACITY)
         {
-            throw mismatch("was written with --max-orders " + buffer.getLong(MAX_ORDERS_OFFSET) + ", not " + layout.maxOrders);
+            throw mismatch("was written with --max-orders " + memory.getLong(MAX_ORDERS_OFFSET) + ", not " + layout.maxOrders);
         }
     }
 
@@ -374,37 +377,37 @@ public final class PartitionState implements AutoCloseable
     /** @return stream sequence of the last applied message (0 when none). */
     public long lastAppliedStreamSequence()
     {
-        return buffer.getLong(LAST_STREAM_SEQUENCE_OFFSET);
+        return memory.getLong(LAST_STREAM_SEQUENCE_OFFSET);
     }
 
     /** @return absolute ring position just after the last applied record (0 when none). */
     public long ringPosition()
     {
-        return buffer.getLong(RING_POSITION_OFFSET);
+        return memory.getLong(RING_POSITION_OFFSET);
     }
 
     /** @return exchange sequence of the last applied message. */
     public long lastExchangeSequence()
     {
-        return buffer.getLong(LAST_EXCHANGE_SEQUENCE_OFFSET);
+        return memory.getLong(LAST_EXCHANGE_SEQUENCE_OFFSET);
     }
 
     /** @return exchange timestamp of the last applied message. */
     public long lastExchangeTimestamp()
     {
-        return buffer.getLong(LAST_EXCHANGE_TIMESTAMP_OFFSET);
+        return memory.getLong(LAST_EXCHANGE_TIMESTAMP_OFFSET);
     }
 
     /** @return live orders. */
     public int orderCount()
     {
-        return (int)buffer.getLong(ORDER_COUNT_OFFSET);
+        return (int)memory.getLong(ORDER_COUNT_OFFSET);
     }
 
     /** @return instruments with any state (an order or a state message). */
     public int instrumentCount()
     {
-        return (int)buffer.getLong(INSTRUMENT_COUNT_OFFSET);
+        return (int)memory.getLong(INSTRUMENT_COUNT_OFFSET);
     }
 
     /**
@@ -527,8 +530,8 @@ public final class PartitionState implements AutoCloseable
 
     private void publishGauges()
     {
-        counters.ordersInState().setRelease(buffer.getLong(ORDER_COUNT_OFFSET));
-        counters.instrumentsWithState().setRelease(buffer.getLong(INSTRUMENT_COUNT_OFFSET));
+        counters.ordersInState().setRelease(memory.getLong(ORDER_COUNT_OFFSET));
+        counters.instrumentsWithState().setRelease(memory.getLong(INSTRUMENT_COUNT_OFFSET));
     }
 
     private void addOrder(
@@ -548,18 +551,18 @@ public final class PartitionState implements AutoCloseable
         final int instrumentId, final long orderId, final byte side, final long price, final long shares,
         final long attribution)
     {
-        final UnsafeBuffer buffer = this.buffer;
+        final StateMemory memory = this.memory;
         final UndoLog undo = this.undo;
         final int poolIndex;
-        final long freeHead = buffer.getLong(FREE_HEAD_OFFSET);
+        final long freeHead = memory.getLong(FREE_HEAD_OFFSET);
         if (0 != freeHead)
         {
             poolIndex = (int)(freeHead - 1);
-            undo.store(FREE_HEAD_OFFSET, buffer.getLong(layout.orderOffset(poolIndex) + ORDER_NEXT));
+            undo.store(FREE_HEAD_OFFSET, memory.getLong(layout.orderOffset(poolIndex) + ORDER_NEXT));
         }
         else
         {
-            final long highWater = buffer.getLong(HIGH_WATER_OFFSET);
+            final long highWater = memory.getLong(HIGH_WATER_OFFSET);
             if (highWater >= layout.maxOrders)
             {
                 counters.ordersRejectedPoolFull().incrementRelease();
@@ -578,7 +581,7 @@ public final class PartitionState implements AutoCloseable
 
         final int order = layout.orderOffset(poolIndex);
         final int instrument = layout.instrumentOffset(instrumentId);
-        final long tail = buffer.getLong(instrument + INSTRUMENT_TAIL);
+        final long tail = memory.getLong(instrument + INSTRUMENT_TAIL);
         undo.store(order + ORDER_ID, orderId);
         undo.store(order + ORDER_PRICE, price);
         undo.store(order + ORDER_SHARES, shares);
@@ -595,8 +598,8 @@ public final class PartitionState implements AutoCloseable
             undo.store(layout.orderOffset((int)(tail - 1)) + ORDER_NEXT, poolIndex + 1L);
         }
         undo.store(instrument + INSTRUMENT_TAIL, poolIndex + 1L);
-        undo.store(instrument + INSTRUMENT_ORDER_COUNT, buffer.getLong(instrument + INSTRUMENT_ORDER_COUNT) + 1);
-        undo.store(ORDER_COUNT_OFFSET, buffer.getLong(ORDER_COUNT_OFFSET) + 1);
+        undo.store(instrument + INSTRUMENT_ORDER_COUNT, memory.getLong(instrument + INSTRUMENT_ORDER_COUNT) + 1);
+        undo.store(ORDER_COUNT_OFFSET, memory.getLong(ORDER_COUNT_OFFSET) + 1);
         index.put(orderId, poolIndex);
         markHasState(instrumentId);
     }
@@ -610,7 +613,7 @@ public final class PartitionState implements AutoCloseable
             return;
         }
         final int order = layout.orderOffset(poolIndex);
-        final long remaining = buffer.getLong(order + ORDER_SHARES);
+        final long remaining = memory.getLong(order + ORDER_SHARES);
         if (shares >= remaining)
         {
             removeOrder(orderId, poolIndex);
@@ -635,21 +638,21 @@ public final class PartitionState implements AutoCloseable
             return;
         }
         final int order = layout.orderOffset(poolIndex);
-        final int instrumentId = (int)buffer.getLong(order + ORDER_INSTRUMENT);
-        final byte side = (byte)buffer.getLong(order + ORDER_SIDE_ATTRIBUTION);
+        final int instrumentId = (int)memory.getLong(order + ORDER_INSTRUMENT);
+        final byte side = (byte)memory.getLong(order + ORDER_SIDE_ATTRIBUTION);
         removeOrder(originalOrderId, poolIndex);
         insertOrder(instrumentId, newOrderId, side, price, shares, NO_ATTRIBUTION);
     }
 
     private void removeOrder(final long orderId, final int poolIndex)
     {
-        final UnsafeBuffer buffer = this.buffer;
+        final StateMemory memory = this.memory;
         final UndoLog undo = this.undo;
         final int order = layout.orderOffset(poolIndex);
-        final int instrumentId = (int)buffer.getLong(order + ORDER_INSTRUMENT);
+        final int instrumentId = (int)memory.getLong(order + ORDER_INSTRUMENT);
         final int instrument = layout.instrumentOffset(instrumentId);
-        final long prev = buffer.getLong(order + ORDER_PREV);
-        final long next = buffer.getLong(order + ORDER_NEXT);
+        final long prev = memory.getLong(order + ORDER_PREV);
+        final long next = memory.getLong(order + ORDER_NEXT);
         if (0 == prev)
         {
             undo.store(instrument + INSTRUMENT_HEAD, next);
@@ -666,10 +669,10 @@ public final class PartitionState implements AutoCloseable
         {
             undo.store(layout.orderOffset((int)(next - 1)) + ORDER_PREV, prev);
         }
-        undo.store(instrument + INSTRUMENT_ORDER_COUNT, buffer.getLong(instrument + INSTRUMENT_ORDER_COUNT) - 1);
-        undo.store(ORDER_COUNT_OFFSET, buffer.getLong(ORDER_COUNT_OFFSET) - 1);
+        undo.store(instrument + INSTRUMENT_ORDER_COUNT, memory.getLong(instrument + INSTRUMENT_ORDER_COUNT) - 1);
+        undo.store(ORDER_COUNT_OFFSET, memory.getLong(ORDER_COUNT_OFFSET) - 1);
         undo.store(order + ORDER_PREV, 0);
-        undo.store(order + ORDER_NEXT, buffer.getLong(FREE_HEAD_OFFSET));
+        undo.store(order + ORDER_NEXT, memory.getLong(FREE_HEAD_OFFSET));
         undo.store(FREE_HEAD_OFFSET, poolIndex + 1L);
         index.remove(orderId);
         updateHasState(instrumentId);
@@ -715,36 +718,36 @@ public final class PartitionState implements AutoCloseable
     private void markHasState(final int instrumentId)
     {
         final int word = BITMAP_OFFSET + (instrumentId >>> 6) * 8;
-        final long bits = buffer.getLong(word);
+        final long bits = memory.getLong(word);
         final long bit = 1L << (instrumentId & 63);
         if (0 == (bits & bit))
         {
             undo.store(word, bits | bit);
-            undo.store(INSTRUMENT_COUNT_OFFSET, buffer.getLong(INSTRUMENT_COUNT_OFFSET) + 1);
+            undo.store(INSTRUMENT_COUNT_OFFSET, memory.getLong(INSTRUMENT_COUNT_OFFSET) + 1);
         }
     }
 
     private void updateHasState(final int instrumentId)
     {
         final int instrument = layout.instrumentOffset(instrumentId);
-        if (0 != buffer.getLong(instrument + INSTRUMENT_ORDER_COUNT))
+        if (0 != memory.getLong(instrument + INSTRUMENT_ORDER_COUNT))
         {
             return;
         }
         for (int kind = 0; kind < INSTRUMENT_SLOT_COUNT; kind++)
         {
-            if (0 != buffer.getLong(layout.instrumentSlotOffset(instrumentId, kind)))
+            if (0 != memory.getLong(layout.instrumentSlotOffset(instrumentId, kind)))
             {
                 return;
             }
         }
         final int word = BITMAP_OFFSET + (instrumentId >>> 6) * 8;
-        final long bits = buffer.getLong(word);
+        final long bits = memory.getLong(word);
         final long bit = 1L << (instrumentId & 63);
         if (0 != (bits & bit))
         {
             undo.store(word, bits & ~bit);
-            undo.store(INSTRUMENT_COUNT_OFFSET, buffer.getLong(INSTRUMENT_COUNT_OFFSET) - 1);
+            undo.store(INSTRUMENT_COUNT_OFFSET, memory.getLong(INSTRUMENT_COUNT_OFFSET) - 1);
         }
     }
 
@@ -761,7 +764,7 @@ public final class PartitionState implements AutoCloseable
             return NONE;
         }
         int wordIndex = fromInstrumentId >>> 6;
-        long bits = buffer.getLong(BITMAP_OFFSET + wordIndex * 8) & (-1L << (fromInstrumentId & 63));
+        long bits = memory.getLong(BITMAP_OFFSET + wordIndex * 8) & (-1L << (fromInstrumentId & 63));
         while (true)
         {
             if (0 != bits)
@@ -772,75 +775,75 @@ public final class PartitionState implements AutoCloseable
             {
                 return NONE;
             }
-            bits = buffer.getLong(BITMAP_OFFSET + wordIndex * 8);
+            bits = memory.getLong(BITMAP_OFFSET + wordIndex * 8);
         }
     }
 
     /** @return live orders of the instrument. */
     public int instrumentOrderCount(final int instrumentId)
     {
-        return (int)buffer.getLong(layout.instrumentOffset(instrumentId) + INSTRUMENT_ORDER_COUNT);
+        return (int)memory.getLong(layout.instrumentOffset(instrumentId) + INSTRUMENT_ORDER_COUNT);
     }
 
     /** @return pool index of the instrument's oldest live order, or {@link #NONE}. */
     public int firstOrder(final int instrumentId)
     {
-        return (int)buffer.getLong(layout.instrumentOffset(instrumentId) + INSTRUMENT_HEAD) - 1;
+        return (int)memory.getLong(layout.instrumentOffset(instrumentId) + INSTRUMENT_HEAD) - 1;
     }
 
     /** @return pool index of the next order of the same instrument, or {@link #NONE}. */
     public int nextOrder(final int poolIndex)
     {
-        return (int)buffer.getLong(layout.orderOffset(poolIndex) + ORDER_NEXT) - 1;
+        return (int)memory.getLong(layout.orderOffset(poolIndex) + ORDER_NEXT) - 1;
     }
 
     /** @return the order's id. */
     public long orderId(final int poolIndex)
     {
-        return buffer.getLong(layout.orderOffset(poolIndex) + ORDER_ID);
+        return memory.getLong(layout.orderOffset(poolIndex) + ORDER_ID);
     }
 
     /** @return the order's price mantissa (4 implied decimals). */
     public long orderPrice(final int poolIndex)
     {
-        return buffer.getLong(layout.orderOffset(poolIndex) + ORDER_PRICE);
+        return memory.getLong(layout.orderOffset(poolIndex) + ORDER_PRICE);
     }
 
     /** @return the order's open shares. */
     public long orderShares(final int poolIndex)
     {
-        return buffer.getLong(layout.orderOffset(poolIndex) + ORDER_SHARES);
+        return memory.getLong(layout.orderOffset(poolIndex) + ORDER_SHARES);
     }
 
     /** @return the order's side, 'B' or 'S'. */
     public byte orderSide(final int poolIndex)
     {
-        return (byte)buffer.getLong(layout.orderOffset(poolIndex) + ORDER_SIDE_ATTRIBUTION);
+        return (byte)memory.getLong(layout.orderOffset(poolIndex) + ORDER_SIDE_ATTRIBUTION);
     }
 
     /** @return the order's attribution: its 4 ASCII bytes in little-endian order ("    " when none). */
     public int orderAttribution(final int poolIndex)
     {
-        return (int)(buffer.getLong(layout.orderOffset(poolIndex) + ORDER_SIDE_ATTRIBUTION) >>> 8);
+        return (int)(memory.getLong(layout.orderOffset(poolIndex) + ORDER_SIDE_ATTRIBUTION) >>> 8);
     }
 
     /** @return length of the stored market-wide message of that kind, 0 when none was received. */
     public int marketMessageLength(final int kind)
     {
-        return (int)buffer.getLong(StateLayout.marketSlotOffset(kind));
+        return (int)memory.getLong(StateLayout.marketSlotOffset(kind));
     }
 
     /** Copy the stored market-wide message of that kind (length {@link #marketMessageLength(int)}). */
     public void copyMarketMessage(final int kind, final MutableDirectBuffer dst, final int dstOffset)
     {
         final int slot = StateLayout.marketSlotOffset(kind);
-        dst.putBytes(dstOffset, buffer, slot + 8, (int)buffer.getLong(slot));
+        dst.putBytes(dstOffset, buffer, slot + 8, (int)memory.getLong(slot));
     }
 
     /** @return length of the instrument's stored message of that kind, 0 when none was received. */
     public int instrumentMessageLength(final int instrumentId, final int kind)
     {
-        return (int)buffer.getLong(layout.instrumentSlotOffset(instrumentId, kind));
+        return (int)memory.getLong(layout.instrumentSlotOffset(instrumentId, kind));
     }
 
     /** Copy the instrument's stored message of that kind (length {@link #instrumentMessageLength(int, int)}). */
@@ -848,7 +851,7 @@ public final class PartitionState implements AutoCloseable
         final int instrumentId, final int kind, final MutableDirectBuffer dst, final int dstOffset)
     {
         final int slot = layout.instrumentSlotOffset(instrumentId, kind);
-        dst.putBytes(dstOffset, buffer, slot + 8, (int)buffer.getLong(slot));
+        dst.putBytes(dstOffset, buffer, slot + 8, (int)memory.getLong(slot));
     }
 
     /** Test hook: the apply stops (throws) at the given store step, as kill -9 would; 0 disables. */
@@ -870,6 +873,9 @@ public final class PartitionState implements AutoCloseable
             IoUtil.unmap(mapped);
             mapped = null;
             buffer = null;
+            memory = null;
+            undo = null;
+            index = null;
         }
     }
 }

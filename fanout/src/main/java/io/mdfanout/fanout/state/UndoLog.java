@@ -1,6 +1,5 @@
 package io.mdfanout.fanout.state;
 
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.invoke.VarHandle;
 
@@ -25,7 +24,7 @@ import static io.mdfanout.fanout.state.StateLayout.UNDO_RING_POSITION_OFFSET;
  */
 final class UndoLog
 {
-    private final UnsafeBuffer buffer;
+    private final StateMemory memory;
     private final long fileLength;
     private int count;
     private boolean overflowed;
@@ -33,9 +32,9 @@ final class UndoLog
     /** Test hook: when positive, the step that brings it to 0 throws {@link SimulatedCrash} instead of running. */
     int crashCountdown;
 
-    UndoLog(final UnsafeBuffer buffer, final long fileLength)
+    UndoLog(final StateMemory memory, final long fileLength)
     {
-        this.buffer = buffer;
+        this.memory = memory;
         this.fileLength = fileLength;
     }
 
@@ -46,7 +45,7 @@ final class UndoLog
      */
     void begin(final long ringPosition)
     {
-        buffer.putLongRelease(UNDO_RING_POSITION_OFFSET, ringPosition);
+        memory.putLongRelease(UNDO_RING_POSITION_OFFSET, ringPosition);
     }
 
     /**
@@ -56,7 +55,7 @@ final class UndoLog
      */
     boolean store(final int offset, final long value)
     {
-        final long old = buffer.getLong(offset);
+        final long old = memory.getLong(offset);
         if (old == value)
         {
             return true;
@@ -66,9 +65,9 @@ final class UndoLog
         if (count < UNDO_CAPACITY)
         {
             final int entry = UNDO_LOG_OFFSET + count * UNDO_ENTRY_LENGTH;
-            buffer.putLong(entry, offset);
-            buffer.putLong(entry + 8, old);
-            buffer.putLongRelease(UNDO_COUNT_OFFSET, ++count);
+            memory.putLong(entry, offset);
+            memory.putLong(entry + 8, old);
+            memory.putLongRelease(UNDO_COUNT_OFFSET, ++count);
             VarHandle.storeStoreFence(); // the data store must not become visible before its log entry
         }
         else
@@ -76,7 +75,7 @@ final class UndoLog
             overflowed = true;
             logged = false;
         }
-        buffer.putLong(offset, value);
+        memory.putLong(offset, value);
         return logged;
     }
 
@@ -89,11 +88,11 @@ final class UndoLog
     boolean commit(final long ringPosition)
     {
         step();
-        buffer.putLongRelease(RING_POSITION_OFFSET, ringPosition);
+        memory.putLongRelease(RING_POSITION_OFFSET, ringPosition);
         step();
         if (count > 0)
         {
-            buffer.putLongRelease(UNDO_COUNT_OFFSET, 0);
+            memory.putLongRelease(UNDO_COUNT_OFFSET, 0);
             count = 0;
         }
         final boolean result = overflowed;
@@ -110,30 +109,30 @@ final class UndoLog
      */
     int recover(final String file)
     {
-        final long logged = buffer.getLongVolatile(UNDO_COUNT_OFFSET);
+        final long logged = memory.getLongVolatile(UNDO_COUNT_OFFSET);
         if (logged < 0 || logged > UNDO_CAPACITY)
         {
             throw new IllegalStateException("state file " + file + " is corrupt: undo count " + logged +
                 "; delete it (or choose another --state-dir) to start with empty state");
         }
         int rolledBack = 0;
-        if (logged > 0 && buffer.getLong(RING_POSITION_OFFSET) != buffer.getLong(UNDO_RING_POSITION_OFFSET))
+        if (logged > 0 && memory.getLong(RING_POSITION_OFFSET) != memory.getLong(UNDO_RING_POSITION_OFFSET))
         {
             for (int i = (int)logged - 1; i >= 0; i--)
             {
                 final int entry = UNDO_LOG_OFFSET + i * UNDO_ENTRY_LENGTH;
-                final long offset = buffer.getLong(entry);
+                final long offset = memory.getLong(entry);
                 if (offset < 0 || offset > fileLength - 8 || (offset & 7) != 0)
                 {
                     throw new IllegalStateException("state file " + file + " is corrupt: undo entry " + i +
                         " names offset " + offset + "; delete it (or choose another --state-dir) to start with empty state");
                 }
-                buffer.putLong((int)offset, buffer.getLong(entry + 8));
+                memory.putLong((int)offset, memory.getLong(entry + 8));
                 rolledBack++;
             }
             VarHandle.storeStoreFence();
         }
-        buffer.putLongRelease(UNDO_COUNT_OFFSET, 0);
+        memory.putLongRelease(UNDO_COUNT_OFFSET, 0);
         count = 0;
         return rolledBack;
     }

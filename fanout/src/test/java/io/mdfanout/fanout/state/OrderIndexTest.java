@@ -5,6 +5,7 @@ import io.mdfanout.wire.OrderIdHash;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -26,9 +27,10 @@ final class OrderIndexTest
     private static final int MAX_ORDERS = 4096;
 
     private final StateLayout layout = new StateLayout(MAX_ORDERS);
-    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[layout.instrumentsOffset]);
-    private final UndoLog undo = new UndoLog(buffer, layout.instrumentsOffset);
-    private final OrderIndex index = new OrderIndex(buffer, undo, layout);
+    private final StateMemory memory =
+        new StateMemory(new UnsafeBuffer(ByteBuffer.allocateDirect(layout.instrumentsOffset)));
+    private final UndoLog undo = new UndoLog(memory, layout.instrumentsOffset);
+    private final OrderIndex index = new OrderIndex(memory, undo, layout);
     private long position;
 
     @Test

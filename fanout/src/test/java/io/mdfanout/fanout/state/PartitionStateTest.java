@@ -362,7 +362,7 @@ final class PartitionStateTest
 
     private static long[] collidingOrderIds(final StateLayout layout, final int count)
     {
-        final OrderIndex probe = new OrderIndex(new UnsafeBuffer(new byte[8]), null, layout);
+        final OrderIndex probe = new OrderIndex(new StateMemory(new UnsafeBuffer(ByteBuffer.allocateDirect(8))), null, layout);
         final long[] ids = new long[count];
         final int home = probe.home(1000);
         int found = 0;
