@@ -12,7 +12,12 @@ import java.util.function.Function;
  * {@code media-driver} role, in one place: the role's idle strategy and maximum park on every driver
  * agent (the same as its own threads', so the driver adds no longer park to a message's path than
  * the publishers do; busy-spinning belongs to pinned cores, which the thread factories provide),
- * 2 MiB socket buffers and receiver window, and the configured term length.
+ * 2 MiB socket buffers and receiver window, the configured term length, and term buffers allocated
+ * and touched when a publication or image is created (not sparse, Aeron's default): otherwise the
+ * first pass through each term takes a page fault per 4 KiB page on the message path, on the
+ * sending side and on every receiving host, in the first seconds of a session, when the open
+ * brings the day's highest rates. The shared memory this commits at start is what the terms
+ * fill anyway after one pass (the chart sizes /dev/shm for it).
  */
 final class DriverContexts
 {
@@ -52,6 +57,7 @@ final class DriverContexts
             .socketSndbufLength(FanoutConfig.EMBEDDED_DRIVER_SOCKET_BUFFER_LENGTH)
             .socketRcvbufLength(FanoutConfig.EMBEDDED_DRIVER_SOCKET_BUFFER_LENGTH)
             .initialWindowLength(FanoutConfig.EMBEDDED_DRIVER_RECEIVER_WINDOW_LENGTH)
+            .termBufferSparseFile(false)
             .publicationTermBufferLength(termLength)
             .ipcTermBufferLength(termLength)
             .errorHandler(errorHandler);

@@ -356,6 +356,9 @@ public final class Fanout implements AutoCloseable
         final boolean invoker = null != driver && ThreadingMode.INVOKER == driverThreadingMode;
         aeron = Aeron.connect(new Aeron.Context()
             .aeronDirectoryName(aeronDirectoryName)
+            // This process's own mapping of each log is touched when it is added, not by the first
+            // message to reach each page (the driver allocates the pages: see DriverContexts).
+            .preTouchMappedMemory(true)
             // In invoker mode the publisher thread runs the client's conductor and the driver; until it
             // starts, a blocking client call runs the driver itself while it waits.
             .useConductorAgentInvoker(invoker)

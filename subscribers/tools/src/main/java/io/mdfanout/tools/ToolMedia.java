@@ -88,7 +88,8 @@ public final class ToolMedia implements AutoCloseable
                 throw new IllegalArgumentException("no media driver at --aeron-dir " + aeronDir + " (" + cncFile +
                     " not found)");
             }
-            return new ToolMedia(null, Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir)));
+            return new ToolMedia(null, Aeron.connect(
+                new Aeron.Context().aeronDirectoryName(aeronDir).preTouchMappedMemory(true)));
         }
 
         final String dir = new File(System.getProperty("java.io.tmpdir"),
@@ -101,6 +102,9 @@ public final class ToolMedia implements AutoCloseable
             .socketRcvbufLength(SOCKET_BUFFER_LENGTH)
             .socketSndbufLength(SOCKET_BUFFER_LENGTH)
             .initialWindowLength(SOCKET_BUFFER_LENGTH)
+            // Logs allocated and touched at creation, as the fanout's driver does (DriverContexts): no page
+            // fault per 4 KiB page on the first pass through each term. The raw Aeron baseline runs on this too.
+            .termBufferSparseFile(false)
             // A subscriber stopped for a while (a debugger, SIGSTOP, a long GC) must come back with
             // its Aeron client alive and recover through the snapshots, not lose the client after
             // Aeron's default 10 s. The driver serves this one process only, so holding a dead
@@ -113,6 +117,7 @@ public final class ToolMedia implements AutoCloseable
         {
             return new ToolMedia(driver, Aeron.connect(new Aeron.Context()
                 .aeronDirectoryName(dir)
+                .preTouchMappedMemory(true)
                 // In invoker mode the poll thread runs the client's conductor too, and a blocking client call
                 // runs the driver itself while it waits.
                 .useConductorAgentInvoker(invoker)
