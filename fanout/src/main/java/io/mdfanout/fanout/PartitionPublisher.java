@@ -322,6 +322,10 @@ public final class PartitionPublisher implements Agent
         if (recordsRead > 0)
         {
             counters.recordsRead().getAndAddRelease(recordsRead);
+            if (null != state)
+            {
+                state.publishGauges();
+            }
         }
 
         return workCount + recordsRead;

@@ -513,11 +513,11 @@ public final class PartitionState implements AutoCloseable
                 break; // trades, broken trades, imbalances, gap notices: events, not state
         }
 
-        undo.store(LAST_STREAM_SEQUENCE_OFFSET, streamSequence);
+        undo.storeLastApplied(LAST_STREAM_SEQUENCE_OFFSET, streamSequence);
         if (GapNoticeDecoder.TEMPLATE_ID != templateId) // its exchangeSequence names the first missing one
         {
-            undo.store(LAST_EXCHANGE_SEQUENCE_OFFSET, WireFormat.exchangeSequence(src, offset));
-            undo.store(LAST_EXCHANGE_TIMESTAMP_OFFSET, WireFormat.exchangeTimestamp(src, offset));
+            undo.storeLastApplied(LAST_EXCHANGE_SEQUENCE_OFFSET, WireFormat.exchangeSequence(src, offset));
+            undo.storeLastApplied(LAST_EXCHANGE_TIMESTAMP_OFFSET, WireFormat.exchangeTimestamp(src, offset));
         }
         if (undo.commit(ringPosition) && !reportedUndoOverflow)
         {
@@ -525,10 +525,14 @@ public final class PartitionState implements AutoCloseable
             errorHandler.onError(new IllegalStateException("fanout partition " + partitionId +
                 ": undo log overflow at stream sequence " + streamSequence + "; that message is not crash safe"));
         }
-        publishGauges();
     }
 
-    private void publishGauges()
+    /**
+     * Publish the orders and instruments held to their gauges. The applying thread calls it after a
+     * batch of {@link #apply} calls (once per ring drain), not per message: a gauge is read once a
+     * second or so, and two release stores per message were a few percent of the upkeep.
+     */
+    public void publishGauges()
     {
         counters.ordersInState().setRelease(memory.getLong(ORDER_COUNT_OFFSET));
         counters.instrumentsWithState().setRelease(memory.getLong(INSTRUMENT_COUNT_OFFSET));

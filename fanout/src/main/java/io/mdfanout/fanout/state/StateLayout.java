@@ -27,8 +27,10 @@ public final class StateLayout
     /**
      * Bump when the layout changes; a file of another version is refused. 2: the order index keeps
      * nearby order ids in nearby slots ({@code OrderIdHash}), so version 1 files index differently.
+     * 3: the "last applied" fields are saved once per message in the undo header rather than
+     * logged store by store, so a version 2 process could not roll back a version 3 file.
      */
-    public static final long LAYOUT_VERSION = 2;
+    public static final long LAYOUT_VERSION = 3;
     /** Instrument ids are ITCH stock locate codes: 0..65535 (0 is the whole market). */
     public static final int INSTRUMENT_CAPACITY = 65536;
     /** Undo entries available to one message; a replace with a long backward shift needs a few dozen. */
@@ -56,6 +58,10 @@ public final class StateLayout
 
     static final int UNDO_COUNT_OFFSET = 256;
     static final int UNDO_RING_POSITION_OFFSET = 264;
+    /** The "last applied" fields as they were before the message in progress: see {@code UndoLog}. */
+    static final int UNDO_SAVED_LAST_STREAM_SEQUENCE_OFFSET = 272;
+    static final int UNDO_SAVED_LAST_EXCHANGE_SEQUENCE_OFFSET = 280;
+    static final int UNDO_SAVED_LAST_EXCHANGE_TIMESTAMP_OFFSET = 288;
 
     /** One stored state message: its length (0 = none) then the message padded to 8 bytes. */
     static final int SLOT_DATA_LENGTH = BitUtil.align(WireFormat.MAX_MESSAGE_LENGTH, 8);

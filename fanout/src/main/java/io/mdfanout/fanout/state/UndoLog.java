@@ -3,12 +3,18 @@ package io.mdfanout.fanout.state;
 
 import java.lang.invoke.VarHandle;
 
+import static io.mdfanout.fanout.state.StateLayout.LAST_EXCHANGE_SEQUENCE_OFFSET;
+import static io.mdfanout.fanout.state.StateLayout.LAST_EXCHANGE_TIMESTAMP_OFFSET;
+import static io.mdfanout.fanout.state.StateLayout.LAST_STREAM_SEQUENCE_OFFSET;
 import static io.mdfanout.fanout.state.StateLayout.RING_POSITION_OFFSET;
 import static io.mdfanout.fanout.state.StateLayout.UNDO_CAPACITY;
 import static io.mdfanout.fanout.state.StateLayout.UNDO_COUNT_OFFSET;
 import static io.mdfanout.fanout.state.StateLayout.UNDO_ENTRY_LENGTH;
 import static io.mdfanout.fanout.state.StateLayout.UNDO_LOG_OFFSET;
 import static io.mdfanout.fanout.state.StateLayout.UNDO_RING_POSITION_OFFSET;
+import static io.mdfanout.fanout.state.StateLayout.UNDO_SAVED_LAST_EXCHANGE_SEQUENCE_OFFSET;
+import static io.mdfanout.fanout.state.StateLayout.UNDO_SAVED_LAST_EXCHANGE_TIMESTAMP_OFFSET;
+import static io.mdfanout.fanout.state.StateLayout.UNDO_SAVED_LAST_STREAM_SEQUENCE_OFFSET;
 
 /**
  * Makes the application of one message atomic against kill -9. Stores to a MAP_SHARED mapping
@@ -17,10 +23,16 @@ import static io.mdfanout.fanout.state.StateLayout.UNDO_RING_POSITION_OFFSET;
  * count published (release, then a StoreStore fence) before the data store. {@link #commit(long)}
  * writes the commit marker (the ring position after the record) and then empties the log.
  * <p>
- * On open, {@link #recover()}: a non-empty log whose ring position is not the committed one belongs
- * to an unfinished message: its old values are restored in reverse order. Restoring is idempotent,
- * so dying during recovery and recovering again is safe. A log whose ring position equals the
- * commit marker belongs to a message that finished; it is just emptied.
+ * The three "last applied" fields change with every message, so they are not logged store by store
+ * (three log entries per message, the largest share of the log's work): {@link #begin(long)} saves
+ * their values in the undo header before it names the message, and {@link #storeLastApplied(int, long)}
+ * then writes them in place.
+ * <p>
+ * On open, {@link #recover(String)}: a ring position in the undo header that is not the committed
+ * one belongs to an unfinished message: the saved "last applied" fields are put back, then the
+ * logged old values are restored in reverse order. Restoring is idempotent, so dying during
+ * recovery and recovering again is safe. A log whose ring position equals the commit marker
+ * belongs to a message that finished; it is just emptied.
  */
 final class UndoLog
 {
@@ -45,7 +57,26 @@ final class UndoLog
      */
     void begin(final long ringPosition)
     {
+        // Saved while the header still names the last committed message, so that a death here
+        // leaves nothing to restore; the release store below orders these before the message starts.
+        final StateMemory memory = this.memory;
+        memory.putLong(UNDO_SAVED_LAST_STREAM_SEQUENCE_OFFSET, memory.getLong(LAST_STREAM_SEQUENCE_OFFSET));
+        memory.putLong(UNDO_SAVED_LAST_EXCHANGE_SEQUENCE_OFFSET, memory.getLong(LAST_EXCHANGE_SEQUENCE_OFFSET));
+        memory.putLong(UNDO_SAVED_LAST_EXCHANGE_TIMESTAMP_OFFSET, memory.getLong(LAST_EXCHANGE_TIMESTAMP_OFFSET));
         memory.putLongRelease(UNDO_RING_POSITION_OFFSET, ringPosition);
+    }
+
+    /**
+     * Store one of the three "last applied" fields, whose value before the message {@link #begin(long)}
+     * saved: no log entry.
+     *
+     * @param offset LAST_STREAM_SEQUENCE_OFFSET, LAST_EXCHANGE_SEQUENCE_OFFSET or LAST_EXCHANGE_TIMESTAMP_OFFSET.
+     * @param value  the new value.
+     */
+    void storeLastApplied(final int offset, final long value)
+    {
+        step();
+        memory.putLong(offset, value);
     }
 
     /**
@@ -116,8 +147,11 @@ final class UndoLog
                 "; delete it (or choose another --state-dir) to start with empty state");
         }
         int rolledBack = 0;
-        if (logged > 0 && memory.getLong(RING_POSITION_OFFSET) != memory.getLong(UNDO_RING_POSITION_OFFSET))
+        if (memory.getLong(RING_POSITION_OFFSET) != memory.getLong(UNDO_RING_POSITION_OFFSET))
         {
+            memory.putLong(LAST_STREAM_SEQUENCE_OFFSET, memory.getLong(UNDO_SAVED_LAST_STREAM_SEQUENCE_OFFSET));
+            memory.putLong(LAST_EXCHANGE_SEQUENCE_OFFSET, memory.getLong(UNDO_SAVED_LAST_EXCHANGE_SEQUENCE_OFFSET));
+            memory.putLong(LAST_EXCHANGE_TIMESTAMP_OFFSET, memory.getLong(UNDO_SAVED_LAST_EXCHANGE_TIMESTAMP_OFFSET));
             for (int i = (int)logged - 1; i >= 0; i--)
             {
                 final int entry = UNDO_LOG_OFFSET + i * UNDO_ENTRY_LENGTH;

@@ -345,7 +345,7 @@ final class PartitionStateTest
         {
             final byte[] header = new byte[StateLayout.UNDO_LOG_OFFSET];
             file.readFully(header);
-            java.util.Arrays.fill(header, StateLayout.UNDO_COUNT_OFFSET, StateLayout.UNDO_RING_POSITION_OFFSET + 8, (byte)0);
+            java.util.Arrays.fill(header, StateLayout.UNDO_COUNT_OFFSET, StateLayout.UNDO_SAVED_LAST_EXCHANGE_TIMESTAMP_OFFSET + 8, (byte)0);
             final byte[] poolAndIndex = new byte[layout.instrumentsOffset - layout.poolOffset];
             file.seek(layout.poolOffset);
             file.readFully(poolAndIndex);
