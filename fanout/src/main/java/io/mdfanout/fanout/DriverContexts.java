@@ -12,12 +12,9 @@ import java.util.function.Function;
  * {@code media-driver} role, in one place: the role's idle strategy and maximum park on every driver
  * agent (the same as its own threads', so the driver adds no longer park to a message's path than
  * the publishers do; busy-spinning belongs to pinned cores, which the thread factories provide),
- * 2 MiB socket buffers and receiver window, the configured term length, and term buffers allocated
- * and touched when a publication or image is created (not sparse, Aeron's default): otherwise the
- * first pass through each term takes a page fault per 4 KiB page on the message path, on the
- * sending side and on every receiving host, in the first seconds of a session, when the open
- * brings the day's highest rates. The shared memory this commits at start is what the terms
- * fill anyway after one pass (the chart sizes /dev/shm for it).
+ * 2 MiB socket buffers and receiver window, and the configured term length. (The fanout's own
+ * publications are not sparse: {@code Fanout} asks for that on their channels, so that a receiving
+ * driver here keeps Aeron's sparse images and a late joiner is not slowed by touching whole logs.)
  */
 final class DriverContexts
 {
@@ -57,7 +54,6 @@ final class DriverContexts
             .socketSndbufLength(FanoutConfig.EMBEDDED_DRIVER_SOCKET_BUFFER_LENGTH)
             .socketRcvbufLength(FanoutConfig.EMBEDDED_DRIVER_SOCKET_BUFFER_LENGTH)
             .initialWindowLength(FanoutConfig.EMBEDDED_DRIVER_RECEIVER_WINDOW_LENGTH)
-            .termBufferSparseFile(false)
             .publicationTermBufferLength(termLength)
             .ipcTermBufferLength(termLength)
             .errorHandler(errorHandler);

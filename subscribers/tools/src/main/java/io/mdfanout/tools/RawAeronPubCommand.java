@@ -1,6 +1,8 @@
 package io.mdfanout.tools;
 
 import io.mdfanout.metrics.PreciseEpochNanoClock;
+import io.aeron.ChannelUri;
+import io.aeron.CommonContext;
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import org.agrona.BufferUtil;
@@ -96,8 +98,10 @@ public final class RawAeronPubCommand implements Callable<Integer>
         }
 
         try (StopSignal stopSignal = new StopSignal();
-            ToolMedia media = ToolMedia.connect(aeronDir, idleOptions);
-            ExclusivePublication publication = media.aeron().addExclusivePublication(channel, streamId))
+            // The same log settings as the fanout's publications (not sparse, touched when added), so that
+            // the baseline and the chain differ only in what they do per message.
+            ToolMedia media = ToolMedia.connect(aeronDir, idleOptions, true);
+            ExclusivePublication publication = media.aeron().addExclusivePublication(notSparse(channel), streamId))
         {
             if (messageLength > publication.maxPayloadLength())
             {
@@ -221,5 +225,16 @@ public final class RawAeronPubCommand implements Callable<Integer>
     public static void main(final String[] args)
     {
         System.exit(new CommandLine(new RawAeronPubCommand()).execute(args));
+    }
+
+    /** The channel with a log that is not sparse, unless it names its own choice. */
+    static String notSparse(final String channel)
+    {
+        final ChannelUri uri = ChannelUri.parse(channel);
+        if (!uri.containsKey(CommonContext.SPARSE_PARAM_NAME))
+        {
+            uri.put(CommonContext.SPARSE_PARAM_NAME, "false");
+        }
+        return uri.toString();
     }
 }

@@ -80,6 +80,24 @@ public final class ToolMedia implements AutoCloseable
      */
     public static ToolMedia connect(final String aeronDir, final IdleOptions idleOptions)
     {
+        return connect(aeronDir, idleOptions, false);
+    }
+
+    /**
+     * Connect as the options say, the client touching the logs it maps as it maps them, or not.
+     *
+     * @param aeronDir     directory of an external driver, or null to launch an embedded one.
+     * @param idleOptions  idle strategy of the embedded driver's thread (not used with an external driver).
+     * @param preTouchLogs whether the client touches every page of a log when it maps it (Aeron's
+     *                     {@code preTouchMappedMemory}): for a publisher whose log is not sparse, as the
+     *                     fanout's are, so that no page fault lands on its sends; a subscriber leaves it off,
+     *                     so that joining does not wait for whole logs to be touched.
+     * @return the connected media.
+     * @throws IllegalArgumentException when the external driver directory does not exist or the idle options are
+     *                                  invalid.
+     */
+    public static ToolMedia connect(final String aeronDir, final IdleOptions idleOptions, final boolean preTouchLogs)
+    {
         if (null != aeronDir)
         {
             final File cncFile = new File(aeronDir, CncFileDescriptor.CNC_FILE);
@@ -89,7 +107,7 @@ public final class ToolMedia implements AutoCloseable
                     " not found)");
             }
             return new ToolMedia(null, Aeron.connect(
-                new Aeron.Context().aeronDirectoryName(aeronDir).preTouchMappedMemory(true)));
+                new Aeron.Context().aeronDirectoryName(aeronDir).preTouchMappedMemory(preTouchLogs)));
         }
 
         final String dir = new File(System.getProperty("java.io.tmpdir"),
@@ -102,9 +120,6 @@ public final class ToolMedia implements AutoCloseable
             .socketRcvbufLength(SOCKET_BUFFER_LENGTH)
             .socketSndbufLength(SOCKET_BUFFER_LENGTH)
             .initialWindowLength(SOCKET_BUFFER_LENGTH)
-            // Logs allocated and touched at creation, as the fanout's driver does (DriverContexts): no page
-            // fault per 4 KiB page on the first pass through each term. The raw Aeron baseline runs on this too.
-            .termBufferSparseFile(false)
             // A subscriber stopped for a while (a debugger, SIGSTOP, a long GC) must come back with
             // its Aeron client alive and recover through the snapshots, not lose the client after
             // Aeron's default 10 s. The driver serves this one process only, so holding a dead
@@ -117,7 +132,7 @@ public final class ToolMedia implements AutoCloseable
         {
             return new ToolMedia(driver, Aeron.connect(new Aeron.Context()
                 .aeronDirectoryName(dir)
-                .preTouchMappedMemory(true)
+                .preTouchMappedMemory(preTouchLogs)
                 // In invoker mode the poll thread runs the client's conductor too, and a blocking client call
                 // runs the driver itself while it waits.
                 .useConductorAgentInvoker(invoker)

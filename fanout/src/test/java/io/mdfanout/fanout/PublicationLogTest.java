@@ -21,10 +21,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The driver the fanout embeds (and the media-driver role) allocates a publication's whole log when
- * the publication is added, so the message path never takes the page faults of a sparse file.
+ * A publication on the fanout's channel has its whole log allocated when it is added, so the message
+ * path never takes the page faults of a sparse file; a channel that names its own choice keeps it.
  */
-final class DriverContextsTest
+final class PublicationLogTest
 {
     private static final int TERM_LENGTH = 1024 * 1024;
 
@@ -37,7 +37,7 @@ final class DriverContextsTest
         try (MediaDriver driver = MediaDriver.launchEmbedded(context);
             Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
             ExclusivePublication publication = aeron.addExclusivePublication(
-                "aeron:udp?endpoint=224.0.1.1:40499|interface=127.0.0.1", 1001))
+                Fanout.publicationChannel("aeron:udp?endpoint=224.0.1.1:40499|interface=127.0.0.1", TERM_LENGTH), 1001))
         {
             assertEquals(TERM_LENGTH, publication.termBufferLength());
             final List<Path> logs;
@@ -53,6 +53,15 @@ final class DriverContextsTest
                 assertEquals(size, allocatedBytes(log), log + ": bytes allocated on disk (a sparse file allocates on touch)");
             }
         }
+    }
+
+    @Test
+    void aChannelThatNamesItsOwnSparsenessKeepsIt()
+    {
+        assertTrue(Fanout.publicationChannel("aeron:udp?endpoint=224.0.1.1:40499|sparse=true", TERM_LENGTH)
+            .contains("sparse=true"));
+        assertTrue(Fanout.publicationChannel("aeron:udp?endpoint=224.0.1.1:40499", TERM_LENGTH)
+            .contains("sparse=false"));
     }
 
     /** st_blocks * 512, which Java does not expose: what `stat` reports as allocated. */
