@@ -36,7 +36,7 @@
 # REPEAT_RATES ("100000") and REPEATS (2): more chain/raw latency pairs at those rates (median ratio reported),
 # SUB_DRIVER (auto: fan-out subscribers share one media-driver, a lone one embeds its own; shared; embedded),
 # FH_OPTS / FO_OPTS / SUB_OPTS / RAW_OPTS (extra options for the feed handler, fanout, chain subscribers, raw pair:
-# e.g. pinned runs on a many-core host), SKIP_LATENCY=1, SKIP_FANOUT=1, SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh, at NATS_RATES: "100000 1000000"), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
+# e.g. pinned runs on a many-core host), SKIP_LATENCY=1, SKIP_FANOUT=1, SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh, at NATS_RATES: "100000 1000000"), SPARSE_LOGS=1 (see below), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -48,6 +48,13 @@ OUTSIDE_RATES="${OUTSIDE_RATES-100000}"
 REPEAT_RATES="${REPEAT_RATES-100000}"
 REPEATS="${REPEATS:-2}"
 stamp_mode="$LATENCY_FROM"
+# Every Aeron log of the run, on both sides of both systems, is allocated whole when it is created (Aeron's
+# aeron.term.buffer.sparse.file=false; the fanout's publications are so anyway). Otherwise each receiver takes a page
+# fault per 4 KiB page on its first pass through each term, and a run is shorter than that first pass (a 48 MiB log
+# at 1 MB/s per partition takes ~50 s): start-up faults, like the JIT's, that the warm-up is there to leave out. Four
+# latency pairs at 100k each way: chain p99 1.9-2.3 ms sparse, 0.37-1.8 ms not; raw Aeron 0.13-0.42 ms either way.
+# SPARSE_LOGS=1 keeps Aeron's default.
+[ "${SPARSE_LOGS:-0}" = 1 ] || export JAVA_OPTS="${JAVA_OPTS:-} -Daeron.term.buffer.sparse.file=false"
 DURATION_S="${DURATION_S:-15}"
 WARMUP_S="${WARMUP_S:-10}"
 MIN_MESSAGES="${MIN_MESSAGES:-200000}"
@@ -390,7 +397,7 @@ keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
   printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
-    "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
+    "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS JAVA_OPTS=${JAVA_OPTS:-}" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" \
     "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"
@@ -428,6 +435,13 @@ for rate in $OUTSIDE_RATES; do
   raw "raw-aeron-$rate" "$rate" "$messages" latency-outside
 done
 stamp_mode="$LATENCY_FROM"
+# Every Aeron log of the run, on both sides of both systems, is allocated whole when it is created (Aeron's
+# aeron.term.buffer.sparse.file=false; the fanout's publications are so anyway). Otherwise each receiver takes a page
+# fault per 4 KiB page on its first pass through each term, and a run is shorter than that first pass (a 48 MiB log
+# at 1 MB/s per partition takes ~50 s): start-up faults, like the JIT's, that the warm-up is there to leave out. Four
+# latency pairs at 100k each way: chain p99 1.9-2.3 ms sparse, 0.37-1.8 ms not; raw Aeron 0.13-0.42 ms either way.
+# SPARSE_LOGS=1 keeps Aeron's default.
+[ "${SPARSE_LOGS:-0}" = 1 ] || export JAVA_OPTS="${JAVA_OPTS:-} -Daeron.term.buffer.sparse.file=false"
 
 fanout_messages=$(messages_for "$FANOUT_RATE" "$FANOUT_S")
 for n in $FANOUT_SUBS; do
