@@ -11,7 +11,6 @@ import io.mdfanout.sbe.OrderDeleteEncoder;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.BitUtil;
 import org.agrona.IoUtil;
-import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -29,7 +28,6 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import java.io.IOException;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -173,19 +171,9 @@ public class FanoutStateBenchmark
     /** The session normalized into the partition rings, read back in session order. */
     private static List<Record> normalizedSession()
     {
-        final UnsafeBuffer session = GeneratedSession.framedItch();
-        final RingBuffer[] rings = BenchRings.newRings(PARTITIONS, RING_CAPACITY);
         final NormalizerCounters normalizerCounters =
             new NormalizerCounters(new InMemoryCounters(256).countersManager(), "bench", PARTITIONS);
-        final ItchNormalizer normalizer = new ItchNormalizer(rings, new BusySpinIdleStrategy(), normalizerCounters);
-        long sequence = 0;
-        for (int offset = 0; offset < session.capacity(); )
-        {
-            final int length = session.getShort(offset, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-            normalizer.onMessage(session, offset + 2, length, ++sequence);
-            offset += 2 + length;
-        }
-        normalizer.flush();
+        final RingBuffer[] rings = GeneratedSession.normalizedIntoRings(PARTITIONS, RING_CAPACITY, normalizerCounters);
 
         final List<Record> stream = new ArrayList<>();
         for (int partition = 0; partition < PARTITIONS; partition++)

@@ -1,10 +1,14 @@
 package io.mdfanout.bench;
 
+import io.mdfanout.feed.normalize.ItchNormalizer;
+import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.sim.ItchEncoder;
 import io.mdfanout.feed.sim.ItchEvent;
 import io.mdfanout.feed.sim.SessionConfig;
 import io.mdfanout.feed.sim.SessionGenerator;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.nio.ByteOrder;
 
@@ -62,5 +66,30 @@ final class GeneratedSession
         final byte[] framed = new byte[length];
         scratch.getBytes(0, framed);
         return new UnsafeBuffer(framed);
+    }
+
+    /**
+     * Set-up: the session normalized by the feed handler's {@link ItchNormalizer} into new partition
+     * rings, published as one batch.
+     *
+     * @param partitions   how many rings.
+     * @param ringCapacity data capacity of each, large enough for its share of the whole session.
+     * @param counters     the normalizer's counters, for the caller's checks.
+     * @return the rings, indexed by partition.
+     */
+    static RingBuffer[] normalizedIntoRings(final int partitions, final int ringCapacity, final NormalizerCounters counters)
+    {
+        final UnsafeBuffer session = framedItch();
+        final RingBuffer[] rings = BenchRings.newRings(partitions, ringCapacity);
+        final ItchNormalizer normalizer = new ItchNormalizer(rings, new BusySpinIdleStrategy(), counters);
+        long sequence = 0;
+        for (int offset = 0; offset < session.capacity(); )
+        {
+            final int length = session.getShort(offset, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+            normalizer.onMessage(session, offset + 2, length, ++sequence);
+            offset += 2 + length;
+        }
+        normalizer.flush();
+        return rings;
     }
 }

@@ -13,7 +13,6 @@ import io.mdfanout.sdk.SubscriberCounters;
 import io.mdfanout.sdk.book.BookCounters;
 import io.mdfanout.sdk.book.OrderBooks;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -30,7 +29,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -102,19 +100,9 @@ public class SdkBookBenchmark
     @Setup
     public void setup()
     {
-        final UnsafeBuffer session = GeneratedSession.framedItch();
-        final RingBuffer[] rings = BenchRings.newRings(PARTITIONS, RING_CAPACITY);
         final NormalizerCounters normalizerCounters =
             new NormalizerCounters(new InMemoryCounters(256).countersManager(), "bench", PARTITIONS);
-        final ItchNormalizer normalizer = new ItchNormalizer(rings, new BusySpinIdleStrategy(), normalizerCounters);
-        long sequence = 0;
-        for (int offset = 0; offset < session.capacity(); )
-        {
-            final int length = session.getShort(offset, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-            normalizer.onMessage(session, offset + 2, length, ++sequence);
-            offset += 2 + length;
-        }
-        normalizer.flush(); // the whole session as one batch: set-up, not measured
+        final RingBuffer[] rings = GeneratedSession.normalizedIntoRings(PARTITIONS, RING_CAPACITY, normalizerCounters);
 
         final PacketStreamBuilder builder = new PacketStreamBuilder(PARTITIONS, MAX_PAYLOAD, RING_CAPACITY * PARTITIONS);
         builder.pack(rings);
