@@ -357,7 +357,7 @@ public final class Fanout implements AutoCloseable
         aeron = Aeron.connect(new Aeron.Context()
             .aeronDirectoryName(aeronDirectoryName)
             // This process's own mapping of each publication's log is touched when it is added, not by
-            // the first message to reach each page (the driver allocates the pages: see withTermLength).
+            // the first message to reach each page (the driver allocates the pages: see publicationChannel).
             .preTouchMappedMemory(true)
             // In invoker mode the publisher thread runs the client's conductor and the driver; until it
             // starts, a blocking client call runs the driver itself while it waits.
@@ -376,7 +376,7 @@ public final class Fanout implements AutoCloseable
         }
         if (config.snapshotIntervalNs() > 0)
         {
-            final String snapshotChannel = withTermLength(config.resolvedSnapshotChannel());
+            final String snapshotChannel = publicationChannel(config.resolvedSnapshotChannel(), config.termLength());
             final int snapshotStreamIdBase = (int)config.resolvedSnapshotStreamIdBase();
             for (int partition = 0; partition < snapshotPublications.length; partition++)
             {
@@ -386,29 +386,21 @@ public final class Fanout implements AutoCloseable
         }
     }
 
-    /** The configured channel with the configured term length, unless the channel names its own. */
+    /** The configured channel as the fanout publishes on it: see {@link #publicationChannel(String, int)}. */
     String publicationChannel()
     {
-        return withTermLength(config.channel());
+        return publicationChannel(config.channel(), config.termLength());
     }
 
     /**
-     * The configured term length, max multicast flow control and a log that is not sparse, unless
-     * the channel names its own. Max flow control is stated explicitly because it is the contract
-     * with subscribers: the publisher follows the fastest receiver, so a stalled subscriber never
-     * slows the others (see docs/OPERATIONS.md for min and tagged). Not sparse (Aeron's default is
+     * The channel the fanout publishes on: the given term length, max multicast flow control and a
+     * log that is not sparse, unless the channel names its own. Max flow control is stated
+     * explicitly because it is the contract with subscribers: the publisher follows the fastest
+     * receiver, so a stalled subscriber never slows the others (see docs/OPERATIONS.md for min and tagged). Not sparse (Aeron's default is
      * sparse): the driver allocates and touches the whole log when the publication is added, so the
      * first pass through each term takes no page fault per 4 KiB page on the message path, in the
      * first seconds of a session, when the open brings the day's highest rates. The shared memory
      * it commits at start is what the terms fill after one pass anyway (the chart sizes /dev/shm for it).
-     */
-    private String withTermLength(final String channel)
-    {
-        return publicationChannel(channel, config.termLength());
-    }
-
-    /**
-     * {@link #withTermLength(String)} for a channel and a term length.
      *
      * @param channel    the channel as configured.
      * @param termLength the term length to use unless the channel names its own.
