@@ -15,7 +15,8 @@
 # commands under RESULTS_DIR/logs/nats-*. Exits non-zero (with a message) when the peer cannot be built or run;
 # a caller such as run.sh goes on.
 # Settings (environment): RATES ("10000 100000"), DURATION_S (30), MIN_MESSAGES (200000), FANOUT_RATE (100000),
-# FANOUT_S (15), NATS_FANOUT_SUBS ("1 8"; empty = no fan-out runs), NATS_PORT (14222), PEERS_CACHE.
+# FANOUT_S (15), NATS_FANOUT_SUBS ("1 8"; empty = no fan-out runs), NATS_PORT (14222), PEERS_CACHE, IDLE_STRATEGY
+# (as run.sh's: the feed handler's, the simulator's and the bridge's --idle-strategy).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -30,6 +31,7 @@ FANOUT_RATE="${FANOUT_RATE:-100000}"
 FANOUT_S="${FANOUT_S:-5}"
 NATS_FANOUT_SUBS="${NATS_FANOUT_SUBS-1 8}"
 NATS_PORT="${NATS_PORT:-14222}"
+idle_opt=""; [ -n "${IDLE_STRATEGY:-}" ] && idle_opt="--idle-strategy $IDLE_STRATEGY"
 PEERS_CACHE="${PEERS_CACHE:-$HOME/.cache/mdfanout/peers}"
 export PEERS_CACHE
 MVN="${MVN:-mvn}"
@@ -106,10 +108,10 @@ nats_run() {
   local fh_recovery sim_recovery
   feed_recovery "$retransmit_port"
   launch "$logs/feed-handler.log" $mdf feed-handler $stamp --source 127.0.0.1 $fh_recovery --group $group --port $port --interface 127.0.0.1 \
-    --ring-dir "$ring_dir" --partitions $PARTITIONS --stats-interval-s 0
+    --ring-dir "$ring_dir" --partitions $PARTITIONS --stats-interval-s 0 $idle_opt
   local fh=$last_pid
   launch "$logs/nats-bridge.log" "${peer_java[@]}" io.mdfanout.bench.peers.NatsBridgeCommand --ring-dir "$ring_dir" \
-    --partitions $PARTITIONS --url "$url" --stats-interval-s 1
+    --partitions $PARTITIONS --url "$url" --stats-interval-s 1 $idle_opt
   local br=$last_pid
   local sub_pids=() ready=()
   for i in $(seq 1 "$subs"); do
@@ -120,7 +122,8 @@ nats_run() {
   done
   wait_for_files 60 "${ready[@]}" || log "$name: subscribers did not connect within 60 s (see $logs)"
   launch "$logs/simulator.log" $mdf simulator --group $group --port $port --interface 127.0.0.1 \
-    --symbols $SYMBOLS --rate "$rate" --messages "$messages" --latency-timestamps --stats-interval-s 0 $sim_recovery
+    --symbols $SYMBOLS --rate "$rate" --messages "$messages" --latency-timestamps --stats-interval-s 0 $sim_recovery \
+    $idle_opt
   local sim=$last_pid
   wait "$sim"; local sim_exit=$?
   local sub_exits=()

@@ -69,14 +69,14 @@ public final class FanoutCommand implements Callable<Integer>
     FanoutThreading threading;
 
     @Option(names = "--idle-strategy", defaultValue = "backoff", converter = IdleStrategyConverter.class,
-        description = "What the publisher threads and the embedded driver's threads do when idle: backoff, yield, " +
-            "busy-spin or sleep (busy-spin and yield only on pinned cores: auto pinning on too few CPUs falls back " +
-            "to backoff).")
+        description = "What the publisher threads and the embedded driver's threads do when idle: backoff, park " +
+            "(backoff without yields, for cores shared with busy threads), yield, busy-spin or sleep (busy-spin and " +
+            "yield only on pinned cores: auto pinning on too few CPUs falls back to backoff).")
     IdleStrategyType idleStrategy;
 
     @Option(names = "--idle-max-park-us", defaultValue = "100",
-        description = "Longest park of the backoff idle strategy (spin, yield, then park from 1 us doubling up to " +
-            "this; the park of sleep), in microseconds, for publishers and the embedded driver: the most a message " +
+        description = "Longest park of the backoff and park idle strategies (spin, yield, then park from 1 us " +
+            "doubling up to this; the park of sleep), in microseconds, for publishers and the embedded driver: the most a message " +
             "waits at each idle thread.")
     long idleMaxParkUs;
 

@@ -55,12 +55,13 @@ public final class MediaDriverCommand implements Callable<Integer>
     CpuSelection cpus;
 
     @Option(names = "--idle-strategy", defaultValue = "backoff", converter = FanoutCommand.IdleStrategyConverter.class,
-        description = "What the driver's threads do when idle: backoff, yield, busy-spin or sleep (busy-spin and " +
-            "yield only on pinned cores: auto pinning on too few CPUs falls back to backoff).")
+        description = "What the driver's threads do when idle: backoff, park (backoff without yields, for cores " +
+            "shared with busy threads), yield, busy-spin or sleep (busy-spin and yield only on pinned cores: auto " +
+            "pinning on too few CPUs falls back to backoff).")
     IdleStrategyType idleStrategy;
 
     @Option(names = "--idle-max-park-us", defaultValue = "100",
-        description = "Longest park of the backoff idle strategy (the park of sleep), in microseconds.")
+        description = "Longest park of the backoff and park idle strategies (the park of sleep), in microseconds.")
     long idleMaxParkUs;
 
     @Mixin
@@ -88,7 +89,7 @@ public final class MediaDriverCommand implements Callable<Integer>
         AffinityPlan plan = AffinityPlan.forThisProcess("media-driver", cpus, busyThreads(threading), err);
         ThreadingMode mode = threading;
         // Too few CPUs to pin: a spinning driver would fight the fanout and the OS for them, so back off.
-        final IdleStrategyType runIdleStrategy = plan.fellBackToShared() ? IdleStrategyType.BACKOFF : idleStrategy;
+        final IdleStrategyType runIdleStrategy = plan.fellBackToShared() ? idleStrategy.onSharedCores() : idleStrategy;
         if (plan.fellBackToShared() && ThreadingMode.SHARED != mode)
         {
             // Not enough CPUs of our own for one thread each: one shared, backing-off thread.

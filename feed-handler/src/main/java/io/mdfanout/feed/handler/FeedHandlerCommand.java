@@ -61,12 +61,13 @@ public final class FeedHandlerCommand implements Callable<Integer>
     RingOptions rings;
 
     @Option(names = "--idle-strategy", defaultValue = "backoff",
-        description = "Idle strategy of the receive thread: backoff, yield or busy-spin (busy-spin only on a pinned core).")
+        description = "Idle strategy of the receive thread: backoff, park (backoff without yields, for cores shared " +
+            "with busy threads), yield or busy-spin (busy-spin only on a pinned core).")
     String idleStrategy;
 
     @Option(names = "--idle-max-park-us", defaultValue = "100",
-        description = "Longest park of the backoff idle strategy (spin, yield, then park from 1 us doubling up to " +
-            "this), in microseconds: the most a datagram waits for an idle receive thread to wake.")
+        description = "Longest park of the backoff and park idle strategies (spin, yield, then park from 1 us " +
+            "doubling up to this), in microseconds: the most a datagram waits for an idle receive thread to wake.")
     long idleMaxParkUs;
 
     @Option(names = "--rcvbuf-bytes", defaultValue = "" + FeedHandlerConfig.DEFAULT_RCVBUF_BYTES,
@@ -203,7 +204,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
         System.err.println(affinityPlan.startupLine());
         // Too few CPUs to pin: a spinning thread would fight the JVM and the other roles for them, so back off.
         final IdleStrategyChoice runIdleStrategy = affinityPlan.fellBackToShared() ?
-            IdleStrategyChoice.BACKOFF : config.idleStrategy();
+            config.idleStrategy().onSharedCores() : config.idleStrategy();
 
         // The barrier is closed last: its shutdown hook holds the JVM until everything below is released.
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())

@@ -678,7 +678,7 @@ public final class FeedHandlerConfig
             " source=" + (null == source ? "any" : source) + (null == sourceB ? "" : " sourceB=" + sourceB) +
             " session=" + (null == session ? "(first seen)" : session) + " ringDir=" + ringDir +
             " partitions=" + partitions + " ringCapacity=" + ringCapacity + " idle=" + idleStrategy +
-            (IdleStrategyChoice.BACKOFF == idleStrategy ? "(maxPark=" + idleMaxParkNs / 1000 + "us)" : "") + " cpus=" + cpus +
+            (idleStrategy.parks() ? "(maxPark=" + idleMaxParkNs / 1000 + "us)" : "") + " cpus=" + cpus +
             " rcvbuf=" + receiveBufferBytes +
             (null == groupB ? " lineB=none" : " lineB=" + groupB + ":" + portB + " interfaceB=" + interfaceAddressB()) +
             " retransmitServer=" + (null == retransmitServer ? "none" : retransmitServer) +

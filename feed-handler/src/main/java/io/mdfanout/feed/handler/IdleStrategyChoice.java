@@ -15,12 +15,16 @@ import java.util.concurrent.TimeUnit;
  * ({@code --idle-max-park-us}, {@link #DEFAULT_MAX_PARK_NS} by default): the same shape and the same default as
  * the fanout, its embedded media driver and the subscriber tools, so a message crossing several idle threads
  * waits at most one short park at each hop. Agrona's own default (1 ms) puts milliseconds into the p99 of a
- * chain of hops.
+ * chain of hops. {@code park} is {@code backoff} without the yields: on Linux 6.6 and later (the EEVDF scheduler)
+ * every {@code Thread.yield()} moves the thread's deadline a whole scheduler slice later, so a thread that yields
+ * while it waits falls behind every busy thread sharing its cores (see docs/OPERATIONS.md, "Idle strategies").
  */
 public enum IdleStrategyChoice
 {
     /** Spin, then yield, then park with growing pauses: friendly to shared cores. */
     BACKOFF("backoff"),
+    /** Spin, then park with growing pauses, never yield: for cores shared with busy threads on EEVDF kernels. */
+    PARK("park"),
     /** Thread.yield() between polls. */
     YIELD("yield"),
     /** Never give the core up: lowest latency, burns a whole core. */
@@ -32,6 +36,7 @@ public enum IdleStrategyChoice
     public static final long MIN_PARK_NS = TimeUnit.MICROSECONDS.toNanos(1);
     private static final int MAX_SPINS = 10;
     private static final int MAX_YIELDS = 20;
+    private static final int NO_YIELDS = 0;
 
     private final String cliName;
 
@@ -60,7 +65,8 @@ public enum IdleStrategyChoice
     /**
      * A new idle strategy instance (they hold state, so each thread or wait loop gets its own).
      *
-     * @param maxParkNs longest park of {@code backoff}, at least {@link #MIN_PARK_NS}; ignored by the others.
+     * @param maxParkNs longest park of {@code backoff} and {@code park}, at least {@link #MIN_PARK_NS}; ignored by
+     *                  the others.
      * @return the idle strategy.
      */
     public IdleStrategy newIdleStrategy(final long maxParkNs)
@@ -69,14 +75,32 @@ public enum IdleStrategyChoice
         {
             case YIELD: return new YieldingIdleStrategy();
             case BUSY_SPIN: return new BusySpinIdleStrategy();
+            case PARK: return new BackoffIdleStrategy(MAX_SPINS, NO_YIELDS, MIN_PARK_NS, Math.max(MIN_PARK_NS, maxParkNs));
             default: return new BackoffIdleStrategy(MAX_SPINS, MAX_YIELDS, MIN_PARK_NS, Math.max(MIN_PARK_NS, maxParkNs));
         }
     }
 
     /**
+     * What to run with when auto pinning found too few CPUs, so that threads share cores: spinning and yielding
+     * would starve the other threads, so they become {@code backoff}; {@code park} stays.
+     *
+     * @return this, or {@link #BACKOFF} for {@link #YIELD} and {@link #BUSY_SPIN}.
+     */
+    public IdleStrategyChoice onSharedCores()
+    {
+        return YIELD == this || BUSY_SPIN == this ? BACKOFF : this;
+    }
+
+    /** Whether the strategy parks, so that its longest park applies. */
+    public boolean parks()
+    {
+        return BACKOFF == this || PARK == this;
+    }
+
+    /**
      * Parse a command-line name.
      *
-     * @param name backoff, yield or busy-spin.
+     * @param name backoff, park, yield or busy-spin.
      * @return the choice.
      * @throws IllegalArgumentException for any other name.
      */
@@ -89,7 +113,7 @@ public enum IdleStrategyChoice
                 return choice;
             }
         }
-        throw new IllegalArgumentException("unknown idle strategy '" + name + "' (backoff, yield or busy-spin)");
+        throw new IllegalArgumentException("unknown idle strategy '" + name + "' (backoff, park, yield or busy-spin)");
     }
 
     public String toString()

@@ -89,7 +89,7 @@ public final class ReplayCommand implements Callable<Integer>
     boolean waitForConsumer;
 
     @Option(names = "--idle-strategy", defaultValue = "backoff",
-        description = "How to wait while a ring is full: backoff, yield or busy-spin.")
+        description = "How to wait while a ring is full: backoff, park, yield or busy-spin.")
     String idleStrategy;
 
     @Option(names = "--stats-interval-s", defaultValue = "5",

@@ -1,7 +1,7 @@
 package io.mdfanout.feed.sim;
 
+import io.mdfanout.feed.handler.IdleStrategyChoice;
 import io.mdfanout.metrics.PreciseEpochNanoClock;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -86,6 +86,10 @@ public final class SimulatorCommand implements Callable<Integer>
 
     @Option(names = "--max-packet-bytes", description = "Largest MoldUDP64 packet (UDP payload).")
     int maxPacketBytes = MoldUdp64Packetizer.DEFAULT_MAX_PACKET_BYTES;
+
+    @Option(names = "--idle-strategy", description = "What the send loop does between messages: backoff (the " +
+        "default), park (backoff without yields, for cores shared with busy threads), yield or busy-spin.")
+    String idleStrategy = IdleStrategyChoice.BACKOFF.cliName();
 
     @Option(names = "--heartbeat-interval-ms", description = "Idle time before a MoldUDP64 heartbeat.")
     long heartbeatIntervalMs = 1_000;
@@ -248,6 +252,7 @@ public final class SimulatorCommand implements Callable<Integer>
     private void validate()
     {
         MoldUdp64Packetizer.validateSession(session);
+        IdleStrategyChoice.parse(idleStrategy);
         if (noSend && null == itchFile && null == pcapFile)
         {
             throw new IllegalArgumentException("--no-send needs --itch-file or --pcap-file");
@@ -378,8 +383,7 @@ public final class SimulatorCommand implements Callable<Integer>
     private int send(final SessionConfig config, final SimulatorCounters counters) throws IOException
     {
         final NanoClock clock = SystemNanoClock.INSTANCE;
-        final IdleStrategy idle = new BackoffIdleStrategy(
-            10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
+        final IdleStrategy idle = IdleStrategyChoice.parse(idleStrategy).newIdleStrategy();
         final SessionGenerator generator = new SessionGenerator(seed, config);
 
         try (MulticastSender senderA = new MulticastSender(group, port, interfaceAddress, ttl, maxPacketBytes, counters);

@@ -63,7 +63,7 @@ class ToolsCommandLineTest
     @Test
     void shouldRejectWrongIdleOptionsWithOneLine()
     {
-        assertEquals("tail: unknown --idle-strategy 'nap' (backoff, yield or busy-spin)\n",
+        assertEquals("tail: unknown --idle-strategy 'nap' (backoff, park, yield or busy-spin)\n",
             tailError("--idle-strategy", "nap"));
         assertEquals("tail: --idle-max-park-us must be 1 to 1000000: 0\n", tailError("--idle-max-park-us", "0"));
         assertEquals("tail: unknown --driver-threading 'dedicated' (shared or invoker)\n",
@@ -73,7 +73,7 @@ class ToolsCommandLineTest
         final RawAeronSubCommand sub = new RawAeronSubCommand();
         sub.stderr = new PrintStream(subErr, true, StandardCharsets.UTF_8);
         assertEquals(1, new CommandLine(sub).execute("--idle-strategy", "nap"));
-        assertEquals("raw-aeron-sub: unknown --idle-strategy 'nap' (backoff, yield or busy-spin)\n",
+        assertEquals("raw-aeron-sub: unknown --idle-strategy 'nap' (backoff, park, yield or busy-spin)\n",
             subErr.toString(StandardCharsets.UTF_8));
 
         final ByteArrayOutputStream pubErr = new ByteArrayOutputStream();
@@ -92,6 +92,20 @@ class ToolsCommandLineTest
         assertTrue(options.newIdleStrategy() instanceof org.agrona.concurrent.BackoffIdleStrategy);
         new CommandLine(options).parseArgs("--idle-strategy", "busy-spin");
         assertTrue(options.newIdleStrategy() instanceof org.agrona.concurrent.BusySpinIdleStrategy);
+    }
+
+    @Test
+    void parkIsBackoffWithoutYields()
+    {
+        final IdleOptions backoff = new IdleOptions();
+        assertTrue(backoff.newIdleStrategy().toString().contains("maxYields=20"), backoff.newIdleStrategy().toString());
+
+        final IdleOptions park = new IdleOptions();
+        new CommandLine(park).parseArgs("--idle-strategy", "park", "--idle-max-park-us", "50");
+        assertEquals("park(maxPark=50us)", park.toString());
+        final String strategy = park.newIdleStrategy().toString();
+        assertTrue(strategy.startsWith("BackoffIdleStrategy{"), strategy);
+        assertTrue(strategy.contains("maxSpins=10, maxYields=0, minParkPeriodNs=1000, maxParkPeriodNs=50000"), strategy);
     }
 
     private static String tailError(final String... args)

@@ -58,6 +58,10 @@ public final class NatsBridgeCommand implements Callable<Integer>
         + "is published on <prefix>.<p>.")
     String subjectPrefix;
 
+    @Option(names = "--idle-strategy", defaultValue = "backoff", description = "What the drain loop does when the "
+        + "rings are empty: backoff (spin, yield, park) or park (the same without yields), as the fanout's.")
+    String idleStrategy;
+
     @Option(names = "--ring-read-limit", defaultValue = "1024", description = "Most ring records consumed per "
         + "partition per duty cycle (the fanout's default).")
     int ringReadLimit;
@@ -81,6 +85,11 @@ public final class NatsBridgeCommand implements Callable<Integer>
         {
             System.err.println("nats-bridge: --partitions must be 1..65535, --ring-read-limit positive, " +
                 "--ring-wait-timeout-s and --stats-interval-s not negative");
+            return 1;
+        }
+        if (!"backoff".equals(idleStrategy) && !"park".equals(idleStrategy))
+        {
+            System.err.println("nats-bridge: unknown --idle-strategy '" + idleStrategy + "' (backoff or park)");
             return 1;
         }
         final PartitionRings.MappedRing[] rings = new PartitionRings.MappedRing[partitions];
@@ -110,7 +119,8 @@ public final class NatsBridgeCommand implements Callable<Integer>
                 subjectPrefix + ".<partition>");
 
             final IdleStrategy idle = new BackoffIdleStrategy(
-                100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(100));
+                100, "park".equals(idleStrategy) ? 0 : 10, TimeUnit.MICROSECONDS.toNanos(1),
+                TimeUnit.MICROSECONDS.toNanos(100));
             final long statsIntervalNs = TimeUnit.SECONDS.toNanos(statsIntervalS);
             long nextStatsNs = System.nanoTime() + statsIntervalNs;
             while (shutdown.isRunning())
