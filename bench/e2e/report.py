@@ -4,8 +4,10 @@
 Every figure in the document comes from the results directory: nothing is typed by hand. The plots are plain
 SVG drawn here (no matplotlib needed).
 
-usage: bench/e2e/report.py RESULTS_DIR [--steady STEADY_RESULTS_DIR] [--doc docs/BENCHMARKS.md] [--images docs/bench]
-(the steady-state section comes from RESULTS_DIR/steady/steady.json, or from --steady's run of bench/e2e/steady.sh)
+usage: bench/e2e/report.py RESULTS_DIR [--steady STEADY_RESULTS_DIR] [--compare OTHER_RESULTS_DIR ...]
+                           [--doc docs/BENCHMARKS.md] [--images docs/bench]
+(the steady-state section comes from RESULTS_DIR/steady/steady.json, or from --steady's run of bench/e2e/steady.sh;
+each --compare run, made with another IDLE_STRATEGY, goes into the section on idle strategies)
 """
 import argparse
 import glob
@@ -226,15 +228,67 @@ def latency_pairs(results, rate):
     return pairs
 
 
+def idle_strategy_of(settings):
+    """The --idle-strategy every process of a run was given (run.sh's IDLE_STRATEGY), or the roles' default."""
+    found = re.search(r"--idle-strategy (\S+)", settings.get("extra_opts", ""))
+    return found.group(1) if found else "backoff"
+
+
+def idle_section(runs):
+    """Markdown comparing latency runs made with different idle strategies: [(results dir, settings)]."""
+    md = ["## Idle strategies on shared cores", "",
+          "Every process of both systems (simulator, feed handler, fanout and its driver, subscriber and its "
+          "driver; the raw pair) runs with one `--idle-strategy` per run (`IDLE_STRATEGY=<name> bench/e2e/run.sh`). "
+          "`backoff` spins 10 times, yields 20 times, then parks from 1 µs doubling up to 100 µs; `park` is the "
+          "same without the yields. On Linux 6.6 and later (the EEVDF scheduler) each `Thread.yield()` moves the "
+          "yielding thread's deadline a whole scheduler slice later, so a thread that yields while it waits for "
+          "work falls behind the busy threads sharing its cores: at 1,000,000 msg/s the fanout, whose rings empty "
+          "for a moment between datagrams, waits milliseconds behind the simulator and the feed handler. `park` "
+          "avoids that, and pays a wake-up from a park (tens of µs) at each idle hop instead. Microseconds, one "
+          "subscriber; the repeated rate's ratios are medians over its pairs.", "",
+          "| run | idle strategy | rate (msg/s) | chain p50 | chain p99 | chain p99.9 | raw Aeron p50 | raw Aeron p99 | "
+          "raw Aeron p99.9 | chain / raw at p50 | chain / raw at p99 |",
+          "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for results, settings in runs:
+        rates = sorted({r["rate"] for r in load_all(os.path.join(results, "latency", "*.run.json"))})
+        for r in rates:
+            pairs = latency_pairs(results, r)
+            if not pairs:
+                continue
+            _, c, w = pairs[0]
+            p50 = median([a["p50_us"] / b["p50_us"] for _, a, b in pairs])
+            p99 = median([a["p99_us"] / b["p99_us"] for _, a, b in pairs])
+            note = f" ({len(pairs)} pairs)" if len(pairs) > 1 else ""
+            md.append(f"| `{os.path.basename(results)}` | {idle_strategy_of(settings)} | {r:,} | {us(c['p50_us'])} | "
+                      f"{us(c['p99_us'])} | {us(c['p99_9_us'])} | {us(w['p50_us'])} | {us(w['p99_us'])} | "
+                      f"{us(w['p99_9_us'])} | {p50:.2f}x{note} | {p99:.2f}x{note} |")
+    md.append("")
+    per_run = [(results, settings, {t: (m, v) for t, m, v in target_rows(results, None)}) for results, settings in runs]
+    targets = [t for t, _, _ in target_rows(runs[0][0], None)]
+    if targets:
+        md.append("The end-to-end targets in each of these runs (each a whole `make bench` where it has every "
+                  "section):")
+        md.append("")
+        md.append("| target | " + " | ".join(f"{idle_strategy_of(st)} (`{os.path.basename(r)}`)" for r, st, _ in per_run)
+                  + " |")
+        md.append("|---|" + "---|" * len(per_run))
+        for t in targets:
+            md.append(f"| {t} | " + " | ".join(
+                f"{rows[t][0].replace('; see *Latency, repeated*', '')}: {rows[t][1]}" if t in rows else "not run"
+                for _, _, rows in per_run) + " |")
+        md.append("")
+    return md
+
+
 def median(values):
     values = sorted(values)
     n = len(values)
     return None if n == 0 else (values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2)
 
 
-def targets_section(results, steady_dir, settings):
-    """Issue 6's end-to-end targets against what this run measured (the micro-benchmark targets are in
-    bench/micro.md)."""
+def target_rows(results, steady_dir):
+    """Issue 6's end-to-end targets against what a run measured: [(target, measured, verdict)]; the steady-state
+    row only with a steady_dir."""
     def load(*parts):
         path = os.path.join(*parts)
         return load_json(path) if os.path.exists(path) else None
@@ -280,7 +334,7 @@ def targets_section(results, steady_dir, settings):
         rows.append(("publisher throughput with 8 subscribers at least 90% of that with 1",
                      f"{rate(pubs[8]['median_rate'])} vs {rate(pubs[1]['median_rate'])} msg/s: {r:.0%}",
                      verdict(r >= 0.9)))
-    steady = load(steady_dir.rstrip("/"), "steady", "steady.json")
+    steady = load(steady_dir.rstrip("/"), "steady", "steady.json") if steady_dir else None
     if steady:
         ok = steady.get("passed", None)
         if ok is None:
@@ -289,12 +343,22 @@ def targets_section(results, steady_dir, settings):
         rows.append(("100,000,000 messages with the message path on Epsilon GC",
                      f"{steady.get('subscriber_messages', 0):,} messages received, gaps "
                      f"{steady.get('subscriber_gaps')}, no process out of memory", verdict(ok)))
+    return rows
+
+
+def targets_section(results, steady_dir, settings, compared=False):
+    """Issue 6's end-to-end targets against what this run measured (the micro-benchmark targets are in
+    bench/micro.md)."""
+    rows = target_rows(results, steady_dir)
     if not rows:
         return []
     out = ["## Against the targets", "",
            "Issue 6's end-to-end targets, from this run (the decoder and codec targets are in "
            "[bench/micro.md](bench/micro.md)). On this machine every process of the chain, the simulator "
-           "included, shares two cores with backing-off threads; see *Dedicated, pinned cores* below.", "",
+           "included, shares two cores with backing-off threads (idle strategy: "
+           f"`{idle_strategy_of(settings)}`); see *Dedicated, pinned cores* below" +
+           ("; *Idle strategies on shared cores* has the same targets from a run with another idle strategy."
+            if compared else "."), "",
            "| target | measured | |", "|---|---|---|"]
     out += [f"| {t} | {m} | {v} |" for t, m, v in rows]
     out.append("")
@@ -305,6 +369,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results")
     parser.add_argument("--steady", help="results directory of a bench/e2e/steady.sh run (default: RESULTS)")
+    parser.add_argument("--compare", action="append", default=[],
+                        help="results directory of a run with another IDLE_STRATEGY (repeatable)")
     parser.add_argument("--doc", default="docs/BENCHMARKS.md")
     parser.add_argument("--images", default="docs/bench")
     args = parser.parse_args()
@@ -506,6 +572,10 @@ def main():
         md.append(f"| **median** | | | | | | | **{median([c['p50_us'] / r['p50_us'] for _, c, r in pairs]):.2f}x** | "
                   f"**{median([c['p99_us'] / r['p99_us'] for _, c, r in pairs]):.2f}x** |")
         md.append("")
+
+    if args.compare:
+        md.extend(idle_section([(results, settings)] + [
+            (d.rstrip("/"), load_json(os.path.join(d.rstrip("/"), "settings.json"))) for d in args.compare]))
 
     latency_section(
         "latency-outside", "## Latency from outside (corrected for coordinated omission)",
@@ -757,7 +827,7 @@ def main():
             md.append("```")
             md.append("")
 
-    md[targets_at:targets_at] = targets_section(results, args.steady or results, settings)
+    md[targets_at:targets_at] = targets_section(results, args.steady or results, settings, bool(args.compare))
     md.append("## Dedicated, pinned cores")
     md.append("")
     opts = settings.get("extra_opts", "")
@@ -779,7 +849,8 @@ def main():
     md.append("`make bench` writes a new directory under `bench/e2e/results/` (JSON per run, `.hgrm` "
               "percentile distributions, every process's log and command line) and regenerates this page from "
               "it; `python3 bench/e2e/report.py bench/e2e/results/<run> [--steady bench/e2e/results/<steady run>]` "
-              "regenerates it from an older run. `make bench-full` runs the long settings and `bench/e2e/steady.sh`.")
+              "regenerates it from an older run (`--compare bench/e2e/results/<run>` adds another run's latency pairs to "
+              "*Idle strategies on shared cores*). `make bench-full` runs the long settings and `bench/e2e/steady.sh`.")
     md.append("")
     os.makedirs(os.path.dirname(args.doc) or ".", exist_ok=True)
     with open(args.doc, "w") as f:
