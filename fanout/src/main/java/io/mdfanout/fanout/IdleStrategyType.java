@@ -1,26 +1,17 @@
 package io.mdfanout.fanout;
 
-import org.agrona.concurrent.BackoffIdleStrategy;
+import io.mdfanout.affinity.IdleStrategies;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingIdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
-import java.util.concurrent.TimeUnit;
-
 /**
  * What a busy thread of the fanout (publisher or embedded media driver) does when a duty cycle found no work.
  * <p>
- * {@code backoff} spins 10 times, yields 20 times, then parks from 1 us doubling up to a maximum park period
- * ({@code --idle-max-park-us}, {@link #DEFAULT_MAX_PARK_NS} by default); {@code park} is the same without the yields;
- * {@code sleep} always parks that long. The feed handler and the subscriber tools use the same shapes and default, so
- * a message crossing several idle threads waits at most one short park at each hop (Agrona's own default, 1 ms, puts
- * milliseconds into the p99).
- * <p>
- * Why {@code park}: on Linux 6.6 and later (the EEVDF scheduler) every {@code Thread.yield()} moves the yielding
- * thread's deadline a whole scheduler slice later, so a consumer that yields while it waits for work falls behind
- * every busy thread sharing its cores and then waits milliseconds for a core once work arrives. A thread that
- * spins briefly and then parks keeps its place. See docs/OPERATIONS.md ("Idle strategies") for the figures.
+ * {@code backoff} and {@code park} are {@link IdleStrategies}', shared with the other roles ({@code park} is
+ * {@code backoff} without the yields, for cores shared with busy threads on EEVDF kernels); {@code sleep} always
+ * parks the maximum park period ({@code --idle-max-park-us}).
  */
 public enum IdleStrategyType
 {
@@ -35,13 +26,10 @@ public enum IdleStrategyType
     /** Park the maximum park period between idle cycles: least CPU, most latency. */
     SLEEP;
 
-    /** Default longest park of {@code backoff} and the park of {@code sleep}: 100 microseconds. */
-    public static final long DEFAULT_MAX_PARK_NS = TimeUnit.MICROSECONDS.toNanos(100);
-    /** Shortest park of {@code backoff}, and so the smallest maximum park accepted: 1 microsecond. */
-    public static final long MIN_PARK_NS = TimeUnit.MICROSECONDS.toNanos(1);
-    private static final int MAX_SPINS = 10;
-    private static final int MAX_YIELDS = 20;
-    private static final int NO_YIELDS = 0;
+    /** Default longest park of {@code backoff} and {@code park}, and the park of {@code sleep}. */
+    public static final long DEFAULT_MAX_PARK_NS = IdleStrategies.DEFAULT_MAX_PARK_NS;
+    /** Shortest park, and so the smallest maximum park accepted. */
+    public static final long MIN_PARK_NS = IdleStrategies.MIN_PARK_NS;
 
     /** @return a new idle strategy of this type with the default maximum park (stateful: one per thread). */
     public IdleStrategy newIdleStrategy()
@@ -65,10 +53,10 @@ public enum IdleStrategyType
             case SLEEP:
                 return new SleepingIdleStrategy(parkNs);
             case PARK:
-                return new BackoffIdleStrategy(MAX_SPINS, NO_YIELDS, MIN_PARK_NS, parkNs);
+                return IdleStrategies.park(parkNs);
             case BACKOFF:
             default:
-                return new BackoffIdleStrategy(MAX_SPINS, MAX_YIELDS, MIN_PARK_NS, parkNs);
+                return IdleStrategies.backoff(parkNs);
         }
     }
 

@@ -1,32 +1,28 @@
 package io.mdfanout.fanout;
 
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.SleepingIdleStrategy;
+import io.mdfanout.affinity.IdleStrategies;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class IdleStrategyTypeTest
 {
     @Test
-    void parkIsBackoffWithoutYields()
+    void backoffAndParkAreTheSharedStrategies()
     {
         assertEquals(IdleStrategyType.PARK, IdleStrategyType.fromName("park"));
-        assertEquals("park", IdleStrategyType.PARK.cliName());
-        final String strategy = IdleStrategyType.PARK.newIdleStrategy(50_000).toString();
-        assertTrue(IdleStrategyType.PARK.newIdleStrategy() instanceof BackoffIdleStrategy);
-        assertTrue(strategy.contains("maxSpins=10, maxYields=0, minParkPeriodNs=1000, maxParkPeriodNs=50000"), strategy);
-        assertTrue(IdleStrategyType.BACKOFF.newIdleStrategy().toString().contains("maxYields=20"));
+        assertEquals(IdleStrategies.park(50_000).toString(), IdleStrategyType.PARK.newIdleStrategy(50_000).toString());
+        assertEquals(IdleStrategies.backoff(IdleStrategyType.DEFAULT_MAX_PARK_NS).toString(),
+            IdleStrategyType.BACKOFF.newIdleStrategy().toString());
     }
 
     @Test
-    void onlySpinningStrategiesBackOffOnSharedCores()
+    void onSharedCoresOnlySpinningAndYieldingBecomeBackoff()
     {
-        assertEquals(IdleStrategyType.BACKOFF, IdleStrategyType.BUSY_SPIN.onSharedCores());
-        assertEquals(IdleStrategyType.BACKOFF, IdleStrategyType.YIELD.onSharedCores());
-        assertEquals(IdleStrategyType.PARK, IdleStrategyType.PARK.onSharedCores());
-        assertEquals(IdleStrategyType.SLEEP, IdleStrategyType.SLEEP.onSharedCores());
-        assertTrue(IdleStrategyType.SLEEP.onSharedCores().newIdleStrategy() instanceof SleepingIdleStrategy);
+        for (final IdleStrategyType type : IdleStrategyType.values())
+        {
+            final boolean spins = IdleStrategyType.YIELD == type || IdleStrategyType.BUSY_SPIN == type;
+            assertEquals(spins ? IdleStrategyType.BACKOFF : type, type.onSharedCores(), type.cliName());
+        }
     }
 }

@@ -1,23 +1,15 @@
 package io.mdfanout.feed.handler;
 
-import org.agrona.concurrent.BackoffIdleStrategy;
+import io.mdfanout.affinity.IdleStrategies;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
-import java.util.concurrent.TimeUnit;
-
 /**
  * The idle strategies a feed-handler thread can run with, by their command-line names.
- * {@code busy-spin} is for a pinned, isolated core only; {@code backoff} suits shared machines.
- * <p>
- * {@code backoff} spins 10 times, yields 20 times, then parks from 1 us doubling up to a maximum park period
- * ({@code --idle-max-park-us}, {@link #DEFAULT_MAX_PARK_NS} by default): the same shape and the same default as
- * the fanout, its embedded media driver and the subscriber tools, so a message crossing several idle threads
- * waits at most one short park at each hop. Agrona's own default (1 ms) puts milliseconds into the p99 of a
- * chain of hops. {@code park} is {@code backoff} without the yields: on Linux 6.6 and later (the EEVDF scheduler)
- * every {@code Thread.yield()} moves the thread's deadline a whole scheduler slice later, so a thread that yields
- * while it waits falls behind every busy thread sharing its cores (see docs/OPERATIONS.md, "Idle strategies").
+ * {@code busy-spin} is for a pinned, isolated core only; {@code backoff} suits shared machines, and {@code park}
+ * ({@code backoff} without the yields) shared cores on EEVDF kernels: both are {@link IdleStrategies}', the same
+ * shapes and default as the fanout, its embedded media driver and the subscriber tools.
  */
 public enum IdleStrategyChoice
 {
@@ -30,13 +22,10 @@ public enum IdleStrategyChoice
     /** Never give the core up: lowest latency, burns a whole core. */
     BUSY_SPIN("busy-spin");
 
-    /** Default longest park of {@code backoff}: 100 microseconds. */
-    public static final long DEFAULT_MAX_PARK_NS = TimeUnit.MICROSECONDS.toNanos(100);
-    /** Shortest park of {@code backoff}, and so the smallest maximum park accepted: 1 microsecond. */
-    public static final long MIN_PARK_NS = TimeUnit.MICROSECONDS.toNanos(1);
-    private static final int MAX_SPINS = 10;
-    private static final int MAX_YIELDS = 20;
-    private static final int NO_YIELDS = 0;
+    /** Default longest park of {@code backoff} and {@code park}. */
+    public static final long DEFAULT_MAX_PARK_NS = IdleStrategies.DEFAULT_MAX_PARK_NS;
+    /** Shortest park, and so the smallest maximum park accepted. */
+    public static final long MIN_PARK_NS = IdleStrategies.MIN_PARK_NS;
 
     private final String cliName;
 
@@ -75,8 +64,8 @@ public enum IdleStrategyChoice
         {
             case YIELD: return new YieldingIdleStrategy();
             case BUSY_SPIN: return new BusySpinIdleStrategy();
-            case PARK: return new BackoffIdleStrategy(MAX_SPINS, NO_YIELDS, MIN_PARK_NS, Math.max(MIN_PARK_NS, maxParkNs));
-            default: return new BackoffIdleStrategy(MAX_SPINS, MAX_YIELDS, MIN_PARK_NS, Math.max(MIN_PARK_NS, maxParkNs));
+            case PARK: return IdleStrategies.park(maxParkNs);
+            default: return IdleStrategies.backoff(maxParkNs);
         }
     }
 

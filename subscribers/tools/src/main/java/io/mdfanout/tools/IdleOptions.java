@@ -1,6 +1,6 @@
 package io.mdfanout.tools;
 
-import org.agrona.concurrent.BackoffIdleStrategy;
+import io.mdfanout.affinity.IdleStrategies;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
@@ -11,11 +11,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * What a tool's poll thread and its embedded media driver do when a duty cycle found no work: the same
  * {@code --idle-strategy} and {@code --idle-max-park-us} options, with the same meaning and defaults, as the feed
- * handler and the fanout. {@code backoff} spins 10 times, yields 20 times, then parks from 1 us doubling up to the
- * maximum park; Agrona's own default maximum (1 ms) would put milliseconds into the p99 of every hop. {@code park}
- * is {@code backoff} without the yields: on Linux 6.6 and later (the EEVDF scheduler) every {@code Thread.yield()}
- * moves the thread's deadline a whole scheduler slice later, so a thread that yields while it waits falls behind
- * every busy thread sharing its cores (see docs/OPERATIONS.md, "Idle strategies").
+ * handler and the fanout; {@code backoff} and {@code park} ({@code backoff} without the yields, for cores shared
+ * with busy threads on EEVDF kernels) are {@link IdleStrategies}'.
  * <p>
  * The benchmark's raw Aeron baseline ({@code raw-aeron-pub}, {@code raw-aeron-sub}) takes these options too, so
  * the chain and the baseline are compared with the same idle behaviour.
@@ -23,12 +20,8 @@ import java.util.concurrent.TimeUnit;
 public final class IdleOptions
 {
     /** Default longest park of {@code backoff}. */
-    public static final long DEFAULT_MAX_PARK_US = 100;
-    private static final long MIN_PARK_NS = TimeUnit.MICROSECONDS.toNanos(1);
+    public static final long DEFAULT_MAX_PARK_US = IdleStrategies.DEFAULT_MAX_PARK_NS / 1000;
     private static final long MAX_MAX_PARK_US = TimeUnit.SECONDS.toMicros(1);
-    private static final int MAX_SPINS = 10;
-    private static final int MAX_YIELDS = 20;
-    private static final int NO_YIELDS = 0;
 
     @Option(names = "--idle-strategy", defaultValue = "backoff",
         description = "What the poll thread and the embedded media driver do when idle: backoff, park (backoff " +
@@ -89,10 +82,8 @@ public final class IdleOptions
         {
             case "yield": return new YieldingIdleStrategy();
             case "busy-spin": return new BusySpinIdleStrategy();
-            case "park": return new BackoffIdleStrategy(
-                MAX_SPINS, NO_YIELDS, MIN_PARK_NS, TimeUnit.MICROSECONDS.toNanos(maxParkUs));
-            default: return new BackoffIdleStrategy(
-                MAX_SPINS, MAX_YIELDS, MIN_PARK_NS, TimeUnit.MICROSECONDS.toNanos(maxParkUs));
+            case "park": return IdleStrategies.park(TimeUnit.MICROSECONDS.toNanos(maxParkUs));
+            default: return IdleStrategies.backoff(TimeUnit.MICROSECONDS.toNanos(maxParkUs));
         }
     }
 

@@ -95,17 +95,12 @@ class ToolsCommandLineTest
     }
 
     @Test
-    void parkIsBackoffWithoutYields()
+    void parkIsTheSharedStrategy()
     {
-        final IdleOptions backoff = new IdleOptions();
-        assertTrue(backoff.newIdleStrategy().toString().contains("maxYields=20"), backoff.newIdleStrategy().toString());
-
         final IdleOptions park = new IdleOptions();
         new CommandLine(park).parseArgs("--idle-strategy", "park", "--idle-max-park-us", "50");
         assertEquals("park(maxPark=50us)", park.toString());
-        final String strategy = park.newIdleStrategy().toString();
-        assertTrue(strategy.startsWith("BackoffIdleStrategy{"), strategy);
-        assertTrue(strategy.contains("maxSpins=10, maxYields=0, minParkPeriodNs=1000, maxParkPeriodNs=50000"), strategy);
+        assertEquals(io.mdfanout.affinity.IdleStrategies.park(50_000).toString(), park.newIdleStrategy().toString());
     }
 
     private static String tailError(final String... args)
