@@ -35,7 +35,8 @@
 # every chain run the simulator serves MoldUDP64 re-requests and the feed handler uses them; 0: none),
 # REPEAT_RATES ("100000") and REPEATS (2): more chain/raw latency pairs at those rates (median ratio reported),
 # SUB_DRIVER (auto: fan-out subscribers share one media-driver, a lone one embeds its own; shared; embedded),
-# FH_OPTS / FO_OPTS / SUB_OPTS / RAW_OPTS (extra options for the feed handler, fanout, chain subscribers, raw pair:
+# FH_OPTS / FO_OPTS / SUB_OPTS / RAW_OPTS / DRIVER_OPTS (extra options for the feed handler, fanout, chain
+# subscribers, raw pair, and the standalone media-driver that several subscribers share:
 # e.g. pinned runs on a many-core host), IDLE_STRATEGY (empty: each role's default, backoff; e.g. park: that
 # --idle-strategy for every process of both systems, the simulator, the raw pair and the media drivers included;
 # see docs/OPERATIONS.md "Idle strategies"), SKIP_LATENCY=1, SKIP_FANOUT=1, SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh, at NATS_RATES: "100000 1000000"), SPARSE_LOGS=1 (see below), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
@@ -45,7 +46,7 @@ cd "$(dirname "$0")/../.."
 RATES="${RATES:-10000 100000 1000000}"
 LATENCY_FROM="${LATENCY_FROM:-receive}"
 SUB_DRIVER="${SUB_DRIVER:-auto}"
-FH_OPTS="${FH_OPTS:-}"; FO_OPTS="${FO_OPTS:-}"; SUB_OPTS="${SUB_OPTS:-}"; RAW_OPTS="${RAW_OPTS:-}"
+FH_OPTS="${FH_OPTS:-}"; FO_OPTS="${FO_OPTS:-}"; SUB_OPTS="${SUB_OPTS:-}"; RAW_OPTS="${RAW_OPTS:-}"; DRIVER_OPTS="${DRIVER_OPTS:-}"
 export IDLE_STRATEGY="${IDLE_STRATEGY:-}"
 idle_opt=""
 if [ -n "$IDLE_STRATEGY" ]; then
@@ -121,7 +122,7 @@ subscriber_driver() {  # subscriber_driver LOG_DIR SUBSCRIBERS
     *) [ "$2" -gt 1 ] || return 0 ;;
   esac
   local dir="/dev/shm/mdfanout-bench-$$-subscriber-driver"
-  launch "$1/media-driver.log" $mdf media-driver --aeron-dir "$dir" --cpus none $idle_opt
+  launch "$1/media-driver.log" $mdf media-driver --aeron-dir "$dir" --cpus none $idle_opt $DRIVER_OPTS
   wait_for_files 30 "$dir/cnc.dat" || log "the subscribers' media driver did not start (see $1)"
   sub_drv="--aeron-dir $dir"
 }
@@ -277,7 +278,7 @@ print(','.join(map(str, cpus[1:])))" "$cpus")"
   # received once and each subscriber reads it from shared memory (with a driver each, N receivers
   # would compete for the one CPU left and the slowest would lose data under max flow control).
   local sub_driver="/dev/shm/mdfanout-bench-$$-$name-driver"
-  launch "$logs/driver.log" $others_cpu $mdf media-driver --aeron-dir "$sub_driver" --cpus none $idle_opt
+  launch "$logs/driver.log" $others_cpu $mdf media-driver --aeron-dir "$sub_driver" --cpus none $idle_opt $DRIVER_OPTS
   local drv=$last_pid
   wait_for_files 30 "$sub_driver/cnc.dat" || log "$name: the subscribers' media driver did not start (see $logs)"
   local sub_pids=() ready=()
