@@ -76,8 +76,8 @@ public final class FanoutCommand implements Callable<Integer>
 
     @Option(names = "--idle-max-park-us", defaultValue = "100",
         description = "Longest park of the backoff and park idle strategies (spin, yield, then park from 1 us " +
-            "doubling up to this; the park of sleep), in microseconds, for publishers and the embedded driver: the most a message " +
-            "waits at each idle thread.")
+            "doubling up to this; the park of sleep), in microseconds, for publishers and the embedded driver: the " +
+            "most a message waits at each idle thread.")
     long idleMaxParkUs;
 
     @Option(names = "--heartbeat-interval-ms", defaultValue = "250",

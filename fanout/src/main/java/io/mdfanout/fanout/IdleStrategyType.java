@@ -38,7 +38,8 @@ public enum IdleStrategyType
     }
 
     /**
-     * @param maxParkNs longest park of {@code backoff} and {@code park}, park of {@code sleep}; at least {@link #MIN_PARK_NS}.
+     * @param maxParkNs longest park of {@code backoff} and {@code park}, park of {@code sleep}; at least
+     *                  {@link #MIN_PARK_NS}.
      * @return a new idle strategy of this type (idle strategies are stateful: one per thread).
      */
     public IdleStrategy newIdleStrategy(final long maxParkNs)
