@@ -264,7 +264,7 @@ def idle_section(runs):
                       f"{us(w['p99_9_us'])} | {p50:.2f}x{note} | {p99:.2f}x{note} |")
     md.append("")
     per_run = [(results, settings, {t: (m, v) for t, m, v in target_rows(results, None)}) for results, settings in runs]
-    targets = [t for t, _, _ in target_rows(runs[0][0], None)]
+    targets = list(per_run[0][2])
     if targets:
         md.append("The end-to-end targets in each of these runs (each a whole `make bench` where it has every "
                   "section):")
