@@ -399,7 +399,9 @@ def main():
     md.append(f"Generated from the run `{os.path.basename(results)}` (git {settings.get('git', '?')}"
               + (f", {elapsed} s" if elapsed is not None else "") + ") by `make bench` "
               "(`bench/e2e/run.sh`, then `bench/e2e/report.py`). Micro-benchmarks (JMH) are in "
-              "[bench/micro.md](bench/micro.md).")
+              "[bench/micro.md](bench/micro.md)."
+              + (" This page: `python3 bench/e2e/report.py " + " ".join(sys.argv[1:]) + "`."
+                 if args.steady or args.compare else ""))
     md.append("")
     md.append("## What is measured")
     md.append("")
