@@ -1,6 +1,7 @@
 package io.mdfanout.feed.normalize;
 
 import org.agrona.BitUtil;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
@@ -41,6 +42,8 @@ public final class BatchingRingWriter
     private static final int NO_BATCH = -1;
 
     private final AtomicBuffer buffer;
+    private final byte[] byteArray;
+    private final long addressOffset;
     private final int capacity;
     private final int mask;
     private final int maxMsgLength;
@@ -63,6 +66,8 @@ public final class BatchingRingWriter
     public BatchingRingWriter(final RingBuffer ring)
     {
         this.buffer = ring.buffer();
+        this.byteArray = buffer.byteArray();
+        this.addressOffset = buffer.addressOffset();
         this.capacity = ring.capacity();
         this.mask = capacity - 1;
         this.maxMsgLength = ring.maxMsgLength();
@@ -134,7 +139,10 @@ public final class BatchingRingWriter
             writeIndex = 0;
         }
         final int nextIndex = writeIndex + alignedLength;
-        buffer.putLong(nextIndex == capacity ? 0 : nextIndex, 0L); // the reader stops at the zeroed header
+        // The reader stops at the zeroed header. Plain stores by address: every index here is inside
+        // the buffer by the arithmetic above (a record and the header after it fit before capacity),
+        // so Agrona's per-store bounds check would only repeat it.
+        UnsafeApi.putLong(byteArray, addressOffset + (nextIndex == capacity ? 0 : nextIndex), 0L);
         putHeader(writeIndex, recordLength, msgTypeId);
         this.tail = tail + padding + alignedLength;
 
@@ -160,11 +168,13 @@ public final class BatchingRingWriter
             // Length stays 0, as pre-zeroed: the reader stops here until publish stores it.
             batchFirstIndex = recordIndex;
             batchFirstLength = recordLength;
-            buffer.putInt(typeOffset(recordIndex), msgTypeId);
+            UnsafeApi.putInt(byteArray, addressOffset + typeOffset(recordIndex), msgTypeId);
         }
         else
         {
-            buffer.putLong(lengthOffset(recordIndex), (long)msgTypeId << 32 | (recordLength & 0xFFFF_FFFFL));
+            // Length and type as one store, in native order as the ring's reader loads them.
+            UnsafeApi.putLong(
+                byteArray, addressOffset + lengthOffset(recordIndex), (long)msgTypeId << 32 | (recordLength & 0xFFFF_FFFFL));
         }
     }
 }

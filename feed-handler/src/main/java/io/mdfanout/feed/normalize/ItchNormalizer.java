@@ -37,6 +37,7 @@ import io.mdfanout.sbe.OrderDeleteEncoder;
 import io.mdfanout.sbe.OrderExecutedEncoder;
 import io.mdfanout.sbe.OrderExecutedWithPriceEncoder;
 import io.mdfanout.sbe.OrderReplaceEncoder;
+import io.mdfanout.sbe.Price4Encoder;
 import io.mdfanout.sbe.RegShoRestrictionEncoder;
 import io.mdfanout.sbe.Side;
 import io.mdfanout.sbe.SystemEventCode;
@@ -82,6 +83,12 @@ public final class ItchNormalizer
 {
     private static final int HEADER_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH;
     private static final int LOCATES = 1 << 16;
+    /** Offset of the SBE block in a record, after the message header. */
+    private static final int BODY = HEADER_LENGTH;
+    private static final int EXCHANGE_SEQUENCE = AddOrderEncoder.exchangeSequenceEncodingOffset();
+    private static final int EXCHANGE_TIMESTAMP = AddOrderEncoder.exchangeTimestampEncodingOffset();
+    private static final int INSTRUMENT_ID = AddOrderEncoder.instrumentIdEncodingOffset();
+    private static final int MANTISSA = Price4Encoder.mantissaEncodingOffset();
 
     private static final long ADD_ORDER_HEADER = headerWord(AddOrderEncoder.TEMPLATE_ID, AddOrderEncoder.BLOCK_LENGTH);
     private static final long ORDER_DELETE_HEADER =
@@ -336,24 +343,20 @@ public final class ItchNormalizer
             counters.invalidField().incrementRelease();
             return;
         }
-        final PartitionEncoders target = partitions[partitionByLocate[locate]];
-        final int index = claim(target, AddOrderEncoder.TEMPLATE_ID, AddOrderEncoder.BLOCK_LENGTH, ADD_ORDER_HEADER);
-        if (index < 0)
+        final ClaimedRecord record = claim(
+            partitions[partitionByLocate[locate]], AddOrderEncoder.TEMPLATE_ID, AddOrderEncoder.BLOCK_LENGTH,
+            ADD_ORDER_HEADER);
+        if (null == record)
         {
             return;
         }
-        final int bodyOffset = index + HEADER_LENGTH;
-        final AddOrderEncoder encoder = target.addOrder;
-        encoder.wrap(target.buffer, bodyOffset)
-            .exchangeSequence(sequence)
-            .exchangeTimestamp(timestamp)
-            .instrumentId(locate)
-            .orderId(message.orderReferenceNumber())
-            .price().mantissa(message.price());
-        encoder.shares(message.shares());
+        putCommonFields(record, sequence, timestamp, locate);
+        record.putLong(BODY + AddOrderEncoder.orderIdEncodingOffset(), message.orderReferenceNumber());
+        record.putLong(BODY + AddOrderEncoder.priceEncodingOffset() + MANTISSA, message.price());
+        record.putInt(BODY + AddOrderEncoder.sharesEncodingOffset(), (int)message.shares());
         // Side's wire values are ITCH's own 'B' and 'S' (checked above): copy the byte rather than
         // choose an enum constant, a branch a random buy/sell mix mispredicts half the time.
-        target.buffer.putByte(bodyOffset + AddOrderEncoder.sideEncodingOffset(), side);
+        record.putByte(BODY + AddOrderEncoder.sideEncodingOffset(), side);
         countPublished();
     }
 
@@ -363,18 +366,15 @@ public final class ItchNormalizer
     {
         final OrderDeleteMessage message = orderDelete;
         message.wrap(buffer, offset, length);
-        final PartitionEncoders target = partitions[partitionByLocate[locate]];
-        final int index = claim(
-            target, OrderDeleteEncoder.TEMPLATE_ID, OrderDeleteEncoder.BLOCK_LENGTH, ORDER_DELETE_HEADER);
-        if (index < 0)
+        final ClaimedRecord record = claim(
+            partitions[partitionByLocate[locate]], OrderDeleteEncoder.TEMPLATE_ID, OrderDeleteEncoder.BLOCK_LENGTH,
+            ORDER_DELETE_HEADER);
+        if (null == record)
         {
             return;
         }
-        target.orderDelete.wrap(target.buffer, index + HEADER_LENGTH)
-            .exchangeSequence(sequence)
-            .exchangeTimestamp(timestamp)
-            .instrumentId(locate)
-            .orderId(message.orderReferenceNumber());
+        putCommonFields(record, sequence, timestamp, locate);
+        record.putLong(BODY + OrderDeleteEncoder.orderIdEncodingOffset(), message.orderReferenceNumber());
         countPublished();
     }
 
@@ -384,19 +384,16 @@ public final class ItchNormalizer
     {
         final OrderCancelMessage message = orderCancel;
         message.wrap(buffer, offset, length);
-        final PartitionEncoders target = partitions[partitionByLocate[locate]];
-        final int index = claim(
-            target, OrderCancelEncoder.TEMPLATE_ID, OrderCancelEncoder.BLOCK_LENGTH, ORDER_CANCEL_HEADER);
-        if (index < 0)
+        final ClaimedRecord record = claim(
+            partitions[partitionByLocate[locate]], OrderCancelEncoder.TEMPLATE_ID, OrderCancelEncoder.BLOCK_LENGTH,
+            ORDER_CANCEL_HEADER);
+        if (null == record)
         {
             return;
         }
-        target.orderCancel.wrap(target.buffer, index + HEADER_LENGTH)
-            .exchangeSequence(sequence)
-            .exchangeTimestamp(timestamp)
-            .instrumentId(locate)
-            .orderId(message.orderReferenceNumber())
-            .cancelledShares(message.cancelledShares());
+        putCommonFields(record, sequence, timestamp, locate);
+        record.putLong(BODY + OrderCancelEncoder.orderIdEncodingOffset(), message.orderReferenceNumber());
+        record.putInt(BODY + OrderCancelEncoder.cancelledSharesEncodingOffset(), (int)message.cancelledShares());
         countPublished();
     }
 
@@ -406,20 +403,17 @@ public final class ItchNormalizer
     {
         final OrderExecutedMessage message = orderExecuted;
         message.wrap(buffer, offset, length);
-        final PartitionEncoders target = partitions[partitionByLocate[locate]];
-        final int index = claim(
-            target, OrderExecutedEncoder.TEMPLATE_ID, OrderExecutedEncoder.BLOCK_LENGTH, ORDER_EXECUTED_HEADER);
-        if (index < 0)
+        final ClaimedRecord record = claim(
+            partitions[partitionByLocate[locate]], OrderExecutedEncoder.TEMPLATE_ID,
+            OrderExecutedEncoder.BLOCK_LENGTH, ORDER_EXECUTED_HEADER);
+        if (null == record)
         {
             return;
         }
-        target.orderExecuted.wrap(target.buffer, index + HEADER_LENGTH)
-            .exchangeSequence(sequence)
-            .exchangeTimestamp(timestamp)
-            .instrumentId(locate)
-            .orderId(message.orderReferenceNumber())
-            .matchNumber(message.matchNumber())
-            .executedShares(message.executedShares());
+        putCommonFields(record, sequence, timestamp, locate);
+        record.putLong(BODY + OrderExecutedEncoder.orderIdEncodingOffset(), message.orderReferenceNumber());
+        record.putLong(BODY + OrderExecutedEncoder.matchNumberEncodingOffset(), message.matchNumber());
+        record.putInt(BODY + OrderExecutedEncoder.executedSharesEncodingOffset(), (int)message.executedShares());
         countPublished();
     }
 
@@ -429,22 +423,19 @@ public final class ItchNormalizer
     {
         final OrderReplaceMessage message = orderReplace;
         message.wrap(buffer, offset, length);
-        final PartitionEncoders target = partitions[partitionByLocate[locate]];
-        final int index = claim(
-            target, OrderReplaceEncoder.TEMPLATE_ID, OrderReplaceEncoder.BLOCK_LENGTH, ORDER_REPLACE_HEADER);
-        if (index < 0)
+        final ClaimedRecord record = claim(
+            partitions[partitionByLocate[locate]], OrderReplaceEncoder.TEMPLATE_ID, OrderReplaceEncoder.BLOCK_LENGTH,
+            ORDER_REPLACE_HEADER);
+        if (null == record)
         {
             return;
         }
-        final OrderReplaceEncoder encoder = target.orderReplace;
-        encoder.wrap(target.buffer, index + HEADER_LENGTH)
-            .exchangeSequence(sequence)
-            .exchangeTimestamp(timestamp)
-            .instrumentId(locate)
-            .originalOrderId(message.originalOrderReferenceNumber())
-            .newOrderId(message.newOrderReferenceNumber())
-            .price().mantissa(message.price());
-        encoder.shares(message.shares());
+        putCommonFields(record, sequence, timestamp, locate);
+        record.putLong(
+            BODY + OrderReplaceEncoder.originalOrderIdEncodingOffset(), message.originalOrderReferenceNumber());
+        record.putLong(BODY + OrderReplaceEncoder.newOrderIdEncodingOffset(), message.newOrderReferenceNumber());
+        record.putLong(BODY + OrderReplaceEncoder.priceEncodingOffset() + MANTISSA, message.price());
+        record.putInt(BODY + OrderReplaceEncoder.sharesEncodingOffset(), (int)message.shares());
         countPublished();
     }
 
@@ -454,27 +445,23 @@ public final class ItchNormalizer
     {
         final OrderExecutedWithPriceMessage message = orderExecutedWithPrice;
         message.wrap(buffer, offset, length);
-        final PartitionEncoders target = partitions[partitionByLocate[locate]];
-        final int index = claim(
-            target,
+        final ClaimedRecord record = claim(
+            partitions[partitionByLocate[locate]],
             OrderExecutedWithPriceEncoder.TEMPLATE_ID,
             OrderExecutedWithPriceEncoder.BLOCK_LENGTH,
             ORDER_EXECUTED_WITH_PRICE_HEADER);
-        if (index < 0)
+        if (null == record)
         {
             return;
         }
-        final OrderExecutedWithPriceEncoder encoder = target.orderExecutedWithPrice;
-        encoder.wrap(target.buffer, index + HEADER_LENGTH)
-            .exchangeSequence(sequence)
-            .exchangeTimestamp(timestamp)
-            .instrumentId(locate)
-            .orderId(message.orderReferenceNumber())
-            .matchNumber(message.matchNumber())
-            .executionPrice().mantissa(message.executionPrice());
-        encoder
-            .executedShares(message.executedShares())
-            .printable(message.printable());
+        putCommonFields(record, sequence, timestamp, locate);
+        record.putLong(BODY + OrderExecutedWithPriceEncoder.orderIdEncodingOffset(), message.orderReferenceNumber());
+        record.putLong(BODY + OrderExecutedWithPriceEncoder.matchNumberEncodingOffset(), message.matchNumber());
+        record.putLong(
+            BODY + OrderExecutedWithPriceEncoder.executionPriceEncodingOffset() + MANTISSA, message.executionPrice());
+        record.putInt(
+            BODY + OrderExecutedWithPriceEncoder.executedSharesEncodingOffset(), (int)message.executedShares());
+        record.putByte(BODY + OrderExecutedWithPriceEncoder.printableEncodingOffset(), message.printable());
         countPublished();
     }
 
@@ -490,25 +477,50 @@ public final class ItchNormalizer
             counters.invalidField().incrementRelease();
             return;
         }
-        final PartitionEncoders target = partitions[partitionByLocate[locate]];
-        final int index = claim(target, TradeEncoder.TEMPLATE_ID, TradeEncoder.BLOCK_LENGTH, TRADE_HEADER);
-        if (index < 0)
+        final ClaimedRecord record = claim(
+            partitions[partitionByLocate[locate]], TradeEncoder.TEMPLATE_ID, TradeEncoder.BLOCK_LENGTH, TRADE_HEADER);
+        if (null == record)
         {
             return;
         }
-        final int bodyOffset = index + HEADER_LENGTH;
-        final TradeEncoder encoder = target.trade;
-        encoder.wrap(target.buffer, bodyOffset)
-            .exchangeSequence(sequence)
-            .exchangeTimestamp(timestamp)
-            .instrumentId(locate)
-            .orderId(message.orderReferenceNumber())
-            .matchNumber(message.matchNumber())
-            .price().mantissa(message.price());
-        encoder.shares(message.shares());
-        target.buffer.putByte(bodyOffset + TradeEncoder.sideEncodingOffset(), side); // 'B' or 'S', as on the wire
-
+        putCommonFields(record, sequence, timestamp, locate);
+        record.putLong(BODY + TradeEncoder.orderIdEncodingOffset(), message.orderReferenceNumber());
+        record.putLong(BODY + TradeEncoder.matchNumberEncodingOffset(), message.matchNumber());
+        record.putLong(BODY + TradeEncoder.priceEncodingOffset() + MANTISSA, message.price());
+        record.putInt(BODY + TradeEncoder.sharesEncodingOffset(), (int)message.shares());
+        record.putByte(BODY + TradeEncoder.sideEncodingOffset(), side); // 'B' or 'S', as on the wire
         countPublished();
+    }
+
+    /**
+     * The fields every normalized message starts with, at the same offsets in every template
+     * (checked by {@code ItchNormalizerTest}).
+     */
+    private static void putCommonFields(
+        final ClaimedRecord record, final long sequence, final long timestamp, final int locate)
+    {
+        record.putLong(BODY + EXCHANGE_SEQUENCE, sequence);
+        record.putLong(BODY + EXCHANGE_TIMESTAMP, timestamp);
+        record.putInt(BODY + INSTRUMENT_ID, locate);
+    }
+
+    /**
+     * Claim a record for one order-flow message in a partition's ring, waiting while the ring is
+     * full, and write its SBE message header.
+     *
+     * @return the claimed record, its header written, or null when the wait was abandoned.
+     */
+    private ClaimedRecord claim(
+        final PartitionEncoders target, final int templateId, final int blockLength, final long headerWord)
+    {
+        final int index = claimIndex(target, templateId, blockLength);
+        if (index < 0)
+        {
+            return null;
+        }
+        final ClaimedRecord record = target.record.wrap(index, HEADER_LENGTH + blockLength);
+        record.putLong(0, headerWord);
+        return record;
     }
 
     /**
@@ -517,8 +529,7 @@ public final class ItchNormalizer
      *
      * @return the record's index (where the message header starts), or -1 when the wait was abandoned.
      */
-    private int claim(
-        final PartitionEncoders target, final int templateId, final int blockLength, final long headerWord)
+    private int claimIndex(final PartitionEncoders target, final int templateId, final int blockLength)
     {
         final BatchingRingWriter ring = target.ring;
         final int length = HEADER_LENGTH + blockLength;
@@ -526,10 +537,6 @@ public final class ItchNormalizer
         if (index == RingBuffer.INSUFFICIENT_CAPACITY)
         {
             index = awaitClaim(ring, target.partition, templateId, length);
-        }
-        if (index >= 0)
-        {
-            target.buffer.putLong(index, headerWord, ByteOrder.LITTLE_ENDIAN);
         }
         return index;
     }
@@ -618,11 +625,12 @@ public final class ItchNormalizer
     private boolean writeRecord(final int partition, final int templateId, final int blockLength)
     {
         final PartitionEncoders target = partitions[partition];
-        final int index = claim(target, templateId, blockLength, headerWord(templateId, blockLength));
+        final int index = claimIndex(target, templateId, blockLength);
         if (index < 0)
         {
             return false;
         }
+        target.buffer.putLong(index, headerWord(templateId, blockLength), ByteOrder.LITTLE_ENDIAN);
         encodeBody(templateId, target, index + HEADER_LENGTH);
         ringRecordsPending++;
         return true;

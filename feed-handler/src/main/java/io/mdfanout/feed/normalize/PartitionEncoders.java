@@ -28,6 +28,7 @@ final class PartitionEncoders
     final int partition;
     final BatchingRingWriter ring;
     final AtomicBuffer buffer;
+    final ClaimedRecord record;
     final AddOrderEncoder addOrder = new AddOrderEncoder();
     final OrderDeleteEncoder orderDelete = new OrderDeleteEncoder();
     final OrderCancelEncoder orderCancel = new OrderCancelEncoder();
@@ -41,6 +42,7 @@ final class PartitionEncoders
         this.partition = partition;
         this.ring = ring;
         this.buffer = ring.buffer();
+        this.record = new ClaimedRecord(buffer);
         // Wrapped here, and each composite (price) once through its parent, so that the message
         // path's wraps find their buffer already in place.
         addOrder.wrap(buffer, 0).price();
