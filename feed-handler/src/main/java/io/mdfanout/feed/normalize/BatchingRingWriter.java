@@ -173,8 +173,8 @@ public final class BatchingRingWriter
         else
         {
             // Length and type as one store, in native order as the ring's reader loads them.
-            UnsafeApi.putLong(
-                byteArray, addressOffset + lengthOffset(recordIndex), (long)msgTypeId << 32 | (recordLength & 0xFFFF_FFFFL));
+            final long lengthAndType = (long)msgTypeId << 32 | (recordLength & 0xFFFF_FFFFL);
+            UnsafeApi.putLong(byteArray, addressOffset + lengthOffset(recordIndex), lengthAndType);
         }
     }
 }

@@ -5,6 +5,7 @@ import io.mdfanout.feed.itch.AddOrderMpidMessage;
 import io.mdfanout.feed.itch.BrokenTradeMessage;
 import io.mdfanout.feed.itch.CrossTradeMessage;
 import io.mdfanout.feed.itch.ItchMessage;
+import io.mdfanout.feed.itch.ItchMessageView;
 import io.mdfanout.feed.itch.ItchMessageType;
 import io.mdfanout.feed.itch.MwcbDeclineLevelMessage;
 import io.mdfanout.feed.itch.MwcbStatusMessage;
@@ -137,6 +138,9 @@ public final class ItchNormalizer
     private final BrokenTradeMessage brokenTrade = new BrokenTradeMessage();
     private final NoiiMessage noii = new NoiiMessage();
 
+    /** The message being normalized, read by address once its extent is checked. */
+    private final ItchMessageView view = new ItchMessageView();
+
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final GapNoticeEncoder gapNoticeEncoder = new GapNoticeEncoder();
     private final SystemEventEncoder systemEventEncoder = new SystemEventEncoder();
@@ -248,13 +252,16 @@ public final class ItchNormalizer
      */
     public void onMessage(final DirectBuffer buffer, final int offset, final int length, final long exchangeSequence)
     {
-        if (length < 1)
+        final ItchMessageView view = this.view;
+        // A message outside its buffer is the caller's framing bug, not the exchange's: still counted
+        // and skipped rather than thrown, so that one bad record cannot stop the feed.
+        if (length < 1 || !view.wrap(buffer, offset, length))
         {
             counters.invalidLength().incrementRelease();
             return;
         }
 
-        final byte type = buffer.getByte(offset);
+        final byte type = view.u8(ItchMessage.MESSAGE_TYPE_OFFSET);
         final int specLength = ItchMessageType.specLength(type);
         if (specLength < 0)
         {
@@ -271,38 +278,39 @@ public final class ItchNormalizer
         {
             pendingTypes[pendingTypeCount++] = type;
         }
-        final long itchTimestamp = ItchMessage.timestamp(buffer, offset);
+        final long itchTimestamp = view.u48(ItchMessage.TIMESTAMP_OFFSET);
         lastTimestamp = itchTimestamp;
         final long timestamp = timestampOverride < 0 ? itchTimestamp : timestampOverride;
 
         // Order flow is nearly all of a session: those types take a direct path (one dispatch, the
-        // partition from a table, the header as one store). Anything else, and order flow without
-        // an instrument (locate 0, written to every partition), takes the general path below.
-        final int locate = buffer.getShort(offset + ItchMessage.STOCK_LOCATE_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+        // partition from a table, the header as one store, the fields read through the view and
+        // stored by address). Anything else, and order flow without an instrument (locate 0,
+        // written to every partition), takes the general path below.
+        final int locate = view.u16(ItchMessage.STOCK_LOCATE_OFFSET);
         if (locate != WireFormat.MARKET_WIDE_INSTRUMENT_ID)
         {
             switch (type)
             {
                 case ItchMessageType.ADD_ORDER:
-                    publishAddOrder(buffer, offset, length, exchangeSequence, timestamp, locate);
+                    publishAddOrder(view, exchangeSequence, timestamp, locate);
                     return;
                 case ItchMessageType.ORDER_DELETE:
-                    publishOrderDelete(buffer, offset, length, exchangeSequence, timestamp, locate);
+                    publishOrderDelete(view, exchangeSequence, timestamp, locate);
                     return;
                 case ItchMessageType.ORDER_CANCEL:
-                    publishOrderCancel(buffer, offset, length, exchangeSequence, timestamp, locate);
+                    publishOrderCancel(view, exchangeSequence, timestamp, locate);
                     return;
                 case ItchMessageType.ORDER_EXECUTED:
-                    publishOrderExecuted(buffer, offset, length, exchangeSequence, timestamp, locate);
+                    publishOrderExecuted(view, exchangeSequence, timestamp, locate);
                     return;
                 case ItchMessageType.ORDER_REPLACE:
-                    publishOrderReplace(buffer, offset, length, exchangeSequence, timestamp, locate);
+                    publishOrderReplace(view, exchangeSequence, timestamp, locate);
                     return;
                 case ItchMessageType.ORDER_EXECUTED_WITH_PRICE:
-                    publishOrderExecutedWithPrice(buffer, offset, length, exchangeSequence, timestamp, locate);
+                    publishOrderExecutedWithPrice(view, exchangeSequence, timestamp, locate);
                     return;
                 case ItchMessageType.TRADE:
-                    publishTrade(buffer, offset, length, exchangeSequence, timestamp, locate);
+                    publishTrade(view, exchangeSequence, timestamp, locate);
                     return;
                 default:
                     break;
@@ -332,12 +340,9 @@ public final class ItchNormalizer
     }
 
     private void publishAddOrder(
-        final DirectBuffer buffer, final int offset, final int length, final long sequence, final long timestamp,
-        final int locate)
+        final ItchMessageView message, final long sequence, final long timestamp, final int locate)
     {
-        final AddOrderMessage message = addOrder;
-        message.wrap(buffer, offset, length);
-        final byte side = message.buySellIndicator();
+        final byte side = message.u8(AddOrderMessage.BUY_SELL_INDICATOR_OFFSET);
         if (!isSide(side))
         {
             counters.invalidField().incrementRelease();
@@ -351,9 +356,11 @@ public final class ItchNormalizer
             return;
         }
         putCommonFields(record, sequence, timestamp, locate);
-        record.putLong(BODY + AddOrderEncoder.orderIdEncodingOffset(), message.orderReferenceNumber());
-        record.putLong(BODY + AddOrderEncoder.priceEncodingOffset() + MANTISSA, message.price());
-        record.putInt(BODY + AddOrderEncoder.sharesEncodingOffset(), (int)message.shares());
+        record.putLong(
+            BODY + AddOrderEncoder.orderIdEncodingOffset(), message.u64(AddOrderMessage.ORDER_REFERENCE_NUMBER_OFFSET));
+        record.putLong(
+            BODY + AddOrderEncoder.priceEncodingOffset() + MANTISSA, message.u32(AddOrderMessage.PRICE_OFFSET));
+        record.putInt(BODY + AddOrderEncoder.sharesEncodingOffset(), (int)message.u32(AddOrderMessage.SHARES_OFFSET));
         // Side's wire values are ITCH's own 'B' and 'S' (checked above): copy the byte rather than
         // choose an enum constant, a branch a random buy/sell mix mispredicts half the time.
         record.putByte(BODY + AddOrderEncoder.sideEncodingOffset(), side);
@@ -361,11 +368,8 @@ public final class ItchNormalizer
     }
 
     private void publishOrderDelete(
-        final DirectBuffer buffer, final int offset, final int length, final long sequence, final long timestamp,
-        final int locate)
+        final ItchMessageView message, final long sequence, final long timestamp, final int locate)
     {
-        final OrderDeleteMessage message = orderDelete;
-        message.wrap(buffer, offset, length);
         final ClaimedRecord record = claim(
             partitions[partitionByLocate[locate]], OrderDeleteEncoder.TEMPLATE_ID, OrderDeleteEncoder.BLOCK_LENGTH,
             ORDER_DELETE_HEADER);
@@ -374,16 +378,15 @@ public final class ItchNormalizer
             return;
         }
         putCommonFields(record, sequence, timestamp, locate);
-        record.putLong(BODY + OrderDeleteEncoder.orderIdEncodingOffset(), message.orderReferenceNumber());
+        record.putLong(
+            BODY + OrderDeleteEncoder.orderIdEncodingOffset(),
+            message.u64(OrderDeleteMessage.ORDER_REFERENCE_NUMBER_OFFSET));
         countPublished();
     }
 
     private void publishOrderCancel(
-        final DirectBuffer buffer, final int offset, final int length, final long sequence, final long timestamp,
-        final int locate)
+        final ItchMessageView message, final long sequence, final long timestamp, final int locate)
     {
-        final OrderCancelMessage message = orderCancel;
-        message.wrap(buffer, offset, length);
         final ClaimedRecord record = claim(
             partitions[partitionByLocate[locate]], OrderCancelEncoder.TEMPLATE_ID, OrderCancelEncoder.BLOCK_LENGTH,
             ORDER_CANCEL_HEADER);
@@ -392,17 +395,18 @@ public final class ItchNormalizer
             return;
         }
         putCommonFields(record, sequence, timestamp, locate);
-        record.putLong(BODY + OrderCancelEncoder.orderIdEncodingOffset(), message.orderReferenceNumber());
-        record.putInt(BODY + OrderCancelEncoder.cancelledSharesEncodingOffset(), (int)message.cancelledShares());
+        record.putLong(
+            BODY + OrderCancelEncoder.orderIdEncodingOffset(),
+            message.u64(OrderCancelMessage.ORDER_REFERENCE_NUMBER_OFFSET));
+        record.putInt(
+            BODY + OrderCancelEncoder.cancelledSharesEncodingOffset(),
+            (int)message.u32(OrderCancelMessage.CANCELLED_SHARES_OFFSET));
         countPublished();
     }
 
     private void publishOrderExecuted(
-        final DirectBuffer buffer, final int offset, final int length, final long sequence, final long timestamp,
-        final int locate)
+        final ItchMessageView message, final long sequence, final long timestamp, final int locate)
     {
-        final OrderExecutedMessage message = orderExecuted;
-        message.wrap(buffer, offset, length);
         final ClaimedRecord record = claim(
             partitions[partitionByLocate[locate]], OrderExecutedEncoder.TEMPLATE_ID,
             OrderExecutedEncoder.BLOCK_LENGTH, ORDER_EXECUTED_HEADER);
@@ -411,18 +415,21 @@ public final class ItchNormalizer
             return;
         }
         putCommonFields(record, sequence, timestamp, locate);
-        record.putLong(BODY + OrderExecutedEncoder.orderIdEncodingOffset(), message.orderReferenceNumber());
-        record.putLong(BODY + OrderExecutedEncoder.matchNumberEncodingOffset(), message.matchNumber());
-        record.putInt(BODY + OrderExecutedEncoder.executedSharesEncodingOffset(), (int)message.executedShares());
+        record.putLong(
+            BODY + OrderExecutedEncoder.orderIdEncodingOffset(),
+            message.u64(OrderExecutedMessage.ORDER_REFERENCE_NUMBER_OFFSET));
+        record.putLong(
+            BODY + OrderExecutedEncoder.matchNumberEncodingOffset(),
+            message.u64(OrderExecutedMessage.MATCH_NUMBER_OFFSET));
+        record.putInt(
+            BODY + OrderExecutedEncoder.executedSharesEncodingOffset(),
+            (int)message.u32(OrderExecutedMessage.EXECUTED_SHARES_OFFSET));
         countPublished();
     }
 
     private void publishOrderReplace(
-        final DirectBuffer buffer, final int offset, final int length, final long sequence, final long timestamp,
-        final int locate)
+        final ItchMessageView message, final long sequence, final long timestamp, final int locate)
     {
-        final OrderReplaceMessage message = orderReplace;
-        message.wrap(buffer, offset, length);
         final ClaimedRecord record = claim(
             partitions[partitionByLocate[locate]], OrderReplaceEncoder.TEMPLATE_ID, OrderReplaceEncoder.BLOCK_LENGTH,
             ORDER_REPLACE_HEADER);
@@ -432,19 +439,21 @@ public final class ItchNormalizer
         }
         putCommonFields(record, sequence, timestamp, locate);
         record.putLong(
-            BODY + OrderReplaceEncoder.originalOrderIdEncodingOffset(), message.originalOrderReferenceNumber());
-        record.putLong(BODY + OrderReplaceEncoder.newOrderIdEncodingOffset(), message.newOrderReferenceNumber());
-        record.putLong(BODY + OrderReplaceEncoder.priceEncodingOffset() + MANTISSA, message.price());
-        record.putInt(BODY + OrderReplaceEncoder.sharesEncodingOffset(), (int)message.shares());
+            BODY + OrderReplaceEncoder.originalOrderIdEncodingOffset(),
+            message.u64(OrderReplaceMessage.ORIGINAL_ORDER_REFERENCE_NUMBER_OFFSET));
+        record.putLong(
+            BODY + OrderReplaceEncoder.newOrderIdEncodingOffset(),
+            message.u64(OrderReplaceMessage.NEW_ORDER_REFERENCE_NUMBER_OFFSET));
+        record.putLong(
+            BODY + OrderReplaceEncoder.priceEncodingOffset() + MANTISSA, message.u32(OrderReplaceMessage.PRICE_OFFSET));
+        record.putInt(
+            BODY + OrderReplaceEncoder.sharesEncodingOffset(), (int)message.u32(OrderReplaceMessage.SHARES_OFFSET));
         countPublished();
     }
 
     private void publishOrderExecutedWithPrice(
-        final DirectBuffer buffer, final int offset, final int length, final long sequence, final long timestamp,
-        final int locate)
+        final ItchMessageView message, final long sequence, final long timestamp, final int locate)
     {
-        final OrderExecutedWithPriceMessage message = orderExecutedWithPrice;
-        message.wrap(buffer, offset, length);
         final ClaimedRecord record = claim(
             partitions[partitionByLocate[locate]],
             OrderExecutedWithPriceEncoder.TEMPLATE_ID,
@@ -455,23 +464,28 @@ public final class ItchNormalizer
             return;
         }
         putCommonFields(record, sequence, timestamp, locate);
-        record.putLong(BODY + OrderExecutedWithPriceEncoder.orderIdEncodingOffset(), message.orderReferenceNumber());
-        record.putLong(BODY + OrderExecutedWithPriceEncoder.matchNumberEncodingOffset(), message.matchNumber());
         record.putLong(
-            BODY + OrderExecutedWithPriceEncoder.executionPriceEncodingOffset() + MANTISSA, message.executionPrice());
+            BODY + OrderExecutedWithPriceEncoder.orderIdEncodingOffset(),
+            message.u64(OrderExecutedWithPriceMessage.ORDER_REFERENCE_NUMBER_OFFSET));
+        record.putLong(
+            BODY + OrderExecutedWithPriceEncoder.matchNumberEncodingOffset(),
+            message.u64(OrderExecutedWithPriceMessage.MATCH_NUMBER_OFFSET));
+        record.putLong(
+            BODY + OrderExecutedWithPriceEncoder.executionPriceEncodingOffset() + MANTISSA,
+            message.u32(OrderExecutedWithPriceMessage.EXECUTION_PRICE_OFFSET));
         record.putInt(
-            BODY + OrderExecutedWithPriceEncoder.executedSharesEncodingOffset(), (int)message.executedShares());
-        record.putByte(BODY + OrderExecutedWithPriceEncoder.printableEncodingOffset(), message.printable());
+            BODY + OrderExecutedWithPriceEncoder.executedSharesEncodingOffset(),
+            (int)message.u32(OrderExecutedWithPriceMessage.EXECUTED_SHARES_OFFSET));
+        record.putByte(
+            BODY + OrderExecutedWithPriceEncoder.printableEncodingOffset(),
+            message.u8(OrderExecutedWithPriceMessage.PRINTABLE_OFFSET));
         countPublished();
     }
 
     private void publishTrade(
-        final DirectBuffer buffer, final int offset, final int length, final long sequence, final long timestamp,
-        final int locate)
+        final ItchMessageView message, final long sequence, final long timestamp, final int locate)
     {
-        final TradeMessage message = trade;
-        message.wrap(buffer, offset, length);
-        final byte side = message.buySellIndicator();
+        final byte side = message.u8(TradeMessage.BUY_SELL_INDICATOR_OFFSET);
         if (!isSide(side))
         {
             counters.invalidField().incrementRelease();
@@ -484,10 +498,11 @@ public final class ItchNormalizer
             return;
         }
         putCommonFields(record, sequence, timestamp, locate);
-        record.putLong(BODY + TradeEncoder.orderIdEncodingOffset(), message.orderReferenceNumber());
-        record.putLong(BODY + TradeEncoder.matchNumberEncodingOffset(), message.matchNumber());
-        record.putLong(BODY + TradeEncoder.priceEncodingOffset() + MANTISSA, message.price());
-        record.putInt(BODY + TradeEncoder.sharesEncodingOffset(), (int)message.shares());
+        record.putLong(
+            BODY + TradeEncoder.orderIdEncodingOffset(), message.u64(TradeMessage.ORDER_REFERENCE_NUMBER_OFFSET));
+        record.putLong(BODY + TradeEncoder.matchNumberEncodingOffset(), message.u64(TradeMessage.MATCH_NUMBER_OFFSET));
+        record.putLong(BODY + TradeEncoder.priceEncodingOffset() + MANTISSA, message.u32(TradeMessage.PRICE_OFFSET));
+        record.putInt(BODY + TradeEncoder.sharesEncodingOffset(), (int)message.u32(TradeMessage.SHARES_OFFSET));
         record.putByte(BODY + TradeEncoder.sideEncodingOffset(), side); // 'B' or 'S', as on the wire
         countPublished();
     }

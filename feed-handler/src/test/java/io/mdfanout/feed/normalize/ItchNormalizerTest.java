@@ -54,6 +54,7 @@ class ItchNormalizerTest
     private NormalizerCounters normalizerCounters;
     private FeedHandlerCounters feedCounters;
     private MoldUdp64PacketProcessor processor;
+    private ItchNormalizer normalizer;
     private long nextSequence = 1;
 
     @BeforeEach
@@ -63,7 +64,7 @@ class ItchNormalizerTest
         final InMemoryCounters counters = new InMemoryCounters(128);
         normalizerCounters = new NormalizerCounters(counters.countersManager(), "test", PARTITIONS);
         feedCounters = new FeedHandlerCounters(counters.countersManager(), "test");
-        final ItchNormalizer normalizer = new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters);
+        normalizer = new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters);
         processor = new MoldUdp64PacketProcessor("SESSION1", normalizer, feedCounters);
     }
 
@@ -409,6 +410,29 @@ class ItchNormalizerTest
             .wrap(only(1, OrderDeleteDecoder.TEMPLATE_ID), H, OrderDeleteDecoder.BLOCK_LENGTH, 0);
         assertEquals(77, d.orderId());
         assertEquals(6, d.exchangeSequence());
+    }
+
+    /**
+     * A framing bug upstream (a length past the end of the datagram's buffer) is counted and
+     * skipped, never read: the normalizer reads fields by address once it has checked the extent.
+     */
+    @Test
+    void aMessageOutsideItsBufferIsCountedAndNotRead()
+    {
+        final byte[] add = new ItchBytes(36, 'A', 2, 0, 1).u64(11, 5).ch(19, 'B').u32(20, 10).u32(32, 20).bytes();
+        final UnsafeBuffer buffer = new UnsafeBuffer(java.util.Arrays.copyOf(add, 30));
+
+        normalizer.onMessage(buffer, 0, add.length, 1);
+        normalizer.onMessage(buffer, -1, 20, 2);
+        normalizer.onMessage(buffer, 10, 21, 3);
+        normalizer.flush();
+
+        assertEquals(3, normalizerCounters.invalidLength().get());
+        assertEquals(0, normalizerCounters.messagesPublished().get());
+        for (final RingBuffer ring : rings)
+        {
+            assertEquals(0, Rings.drain(ring).size());
+        }
     }
 
     @Test
