@@ -29,6 +29,12 @@ stop_pids() {
   pids=()
 }
 
+fresh_logs() {  # fresh_logs DIR: a run's log directory, without the ready and go files of an earlier run into the
+  # same RESULTS_DIR: the harness waits for those files to appear, so a stale one would start a run before its
+  # subscribers are connected
+  mkdir -p "$1" && rm -f "$1"/ready* "$1/go"
+}
+
 wait_for_files() {  # wait_for_files TIMEOUT_S FILE...: 1 if one of them did not appear in time
   local deadline=$((SECONDS + $1)); shift
   for f in "$@"; do

@@ -98,7 +98,7 @@ log "nats-server $server_version on $url; results in $results"
 nats_run() {
   local name="$1" rate="$2" messages="$3" subs="$4" dir="$5"
   local run="$results/$dir" logs="$results/logs/$name"
-  mkdir -p "$logs"
+  fresh_logs "$logs"
   ring_dir="/dev/shm/mdfanout-bench-nats-$$-$name"
   local warmup=$((rate * WARMUP_S)); [ "$warmup" -gt $((messages / 2)) ] && warmup=$((messages / 2))
   local timeout_s=$((messages / rate + 60))

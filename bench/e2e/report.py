@@ -234,6 +234,18 @@ def idle_strategy_of(settings):
     return found.group(1) if found else "backoff"
 
 
+def driver_nice_sentence(settings):
+    """How the subscribers' shared media-driver was prioritized (run.sh's DRIVER_NICE), as a sentence."""
+    found = re.search(r"DRIVER_NICE=(\S*)", settings.get("extra_opts", ""))
+    if not found:
+        return ""
+    if not found.group(1):
+        return "The shared driver runs at the default priority (DRIVER_NICE empty). "
+    return (f"The shared driver runs at nice {found.group(1)} (DRIVER_NICE), as a deployment gives it a core of its "
+            "own: at the default priority, behind eight subscriber JVMs on one CPU, it overflowed its socket buffer "
+            "and spent half its CPU rescanning the gaps (docs/OPERATIONS.md). ")
+
+
 def idle_section(runs):
     """Markdown comparing latency runs made with different idle strategies: [(results dir, settings)]."""
     md = ["## Idle strategies on shared cores", "",
@@ -597,6 +609,7 @@ def main():
                   + ("With several, they share one standalone `media-driver`, as subscriber processes on one "
                      "host do; alone, it embeds its own. " if settings.get("sub_driver", "embedded") == "auto" else
                      "Subscriber media drivers: " + settings.get("sub_driver", "embedded") + ". ") +
+                  driver_nice_sentence(settings) +
                   "Microseconds; the fanout's rate is its highest one-second `published` rate from its stats "
                   "line.")
         md.append("")
@@ -644,7 +657,7 @@ def main():
                   f"subscriber and their driver on `{pub_runs[0].get('others_cpu') or 'any'}` (taskset): on this 2-core "
                   "machine the subscribers then compete with each other and the replay, not with the publisher; "
                   "a subscriber that falls behind slows the publisher through the shared driver's flow control "
-                  "rather than losing data. Target: "
+                  "rather than losing data. " + driver_nice_sentence(settings) + "Target: "
                   "with 8 subscribers at least 90% of the rate with 1.")
         md.append("")
         md.append("| subscribers | fanout publish rate, median (msg/s) | peak (msg/s) | seconds measured | "

@@ -35,6 +35,9 @@
 # every chain run the simulator serves MoldUDP64 re-requests and the feed handler uses them; 0: none),
 # REPEAT_RATES ("100000") and REPEATS (2): more chain/raw latency pairs at those rates (median ratio reported),
 # SUB_DRIVER (auto: fan-out subscribers share one media-driver, a lone one embeds its own; shared; embedded),
+# DRIVER_NICE (-10: the nice value of that shared media-driver, which a deployment gives a core of its own; starved
+# behind 8 subscriber JVMs on one CPU it overflowed its socket buffer, NAKed thousands of gaps and spent half its CPU
+# rescanning them; empty: the default priority; see docs/OPERATIONS.md),
 # FH_OPTS / FO_OPTS / SUB_OPTS / RAW_OPTS / DRIVER_OPTS (extra options for the feed handler, fanout, chain
 # subscribers, raw pair, and the standalone media-driver that several subscribers share:
 # e.g. pinned runs on a many-core host), IDLE_STRATEGY (empty: each role's default, backoff; e.g. park: that
@@ -46,6 +49,8 @@ cd "$(dirname "$0")/../.."
 RATES="${RATES:-10000 100000 1000000}"
 LATENCY_FROM="${LATENCY_FROM:-receive}"
 SUB_DRIVER="${SUB_DRIVER:-auto}"
+DRIVER_NICE="${DRIVER_NICE--10}"
+driver_nice=""; [ -n "$DRIVER_NICE" ] && driver_nice="nice -n $DRIVER_NICE"
 FH_OPTS="${FH_OPTS:-}"; FO_OPTS="${FO_OPTS:-}"; SUB_OPTS="${SUB_OPTS:-}"; RAW_OPTS="${RAW_OPTS:-}"; DRIVER_OPTS="${DRIVER_OPTS:-}"
 export IDLE_STRATEGY="${IDLE_STRATEGY:-}"
 idle_opt=""
@@ -122,7 +127,7 @@ subscriber_driver() {  # subscriber_driver LOG_DIR SUBSCRIBERS
     *) [ "$2" -gt 1 ] || return 0 ;;
   esac
   local dir="/dev/shm/mdfanout-bench-$$-subscriber-driver"
-  launch "$1/media-driver.log" $mdf media-driver --aeron-dir "$dir" --cpus none $idle_opt $DRIVER_OPTS
+  launch "$1/media-driver.log" $driver_nice $mdf media-driver --aeron-dir "$dir" --cpus none $idle_opt $DRIVER_OPTS
   wait_for_files 30 "$dir/cnc.dat" || log "the subscribers' media driver did not start (see $1)"
   sub_drv="--aeron-dir $dir"
 }
@@ -132,7 +137,7 @@ chain() {
   local name="$1" rate="$2" messages="$3" subs="$4" mode="$5" dir="$6" i
   local run="$results/$dir"; local logs="$results/logs/$name"
   [ "$dir" = latency-outside ] && logs="$results/logs/outside-$name"
-  mkdir -p "$logs"
+  fresh_logs "$logs"
   ring_dir="/dev/shm/mdfanout-bench-$$-$name"
   local warmup=$((rate * WARMUP_S)); [ "$warmup" -gt $((messages / 2)) ] && warmup=$((messages / 2))
   local timeout_s=$((messages / rate + 60))
@@ -203,7 +208,7 @@ raw() {
   local name="$1" rate="$2" messages="$3" dir="$4"
   local run="$results/$dir"; local logs="$results/logs/$name"
   [ "$dir" = latency-outside ] && logs="$results/logs/outside-$name"
-  mkdir -p "$logs"
+  fresh_logs "$logs"
   local warmup=$((rate * WARMUP_S)); [ "$warmup" -gt $((messages / 2)) ] && warmup=$((messages / 2))
   local timeout_s=$((messages / rate + 60))
   launch "$logs/sub.log" $mdf raw-aeron-sub $RAW_OPTS --channel "$raw_channel" --messages "$messages" \
@@ -252,7 +257,7 @@ session_file() {
 # missing=0 and received every ring record.
 pub_throughput() {
   local n="$1" name="pub-$1"
-  local logs="$results/logs/$name"; mkdir -p "$logs"
+  local logs="$results/logs/$name"; fresh_logs "$logs"
   local file; file=$(session_file)
   ring_dir="/dev/shm/mdfanout-bench-$$-$name"
   local cpus; cpus=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //')
@@ -278,7 +283,7 @@ print(','.join(map(str, cpus[1:])))" "$cpus")"
   # received once and each subscriber reads it from shared memory (with a driver each, N receivers
   # would compete for the one CPU left and the slowest would lose data under max flow control).
   local sub_driver="/dev/shm/mdfanout-bench-$$-$name-driver"
-  launch "$logs/driver.log" $others_cpu $mdf media-driver --aeron-dir "$sub_driver" --cpus none $idle_opt $DRIVER_OPTS
+  launch "$logs/driver.log" $driver_nice $others_cpu $mdf media-driver --aeron-dir "$sub_driver" --cpus none $idle_opt $DRIVER_OPTS
   local drv=$last_pid
   wait_for_files 30 "$sub_driver/cnc.dat" || log "$name: the subscribers' media driver did not start (see $logs)"
   local sub_pids=() ready=()
@@ -408,7 +413,7 @@ keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
   printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
-    "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS JAVA_OPTS=${JAVA_OPTS:-}" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
+    "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS DRIVER_OPTS=$DRIVER_OPTS DRIVER_NICE=$DRIVER_NICE JAVA_OPTS=${JAVA_OPTS:-}" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" \
     "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"
