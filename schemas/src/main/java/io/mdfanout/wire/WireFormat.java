@@ -56,6 +56,10 @@ public final class WireFormat
 
     private static final int MAX_TEMPLATE_ID = 43;
     private static final int[] BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1];
+    /** Block length of each template of the normalized feed, 0 for any other: validation in one load. */
+    private static final int[] NORMALIZED_BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1];
+    /** Block length of each template a snapshot stream may carry, 0 for any other. */
+    private static final int[] SNAPSHOT_STREAM_BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1];
 
     static
     {
@@ -88,6 +92,9 @@ public final class WireFormat
         int max = 0;
         for (int templateId = 0; templateId <= MAX_TEMPLATE_ID; templateId++)
         {
+            NORMALIZED_BLOCK_LENGTHS[templateId] = isNormalizedMessage(templateId) ? BLOCK_LENGTHS[templateId] : 0;
+            SNAPSHOT_STREAM_BLOCK_LENGTHS[templateId] =
+                isSnapshotStreamMessage(templateId) ? BLOCK_LENGTHS[templateId] : 0;
             if (isNormalizedMessage(templateId) || isSnapshotMessage(templateId))
             {
                 max = Math.max(max, BLOCK_LENGTHS[templateId]);
@@ -109,6 +116,58 @@ public final class WireFormat
     {
         return templateId >= 0 && templateId <= MAX_TEMPLATE_ID && BLOCK_LENGTHS[templateId] != 0 ?
             BLOCK_LENGTHS[templateId] : -1;
+    }
+
+    /**
+     * The schema's block length of a template of the normalized feed, as {@link #knownBlockLength(int)},
+     * or 0 when it is not one ({@link #isNormalizedMessage(int)} false): both checks in one table load.
+     */
+    public static int normalizedBlockLength(final int templateId)
+    {
+        return templateId >= 0 && templateId <= MAX_TEMPLATE_ID ? NORMALIZED_BLOCK_LENGTHS[templateId] : 0;
+    }
+
+    /**
+     * The schema's block length of a template a snapshot stream may carry, or 0 when it is not one
+     * ({@link #isSnapshotStreamMessage(int)} false).
+     */
+    public static int snapshotStreamBlockLength(final int templateId)
+    {
+        return templateId >= 0 && templateId <= MAX_TEMPLATE_ID ? SNAPSHOT_STREAM_BLOCK_LENGTHS[templateId] : 0;
+    }
+
+    /**
+     * The SBE message header at {@code offset} as the one little-endian long it is on the wire
+     * (blockLength, templateId, schemaId, version: two bytes each): one bounds-checked read instead of
+     * four; take the fields apart with {@link #blockLengthOf(long)} and its siblings.
+     */
+    public static long headerWord(final DirectBuffer buffer, final int offset)
+    {
+        return buffer.getLong(offset, BYTE_ORDER);
+    }
+
+    /** The blockLength of a {@link #headerWord}. */
+    public static int blockLengthOf(final long headerWord)
+    {
+        return (int)(headerWord >>> (MessageHeaderDecoder.blockLengthEncodingOffset() * 8)) & 0xFFFF;
+    }
+
+    /** The templateId of a {@link #headerWord}. */
+    public static int templateIdOf(final long headerWord)
+    {
+        return (int)(headerWord >>> (MessageHeaderDecoder.templateIdEncodingOffset() * 8)) & 0xFFFF;
+    }
+
+    /** The schemaId of a {@link #headerWord}. */
+    public static int schemaIdOf(final long headerWord)
+    {
+        return (int)(headerWord >>> (MessageHeaderDecoder.schemaIdEncodingOffset() * 8)) & 0xFFFF;
+    }
+
+    /** The version of a {@link #headerWord}. */
+    public static int versionOf(final long headerWord)
+    {
+        return (int)(headerWord >>> (MessageHeaderDecoder.versionEncodingOffset() * 8)) & 0xFFFF;
     }
 
     /**

@@ -44,6 +44,36 @@ class WireFormatTest
         assertEquals(-1, WireFormat.knownBlockLength(65535));
     }
 
+    /** The one-load tables agree with the predicates and block lengths they stand for, for every id. */
+    @Test
+    void blockLengthTablesAgreeWithThePredicates()
+    {
+        for (int templateId = -1; templateId <= 70_000; templateId++)
+        {
+            final int normalized = WireFormat.normalizedBlockLength(templateId);
+            assertEquals(WireFormat.isNormalizedMessage(templateId), normalized > 0, "normalized " + templateId);
+            assertEquals(normalized > 0 ? WireFormat.knownBlockLength(templateId) : 0, normalized);
+            final int snapshot = WireFormat.snapshotStreamBlockLength(templateId);
+            assertEquals(WireFormat.isSnapshotStreamMessage(templateId), snapshot > 0, "snapshot " + templateId);
+            assertEquals(snapshot > 0 ? WireFormat.knownBlockLength(templateId) : 0, snapshot);
+        }
+    }
+
+    /** The header word's fields are the header's fields, at their largest values too. */
+    @Test
+    void headerWordSplitsIntoTheHeadersFields()
+    {
+        assertEquals(Long.BYTES, WireFormat.HEADER_LENGTH, "one long holds the whole header");
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[3 + WireFormat.HEADER_LENGTH]);
+        final MessageHeaderEncoder header = new MessageHeaderEncoder().wrap(buffer, 3);
+        header.blockLength(65535).templateId(41).schemaId(65534).version(7);
+        final long word = WireFormat.headerWord(buffer, 3);
+        assertEquals(65535, WireFormat.blockLengthOf(word));
+        assertEquals(41, WireFormat.templateIdOf(word));
+        assertEquals(65534, WireFormat.schemaIdOf(word));
+        assertEquals(7, WireFormat.versionOf(word));
+    }
+
     @Test
     void marketWideMessagesAreRecognisedAndInstrumentsSpreadOverPartitions()
     {

@@ -10,8 +10,9 @@ import io.mdfanout.sbe.TradeEncoder;
 import org.agrona.concurrent.AtomicBuffer;
 
 /**
- * One partition ring's writer and its own SBE encoders for the order-flow templates, each wrapped
- * once over that ring's buffer.
+ * One partition ring's writer, its {@link ClaimedRecord} (through which the normalizer's direct
+ * path stores order flow by address), and its own SBE encoders for the order-flow templates, each
+ * wrapped once over that ring's buffer, for order flow on the general path (without an instrument).
  * <p>
  * Why one set per partition rather than one shared set: an encoder shared by every ring is re-wrapped
  * over a different ring's buffer for most messages (the partition follows the instrument), and every

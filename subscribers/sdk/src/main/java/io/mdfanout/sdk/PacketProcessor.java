@@ -425,10 +425,10 @@ final class PacketProcessor
         long sequence = firstSequence;
         for (int i = 0; i < messageCount; i++)
         {
-            header.wrap(buffer, position);
-            final int blockLength = header.blockLength();
-            final int templateId = header.templateId();
-            final int version = header.version();
+            final long headerWord = WireFormat.headerWord(buffer, position);
+            final int blockLength = WireFormat.blockLengthOf(headerWord);
+            final int templateId = WireFormat.templateIdOf(headerWord);
+            final int version = WireFormat.versionOf(headerWord);
             if (sequence >= fromSequence)
             {
                 if (sequence <= filterMaxSequence &&
@@ -944,19 +944,23 @@ final class PacketProcessor
             {
                 return MalformedReason.TRUNCATED.ordinal();
             }
-            header.wrap(buffer, position);
-            if (WireFormat.SCHEMA_ID != header.schemaId())
+            // The whole header in one read, and the template's admission and block length in one table
+            // load: this loop runs for every message, before delivery walks the packet again.
+            final long headerWord = WireFormat.headerWord(buffer, position);
+            if (WireFormat.SCHEMA_ID != WireFormat.schemaIdOf(headerWord))
             {
                 return MalformedReason.BAD_SCHEMA_ID.ordinal();
             }
-            final int messageTemplateId = header.templateId();
-            if (snapshot ? !WireFormat.isSnapshotStreamMessage(messageTemplateId) :
-                !WireFormat.isNormalizedMessage(messageTemplateId))
+            final int messageTemplateId = WireFormat.templateIdOf(headerWord);
+            final int schemaBlockLength = snapshot ?
+                WireFormat.snapshotStreamBlockLength(messageTemplateId) :
+                WireFormat.normalizedBlockLength(messageTemplateId);
+            if (0 == schemaBlockLength)
             {
                 return MalformedReason.UNKNOWN_TEMPLATE.ordinal();
             }
-            final int messageBlockLength = header.blockLength();
-            if (messageBlockLength < WireFormat.knownBlockLength(messageTemplateId))
+            final int messageBlockLength = WireFormat.blockLengthOf(headerWord);
+            if (messageBlockLength < schemaBlockLength)
             {
                 return MalformedReason.SHORT_BLOCK_LENGTH.ordinal();
             }
