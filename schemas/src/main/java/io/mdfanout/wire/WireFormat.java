@@ -146,6 +146,18 @@ public final class WireFormat
         return buffer.getLong(offset, BYTE_ORDER);
     }
 
+    /**
+     * The SBE message header of a template of this schema and version as the one long that
+     * {@link #headerWord(DirectBuffer, int)} reads: a writer stores it with one little-endian store.
+     */
+    public static long headerWordFor(final int templateId, final int blockLength)
+    {
+        return (blockLength & 0xFFFFL) << (MessageHeaderDecoder.blockLengthEncodingOffset() * 8) |
+            (templateId & 0xFFFFL) << (MessageHeaderDecoder.templateIdEncodingOffset() * 8) |
+            (SCHEMA_ID & 0xFFFFL) << (MessageHeaderDecoder.schemaIdEncodingOffset() * 8) |
+            (SCHEMA_VERSION & 0xFFFFL) << (MessageHeaderDecoder.versionEncodingOffset() * 8);
+    }
+
     /** The blockLength of a {@link #headerWord}. */
     public static int blockLengthOf(final long headerWord)
     {

@@ -72,6 +72,12 @@ class WireFormatTest
         assertEquals(41, WireFormat.templateIdOf(word));
         assertEquals(65534, WireFormat.schemaIdOf(word));
         assertEquals(7, WireFormat.versionOf(word));
+
+        final long written = WireFormat.headerWordFor(41, 65535);
+        assertEquals(65535, WireFormat.blockLengthOf(written));
+        assertEquals(41, WireFormat.templateIdOf(written));
+        assertEquals(WireFormat.SCHEMA_ID, WireFormat.schemaIdOf(written));
+        assertEquals(WireFormat.SCHEMA_VERSION, WireFormat.versionOf(written));
     }
 
     @Test

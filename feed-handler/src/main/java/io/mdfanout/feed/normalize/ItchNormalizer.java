@@ -91,18 +91,21 @@ public final class ItchNormalizer
     private static final int INSTRUMENT_ID = AddOrderEncoder.instrumentIdEncodingOffset();
     private static final int MANTISSA = Price4Encoder.mantissaEncodingOffset();
 
-    private static final long ADD_ORDER_HEADER = headerWord(AddOrderEncoder.TEMPLATE_ID, AddOrderEncoder.BLOCK_LENGTH);
+    private static final long ADD_ORDER_HEADER =
+        WireFormat.headerWordFor(AddOrderEncoder.TEMPLATE_ID, AddOrderEncoder.BLOCK_LENGTH);
     private static final long ORDER_DELETE_HEADER =
-        headerWord(OrderDeleteEncoder.TEMPLATE_ID, OrderDeleteEncoder.BLOCK_LENGTH);
+        WireFormat.headerWordFor(OrderDeleteEncoder.TEMPLATE_ID, OrderDeleteEncoder.BLOCK_LENGTH);
     private static final long ORDER_CANCEL_HEADER =
-        headerWord(OrderCancelEncoder.TEMPLATE_ID, OrderCancelEncoder.BLOCK_LENGTH);
+        WireFormat.headerWordFor(OrderCancelEncoder.TEMPLATE_ID, OrderCancelEncoder.BLOCK_LENGTH);
     private static final long ORDER_EXECUTED_HEADER =
-        headerWord(OrderExecutedEncoder.TEMPLATE_ID, OrderExecutedEncoder.BLOCK_LENGTH);
+        WireFormat.headerWordFor(OrderExecutedEncoder.TEMPLATE_ID, OrderExecutedEncoder.BLOCK_LENGTH);
     private static final long ORDER_EXECUTED_WITH_PRICE_HEADER =
-        headerWord(OrderExecutedWithPriceEncoder.TEMPLATE_ID, OrderExecutedWithPriceEncoder.BLOCK_LENGTH);
-    private static final long TRADE_HEADER = headerWord(TradeEncoder.TEMPLATE_ID, TradeEncoder.BLOCK_LENGTH);
+        WireFormat.headerWordFor(
+            OrderExecutedWithPriceEncoder.TEMPLATE_ID, OrderExecutedWithPriceEncoder.BLOCK_LENGTH);
+    private static final long TRADE_HEADER =
+        WireFormat.headerWordFor(TradeEncoder.TEMPLATE_ID, TradeEncoder.BLOCK_LENGTH);
     private static final long ORDER_REPLACE_HEADER =
-        headerWord(OrderReplaceEncoder.TEMPLATE_ID, OrderReplaceEncoder.BLOCK_LENGTH);
+        WireFormat.headerWordFor(OrderReplaceEncoder.TEMPLATE_ID, OrderReplaceEncoder.BLOCK_LENGTH);
 
     /** Each partition's ring writer and encoders, indexed by partition. */
     private final PartitionEncoders[] partitions;
@@ -141,7 +144,6 @@ public final class ItchNormalizer
     /** The message being normalized, read by address once its extent is checked. */
     private final ItchMessageView view = new ItchMessageView();
 
-    private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final GapNoticeEncoder gapNoticeEncoder = new GapNoticeEncoder();
     private final SystemEventEncoder systemEventEncoder = new SystemEventEncoder();
     private final InstrumentDirectoryEncoder instrumentDirectoryEncoder = new InstrumentDirectoryEncoder();
@@ -300,7 +302,11 @@ public final class ItchNormalizer
      * @return false when the type is not order flow, for the general path.
      */
     private boolean publishOrderFlow(
-        final ItchMessageView view, final byte type, final long exchangeSequence, final long timestamp, final int locate)
+        final ItchMessageView view,
+        final byte type,
+        final long exchangeSequence,
+        final long timestamp,
+        final int locate)
     {
         switch (type)
         {
@@ -667,7 +673,7 @@ public final class ItchNormalizer
         {
             return false;
         }
-        target.buffer.putLong(index, headerWord(templateId, blockLength), ByteOrder.LITTLE_ENDIAN);
+        target.buffer.putLong(index, WireFormat.headerWordFor(templateId, blockLength), ByteOrder.LITTLE_ENDIAN);
         encodeBody(templateId, target, index + HEADER_LENGTH);
         ringRecordsPending++;
         return true;
@@ -692,18 +698,6 @@ public final class ItchNormalizer
         }
         while (index == RingBuffer.INSUFFICIENT_CAPACITY);
         return index;
-    }
-
-    /**
-     * The SBE message header of a template as the one little-endian long it is on the wire:
-     * blockLength, templateId, schemaId and version, two bytes each.
-     */
-    private static long headerWord(final int templateId, final int blockLength)
-    {
-        return (blockLength & 0xFFFFL) |
-            (templateId & 0xFFFFL) << 16 |
-            (MessageHeaderEncoder.SCHEMA_ID & 0xFFFFL) << 32 |
-            (MessageHeaderEncoder.SCHEMA_VERSION & 0xFFFFL) << 48;
     }
 
     private ItchMessage flyweightFor(final byte type)
