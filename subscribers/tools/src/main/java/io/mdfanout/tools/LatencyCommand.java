@@ -48,7 +48,8 @@ public final class LatencyCommand implements Callable<Integer>
     SubscriberOptions subscriberOptions;
 
     @Option(names = "--until-end-of-messages", defaultValue = "false",
-        description = "Stop once a SystemEvent END_OF_MESSAGES has been received on every subscribed partition.")
+        description = "Stop once a SystemEvent END_OF_MESSAGES has been received on every subscribed partition "
+            + "and none is stale (with recovery on, a partition still recovering is waited for).")
     boolean untilEndOfMessages;
 
     @Option(names = "--warmup-messages", defaultValue = "0",

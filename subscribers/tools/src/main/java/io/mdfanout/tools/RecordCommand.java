@@ -46,7 +46,8 @@ public final class RecordCommand implements Callable<Integer>
     Path out;
 
     @Option(names = "--until-end-of-messages", defaultValue = "false",
-        description = "Stop once a SystemEvent END_OF_MESSAGES has been received on every subscribed partition.")
+        description = "Stop once a SystemEvent END_OF_MESSAGES has been received on every subscribed partition "
+            + "and none is stale (with recovery on, a partition still recovering is waited for).")
     boolean untilEndOfMessages;
 
     @Option(names = "--timeout-s", defaultValue = "0",
@@ -93,12 +94,14 @@ public final class RecordCommand implements Callable<Integer>
             final EndOfMessagesTracker listener =
                 new EndOfMessagesTracker(recorder, books, partitions, new RecoveryEvents(stdout));
             final int exitCode;
+            final String stalePartitions;
             try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
                 subscriberOptions.streamIdBase(), partitions, listener, counters, Throwable::printStackTrace,
                 metrics.feedSubscriberOptions(subscriberOptions)))
             {
                 exitCode = SessionRun.run(subscriber, listener, stopSignal, readyFile, untilEndOfMessages, timeoutS,
                     media.pollIdle(subscriberOptions.idle().newIdleStrategy()), subscriberOptions.feedSubscriberOptions().recoveryEnabled());
+                stalePartitions = stalePartitions(subscriber);
             }
             recorder.flush();
             if (null != books)
@@ -112,6 +115,9 @@ public final class RecordCommand implements Callable<Integer>
                 " abandoned=" + counters.recoveryAttemptsAbandoned() + " snapshotsApplied=" +
                 counters.snapshotsApplied() + " bufferOverflows=" + counters.recoveryBufferOverflows() +
                 " filtered=" + counters.filteredMessages() + " snapshotPackets=" + counters.snapshotPackets() +
+                " snapshotsIgnored=" + counters.snapshotsIgnored() + " snapshotGaps=" + counters.snapshotGaps() +
+                " malformedSnapshot=" + counters.malformedSnapshotPackets() + " stalePartitions=" +
+                stalePartitions +
                 " oldSession=" + counters.oldSessionPackets() + " silent=" + counters.silentStreams() +
                 (EXIT_TIMEOUT == exitCode ? " (timed out)" : ""));
             stdout.println("record: " + media.driverSummary());
@@ -122,6 +128,20 @@ public final class RecordCommand implements Callable<Integer>
             stderr.println("record: " + ex.getMessage());
             return EXIT_ERROR;
         }
+    }
+
+    /** The partitions still stale, as {@code [2,3]}: what exit code 2 with recovery on is about. */
+    private static String stalePartitions(final FeedSubscriber subscriber)
+    {
+        final StringBuilder stale = new StringBuilder("[");
+        for (final int partition : subscriber.partitions())
+        {
+            if (subscriber.isStale(partition))
+            {
+                stale.append(stale.length() > 1 ? "," : "").append(subscriber.debugDescribe(partition));
+            }
+        }
+        return stale.append(']').toString();
     }
 
     /** Records, feeds the books, and watches for END_OF_MESSAGES on each partition. */

@@ -11,8 +11,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The poll loop and exit codes of the tools made for automated runs ({@code record},
- * {@code latency}): poll until stopped, until END_OF_MESSAGES on every partition, or until the
- * timeout; touch a ready file once every partition stream is connected.
+ * {@code latency}): poll until stopped, until END_OF_MESSAGES on every partition with none of them
+ * stale, or until the timeout; touch a ready file once every partition stream is connected.
  */
 final class SessionRun
 {
@@ -55,6 +55,7 @@ final class SessionRun
     {
         final long deadline = timeoutS > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS) : Long.MAX_VALUE;
         boolean ready = null == readyFile;
+        final int[] partitions = subscriber.partitions();
         while (stopSignal.isRunning())
         {
             final int work = subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT);
@@ -64,7 +65,9 @@ final class SessionRun
                 Files.createFile(readyFile);
                 ready = true;
             }
-            if (untilEndOfMessages && listener.allEnded())
+            // A snapshot taken after the session's end carries END_OF_MESSAGES as market state, before its
+            // SnapshotEnd: the session is over only once no partition is still recovering.
+            if (untilEndOfMessages && listener.allEnded() && (!recoveryEnabled || noneStale(subscriber, partitions)))
             {
                 break;
             }
@@ -75,14 +78,23 @@ final class SessionRun
             idle.idle(work);
         }
 
-        for (final int partition : subscriber.partitions())
+        if (!noneStale(subscriber, partitions))
         {
-            if (subscriber.isStale(partition))
-            {
-                return EXIT_DATA_LOSS;
-            }
+            return EXIT_DATA_LOSS;
         }
         final SubscriberCounters counters = subscriber.counters();
         return recoveryEnabled || (0 == counters.gaps() && 0 == counters.malformed()) ? EXIT_CLEAN : EXIT_DATA_LOSS;
+    }
+
+    private static boolean noneStale(final FeedSubscriber subscriber, final int[] partitions)
+    {
+        for (final int partition : partitions)
+        {
+            if (subscriber.isStale(partition))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 }

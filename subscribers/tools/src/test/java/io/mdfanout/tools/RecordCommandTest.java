@@ -260,6 +260,65 @@ class RecordCommandTest
         }
     }
 
+    @Test
+    void aSnapshotTakenAfterTheEndKeepsTheRecorderRunningUntilItsEnd() throws Exception
+    {
+        // A subscriber that is stale when the session ends recovers from a snapshot whose market state is
+        // END_OF_MESSAGES. That state comes before the SnapshotEnd: stopping there would leave the
+        // partition stale (exit 2) one packet short of recovered.
+        final int base = STREAM_ID_BASE + 30;
+        final Path books = tempDir.resolve("after-end-books.txt");
+        final Path ready = tempDir.resolve("ready-after-end");
+        try (ExclusivePublication incremental = aeron.addExclusivePublication(CHANNEL, base);
+            ExclusivePublication snapshots = aeron.addExclusivePublication(CHANNEL, base + 10_000))
+        {
+            final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+            final CompletableFuture<Integer> exitCode = runRecord(stdout,
+                "--channel", CHANNEL, "--stream-id-base", Integer.toString(base), "--partitions", "1",
+                "--out", tempDir.resolve("after-end.bin").toString(), "--books-out", books.toString(),
+                "--ready-file", ready.toString(), "--until-end-of-messages", "--timeout-s", "20");
+            awaitFile(ready, exitCode);
+
+            begin(0, 11);                 // 1..10 happened before the recorder started
+            executed(2, 7, 100);
+            endOfMessages();              // 12: the session is over
+            offer(incremental, 0);
+            awaitLine(stdout, "STALE partition=0 reason=LATE_JOIN streamSequence=11 epochMs=", exitCode);
+
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!snapshots.isConnected())
+            {
+                assertTrue(System.nanoTime() < deadline && !exitCode.isDone(), stdout::toString);
+                Thread.sleep(10);
+            }
+            begin(0, 1);
+            new SnapshotBeginEncoder().wrapAndApplyHeader(buffer, next(SnapshotBeginEncoder.BLOCK_LENGTH), header)
+                .instrumentId(0).snapshotId(1).lastStreamSequence(12)
+                .incrementalSessionId(incremental.sessionId()).partitionId(0);
+            endOfMessages();              // the market's state at 12
+            new SnapshotInstrumentEncoder().wrapAndApplyHeader(buffer, next(SnapshotInstrumentEncoder.BLOCK_LENGTH), header)
+                .instrumentId(2).snapshotId(1).lastStreamSequence(12).coveredFromInstrumentId(1).orderCount(1);
+            new SnapshotOrderEncoder().wrapAndApplyHeader(buffer, next(SnapshotOrderEncoder.BLOCK_LENGTH), header)
+                .instrumentId(2).orderId(7).shares(200).side(Side.BUY).attribution("    ").price().mantissa(5000);
+            offerUnrecorded(snapshots);
+
+            Thread.sleep(1_000);
+            assertTrue(!exitCode.isDone(), () -> "stopped inside the snapshot: " + stdout);
+
+            begin(0, 5);
+            new SnapshotEndEncoder().wrapAndApplyHeader(buffer, next(SnapshotEndEncoder.BLOCK_LENGTH), header)
+                .instrumentId(0).snapshotId(1).lastStreamSequence(12).coveredFromInstrumentId(3)
+                .instrumentCount(1).orderCount(1).messageCount(3);
+            offerUnrecorded(snapshots);
+
+            assertEquals(RecordCommand.EXIT_CLEAN, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
+            final String output = stdout.toString();
+            assertTrue(output.contains("RECOVERED partition=0 snapshotId=1 lastStreamSequence=12 staleMs="), output);
+            assertTrue(output.contains("stalePartitions=[]"), output);
+            assertEquals("I 2\nB 5000 200 1\n", new String(Files.readAllBytes(books), StandardCharsets.UTF_8));
+        }
+    }
+
     private static void awaitLine(
         final ByteArrayOutputStream stdout, final String prefix, final CompletableFuture<Integer> exitCode)
         throws Exception
