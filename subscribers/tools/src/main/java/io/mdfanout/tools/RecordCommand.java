@@ -138,7 +138,7 @@ public final class RecordCommand implements Callable<Integer>
         {
             if (subscriber.isStale(partition))
             {
-                stale.append(stale.length() > 1 ? "," : "").append(subscriber.debugDescribe(partition));
+                stale.append(stale.length() > 1 ? "," : "").append(partition);
             }
         }
         return stale.append(']').toString();
