@@ -246,6 +246,18 @@ def driver_nice_sentence(settings):
             "and spent half its CPU rescanning the gaps (docs/OPERATIONS.md). ")
 
 
+def step_warmup_sentence(settings):
+    """The warm-up before each throughput step (run.sh's STEP_WARMUP_S and STEP_WARMUP_RATE), as a sentence."""
+    seconds = settings.get("step_warmup_s")
+    if not seconds:
+        return ""
+    return (f" Each step, for both, first sends {seconds} s worth of messages at "
+            f"{int(settings.get('step_warmup_rate') or 0):,} msg/s (the step's rate when lower), and its rate is "
+            "taken over the messages after them: every JVM compiles its hot paths on its first messages, and in a "
+            "4 s step without a warm-up the JIT compilers took about a quarter of the chain's CPU (async-profiler). "
+            "No message of the warm-up may be lost either.")
+
+
 def idle_section(runs):
     """Markdown comparing latency runs made with different idle strategies: [(results dir, settings)]."""
     md = ["## Idle strategies on shared cores", "",
@@ -451,9 +463,10 @@ def main():
     md.append("- **Throughput** is the highest rate the chain carries with zero loss: the `record` subscriber "
               "(`--no-recovery`) exits 0 with gaps=0 and the feed handler declared no gap (gaps it filled by "
               "re-request lost nothing; without feed recovery any gap fails the step). The rate asked of the "
-              "simulator is found by bisection; the figure is the rate the simulator achieved in the best clean "
+              "simulator is found by bisection (the first step below a lossy top asks 80% of what the sender achieved "
+              "there); the figure is the rate the simulator achieved in the best clean "
               "step. For raw Aeron: every message received, at the rate its publisher achieved (Aeron's flow "
-              "control slows a publisher rather than losing data).")
+              "control slows a publisher rather than losing data)." + step_warmup_sentence(settings))
     md.append("")
     targets_at = len(md)
     md.append("## Machine")
@@ -486,7 +499,10 @@ def main():
               ("outside_rates", "rates also measured from the pacer's schedule (msg/s)"),
               ("sub_driver", "chain subscribers' media driver (auto: shared by several, embedded when alone)"),
               ("extra_opts", "extra options"),
-              ("step_s", "seconds per throughput step"), ("search_lo", "throughput search from (msg/s)"),
+              ("step_s", "seconds per throughput step"),
+              ("step_warmup_s", "seconds of warm-up before each throughput step"),
+              ("step_warmup_rate", "warm-up rate before each throughput step (msg/s; the step's when lower)"),
+              ("search_lo", "throughput search from (msg/s)"),
               ("search_hi", "throughput search up to (msg/s), chain"),
               ("raw_search_hi", "throughput search up to (msg/s), raw Aeron"), ("search_steps", "throughput bisection steps"),
               ("partitions", "partitions"), ("symbols", "simulated symbols"),

@@ -27,7 +27,10 @@
 # messages measured per latency run, at least MIN_MESSAGES=200000 and at most MAX_MESSAGES=10000000 in all, warm-up
 # included: at 1M msg/s that is 5 s warm-up and 5 s measured; 0 = no cap), WARMUP_S (10: seconds worth of messages
 # before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
-# ("1 2 4 8"), PUB_MESSAGES (30000000), PUB_WARMUP_MESSAGES (5000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), SEARCH_LO/SEARCH_HI (50000/8000000, for the chain and,
+# ("1 2 4 8"), PUB_MESSAGES (30000000), PUB_WARMUP_MESSAGES (5000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
+# each throughput step, that many seconds of messages at that rate (or the step's, when lower), for chain and raw
+# Aeron alike; the step's rate is taken over the messages after them (every JVM compiles its hot paths on its first
+# messages: profiled, the JIT took a quarter of the chain's CPU in a 4 s step without it), SEARCH_LO/SEARCH_HI (50000/8000000, for the chain and,
 # unless RAW_SEARCH_HI says otherwise, raw Aeron: the same top for both, above what either sender can push here, so a
 # top step runs its sender flat out: the simulator packs full MoldUDP64 datagrams when behind, as an exchange's feed
 # does at its peaks; with a top of 2M the chain's figure was that top's 1.7M, while asked 4M-8M it carried 2.7M-3.3M
@@ -82,6 +85,8 @@ PUB_WARMUP_MESSAGES="${PUB_WARMUP_MESSAGES:-5000000}"
 PUB_SUBS="${PUB_SUBS:-1 2 4 8}"
 PEERS_CACHE="${PEERS_CACHE:-$HOME/.cache/mdfanout/peers}"
 STEP_S="${STEP_S:-4}"
+STEP_WARMUP_S="${STEP_WARMUP_S:-2}"
+STEP_WARMUP_RATE="${STEP_WARMUP_RATE:-500000}"
 SEARCH_LO="${SEARCH_LO:-50000}"
 SEARCH_HI="${SEARCH_HI:-8000000}"
 RAW_SEARCH_HI="${RAW_SEARCH_HI:-$SEARCH_HI}"
@@ -132,6 +137,19 @@ subscriber_driver() {  # subscriber_driver LOG_DIR SUBSCRIBERS
   sub_drv="--aeron-dir $dir"
 }
 
+# A throughput step's warm-up (search sets $step_warmup, in messages, around each step): the sender's options.
+step_warmup=0 step_warmup_rate=0
+step_warmup_opts() {
+  [ "$step_warmup" -gt 0 ] && echo "--warmup-messages $step_warmup --warmup-rate $step_warmup_rate"
+  return 0
+}
+
+# The rate a sender kept: over the messages after its warm-up where it had one.
+sender_rate() {  # sender_rate LOG
+  local measured; measured=$(field measuredRate "$1")
+  [ -n "$measured" ] && echo "$measured" || field rate "$1"
+}
+
 # chain RUN_NAME RATE MESSAGES SUBSCRIBERS MODE(latency|record) -> writes $results/<dir>/<RUN_NAME>.run.json
 chain() {
   local name="$1" rate="$2" messages="$3" subs="$4" mode="$5" dir="$6" i
@@ -173,7 +191,7 @@ chain() {
   fi
   launch "$logs/simulator.log" $mdf simulator --group $group --port $port --interface 127.0.0.1 \
     --symbols $SYMBOLS --rate "$rate" --messages "$messages" --latency-timestamps --stats-interval-s 0 $sim_recovery \
-    $idle_opt
+    $idle_opt $(step_warmup_opts)
   local sim=$last_pid
   wait "$sim"; local sim_exit=$?
   local sub_exits=()
@@ -182,7 +200,7 @@ chain() {
   wait "$fh" "$fo" 2>/dev/null
   cleanup
 
-  local sim_rate; sim_rate=$(field rate "$logs/simulator.log")
+  local sim_rate; sim_rate=$(sender_rate "$logs/simulator.log")
   local sim_bytes; sim_bytes=$(grep -o 'done: messages=[0-9]* packets=[0-9]* heartbeats=[0-9]* bytes=[0-9]*' "$logs/simulator.log" | tail -1 | sed 's/.*bytes=//')
   local fanout_peak; fanout_peak=$(grep -o 'published=[0-9]* ([0-9]*/s)' "$logs/fanout.log" | \
     sed 's/.*(\([0-9]*\)\/s)/\1/' | sort -n | tail -1)
@@ -217,12 +235,12 @@ raw() {
   local sub=$last_pid
   local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-send-time"
   launch "$logs/pub.log" $mdf raw-aeron-pub $stamp $RAW_OPTS --channel "$raw_channel" --rate "$rate" --messages "$messages" \
-    --message-length $MESSAGE_LENGTH --connect-timeout-s 60
+    --message-length $MESSAGE_LENGTH --connect-timeout-s 60 $(step_warmup_opts)
   local pub=$last_pid
   wait "$pub"; local pub_exit=$?
   wait "$sub"; local sub_exit=$?
   cleanup
-  local pub_rate; pub_rate=$(field rate "$logs/pub.log")
+  local pub_rate; pub_rate=$(sender_rate "$logs/pub.log")
   local missing; missing=$(field missing "$logs/sub.log")
   printf '{"name":"%s","system":"raw-aeron","rate":%s,"messages":%s,"subscribers":1,"publisher_exit":%s,"subscriber_exits":[%s],"publisher_rate":%s,"missing":%s}\n' \
     "$name" "$rate" "$messages" "$pub_exit" "$sub_exit" "$(json_num "$pub_rate")" "$(json_num "$missing")" >"$run/$name.run.json"
@@ -367,7 +385,8 @@ achieved() {  # achieved RUN_JSON: the rate the sender kept
 
 # The search: the low end, then the high end, then bisection of the rate asked between the highest clean and the
 # lowest lossy rate, as RFC 2544's throughput test does (arithmetic midpoints: with the few steps a run can afford,
-# geometric ones from the low end stay far below the limit). A lossy step's upper bound is the rate its sender
+# geometric ones from the low end stay far below the limit). The first step below a lossy top asks 80% of it rather
+# than the midpoint from the low end: the limit is near the top, and the midpoint spent a step far below it. A lossy step's upper bound is the rate its sender
 # achieved when that was less than asked: asking more than the sender can push only asks that much.
 search() {  # search chain|raw
   local system="$1" lo="$SEARCH_LO" hi="$SEARCH_HI" best=0 best_offered=0 failed=0 rate name got
@@ -376,14 +395,18 @@ search() {  # search chain|raw
     case "$step" in
       0) rate=$lo ;;
       1) rate=$hi ;;
+      2) rate=$(( (lo + hi) / 2 > hi * 4 / 5 ? (lo + hi) / 2 / 1000 * 1000 : hi * 4 / 5 / 1000 * 1000 )) ;;
       *) rate=$(( (lo + hi) / 2 / 1000 * 1000 )) ;;
     esac
     name="$system-step$step-$rate"
+    step_warmup_rate=$(( rate < STEP_WARMUP_RATE ? rate : STEP_WARMUP_RATE ))
+    step_warmup=$(( step_warmup_rate * STEP_WARMUP_S ))
     if [ "$system" = chain ]; then
-      chain "$name" "$rate" $((rate * STEP_S)) 1 record throughput
+      chain "$name" "$rate" $((step_warmup + rate * STEP_S)) 1 record throughput
     else
-      raw "$name" "$rate" $((rate * STEP_S)) throughput
+      raw "$name" "$rate" $((step_warmup + rate * STEP_S)) throughput
     fi
+    step_warmup=0
     if clean "$results/throughput/$name.run.json"; then
       got=$(achieved "$results/throughput/$name.run.json")
       [ "$got" -gt "$best" ] && { best=$got; best_offered=$rate; }
@@ -412,8 +435,8 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","step_s":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
-    "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS DRIVER_OPTS=$DRIVER_OPTS DRIVER_NICE=$DRIVER_NICE JAVA_OPTS=${JAVA_OPTS:-}" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$STEP_S" "$SEARCH_LO" "$SEARCH_HI" \
+  printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","step_s":%s,"step_warmup_s":%s,"step_warmup_rate":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
+    "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS DRIVER_OPTS=$DRIVER_OPTS DRIVER_NICE=$DRIVER_NICE JAVA_OPTS=${JAVA_OPTS:-}" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$STEP_S" "$STEP_WARMUP_S" "$STEP_WARMUP_RATE" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" \
     "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"

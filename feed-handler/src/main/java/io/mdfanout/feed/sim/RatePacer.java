@@ -17,7 +17,7 @@ public final class RatePacer
     private final long burstRate;
     private final long burstDurationNs;
     private final long burstEveryNs;
-    private final long startNs;
+    private long startNs;
 
     private long lastNs;
     /** Credit in message-nanoseconds-per-second units: credit / 1e9 = messages allowed. */
@@ -81,6 +81,19 @@ public final class RatePacer
             return burstRate;
         }
         return rate;
+    }
+
+    /**
+     * Start again from now with no credit, as if just created: the rate in force after a warm-up paced by another
+     * pacer starts without the credit this one would have accrued meanwhile.
+     *
+     * @param nowNs the current time, the start of the first burst period.
+     */
+    public void restart(final long nowNs)
+    {
+        startNs = nowNs;
+        lastNs = nowNs;
+        scaledCredit = 0;
     }
 
     /**

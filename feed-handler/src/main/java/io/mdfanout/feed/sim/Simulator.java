@@ -32,6 +32,9 @@ public final class Simulator
     private ItchFileWriter fileWriter;
     private IOException fileError;
     private boolean done;
+    private RatePacer warmupPacer;
+    private long warmupMessages;
+    private long measuredStartNs = -1;
 
     /**
      * Creates the duty cycle.
@@ -87,6 +90,24 @@ public final class Simulator
     }
 
     /**
+     * Pace the first messages of the session with another pacer: a warm-up (every process of a benchmark compiles
+     * its hot paths on the first messages) before the rate being measured. The main pacer starts, with no credit,
+     * when the last warm-up message has been sent.
+     *
+     * @param messages the messages of the warm-up, at least 1.
+     * @param pacer    the warm-up's rate control.
+     */
+    public void warmup(final long messages, final RatePacer pacer)
+    {
+        if (messages < 1)
+        {
+            throw new IllegalArgumentException("a warm-up needs at least one message: " + messages);
+        }
+        this.warmupMessages = messages;
+        this.warmupPacer = pacer;
+    }
+
+    /**
      * One duty cycle.
      *
      * @return the number of messages generated (0 when idle or done).
@@ -99,7 +120,9 @@ public final class Simulator
         }
 
         final long nowNs = clock.nanoTime();
-        final long due = Math.min(MAX_BATCH, pacer.available(nowNs));
+        final long warmupLeft = warmupMessages - generator.emitted();
+        final RatePacer pacer = warmupLeft > 0 ? warmupPacer : this.pacer;
+        final long due = Math.min(Math.min(MAX_BATCH, pacer.available(nowNs)), warmupLeft > 0 ? warmupLeft : MAX_BATCH);
         // Wall clock minus pacer clock, read once per cycle: turns the pacer's schedule into time of day.
         final long wallOffsetNs = null == latencyClock ? 0 : latencyClock.nanoTime() - nowNs;
         int generated = 0;
@@ -123,6 +146,11 @@ public final class Simulator
         {
             pacer.consume(generated);
             packetizer.flush();
+            if (warmupLeft > 0 && generated == warmupLeft)
+            {
+                measuredStartNs = clock.nanoTime();
+                this.pacer.restart(measuredStartNs);
+            }
         }
         else if (!done)
         {
@@ -151,6 +179,16 @@ public final class Simulator
             done = true;
             packetizer.endOfSession();
         }
+    }
+
+    /**
+     * When the messages after the warm-up began: the pacer clock's time the last warm-up message was sent.
+     *
+     * @return the time, or -1 without a warm-up or before its end.
+     */
+    public long measuredStartNs()
+    {
+        return measuredStartNs;
     }
 
     /**

@@ -75,6 +75,14 @@ public final class SimulatorCommand implements Callable<Integer>
     @Option(names = "--rate", description = "Target rate in messages/s; 0 = as fast as possible.")
     long rate = 100_000;
 
+    @Option(names = "--warmup-messages", description = "Send the session's first messages at --warmup-rate, then "
+        + "the rest at --rate: a benchmark's warm-up, while every process compiles its hot paths. The done line's "
+        + "measuredRate covers the messages after it. 0 = no warm-up.")
+    long warmupMessages = 0;
+
+    @Option(names = "--warmup-rate", description = "Rate in messages/s of the --warmup-messages; 0 = as fast as possible.")
+    long warmupRate = 200_000;
+
     @Option(names = "--burst-rate", description = "Rate in messages/s during bursts; 0 = no bursts.")
     long burstRate = 0;
 
@@ -261,6 +269,15 @@ public final class SimulatorCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--no-send needs a finite --messages");
         }
+        if (warmupMessages < 0 || (messages > 0 && warmupMessages >= messages))
+        {
+            throw new IllegalArgumentException("--warmup-messages must be >= 0 and less than --messages: " + warmupMessages);
+        }
+        if (warmupMessages > 0 && 0 == rate && 0 == burstRate && 0 == warmupRate)
+        {
+            throw new IllegalArgumentException("--warmup-messages at an unlimited --warmup-rate and --rate is no warm-up");
+        }
+        RatePacer.steady(warmupRate, 0);
         if (startDelayMs < 0 || statsIntervalS < 0 || heartbeatIntervalMs <= 0)
         {
             throw new IllegalArgumentException(
@@ -434,6 +451,10 @@ public final class SimulatorCommand implements Callable<Integer>
             TimeUnit.MILLISECONDS.toNanos(burstEveryMs), startNs);
         final Simulator simulator = new Simulator(generator, packetizer, pacer, clock, writer, counters,
             latencyTimestamps ? new PreciseEpochNanoClock() : null);
+        if (warmupMessages > 0)
+        {
+            simulator.warmup(warmupMessages, RatePacer.steady(warmupRate, startNs));
+        }
         final long statsIntervalNs = TimeUnit.SECONDS.toNanos(statsIntervalS);
         long nextStatsNs = startNs + statsIntervalNs;
         long lastStatsMessages = 0;
@@ -454,7 +475,8 @@ public final class SimulatorCommand implements Callable<Integer>
             }
         }
         simulator.finish();
-        final double elapsedS = (clock.nanoTime() - startNs) / 1e9;
+        final long endNs = clock.nanoTime();
+        final double elapsedS = (endNs - startNs) / 1e9;
         final boolean pcapOk = null == pcap || pcap.flush();
 
         if (null != server)
@@ -470,14 +492,14 @@ public final class SimulatorCommand implements Callable<Integer>
         out.printf(Locale.ROOT,
             "simulator: done: messages=%d packets=%d heartbeats=%d bytes=%d sendErrors=%d elapsed=%.3fs "
                 + "rate=%.0f msg/s lineA(sent=%d lost=%d)%s retransmit(requests=%d rejected=%d partial=%d "
-                + "messages=%d packets=%d)%n",
+                + "messages=%d packets=%d)%s%n",
             counters.messagesSent().get(), counters.packetsSent().get(), counters.heartbeatsSent().get(),
             counters.bytesSent().get(), counters.sendErrors().get(), elapsedS,
             counters.messagesSent().get() / Math.max(elapsedS, 1e-9),
             counters.lineAPacketsSent().get(), counters.lineADataPacketsDropped().get(), lineB(counters),
             counters.retransmitRequestsReceived().get(), counters.retransmitRequestsRejected().get(),
             counters.retransmitRequestsPartlyServed().get(), counters.retransmitMessagesSent().get(),
-            counters.retransmitPacketsSent().get());
+            counters.retransmitPacketsSent().get(), measured(simulator, counters, startNs, endNs));
         if (null != simulator.fileError())
         {
             err.println("simulator: ITCH file output stopped: " + simulator.fileError());
@@ -489,6 +511,26 @@ public final class SimulatorCommand implements Callable<Integer>
             return EXIT_IO;
         }
         return 0;
+    }
+
+    /** The warm-up and the rate after it, for the done line; empty without a warm-up. */
+    private String measured(
+        final Simulator simulator, final SimulatorCounters counters, final long startNs, final long endNs)
+    {
+        if (0 == warmupMessages)
+        {
+            return "";
+        }
+        final long measuredStartNs = simulator.measuredStartNs();
+        if (measuredStartNs < 0)
+        {
+            return " warmup(messages=" + Math.min(warmupMessages, counters.messagesSent().get()) + " unfinished)";
+        }
+        final long measuredMessages = counters.messagesSent().get() - warmupMessages;
+        final double measuredS = (endNs - measuredStartNs) / 1e9;
+        return String.format(Locale.ROOT, " warmup(messages=%d elapsed=%.3fs) measuredMessages=%d " +
+            "measuredElapsed=%.3fs measuredRate=%.0f", warmupMessages, (measuredStartNs - startNs) / 1e9,
+            measuredMessages, measuredS, measuredMessages / Math.max(measuredS, 1e-9));
     }
 
     private static int poll(final RetransmissionServer server)

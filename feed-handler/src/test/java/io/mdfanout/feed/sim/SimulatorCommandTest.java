@@ -155,6 +155,10 @@ class SimulatorCommandTest
         assertEquals(2, execute("--retransmit-port", "70000", "--messages", "1000"));
         assertEquals(2, execute("--retransmit-history-messages", "0", "--messages", "1000"));
         assertEquals(2, execute("--linger-ms", "-1", "--messages", "1000"));
+        assertEquals(2, execute("--warmup-messages", "1000", "--messages", "1000"));
+        assertEquals(2, execute("--warmup-messages", "-1", "--messages", "1000"));
+        assertEquals(2, execute("--warmup-rate", "-5", "--messages", "1000"));
+        assertEquals(2, execute("--warmup-messages", "10", "--warmup-rate", "0", "--rate", "0", "--messages", "1000"));
         assertEquals(2, execute("--retransmit-history-messages", "2000000000", "--retransmit-port", "47012",
             "--messages", "1000"));
     }
@@ -179,7 +183,8 @@ class SimulatorCommandTest
             "--max-packet-bytes", "--start-delay-ms", "--itch-file", "--no-send", "--stats-interval-s", "--group-b",
             "--port-b", "--interface-b", "--loss-a", "--loss-b", "--burst-length-a", "--burst-length-b",
             "--burst-probability-a", "--burst-probability-b", "--drop-a", "--drop-b", "--loss-seed",
-            "--retransmit-port", "--retransmit-history-messages", "--linger-ms", "--pcap-file" })
+            "--retransmit-port", "--retransmit-history-messages", "--linger-ms", "--pcap-file", "--warmup-messages",
+            "--warmup-rate" })
         {
             assertTrue(help.contains(option), option);
         }

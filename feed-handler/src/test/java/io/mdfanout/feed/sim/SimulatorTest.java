@@ -92,6 +92,28 @@ class SimulatorTest
         assertEquals(List.of(0, 1, 1), packetCounts);
     }
 
+    @Test
+    void aWarmUpPacesTheFirstMessagesThenTheMainRateStartsWithoutCredit()
+    {
+        final CachedNanoClock clock = new CachedNanoClock();
+        final RatePacer main = RatePacer.steady(1_000_000, 0);
+        final Simulator simulator = simulator(new SessionConfig().symbols(5).messageCount(0), main, clock);
+        simulator.warmup(25, RatePacer.steady(1_000, 0));
+
+        clock.advance(10_000_000L);
+        assertEquals(10, simulator.doWork(), "10 ms at the warm-up's 1,000/s");
+        clock.advance(10_000_000L);
+        assertEquals(10, simulator.doWork());
+        assertEquals(-1, simulator.measuredStartNs(), "still warming up");
+        clock.advance(100_000_000L);
+        assertEquals(5, simulator.doWork(), "the warm-up's last 5 messages, not its 10 ms of credit");
+        assertEquals(120_000_000L, simulator.measuredStartNs(), "the main rate starts at the warm-up's last send");
+        assertEquals(0, simulator.doWork(), "and starts with no credit: the main pacer's 120 ms are not owed");
+        clock.advance(1_000_000L);
+        assertEquals(1_000, simulator.doWork(), "1 ms at the main 1,000,000/s");
+        assertEquals(1_025, simulator.messages());
+    }
+
     private Simulator simulator(final SessionConfig config, final RatePacer pacer, final org.agrona.concurrent.NanoClock clock)
     {
         return simulator(config, pacer, clock, 1_000_000_000L);

@@ -46,6 +46,15 @@ public final class RawAeronPubCommand implements Callable<Integer>
     @Option(names = "--messages", defaultValue = "1000000", description = "Messages to send, then an end marker.")
     long messages;
 
+    @Option(names = "--warmup-messages", defaultValue = "0",
+        description = "Send the first of the --messages at --warmup-rate, then the rest at --rate, as the simulator's " +
+            "warm-up does; the done line's measuredRate covers the messages after it. 0 = no warm-up.")
+    long warmupMessages;
+
+    @Option(names = "--warmup-rate", defaultValue = "200000",
+        description = "Rate in messages/s of the --warmup-messages; 0 = as fast as possible.")
+    long warmupRate;
+
     @Option(names = "--message-length", defaultValue = "48",
         description = "Bytes per message (our typical normalized SBE message with its header), at least 16.")
     int messageLength;
@@ -76,10 +85,12 @@ public final class RawAeronPubCommand implements Callable<Integer>
     public Integer call()
     {
         if (rate < 0 || rate > NANOS_PER_SECOND || messages <= 0 || connectTimeoutS <= 0 ||
-            messageLength < RawAeronMessage.MIN_LENGTH)
+            messageLength < RawAeronMessage.MIN_LENGTH || warmupMessages < 0 || warmupMessages >= messages ||
+            warmupRate < 0 || warmupRate > NANOS_PER_SECOND)
         {
             stderr.println("raw-aeron-pub: need 0 <= --rate <= 1e9, --messages > 0, --connect-timeout-s > 0, " +
-                "--message-length >= " + RawAeronMessage.MIN_LENGTH);
+                "--message-length >= " + RawAeronMessage.MIN_LENGTH + ", 0 <= --warmup-messages < --messages, " +
+                "0 <= --warmup-rate <= 1e9");
             return 1;
         }
         try
@@ -126,6 +137,10 @@ public final class RawAeronPubCommand implements Callable<Integer>
             final long wallOffsetNs = new PreciseEpochNanoClock().nanoTime() - System.nanoTime();
             final long startNs = System.nanoTime();
             long scheduleStartNs = startNs;
+            // The rate in force and the messages sent before it took over: the warm-up's, then the measured one's.
+            long phaseRate = warmupMessages > 0 ? warmupRate : rate;
+            long phaseStartSent = 0;
+            long measuredStartNs = startNs;
             long sent = 0;
             long backPressured = 0;
             while (sent < messages && stopSignal.isRunning())
@@ -134,7 +149,8 @@ public final class RawAeronPubCommand implements Callable<Integer>
                 int work = 0;
                 while (sent < messages)
                 {
-                    long dueNs = 0 == rate ? nowNs : scheduleStartNs + sent * NANOS_PER_SECOND / rate;
+                    long dueNs = 0 == phaseRate ?
+                        nowNs : scheduleStartNs + (sent - phaseStartSent) * NANOS_PER_SECOND / phaseRate;
                     if (dueNs > nowNs)
                     {
                         break;
@@ -151,14 +167,25 @@ public final class RawAeronPubCommand implements Callable<Integer>
                     backPressured += offer(publication, buffer, idle, stopSignal);
                     sent++;
                     work++;
-                    if (0 == rate && (work & 0xFFF) == 0)
+                    if (sent == warmupMessages)
+                    {
+                        // The measured rate starts now, owing nothing for the time the warm-up took.
+                        phaseRate = rate;
+                        phaseStartSent = sent;
+                        measuredStartNs = System.nanoTime();
+                        scheduleStartNs = measuredStartNs;
+                        break;
+                    }
+                    if (0 == phaseRate && (work & 0xFFF) == 0)
                     {
                         break;
                     }
                 }
                 idle.idle(work);
             }
-            final double elapsedS = (System.nanoTime() - startNs) / 1e9;
+            final long endNs = System.nanoTime();
+            final double elapsedS = (endNs - startNs) / 1e9;
+            final double measuredS = (endNs - measuredStartNs) / 1e9;
 
             buffer.putLong(RawAeronMessage.SCHEDULED_TIME_OFFSET, 0, ByteOrder.LITTLE_ENDIAN);
             buffer.putLong(RawAeronMessage.SEQUENCE_OFFSET, RawAeronMessage.END_SEQUENCE, ByteOrder.LITTLE_ENDIAN);
@@ -170,7 +197,10 @@ public final class RawAeronPubCommand implements Callable<Integer>
                 idle.idle(0);
             }
             stdout.printf(Locale.ROOT, "raw-aeron-pub: done: messages=%d length=%d elapsed=%.3fs rate=%.0f msg/s " +
-                "backPressured=%d%n", sent, messageLength, elapsedS, sent / Math.max(elapsedS, 1e-9), backPressured);
+                "backPressured=%d%s%n", sent, messageLength, elapsedS, sent / Math.max(elapsedS, 1e-9), backPressured,
+                0 == warmupMessages || sent <= warmupMessages ? "" : String.format(Locale.ROOT,
+                " warmup(messages=%d) measuredMessages=%d measuredElapsed=%.3fs measuredRate=%.0f", warmupMessages,
+                sent - warmupMessages, measuredS, (sent - warmupMessages) / Math.max(measuredS, 1e-9)));
             return sent == messages ? 0 : 2;
         }
         catch (final RuntimeException ex)

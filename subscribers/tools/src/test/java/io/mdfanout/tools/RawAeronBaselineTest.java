@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -50,13 +52,24 @@ class RawAeronBaselineTest
             "--warmup-messages", "1000", "--timeout-s", "30", "--ready-file", ready.toString(),
             "--driver-threading", "invoker", "--json-out", json.toString()));
 
-        final int pubExit = new CommandLine(new RawAeronPubCommand()).execute("--channel", CHANNEL,
+        // With a warm-up too: 5,000 messages at 20,000/s, then the rest at the measured rate.
+        final RawAeronPubCommand pub = new RawAeronPubCommand();
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        pub.stdout = new PrintStream(out, true, StandardCharsets.UTF_8);
+        final int pubExit = new CommandLine(pub).execute("--channel", CHANNEL,
             "--stream-id", "78", "--messages", "20000", "--rate", "50000", "--connect-timeout-s", "20",
-            "--driver-threading", "invoker", "--stamp-send-time");
+            "--driver-threading", "invoker", "--stamp-send-time", "--warmup-messages", "5000", "--warmup-rate", "20000");
         assertEquals(0, pubExit);
         assertEquals(0, sub.get(30, TimeUnit.SECONDS).intValue());
         final String report = Files.readString(json);
         assertTrue(report.contains("\"messages\":20000,\"missing\":0,\"exit\":0"), report);
+        final String done = out.toString(StandardCharsets.UTF_8);
+        assertTrue(done.contains("messages=20000 ") && done.contains(" warmup(messages=5000) measuredMessages=15000 "),
+            done);
+        final Matcher elapsed = Pattern.compile("elapsed=([0-9.]+)s .* measuredElapsed=([0-9.]+)s").matcher(done);
+        assertTrue(elapsed.find(), done);
+        // The warm-up alone takes 250 ms at 20,000/s: the measured part starts after it.
+        assertTrue(Double.parseDouble(elapsed.group(1)) - Double.parseDouble(elapsed.group(2)) >= 0.24, done);
     }
 
     @Test
@@ -76,7 +89,7 @@ class RawAeronBaselineTest
         assertEquals(1, new CommandLine(latency).execute("--warmup-messages", "-1"));
 
         assertEquals("raw-aeron-pub: need 0 <= --rate <= 1e9, --messages > 0, --connect-timeout-s > 0, " +
-            "--message-length >= 16\n" +
+            "--message-length >= 16, 0 <= --warmup-messages < --messages, 0 <= --warmup-rate <= 1e9\n" +
             "raw-aeron-sub: need --messages >= 0, --timeout-s >= 0 and an Aeron --channel (udp://x)\n" +
             "latency: --warmup-messages must not be negative: -1\n", err.toString(StandardCharsets.UTF_8));
     }
