@@ -192,6 +192,26 @@ public final class MoldUdp64Packetizer
     }
 
     /**
+     * After the end of the session, sends the end-of-session packet again when nothing was sent for
+     * {@code intervalNs}. MoldUDP64 servers send it "for a short while in place of Heartbeats" while they still
+     * answer re-requests: a receiver that lost the last packets and the first end-of-session packet (a socket
+     * buffer that overflowed at the end of a burst) learns from a repeat where the session ends, and asks for the
+     * tail, instead of waiting for data that never comes.
+     *
+     * @param intervalNs the idle time between repeats.
+     * @return true when a packet was sent.
+     */
+    public boolean endOfSessionIfIdle(final long intervalNs)
+    {
+        if (!ended || clock.nanoTime() - lastSendNs < intervalNs)
+        {
+            return false;
+        }
+        sendEmpty(END_OF_SESSION_COUNT);
+        return true;
+    }
+
+    /**
      * Flushes, then sends the end-of-session packet (count 0xFFFF, sequence = the next message's). Idempotent.
      */
     public void endOfSession()

@@ -40,6 +40,9 @@ import java.util.concurrent.TimeUnit;
         + "session to a NASDAQ binary ITCH file or a pcap capture.")
 public final class SimulatorCommand implements Callable<Integer>
 {
+    /** How often the end-of-session packet is repeated while the retransmission server lingers. */
+    static final long END_OF_SESSION_REPEAT_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
     /** Exit code of a bad configuration. */
     public static final int EXIT_CONFIG = 2;
     /** Exit code of an I/O failure. */
@@ -481,11 +484,12 @@ public final class SimulatorCommand implements Callable<Integer>
 
         if (null != server)
         {
-            // Late requests (a feed handler recovering the tail of the session) are still served for a while.
+            // Late requests (a feed handler recovering the tail of the session) are still served for a while,
+            // and the end of the session is repeated meanwhile, so that a receiver that lost it learns of the tail.
             final long lingerEndNs = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(lingerMs);
             while (running && clock.nanoTime() < lingerEndNs)
             {
-                idle.idle(server.poll());
+                idle.idle(server.poll() + (packetizer.endOfSessionIfIdle(END_OF_SESSION_REPEAT_NS) ? 1 : 0));
             }
         }
 

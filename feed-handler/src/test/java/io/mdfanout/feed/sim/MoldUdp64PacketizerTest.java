@@ -152,6 +152,30 @@ class MoldUdp64PacketizerTest
     }
 
     @Test
+    void endOfSessionIsRepeatedInPlaceOfHeartbeatsOnlyAfterTheEnd()
+    {
+        final MoldUdp64Packetizer packetizer = packetizer(1400);
+        final ItchEvent event = new ItchEvent().reset();
+        event.type = 'B';
+        event.matchNumber = 1;
+        packetizer.append(event);
+        clock.advance(500_000_000L);
+        assertFalse(packetizer.endOfSessionIfIdle(100_000_000L), "not before the end");
+        packetizer.endOfSession();
+        assertEquals(2, packets.size());
+
+        clock.advance(99_000_000L);
+        assertFalse(packetizer.endOfSessionIfIdle(100_000_000L));
+        clock.advance(1_000_000L);
+        assertTrue(packetizer.endOfSessionIfIdle(100_000_000L));
+        assertFalse(packetizer.endOfSessionIfIdle(100_000_000L), "the repeat restarts the interval");
+        assertEquals(3, packets.size());
+        assertEquals(0xFFFF, count(packets.get(2)));
+        assertEquals(2, sequence(packets.get(2)), "the same next sequence as the first end of session");
+        assertEquals(20, packets.get(2).length);
+    }
+
+    @Test
     void rejectsBadSessionAndSizes()
     {
         assertThrows(IllegalArgumentException.class, () -> new MoldUdp64Packetizer(
