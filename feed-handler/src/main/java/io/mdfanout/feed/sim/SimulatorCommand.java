@@ -280,7 +280,7 @@ public final class SimulatorCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--warmup-messages at an unlimited --warmup-rate and --rate is no warm-up");
         }
-        RatePacer.steady(warmupRate, 0);
+        RatePacer.steady(warmupRate, 0); // checks --warmup-rate
         if (startDelayMs < 0 || statsIntervalS < 0 || heartbeatIntervalMs <= 0)
         {
             throw new IllegalArgumentException(
