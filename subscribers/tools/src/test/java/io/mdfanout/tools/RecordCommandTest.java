@@ -218,18 +218,10 @@ class RecordCommandTest
                 if (snapshots.isConnected())
                 {
                     begin(0, snapshotSequence);
-                    new SnapshotBeginEncoder().wrapAndApplyHeader(buffer, next(SnapshotBeginEncoder.BLOCK_LENGTH), header)
-                        .instrumentId(0).snapshotId(snapshotSequence).lastStreamSequence(10)
-                        .incrementalSessionId(incremental.sessionId()).partitionId(0);
-                    new SnapshotInstrumentEncoder().wrapAndApplyHeader(
-                        buffer, next(SnapshotInstrumentEncoder.BLOCK_LENGTH), header)
-                        .instrumentId(2).snapshotId(snapshotSequence).lastStreamSequence(10).coveredFromInstrumentId(1)
-                        .orderCount(1);
-                    new SnapshotOrderEncoder().wrapAndApplyHeader(buffer, next(SnapshotOrderEncoder.BLOCK_LENGTH), header)
-                        .instrumentId(2).orderId(7).shares(300).side(Side.BUY).attribution("    ").price().mantissa(5000);
-                    new SnapshotEndEncoder().wrapAndApplyHeader(buffer, next(SnapshotEndEncoder.BLOCK_LENGTH), header)
-                        .instrumentId(0).snapshotId(snapshotSequence).lastStreamSequence(10).coveredFromInstrumentId(3)
-                        .instrumentCount(1).orderCount(1).messageCount(2);
+                    snapshotBegin(snapshotSequence, 10, incremental.sessionId());
+                    snapshotInstrument(snapshotSequence, 2, 10, 1);
+                    snapshotOrder(2, 7, 300, 5000);
+                    snapshotEnd(snapshotSequence, 10, 3, 1, 1, 2);
                     offerUnrecorded(snapshots);
                     snapshotSequence += 4;
                 }
@@ -292,23 +284,17 @@ class RecordCommandTest
                 Thread.sleep(10);
             }
             begin(0, 1);
-            new SnapshotBeginEncoder().wrapAndApplyHeader(buffer, next(SnapshotBeginEncoder.BLOCK_LENGTH), header)
-                .instrumentId(0).snapshotId(1).lastStreamSequence(12)
-                .incrementalSessionId(incremental.sessionId()).partitionId(0);
+            snapshotBegin(1, 12, incremental.sessionId());
             endOfMessages();              // the market's state at 12
-            new SnapshotInstrumentEncoder().wrapAndApplyHeader(buffer, next(SnapshotInstrumentEncoder.BLOCK_LENGTH), header)
-                .instrumentId(2).snapshotId(1).lastStreamSequence(12).coveredFromInstrumentId(1).orderCount(1);
-            new SnapshotOrderEncoder().wrapAndApplyHeader(buffer, next(SnapshotOrderEncoder.BLOCK_LENGTH), header)
-                .instrumentId(2).orderId(7).shares(200).side(Side.BUY).attribution("    ").price().mantissa(5000);
+            snapshotInstrument(1, 2, 12, 1);
+            snapshotOrder(2, 7, 200, 5000);
             offerUnrecorded(snapshots);
 
             Thread.sleep(1_000);
             assertTrue(!exitCode.isDone(), () -> "stopped inside the snapshot: " + stdout);
 
             begin(0, 5);
-            new SnapshotEndEncoder().wrapAndApplyHeader(buffer, next(SnapshotEndEncoder.BLOCK_LENGTH), header)
-                .instrumentId(0).snapshotId(1).lastStreamSequence(12).coveredFromInstrumentId(3)
-                .instrumentCount(1).orderCount(1).messageCount(3);
+            snapshotEnd(1, 12, 3, 1, 1, 3);
             offerUnrecorded(snapshots);
 
             assertEquals(RecordCommand.EXIT_CLEAN, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
@@ -404,6 +390,37 @@ class RecordCommandTest
     {
         new OrderExecutedEncoder().wrapAndApplyHeader(buffer, next(OrderExecutedEncoder.BLOCK_LENGTH), header)
             .instrumentId(instrumentId).orderId(orderId).executedShares(shares).matchNumber(9);
+    }
+
+    private void snapshotBegin(final long snapshotId, final long lastSequence, final int incrementalSessionId)
+    {
+        new SnapshotBeginEncoder().wrapAndApplyHeader(buffer, next(SnapshotBeginEncoder.BLOCK_LENGTH), header)
+            .instrumentId(0).snapshotId(snapshotId).lastStreamSequence(lastSequence)
+            .incrementalSessionId(incrementalSessionId).partitionId(0);
+    }
+
+    private void snapshotInstrument(
+        final long snapshotId, final long instrumentId, final long lastSequence, final int orderCount)
+    {
+        new SnapshotInstrumentEncoder().wrapAndApplyHeader(buffer, next(SnapshotInstrumentEncoder.BLOCK_LENGTH), header)
+            .instrumentId(instrumentId).snapshotId(snapshotId).lastStreamSequence(lastSequence)
+            .coveredFromInstrumentId(1).orderCount(orderCount);
+    }
+
+    private void snapshotOrder(final long instrumentId, final long orderId, final long shares, final long price)
+    {
+        new SnapshotOrderEncoder().wrapAndApplyHeader(buffer, next(SnapshotOrderEncoder.BLOCK_LENGTH), header)
+            .instrumentId(instrumentId).orderId(orderId).shares(shares).side(Side.BUY).attribution("    ")
+            .price().mantissa(price);
+    }
+
+    private void snapshotEnd(
+        final long snapshotId, final long lastSequence, final long coveredFrom, final int instruments,
+        final int orders, final int messages)
+    {
+        new SnapshotEndEncoder().wrapAndApplyHeader(buffer, next(SnapshotEndEncoder.BLOCK_LENGTH), header)
+            .instrumentId(0).snapshotId(snapshotId).lastStreamSequence(lastSequence).coveredFromInstrumentId(coveredFrom)
+            .instrumentCount(instruments).orderCount(orders).messageCount(messages);
     }
 
     private void endOfMessages()
