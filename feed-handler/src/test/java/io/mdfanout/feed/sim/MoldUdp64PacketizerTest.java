@@ -132,12 +132,9 @@ class MoldUdp64PacketizerTest
     void endOfSessionFlushesThenSendsCountFfffOnce()
     {
         final MoldUdp64Packetizer packetizer = packetizer(1400);
-        final ItchEvent event = new ItchEvent().reset();
-        event.type = 'B';
-        event.matchNumber = 1;
         for (int i = 0; i < 3; i++)
         {
-            packetizer.append(event);
+            packetizer.append(brokenTrade());
         }
         packetizer.endOfSession();
         packetizer.endOfSession();
@@ -155,10 +152,7 @@ class MoldUdp64PacketizerTest
     void endOfSessionIsRepeatedInPlaceOfHeartbeatsOnlyAfterTheEnd()
     {
         final MoldUdp64Packetizer packetizer = packetizer(1400);
-        final ItchEvent event = new ItchEvent().reset();
-        event.type = 'B';
-        event.matchNumber = 1;
-        packetizer.append(event);
+        packetizer.append(brokenTrade());
         clock.advance(500_000_000L);
         assertFalse(packetizer.endOfSessionIfIdle(100_000_000L), "not before the end");
         packetizer.endOfSession();
@@ -222,5 +216,14 @@ class MoldUdp64PacketizerTest
     private static long sequence(final byte[] packet)
     {
         return ByteBuffer.wrap(packet).order(ByteOrder.BIG_ENDIAN).getLong(10);
+    }
+
+    /** A Broken Trade (19 bytes), as the end-of-session tests append. */
+    private static ItchEvent brokenTrade()
+    {
+        final ItchEvent event = new ItchEvent().reset();
+        event.type = 'B';
+        event.matchNumber = 1;
+        return event;
     }
 }
