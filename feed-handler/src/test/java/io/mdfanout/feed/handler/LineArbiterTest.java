@@ -493,6 +493,34 @@ class LineArbiterTest
     }
 
     @Test
+    void aRepeatedEndOfSessionRecoversATailLostWithTheFirstOne()
+    {
+        // The last packets and the first end-of-session packet lost on both lines (a socket that overflowed at
+        // the end of a burst): nothing says a tail is missing until the server repeats the end of session.
+        arbiter(config(), true);
+        receive(LINE_A, packet(1));
+        receive(LINE_B, packet(1));
+        at(T0 + 500 * MS);
+        assertEquals(List.of(), requests);
+        assertFalse(arbiter.isSessionEnded());
+
+        receive(LINE_A, MoldPackets.endOfSession("SESS", 10)); // the repeat: 4..9 are the tail
+        at(T0 + 505 * MS);
+        assertEquals(List.of(new Request("SESS      ", 4, 6)), requests);
+        receive(LINE_R, messages("SESS", 4, 9));
+        at(T0 + 510 * MS);
+
+        assertTrue(arbiter.isSessionEnded());
+        assertEquals(range(1, 9), events(1));
+        assertEquals(1, arb.gapsFilled().get());
+        assertEquals(0, arb.gapsDeclared().get());
+        receive(LINE_B, MoldPackets.endOfSession("SESS", 10)); // later repeats change nothing
+        at(T0 + 600 * MS);
+        assertEquals(List.of(), events(1));
+        assertEquals(1, requests.size());
+    }
+
+    @Test
     void staleEndOfSessionMidSessionIsCountedAndTheSessionContinuesToTheRealEnd()
     {
         arbiter(config(), true);
