@@ -18,10 +18,17 @@ import org.agrona.concurrent.UnsafeBuffer;
  * beyond the mapping), at the cost of one compare.
  * <p>
  * Words are in native byte order, as {@link UnsafeBuffer#getLong(int)} reads them: the state
- * file's format is unchanged. Valid while the mapping is: the owner drops this with the mapping.
+ * file's format is unchanged. The mapping stays reachable as long as this object is.
  */
 final class StateMemory
 {
+    /**
+     * Held, never read: the address below is only valid while the memory behind it is, and a direct or mapped
+     * {@code ByteBuffer}'s memory is freed (unmapped) once the buffer is unreachable. Without this reference a
+     * caller that kept only this object read freed memory after the next GC (OrderIndexTest did, and failed
+     * once in CI with an entry gone).
+     */
+    private final UnsafeBuffer mapping;
     private final long address;
     private final int lastWordOffset;
 
@@ -34,6 +41,7 @@ final class StateMemory
         {
             throw new IllegalArgumentException("state memory must be an off-heap mapping of at least one word");
         }
+        this.mapping = mapping;
         this.address = mapping.addressOffset();
         this.lastWordOffset = mapping.capacity() - 8;
     }
