@@ -23,7 +23,9 @@ import java.nio.ByteOrder;
  * that the length lies inside the buffer. Reads never leave the buffer when both hold.
  * <p>
  * The wrapped buffer's address is taken at each wrap, because a buffer may be re-wrapped over
- * other memory between messages (a file reader's record buffer is).
+ * other memory between messages (a file reader's record buffer is). The view does not keep the
+ * buffer reachable (one more reference store per message): read it only while the caller holds the
+ * buffer, within the call that wrapped it, as the normalizer does.
  */
 public final class ItchMessageView
 {

@@ -24,6 +24,8 @@ final class ClaimedRecord
     /** SBE is little-endian; on a big-endian machine every store swaps (a constant, folded by the JIT). */
     private static final boolean NATIVE_LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
+    /** Held, never read: an off-heap ring's memory is only valid while its buffer is reachable (see StateMemory). */
+    private final AtomicBuffer buffer;
     private final byte[] byteArray;
     private final long addressOffset;
     private final int capacity;
@@ -36,6 +38,7 @@ final class ClaimedRecord
      */
     ClaimedRecord(final AtomicBuffer buffer)
     {
+        this.buffer = buffer;
         this.byteArray = buffer.byteArray();
         this.addressOffset = buffer.addressOffset();
         this.capacity = buffer.capacity();
