@@ -389,6 +389,31 @@ def targets_section(results, steady_dir, settings, compared=False):
     return out
 
 
+def split_section(results):
+    """The chain's latency split at the fanout's send (the `latency` tool's to_fanout_send / from_fanout_send),
+    beside raw Aeron's whole path: where the chain's extra time goes."""
+    rows = []
+    for run in sorted(load_all(os.path.join(results, "latency", "chain-*.run.json")), key=lambda r: r["rate"]):
+        chain = load_json(os.path.join(results, "latency", f"chain-{run['rate']}-sub1.json"))
+        raw = load_json(os.path.join(results, "latency", f"raw-aeron-{run['rate']}-sub1.json"))
+        if not chain or "to_fanout_send" not in chain:
+            continue
+        before, after = chain["to_fanout_send"], chain["from_fanout_send"]
+        rows.append(f"| {run['rate']:,} | {us(chain['p50_us'])} / {us(chain['p99_us'])} | "
+                    f"{us(before['p50_us'])} / {us(before['p99_us'])} | {us(after['p50_us'])} / {us(after['p99_us'])} | "
+                    + (f"{us(raw['p50_us'])} / {us(raw['p99_us'])} |" if raw else "n/a |"))
+    if not rows:
+        return []
+    return ["## Where the chain's latency goes", "",
+            "Each message of the runs above, split at the fanout's send (its packet's `sendingTime`): from the "
+            "feed handler's receive to the fanout's offer (decode, normalize, the ring, the fanout's drain), and "
+            "from the fanout's offer to the subscriber's callback (Aeron: the fanout's driver, loopback, the "
+            "subscriber's driver and poll loop), which is the same path raw Aeron's figure covers. Percentiles do "
+            "not add up: each column is its own distribution. Microseconds, p50 / p99.", "",
+            "| msg/s | chain, whole | receive to fanout send | fanout send to callback | raw Aeron, whole |",
+            "|---:|---:|---:|---:|---:|"] + rows + [""]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results")
@@ -582,6 +607,7 @@ def main():
         settings.get("latency_from", "scheduled") == "receive" else
         "Microseconds, scheduled send to subscriber callback, one subscriber.",
         "e2e-latency.svg")
+    md.extend(split_section(results))
     for rep_rate in sorted({int(x) for x in str(settings.get("repeat_rates", "")).split()}):
         pairs = latency_pairs(results, rep_rate)
         if len(pairs) < 2:

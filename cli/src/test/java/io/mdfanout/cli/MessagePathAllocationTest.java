@@ -21,17 +21,17 @@ import io.mdfanout.sdk.book.BookCounters;
 import io.mdfanout.sdk.book.OrderBooks;
 import io.mdfanout.testing.AllocationWindows;
 import io.mdfanout.wire.Partitioning;
+import io.mdfanout.wire.PreciseEpochNanoClock;
 import org.agrona.CloseHelper;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.status.CountersManager;
-import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -148,7 +148,7 @@ class MessagePathAllocationTest
                     ByteBuffer.allocateDirect((1 << 20) + RingBufferDescriptor.TRAILER_LENGTH)));
                 publications[p] = aeron.addExclusivePublication(CHANNEL, Partitioning.streamId(streamIdBase, p));
                 publishers[p] = new PartitionPublisher(p, rings[p], publications[p], new PartitionCounters(counters, p),
-                    TimeUnit.MILLISECONDS.toNanos(250), 1024, new OffsetEpochNanoClock(), new SystemNanoClock(),
+                    TimeUnit.MILLISECONDS.toNanos(250), 1024, new PreciseEpochNanoClock(), new SystemNanoClock(),
                     Throwable::printStackTrace);
                 publishers[p].onStart();
             }

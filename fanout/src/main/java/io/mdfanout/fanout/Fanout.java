@@ -13,13 +13,13 @@ import io.mdfanout.fanout.state.PartitionState;
 import io.mdfanout.fanout.state.PartitionStateCounters;
 import io.mdfanout.wire.PartitionRings;
 import io.mdfanout.wire.Partitioning;
+import io.mdfanout.wire.PreciseEpochNanoClock;
 import org.agrona.BitUtil;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.CompositeAgent;
-import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
@@ -460,7 +460,7 @@ public final class Fanout implements AutoCloseable
     private void startPublishers()
     {
         dutyCycleErrors = countersManager.newCounter("fanout duty-cycle errors", DUTY_CYCLE_ERRORS_TYPE_ID);
-        final OffsetEpochNanoClock epochClock = new OffsetEpochNanoClock();
+        final PreciseEpochNanoClock epochClock = new PreciseEpochNanoClock();
         for (int partition = 0; partition < publishers.length; partition++)
         {
             counters[partition] = new PartitionCounters(countersManager, partition);

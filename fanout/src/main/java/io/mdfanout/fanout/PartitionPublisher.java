@@ -102,7 +102,7 @@ public final class PartitionPublisher implements Agent
      * @param counters            where to count; this publisher is their only writer.
      * @param heartbeatIntervalNs idle time after which a heartbeat is sent.
      * @param ringReadLimit       most ring records consumed per duty cycle, bounding one cycle's work.
-     * @param epochClock          sending-time source (epoch nanos); must not allocate, e.g. OffsetEpochNanoClock.
+     * @param epochClock          sending-time source (epoch nanos); must not allocate, e.g. PreciseEpochNanoClock.
      * @param nanoClock           monotonic clock for the heartbeat timer.
      * @param errorHandler        told once when the publication fails for good.
      */
@@ -130,7 +130,7 @@ public final class PartitionPublisher implements Agent
      * @param counters            where to count; this publisher is their only writer.
      * @param heartbeatIntervalNs idle time after which a heartbeat is sent.
      * @param ringReadLimit       most ring records consumed per duty cycle, bounding one cycle's work.
-     * @param epochClock          sending-time source (epoch nanos); must not allocate, e.g. OffsetEpochNanoClock.
+     * @param epochClock          sending-time source (epoch nanos); must not allocate, e.g. PreciseEpochNanoClock.
      * @param nanoClock           monotonic clock for the heartbeat and snapshot timers.
      * @param errorHandler        told once when the publication fails for good.
      * @param state               the partition's state, applied by this publisher's thread; null for none.

@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.File;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -286,6 +287,48 @@ final class FanoutTest
         awaitCondition(() -> !collector1.heartbeats.isEmpty() &&
             collector1.heartbeats.get(collector1.heartbeats.size() - 1).nextStreamSequence() == count1 + 1,
             poll, "heartbeat with the next sequence");
+    }
+
+    /**
+     * Each packet's sendingTime is the wall clock to microseconds, as subscribers' delivery latency needs: never
+     * before its message was written to the ring, never after it was received. A clock sampled from
+     * System.currentTimeMillis() lags by up to a millisecond and fails the first bound.
+     */
+    @Test
+    void stampsEachPacketWithTheWallClockToTheMicrosecond()
+    {
+        final RingBuffer ring = createRing(0);
+        final Fanout fanout = new Fanout(config(1));
+        closeables.add(fanout);
+        final Aeron aeron = TestAeron.connect(fanout.aeronDirectoryName());
+        closeables.add(aeron);
+        final Subscription subscription =
+            aeron.addSubscription(SUBSCRIPTION_CHANNEL, Partitioning.streamId(STREAM_ID_BASE, 0));
+        final PacketCollector collector = new PacketCollector();
+        final Runnable poll = () -> subscription.poll(collector, 100);
+        awaitCondition(() -> fanout.isConnected(0), poll, "subscriber connected");
+
+        final TestMessages messages = new TestMessages();
+        final long toleranceNs = TimeUnit.MICROSECONDS.toNanos(100);
+        for (int id = 1; id <= 20; id++)
+        {
+            final long writtenNs = wallClockNs();
+            assertTrue(messages.writeAddOrder(ring, id, 2));
+            final int expected = id;
+            awaitCondition(() -> collector.messageCount() == expected, poll, "message " + id);
+            final long receivedNs = wallClockNs();
+
+            final long sendingTime = collector.packets.get(collector.packets.size() - 1).sendingTime();
+            assertTrue(sendingTime >= writtenNs - toleranceNs && sendingTime <= receivedNs + toleranceNs,
+                "message " + id + ": sendingTime " + sendingTime + " outside [" + writtenNs + ", " + receivedNs +
+                "] +- " + toleranceNs + " ns");
+        }
+    }
+
+    private static long wallClockNs()
+    {
+        final Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
     private static void assertStream(

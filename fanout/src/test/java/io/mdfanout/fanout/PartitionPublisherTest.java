@@ -13,8 +13,8 @@ import io.mdfanout.sbe.PacketHeaderEncoder;
 import io.mdfanout.sbe.SystemEventEncoder;
 import io.mdfanout.testing.AllocationWindows;
 import io.mdfanout.wire.PartitionRings;
+import io.mdfanout.wire.PreciseEpochNanoClock;
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -90,7 +90,7 @@ final class PartitionPublisherTest
             awaitCondition(() -> publication.isConnected() && subscription.isConnected(), "connection");
         }
         publisher = new PartitionPublisher(PARTITION, ring, publication, new PartitionCounters(countersManager, PARTITION),
-            heartbeatIntervalNs, 1024, new OffsetEpochNanoClock(), SystemNanoClock.INSTANCE, errors::add);
+            heartbeatIntervalNs, 1024, new PreciseEpochNanoClock(), SystemNanoClock.INSTANCE, errors::add);
         publisher.onStart();
     }
 
@@ -364,9 +364,9 @@ final class PartitionPublisherTest
             awaitCondition(() -> publication.isConnected() && snapshotPublication.isConnected(), "connection");
             final SnapshotPublisher snapshots = new SnapshotPublisher(PARTITION, state, snapshotPublication,
                 publication.sessionId(), new SnapshotCounters(countersManager, PARTITION), 1, 4096,
-                new OffsetEpochNanoClock(), errors::add);
+                new PreciseEpochNanoClock(), errors::add);
             publisher = new PartitionPublisher(PARTITION, ring, publication,
-                new PartitionCounters(countersManager, PARTITION), NO_HEARTBEAT_NS, 1024, new OffsetEpochNanoClock(),
+                new PartitionCounters(countersManager, PARTITION), NO_HEARTBEAT_NS, 1024, new PreciseEpochNanoClock(),
                 SystemNanoClock.INSTANCE, errors::add, state, snapshots);
             publisher.onStart();
 

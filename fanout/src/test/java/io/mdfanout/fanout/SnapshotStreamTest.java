@@ -9,8 +9,8 @@ import io.mdfanout.fanout.state.PartitionStateCounters;
 import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.wire.PartitionRings;
 import io.mdfanout.wire.Partitioning;
+import io.mdfanout.wire.PreciseEpochNanoClock;
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
@@ -105,9 +105,9 @@ final class SnapshotStreamTest
             new PartitionStateCounters(countersManager, PARTITION), errors::add);
         final SnapshotPublisher snapshots = new SnapshotPublisher(PARTITION, state, snapshotPublication,
             publication.sessionId(), new SnapshotCounters(countersManager, PARTITION), TimeUnit.MILLISECONDS.toNanos(1),
-            bytesPerCycle, new OffsetEpochNanoClock(), errors::add);
+            bytesPerCycle, new PreciseEpochNanoClock(), errors::add);
         publisher = new PartitionPublisher(PARTITION, ring, publication, new PartitionCounters(countersManager, PARTITION),
-            NO_HEARTBEAT_NS, 1024, new OffsetEpochNanoClock(), SystemNanoClock.INSTANCE, errors::add, state, snapshots);
+            NO_HEARTBEAT_NS, 1024, new PreciseEpochNanoClock(), SystemNanoClock.INSTANCE, errors::add, state, snapshots);
         publisher.onStart();
     }
 

@@ -4,7 +4,7 @@ import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.recovery.RequestSender;
 import io.mdfanout.metrics.LatencyHistogram;
-import io.mdfanout.metrics.PreciseEpochNanoClock;
+import io.mdfanout.wire.PreciseEpochNanoClock;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;

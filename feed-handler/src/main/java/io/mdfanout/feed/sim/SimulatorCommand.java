@@ -1,7 +1,7 @@
 package io.mdfanout.feed.sim;
 
 import io.mdfanout.feed.handler.IdleStrategyChoice;
-import io.mdfanout.metrics.PreciseEpochNanoClock;
+import io.mdfanout.wire.PreciseEpochNanoClock;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;

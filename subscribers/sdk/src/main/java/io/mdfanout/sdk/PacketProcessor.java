@@ -1,5 +1,8 @@
 package io.mdfanout.sdk;
 
+import io.aeron.Aeron;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
 import io.mdfanout.sbe.AddOrderAttributedDecoder;
 import io.mdfanout.sbe.AddOrderDecoder;
 import io.mdfanout.sbe.BrokenTradeDecoder;
@@ -26,14 +29,11 @@ import io.mdfanout.sbe.SnapshotOrderDecoder;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sbe.TradeDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
-import io.aeron.Aeron;
-import io.aeron.Subscription;
 import io.mdfanout.wire.Partitioning;
+import io.mdfanout.wire.PreciseEpochNanoClock;
 import io.mdfanout.wire.WireFormat;
-import io.aeron.logbuffer.FragmentHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
-import org.agrona.concurrent.OffsetEpochNanoClock;
 
 /**
  * Validates, sequences, recovers and dispatches the Aeron messages of a set of partition streams.
@@ -70,7 +70,7 @@ final class PacketProcessor
     private final int snapshotStreamIdBase;
     private long nowNs;
     private final DeliveryLatencyRecorder latencyRecorder;
-    private final OffsetEpochNanoClock epochClock = new OffsetEpochNanoClock();
+    private final PreciseEpochNanoClock epochClock = new PreciseEpochNanoClock();
 
     private final MessageContext context = new MessageContext();
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();

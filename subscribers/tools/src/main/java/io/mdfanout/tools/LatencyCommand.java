@@ -1,10 +1,10 @@
 package io.mdfanout.tools;
 
-import io.mdfanout.metrics.PreciseEpochNanoClock;
 import io.mdfanout.sbe.GapNoticeDecoder;
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.SubscriberCounters;
+import io.mdfanout.wire.PreciseEpochNanoClock;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.EpochNanoClock;
@@ -26,6 +26,11 @@ import java.util.concurrent.TimeUnit;
  * be sent: the figure then covers simulator schedule -> feed handler receive, decode, normalize, ring -> fanout
  * -> Aeron -> this callback, corrected for coordinated omission. On one host only; across hosts it includes the
  * clocks' offset. Snapshot content and GapNotices (which carry an older timestamp) are not recorded.
+ * <p>
+ * Each measured message is also split at the fanout's send (its packet's sendingTime): exchange timestamp ->
+ * fanout send (the feed handler, its ring and the fanout's drain) and fanout send -> callback (Aeron: the fanout's
+ * driver, the network, this host's driver and this poll loop), the second comparable with {@code raw-aeron-sub}'s
+ * figure. Both go into the summary and the JSON ({@code to_fanout_send_*} and {@code from_fanout_send_*}).
  * <p>
  * Exit codes as {@code record}: 0 clean, 1 configuration or I/O error, 2 data lost (a partition stale at the end,
  * or with --no-recovery any gap), 3 timeout.
@@ -83,6 +88,8 @@ public final class LatencyCommand implements Callable<Integer>
     {
         final int[] partitions;
         final LatencyRecorder recorder;
+        final LatencyRecorder toFanoutSend;
+        final LatencyRecorder fromFanoutSend;
         try
         {
             partitions = subscriberOptions.resolvePartitions();
@@ -91,6 +98,8 @@ public final class LatencyCommand implements Callable<Integer>
                 throw new IllegalArgumentException("--timeout-s must not be negative: " + timeoutS);
             }
             recorder = new LatencyRecorder(warmupMessages);
+            toFanoutSend = new LatencyRecorder(warmupMessages);
+            fromFanoutSend = new LatencyRecorder(warmupMessages);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -106,7 +115,8 @@ public final class LatencyCommand implements Callable<Integer>
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "latency");
             final LatencyListener listener = new LatencyListener(
-                recorder, new PreciseEpochNanoClock(), partitions, new RecoveryEvents(stdout));
+                recorder, toFanoutSend, fromFanoutSend, new PreciseEpochNanoClock(), partitions,
+                new RecoveryEvents(stdout));
             final int exitCode;
             try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
                 subscriberOptions.streamIdBase(), partitions, listener, counters, Throwable::printStackTrace,
@@ -116,6 +126,8 @@ public final class LatencyCommand implements Callable<Integer>
                     media.pollIdle(subscriberOptions.idle().newIdleStrategy()), subscriberOptions.feedSubscriberOptions().recoveryEnabled());
             }
             stdout.println(recorder.summary("latency"));
+            stdout.println(toFanoutSend.summary("latency: to fanout send"));
+            stdout.println(fromFanoutSend.summary("latency: from fanout send"));
             stdout.println("latency: messages=" + counters.messages() + " gaps=" + counters.gaps() +
                 " missing=" + counters.missingMessages() + " malformed=" + counters.malformed() +
                 " stale=" + counters.staleEvents() + " recoveries=" + counters.recoveries() +
@@ -132,7 +144,9 @@ public final class LatencyCommand implements Callable<Integer>
                     "gaps", Long.toString(counters.gaps()),
                     "missing", Long.toString(counters.missingMessages()),
                     "recoveries", Long.toString(counters.recoveries()),
-                    "exit", Integer.toString(exitCode));
+                    "exit", Integer.toString(exitCode),
+                    "to_fanout_send", toFanoutSend.toJsonPercentiles(),
+                    "from_fanout_send", fromFanoutSend.toJsonPercentiles());
             }
             return exitCode;
         }
@@ -143,20 +157,29 @@ public final class LatencyCommand implements Callable<Integer>
         }
     }
 
-    /** Records now - exchangeTimestamp per incremental message; watches for END_OF_MESSAGES. */
+    /**
+     * Records now - exchangeTimestamp per incremental message, split at the fanout's send; watches for
+     * END_OF_MESSAGES.
+     */
     static final class LatencyListener extends EndOfMessagesListener
     {
         private final LatencyRecorder recorder;
+        private final LatencyRecorder toFanoutSend;
+        private final LatencyRecorder fromFanoutSend;
         private final EpochNanoClock clock;
 
         LatencyListener(
             final LatencyRecorder recorder,
+            final LatencyRecorder toFanoutSend,
+            final LatencyRecorder fromFanoutSend,
             final EpochNanoClock clock,
             final int[] partitions,
             final RecoveryEvents events)
         {
             super(partitions, events);
             this.recorder = recorder;
+            this.toFanoutSend = toFanoutSend;
+            this.fromFanoutSend = fromFanoutSend;
             this.clock = clock;
         }
 
@@ -167,11 +190,23 @@ public final class LatencyCommand implements Callable<Integer>
             if (!context.isSnapshot() && GapNoticeDecoder.TEMPLATE_ID != templateId &&
                 WireFormat.isNormalizedMessage(templateId))
             {
-                recorder.record(LatencyRecorder.sinceTimeOfDay(
-                    clock.nanoTime(), WireFormat.exchangeTimestamp(buffer, offset)));
+                record(clock.nanoTime(), context.sendingTime(), WireFormat.exchangeTimestamp(buffer, offset));
             }
         }
 
+        /**
+         * One message's latency, whole and split at the fanout's send.
+         *
+         * @param nowEpochNs          when the callback ran, nanoseconds since the epoch.
+         * @param sendingTimeEpochNs  the packet's sendingTime: when the fanout offered it, since the epoch.
+         * @param exchangeTimeOfDayNs the message's exchangeTimestamp, nanoseconds since midnight UTC.
+         */
+        void record(final long nowEpochNs, final long sendingTimeEpochNs, final long exchangeTimeOfDayNs)
+        {
+            recorder.record(LatencyRecorder.sinceTimeOfDay(nowEpochNs, exchangeTimeOfDayNs));
+            toFanoutSend.record(LatencyRecorder.sinceTimeOfDay(sendingTimeEpochNs, exchangeTimeOfDayNs));
+            fromFanoutSend.record(nowEpochNs - sendingTimeEpochNs);
+        }
     }
 
     /**

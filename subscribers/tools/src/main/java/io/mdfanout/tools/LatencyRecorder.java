@@ -175,6 +175,30 @@ public final class LatencyRecorder
         json.append(",\"warmup\":").append(Math.min(seen, warmupCount));
         json.append(",\"negative\":").append(negative);
         json.append(",\"clamped\":").append(clamped);
+        appendPercentiles(json);
+        for (int i = 0; i + 1 < extra.length; i += 2)
+        {
+            json.append(",\"").append(extra[i]).append("\":").append(extra[i + 1]);
+        }
+        return json.append("}\n").toString();
+    }
+
+    /**
+     * The percentiles, max and mean in microseconds as one JSON object, for nesting in another recorder's
+     * {@link #toJson(String, String...)} as an extra field.
+     *
+     * @return e.g. {@code {"count":..,"p50_us":..,..,"max_us":..,"mean_us":..}}.
+     */
+    public String toJsonPercentiles()
+    {
+        final StringBuilder json = new StringBuilder(256);
+        json.append("{\"count\":").append(count());
+        appendPercentiles(json);
+        return json.append('}').toString();
+    }
+
+    private void appendPercentiles(final StringBuilder json)
+    {
         for (int i = 0; i < PERCENTILES.length; i++)
         {
             json.append(",\"").append(PERCENTILE_NAMES[i]).append("_us\":")
@@ -182,11 +206,6 @@ public final class LatencyRecorder
         }
         json.append(",\"max_us\":").append(String.format(Locale.ROOT, "%.3f", maxMicros()));
         json.append(",\"mean_us\":").append(String.format(Locale.ROOT, "%.3f", meanMicros()));
-        for (int i = 0; i + 1 < extra.length; i += 2)
-        {
-            json.append(",\"").append(extra[i]).append("\":").append(extra[i + 1]);
-        }
-        return json.append("}\n").toString();
     }
 
     /**

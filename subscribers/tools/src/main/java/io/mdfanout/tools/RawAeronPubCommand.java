@@ -1,10 +1,10 @@
 package io.mdfanout.tools;
 
-import io.mdfanout.metrics.PreciseEpochNanoClock;
 import io.aeron.ChannelUri;
 import io.aeron.CommonContext;
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
+import io.mdfanout.wire.PreciseEpochNanoClock;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;

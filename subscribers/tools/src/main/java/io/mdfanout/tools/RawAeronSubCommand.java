@@ -1,9 +1,9 @@
 package io.mdfanout.tools;
 
-import io.mdfanout.metrics.PreciseEpochNanoClock;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.mdfanout.wire.PreciseEpochNanoClock;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.IdleStrategy;

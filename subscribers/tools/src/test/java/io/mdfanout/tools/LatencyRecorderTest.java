@@ -1,7 +1,7 @@
 package io.mdfanout.tools;
 
-import io.mdfanout.metrics.PreciseEpochNanoClock;
 import io.mdfanout.testing.AllocationWindows;
+import io.mdfanout.wire.PreciseEpochNanoClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -2,13 +2,13 @@ package io.mdfanout.bench.peers;
 
 import io.mdfanout.tools.StopSignal;
 import io.mdfanout.wire.PartitionRings;
+import io.mdfanout.wire.PreciseEpochNanoClock;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.OffsetEpochNanoClock;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -106,7 +106,7 @@ public final class NatsBridgeCommand implements Callable<Integer>
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(ringWaitTimeoutS);
             final RingPacketizer[] packetizers = new RingPacketizer[partitions];
             final String[] subjects = new String[partitions];
-            final OffsetEpochNanoClock clock = new OffsetEpochNanoClock();
+            final PreciseEpochNanoClock clock = new PreciseEpochNanoClock();
             for (int p = 0; p < partitions; p++)
             {
                 rings[p] = awaitRing(ringDir, p, deadlineNs, shutdown);

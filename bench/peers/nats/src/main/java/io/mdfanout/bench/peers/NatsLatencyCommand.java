@@ -1,11 +1,11 @@
 package io.mdfanout.bench.peers;
 
-import io.mdfanout.metrics.PreciseEpochNanoClock;
 import io.mdfanout.sdk.LocalCounters;
 import io.mdfanout.sdk.PacketStreamDecoder;
 import io.mdfanout.sdk.SubscriberCounters;
 import io.mdfanout.tools.LatencyRecorder;
 import io.mdfanout.tools.StopSignal;
+import io.mdfanout.wire.PreciseEpochNanoClock;
 import io.nats.client.Connection;
 import io.nats.client.Dispatcher;
 import io.nats.client.Message;
