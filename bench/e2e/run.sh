@@ -42,8 +42,9 @@
 # behind 8 subscriber JVMs on one CPU it overflowed its socket buffer, NAKed thousands of gaps and spent half its CPU
 # rescanning them; empty: the default priority; see docs/OPERATIONS.md),
 # FH_OPTS / FO_OPTS / SUB_OPTS / RAW_OPTS / DRIVER_OPTS (extra options for the feed handler, fanout, chain
-# subscribers, raw pair, and the standalone media-driver that several subscribers share:
-# e.g. pinned runs on a many-core host), IDLE_STRATEGY (empty: each role's default, backoff; e.g. park: that
+# subscribers, raw pair, and the standalone media-driver that several subscribers share: e.g. pinned runs on a
+# many-core host; the publisher runs' fanout and `record` subscribers take FO_OPTS and SUB_OPTS too), PUB_SUB_OPTS
+# (further options for the publisher runs' `record` subscribers only), IDLE_STRATEGY (empty: each role's default, backoff; e.g. park: that
 # --idle-strategy for every process of both systems, the simulator, the raw pair and the media drivers included;
 # see docs/OPERATIONS.md "Idle strategies"), SKIP_LATENCY=1, SKIP_FANOUT=1, SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh, at NATS_RATES: "100000 1000000"), SPARSE_LOGS=1 (see below), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
 set -uo pipefail
@@ -83,6 +84,7 @@ FANOUT_SUBS="${FANOUT_SUBS:-1 2 4 8}"
 PUB_MESSAGES="${PUB_MESSAGES:-30000000}"
 PUB_WARMUP_MESSAGES="${PUB_WARMUP_MESSAGES:-5000000}"
 PUB_SUBS="${PUB_SUBS:-1 2 4 8}"
+PUB_SUB_OPTS="${PUB_SUB_OPTS:-}"
 PEERS_CACHE="${PEERS_CACHE:-$HOME/.cache/mdfanout/peers}"
 STEP_S="${STEP_S:-4}"
 STEP_WARMUP_S="${STEP_WARMUP_S:-2}"
@@ -295,7 +297,7 @@ print(','.join(map(str, cpus[1:])))" "$cpus")"
   local rp=$last_pid
   wait_for_files 30 "$ring_dir/partition-0.ring" || log "$name: replay created no rings (see $logs)"
   launch "$logs/fanout.log" $fanout_cpu $mdf fanout --ring-dir "$ring_dir" --partitions $PARTITIONS \
-    --channel "$pub_channel" --cpus none --snapshot-interval-ms 0 --stats-interval-s 1
+    --channel "$pub_channel" --cpus none --snapshot-interval-ms 0 --stats-interval-s 1 $FO_OPTS
   local fo=$last_pid
   # The subscribers share one media driver, as processes on one host do: the multicast stream is
   # received once and each subscriber reads it from shared memory (with a driver each, N receivers
@@ -306,8 +308,8 @@ print(','.join(map(str, cpus[1:])))" "$cpus")"
   wait_for_files 30 "$sub_driver/cnc.dat" || log "$name: the subscribers' media driver did not start (see $logs)"
   local sub_pids=() ready=()
   for i in $(seq 1 "$n"); do
-    launch "$logs/sub$i.log" $others_cpu $mdf record --channel "$pub_channel" --partitions $PARTITIONS \
-      --aeron-dir "$sub_driver" \
+    launch "$logs/sub$i.log" $others_cpu $mdf record $SUB_OPTS $PUB_SUB_OPTS --channel "$pub_channel" \
+      --partitions $PARTITIONS --aeron-dir "$sub_driver" \
       --until-end-of-messages --no-recovery --out /dev/null --timeout-s 300 --ready-file "$logs/ready$i"
     sub_pids+=("$last_pid"); ready+=("$logs/ready$i")
   done
@@ -436,7 +438,7 @@ keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
   printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","step_s":%s,"step_warmup_s":%s,"step_warmup_rate":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
-    "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS RAW_OPTS=$RAW_OPTS DRIVER_OPTS=$DRIVER_OPTS DRIVER_NICE=$DRIVER_NICE JAVA_OPTS=${JAVA_OPTS:-}" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$STEP_S" "$STEP_WARMUP_S" "$STEP_WARMUP_RATE" "$SEARCH_LO" "$SEARCH_HI" \
+    "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS PUB_SUB_OPTS=$PUB_SUB_OPTS RAW_OPTS=$RAW_OPTS DRIVER_OPTS=$DRIVER_OPTS DRIVER_NICE=$DRIVER_NICE JAVA_OPTS=${JAVA_OPTS:-}" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$STEP_S" "$STEP_WARMUP_S" "$STEP_WARMUP_RATE" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" \
     "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"
