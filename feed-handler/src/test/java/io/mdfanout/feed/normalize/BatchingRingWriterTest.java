@@ -147,6 +147,30 @@ class BatchingRingWriterTest
     }
 
     @Test
+    void aShorterBatchEndsWhereItEndsAfterAWriterThatDiedMidBatch()
+    {
+        final OneToOneRingBuffer ring = newRing(CAPACITY);
+        final Checker checker = new Checker();
+        // A writer that dies after writing four records of a batch it never published: their headers,
+        // lengths included, stay in the ring after the published tail (the first one's length is 0).
+        final BatchingRingWriter dead = new BatchingRingWriter(ring);
+        for (int i = 0; i < 4; i++)
+        {
+            write(dead, 900 + i, 32);
+        }
+
+        final BatchingRingWriter writer = new BatchingRingWriter(ring);
+        write(writer, checker.nextToWrite++, 32);
+        write(writer, checker.nextToWrite++, 32);
+        writer.publish();
+
+        assertEquals(2, ring.read(checker), "the reader stops after the new batch, not at the dead writer's records");
+        assertNull(checker.failure);
+        assertEquals(ring.producerPosition(), ring.consumerPosition());
+        assertEquals(0, ring.read(checker));
+    }
+
+    @Test
     void rejectsClaimsOutsideTheRingsLimits()
     {
         final BatchingRingWriter writer = new BatchingRingWriter(newRing(CAPACITY));
