@@ -220,7 +220,7 @@ chain() {
     "$(json_num "$fanout_peak")" "$(json_num "$published")" "$(json_num "$fh_gaps")" "$(json_num "$filled")" "$(json_num "$declared")" \
     "$([ -n "$fh_recovery" ] && echo true || echo false)" "$gaps_total" \
     >"$run/$name.run.json"
-  log "$name: rate=$rate messages=$messages subs=$subs simulator=${sim_rate:-?}/s exits=${sub_exits[*]} declared=${declared:-?} filled=${filled:-?} $(grep -h -o 'p99=[0-9.]*us' "$logs"/sub*.log 2>/dev/null | tr '\n' ' ')"
+  log "$name: rate=$rate messages=$messages subs=$subs simulator=${sim_rate:-?}/s exits=${sub_exits[*]} declared=${declared:-?} filled=${filled:-?} $(grep -h '^latency: latency ' "$logs"/sub*.log 2>/dev/null | grep -o 'p99=[0-9.]*us' | tr '\n' ' ')"
 }
 
 # raw RUN_NAME RATE MESSAGES DIR
