@@ -460,7 +460,8 @@ def main():
               "records callback time minus it into an HdrHistogram. It covers MoldUDP64/ITCH decode, "
               "normalization, the shared-memory ring, the fanout's state, batching and Aeron publication, both "
               "media drivers, and the SDK's decode and dispatch. Raw Aeron's runs from the publisher's offer "
-              "(`raw-aeron-pub --stamp-send-time`).")
+              "(`raw-aeron-pub --stamp-send-time`). The `latency` tool also splits each message at the fanout's "
+              "offer, its packet's `sendingTime` (section *Where the chain's latency goes*).")
     md.append("- **Latency from outside** (section *Latency from outside*) runs from the moment the simulator's "
               "rate pacer *scheduled* a message (`simulator --latency-timestamps`; raw Aeron's pacer likewise): a "
               "stall anywhere delays every message scheduled during it and all are counted, which corrects for "
