@@ -17,8 +17,9 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * The offset is sampled again every {@link #RESAMPLE_INTERVAL_NS} (as Agrona's clock does), so that a
  * long-running process follows the wall clock's adjustments (NTP slews it against the monotonic clock); a
- * resample may step the readings by the drift since the last one, microseconds. Safe for several threads: the
- * offset is one volatile long, and two threads that resample at once both store a good offset.
+ * resample may step the readings by the drift since the last one, microseconds, and allocates its readings'
+ * {@link Instant}s once (about 1 KiB an hour). Safe for several threads: the offset is one volatile long, and two
+ * threads that resample at once both store a good offset.
  */
 public final class PreciseEpochNanoClock implements EpochNanoClock
 {
