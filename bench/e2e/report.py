@@ -234,6 +234,29 @@ def idle_strategy_of(settings):
     return found.group(1) if found else "backoff"
 
 
+def pub_layout_sentence(run):
+    """Which CPUs the publisher runs' processes had: the replay went with the fanout from 2026-11-22 on."""
+    fanout_cpu, others_cpu = run.get("fanout_cpu") or "any", run.get("others_cpu") or "any"
+    if "replay_cpu" in run and run["replay_cpu"] == run.get("fanout_cpu"):
+        return (f"The publishing side (the fanout, its publisher thread and embedded media driver, and the replay "
+                f"that feeds it) runs on CPU `{fanout_cpu}` and the subscribing side (every subscriber and their "
+                f"shared driver) on `{others_cpu}`, as a publishing host and a subscribing host would: "
+                "the subscribers compete with each other, not with the publisher or its source. (With the replay on "
+                "the subscribers' CPU, `PUB_REPLAY_CPU=subscribers`, eight subscribers starved it: its rings were "
+                "full in few of the measured seconds, so the figure was the replay's share of that CPU, not the "
+                "fanout's rate.) ")
+    return (f"The fanout (publisher thread and embedded media driver) runs on CPU `{fanout_cpu}` and the replay and "
+            f"every subscriber and their driver on `{others_cpu}` (taskset): the subscribers compete with each "
+            "other and the replay, not with the publisher. ")
+
+
+def seconds_ring_full(run):
+    """'k of n' measured seconds in which the replay waited on a full ring, or n/a for older runs."""
+    if run.get("replay_seconds_measured") is None:
+        return "n/a"
+    return f"{run.get('replay_seconds_ring_full')} of {run['replay_seconds_measured']}"
+
+
 def driver_nice_sentence(settings):
     """How the subscribers' shared media-driver was prioritized (run.sh's DRIVER_NICE), as a sentence."""
     found = re.search(r"DRIVER_NICE=(\S*)", settings.get("extra_opts", ""))
@@ -702,18 +725,17 @@ def main():
                      "seconds; the whole run's median is in the last column) "
                      if settings.get("pub_warmup_messages") else "") +
                   "(first and last, partial, seconds left out). A run counts only if every subscriber received "
-                  "every ring record with gaps=0 and missing=0. The fanout (publisher thread and embedded media "
-                  f"driver) runs on CPU `{pub_runs[0].get('fanout_cpu') or 'any'}` and the replay and every "
-                  f"subscriber and their driver on `{pub_runs[0].get('others_cpu') or 'any'}` (taskset): on this 2-core "
-                  "machine the subscribers then compete with each other and the replay, not with the publisher; "
-                  "a subscriber that falls behind slows the publisher through the shared driver's flow control "
-                  "rather than losing data. " + driver_nice_sentence(settings) + "Target: "
+                  "every ring record with gaps=0 and missing=0. " + pub_layout_sentence(pub_runs[0]) +
+                  "A subscriber that falls behind slows the publisher through the shared driver's flow control "
+                  "rather than losing data. " + driver_nice_sentence(settings) + "*Seconds rings full* counts "
+                  "the replay's one-second stats lines, over the measured seconds, that show new ring-full waits: "
+                  "the seconds in which the fanout, not its source, set the rate. Target: "
                   "with 8 subscribers at least 90% of the rate with 1.")
         md.append("")
         md.append("| subscribers | fanout publish rate, median (msg/s) | peak (msg/s) | seconds measured | "
-                  "ratio to 1 subscriber | ring full waits | every subscriber complete | messages per subscriber | "
-                  "whole run, warm-up included: median (msg/s) over seconds |")
-        md.append("|---:|---:|---:|---:|---:|---:|---|---|---:|")
+                  "ratio to 1 subscriber | ring full waits | seconds rings full | every subscriber complete | "
+                  "messages per subscriber | whole run, warm-up included: median (msg/s) over seconds |")
+        md.append("|---:|---:|---:|---:|---:|---:|---:|---|---|---:|")
         bars = []
         for r in pub_runs:
             msgs = ", ".join(f"{s['messages']:,}" if s.get("messages") is not None else "n/a"
@@ -722,7 +744,8 @@ def main():
                      if "median_rate_whole_run" in r else "n/a")
             md.append(f"| {r['subscribers']} | {rate(r.get('median_rate'))} | {rate(r.get('peak_rate'))} | "
                       f"{r.get('steady_seconds', r.get('full_seconds'))} | {ratio(r.get('median_rate'), base_rate)} | "
-                      f"{rate(r.get('ring_full_waits'))} | {'yes' if r.get('complete') else 'NO'} "
+                      f"{rate(r.get('ring_full_waits'))} | {seconds_ring_full(r)} | "
+                      f"{'yes' if r.get('complete') else 'NO'} "
                       f"(exits {r['subscriber_exits']}) | {msgs} | {whole} |")
             bars.append((f"{r['subscribers']} sub", [("fanout publish rate (median)", r.get("median_rate"))]))
         md.append("")

@@ -44,7 +44,9 @@
 # FH_OPTS / FO_OPTS / SUB_OPTS / RAW_OPTS / DRIVER_OPTS (extra options for the feed handler, fanout, chain
 # subscribers, raw pair, and the standalone media-driver that several subscribers share: e.g. pinned runs on a
 # many-core host; the publisher runs' fanout and `record` subscribers take FO_OPTS and SUB_OPTS too), PUB_SUB_OPTS
-# (further options for the publisher runs' `record` subscribers only), IDLE_STRATEGY (empty: each role's default, backoff; e.g. park: that
+# (further options for the publisher runs' `record` subscribers only), PUB_REPLAY_CPU (fanout: the publisher runs'
+# replay shares the fanout's CPU, the publishing side; subscribers: it shares the subscribers' CPU, as before
+# 2026-11-22; see pub_throughput), IDLE_STRATEGY (empty: each role's default, backoff; e.g. park: that
 # --idle-strategy for every process of both systems, the simulator, the raw pair and the media drivers included;
 # see docs/OPERATIONS.md "Idle strategies"), SKIP_LATENCY=1, SKIP_FANOUT=1, SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh, at NATS_RATES: "100000 1000000"), SPARSE_LOGS=1 (see below), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
 set -uo pipefail
@@ -85,6 +87,8 @@ PUB_MESSAGES="${PUB_MESSAGES:-30000000}"
 PUB_WARMUP_MESSAGES="${PUB_WARMUP_MESSAGES:-5000000}"
 PUB_SUBS="${PUB_SUBS:-1 2 4 8}"
 PUB_SUB_OPTS="${PUB_SUB_OPTS:-}"
+PUB_REPLAY_CPU="${PUB_REPLAY_CPU:-fanout}"
+case "$PUB_REPLAY_CPU" in fanout|subscribers) ;; *) echo "run.sh: PUB_REPLAY_CPU must be fanout or subscribers, not '$PUB_REPLAY_CPU'" >&2; exit 2 ;; esac
 PEERS_CACHE="${PEERS_CACHE:-$HOME/.cache/mdfanout/peers}"
 STEP_S="${STEP_S:-4}"
 STEP_WARMUP_S="${STEP_WARMUP_S:-2}"
@@ -266,10 +270,15 @@ session_file() {
 #   replay (--pace max) -> rings -> fanout -> N x `record --no-recovery --out /dev/null --until-end-of-messages`
 # Replay waits (--wait-for-file) until every subscriber has a connected image, then writes the whole session as
 # fast as the rings accept it: the fanout is offered more than it can publish (the replay's ringFullWaits count
-# the times a ring was full, i.e. the fanout was the bottleneck). On this 2-core machine the fanout (its
-# publisher thread and embedded media driver) is pinned with taskset to CPU 0 and everything else (replay, the
-# subscribers with their embedded drivers) to CPU 1, so N subscribers compete with each other and the replay,
-# not with the publisher; on more cores the same split applies (first CPU: fanout; the rest: the others).
+# the times a ring was full, i.e. the fanout was the bottleneck). On this 2-core machine the publishing side (the
+# fanout, its publisher thread and embedded media driver, and the replay that feeds it) is pinned with taskset to
+# CPU 0 and the subscribing side (the subscribers and their shared media driver) to CPU 1, as a publishing host and
+# a subscribing host would be: N subscribers compete with each other, not with the publisher or its source. On more
+# cores the same split applies (first CPU: the publishing side; the rest: the subscribers). With the replay on the
+# subscribers' CPU instead (PUB_REPLAY_CPU=subscribers, the layout before 2026-11-22), 8 subscribers starved the
+# replay: its rings were rarely full, so the run measured the replay's share of that CPU, not the fanout.
+# The JSON keeps, for the measured seconds, how many of the replay's one-second stats lines showed new ring-full
+# waits: the seconds in which the fanout, not its source, set the rate.
 # Snapshots are off (no late joiners here). Rate: the median of the fanout's one-second `published` rates once
 # PUB_WARMUP_MESSAGES had been published (every JVM of the run compiles its hot paths first: with 8 subscriber
 # JVMs compiling on one CPU that takes seconds, as the latency runs' WARMUP_S does), leaving out the last second
@@ -292,8 +301,9 @@ for part in sys.argv[1].split(','):
     cpus += range(int(a), int(b or a) + 1)
 print(','.join(map(str, cpus[1:])))" "$cpus")"
   fi
-  launch "$logs/replay.log" $others_cpu $mdf replay --file "$file" --ring-dir "$ring_dir" --partitions $PARTITIONS \
-    --wait-for-file "$logs/go" --wait-for-consumer --stats-interval-s 0 --progress off
+  local replay_cpu="$fanout_cpu"; [ "$PUB_REPLAY_CPU" = subscribers ] && replay_cpu="$others_cpu"
+  launch "$logs/replay.log" $replay_cpu $mdf replay --file "$file" --ring-dir "$ring_dir" --partitions $PARTITIONS \
+    --wait-for-file "$logs/go" --wait-for-consumer --stats-interval-s 1 --progress off
   local rp=$last_pid
   wait_for_files 30 "$ring_dir/partition-0.ring" || log "$name: replay created no rings (see $logs)"
   launch "$logs/fanout.log" $fanout_cpu $mdf fanout --ring-dir "$ring_dir" --partitions $PARTITIONS \
@@ -321,9 +331,9 @@ print(','.join(map(str, cpus[1:])))" "$cpus")"
   kill -TERM "$fo" "$drv" 2>/dev/null; wait "$fo" "$drv" 2>/dev/null
   cleanup
   python3 - "$results/publisher/$name.run.json" "$name" "$n" "$replay_exit" "${sub_exits[*]}" "$logs" \
-    "$fanout_cpu" "$others_cpu" "$PUB_WARMUP_MESSAGES" <<'EOF'
+    "$fanout_cpu" "$others_cpu" "$PUB_WARMUP_MESSAGES" "$replay_cpu" <<'EOF'
 import json, re, statistics, sys
-out, name, n, replay_exit, exits, logs, fanout_cpu, others_cpu, warmup = sys.argv[1:]
+out, name, n, replay_exit, exits, logs, fanout_cpu, others_cpu, warmup, replay_cpu = sys.argv[1:]
 n = int(n)
 warmup = int(warmup)
 def text(f):
@@ -341,6 +351,18 @@ steady = [rates[i] for i in range(max(first + 1, 1), last) if stats[i - 1][0] >=
 replay = text("replay.log")
 ring_records = re.findall(r"ringRecords=(\d+)", replay)
 waits = re.findall(r"ringFullWaits=([\d,]+)", replay)
+# The replay's one-second lines (cumulative counts) over the fanout's measured seconds: the lines whose ring
+# records fall between what the fanout had published when they began and when they ended. A line with new
+# ring-full waits is a second in which the rings were full: the fanout set the rate, not its source.
+replay_lines = [(int(r), sum(int(x) for x in w.split(","))) for r, w in
+                re.findall(r"ringRecords=(\d+) .*?ringFullWaits=([\d,]+)", replay)]
+steady_index = [i for i in range(max(first + 1, 1), last) if stats[i - 1][0] >= warmup]
+bound_seconds = measured_seconds = None
+if steady_index and replay_lines:
+    lo, hi = stats[steady_index[0] - 1][0], stats[steady_index[-1]][0]
+    window = [j for j in range(1, len(replay_lines)) if lo <= replay_lines[j][0] <= hi]
+    measured_seconds = len(window)
+    bound_seconds = sum(1 for j in window if replay_lines[j][1] > replay_lines[j - 1][1])
 subs = []
 for i in range(1, n + 1):
     t = text(f"sub{i}.log")
@@ -353,13 +375,15 @@ r = {"name": name, "subscribers": n, "replay_exit": int(replay_exit), "subscribe
      "warmup_messages": warmup, "steady_seconds": len(steady),
      "median_rate_whole_run": statistics.median(full) if full else None,
      "peak_rate": max(rates) if rates else None, "full_seconds": len(full), "subscriber_results": subs,
-     "fanout_cpu": fanout_cpu, "others_cpu": others_cpu}
+     "fanout_cpu": fanout_cpu, "others_cpu": others_cpu, "replay_cpu": replay_cpu,
+     "replay_seconds_measured": measured_seconds, "replay_seconds_ring_full": bound_seconds}
 r["complete"] = (r["replay_exit"] == 0 and all(e == 0 for e in r["subscriber_exits"]) and
                  all(s["gaps"] == 0 and s["missing"] == 0 and s["messages"] == r["ring_records"] for s in subs))
 json.dump(r, open(out, "w"), indent=1)
 print(f"bench: {name}: fanout median {r['median_rate']} msg/s over {len(steady)} s after {warmup} warm-up messages "
       f"(whole run {r['median_rate_whole_run']} over {len(full)} s; peak {r['peak_rate']}), "
-      f"ringFullWaits={r['ring_full_waits']}, every subscriber complete: {r['complete']}", file=sys.stderr)
+      f"ringFullWaits={r['ring_full_waits']} (rings full in {bound_seconds} of the replay's {measured_seconds} "
+      f"seconds measured), every subscriber complete: {r['complete']}", file=sys.stderr)
 EOF
 }
 
