@@ -234,6 +234,17 @@ def idle_strategy_of(settings):
     return found.group(1) if found else "backoff"
 
 
+def raw_top_note(raw_max):
+    """Whether raw Aeron's figure is its publisher's limit or the top of the range it was asked (a cap)."""
+    best, asked = raw_max.get("max_rate") or 0, raw_max.get("max_offered") or 0
+    if raw_max.get("lowest_failed") or not asked:
+        return ""
+    if best >= 0.95 * asked:
+        return (f" (raw Aeron sent {best / asked:.0%} of its top, {rate(asked)} msg/s: its limit may be higher, and "
+                "this ratio too high; raise RAW_SEARCH_HI)")
+    return f" (raw Aeron's publisher flat out: asked {rate(asked)} msg/s, it sent {rate(best)})"
+
+
 def pub_layout_sentence(run):
     """Which CPUs the publisher runs' processes had: the replay went with the fanout from 2026-11-22 on."""
     fanout_cpu, others_cpu = run.get("fanout_cpu") or "any", run.get("others_cpu") or "any"
@@ -378,7 +389,7 @@ def target_rows(results, steady_dir):
     maxima = {m["system"]: m for m in load_all(os.path.join(results, "throughput", "*.max.json"))}
     if maxima.get("chain") and maxima.get("raw") and maxima["raw"].get("max_rate"):
         c, rw = maxima["chain"]["max_rate"], maxima["raw"]["max_rate"]
-        top = "" if maxima["raw"].get("lowest_failed") else " (raw Aeron clean at the top of its search range)"
+        top = raw_top_note(maxima["raw"])
         rows.append(("zero-loss throughput at least 50% of raw Aeron's",
                      f"chain {rate(c)} msg/s, raw Aeron {rate(rw)} msg/s: {c / rw:.0%}{top}", verdict(c / rw >= 0.5)))
     pubs = {r["subscribers"]: r for r in load_all(os.path.join(results, "publisher", "*.run.json"))}
@@ -524,9 +535,9 @@ def main():
                   "retransmission, and the messages held behind a gap count their wait.")
     md.append("- **Throughput** is the highest rate the chain carries with zero loss: the `record` subscriber "
               "(`--no-recovery`) exits 0 with gaps=0 and the feed handler declared no gap (gaps it filled by "
-              "re-request lost nothing; without feed recovery any gap fails the step). The rate asked of the "
-              "simulator is found by bisection (the first step below a lossy top asks 80% of what the sender achieved "
-              "there); the figure is the rate the simulator achieved in the best clean "
+              "re-request lost nothing; without feed recovery any gap fails the step). The top rate is asked first; "
+              "when it is lossy, the rate asked of the simulator is found by bisection (the first step below the top "
+              "asks 80% of what the sender achieved there); the figure is the rate the simulator achieved in the best clean "
               "step. For raw Aeron: every message received, at the rate its publisher achieved (Aeron's flow "
               "control slows a publisher rather than losing data)." + step_warmup_sentence(settings))
     md.append("")
