@@ -116,28 +116,89 @@ public final class StateLayout
         this.fileLength = BitUtil.align((long)instrumentsOffset + (long)INSTRUMENT_CAPACITY * INSTRUMENT_ENTRY_LENGTH, 4096);
     }
 
+    // The offsets below are where numbers read from the file (pool indices in the index and in the
+    // order links, instrument ids in the order records) become places in it: each is checked here,
+    // once, so that every access through StateMemory lies inside the file and a corrupt file throws
+    // IndexOutOfBoundsException instead of reaching memory beyond the mapping. Every other offset is
+    // a constant, or an index table slot masked to the table's capacity, or an undo log entry below
+    // UNDO_CAPACITY.
+
+    /**
+     * @param poolIndex an order's index in the pool.
+     * @return the offset of its record.
+     * @throws IndexOutOfBoundsException unless 0 &lt;= poolIndex &lt; maxOrders (a corrupt state file).
+     */
     int orderOffset(final int poolIndex)
     {
+        if (Integer.compareUnsigned(poolIndex, maxOrders) >= 0)
+        {
+            throw outside("pool index", poolIndex, maxOrders);
+        }
         return poolOffset + poolIndex * ORDER_ENTRY_LENGTH;
     }
 
+    /**
+     * @param slot a slot of the order index.
+     * @return the offset of its entry.
+     * @throws IndexOutOfBoundsException unless 0 &lt;= slot &lt; indexCapacity.
+     */
     int indexSlotOffset(final int slot)
     {
+        if (Integer.compareUnsigned(slot, indexCapacity) >= 0)
+        {
+            throw outside("index slot", slot, indexCapacity);
+        }
         return indexOffset + slot * INDEX_ENTRY_LENGTH;
     }
 
+    /**
+     * @param instrumentId an instrument id.
+     * @return the offset of its entry.
+     * @throws IndexOutOfBoundsException unless 0 &lt;= instrumentId &lt; INSTRUMENT_CAPACITY.
+     */
     int instrumentOffset(final int instrumentId)
     {
+        if (Integer.compareUnsigned(instrumentId, INSTRUMENT_CAPACITY) >= 0)
+        {
+            throw outside("instrument id", instrumentId, INSTRUMENT_CAPACITY);
+        }
         return instrumentsOffset + instrumentId * INSTRUMENT_ENTRY_LENGTH;
     }
 
+    /**
+     * @param kind which market-wide message.
+     * @return the offset of its slot.
+     * @throws IndexOutOfBoundsException unless 0 &lt;= kind &lt; MARKET_SLOT_COUNT.
+     */
     static int marketSlotOffset(final int kind)
     {
+        if (Integer.compareUnsigned(kind, MARKET_SLOT_COUNT) >= 0)
+        {
+            throw outside("market slot", kind, MARKET_SLOT_COUNT);
+        }
         return MARKET_SLOTS_OFFSET + kind * SLOT_LENGTH;
     }
 
+    /**
+     * @param instrumentId an instrument id.
+     * @param kind         which of its messages.
+     * @return the offset of its slot.
+     * @throws IndexOutOfBoundsException unless both are in range.
+     */
     int instrumentSlotOffset(final int instrumentId, final int kind)
     {
+        if (Integer.compareUnsigned(kind, INSTRUMENT_SLOT_COUNT) >= 0)
+        {
+            throw outside("instrument slot", kind, INSTRUMENT_SLOT_COUNT);
+        }
         return instrumentOffset(instrumentId) + INSTRUMENT_SLOTS + kind * SLOT_LENGTH;
+    }
+
+    /** Built apart from the checks above, so that they stay small enough to inline. */
+    private static IndexOutOfBoundsException outside(final String what, final int value, final int limit)
+    {
+        return new IndexOutOfBoundsException(
+            "state file is corrupt: " + what + " " + value + " outside 0.." + (limit - 1) +
+            "; delete it (or choose another --state-dir) to start with empty state");
     }
 }

@@ -338,6 +338,52 @@ final class PartitionStateTest
         }
     }
 
+    @Test
+    void aCorruptLinkInTheFileThrowsBeforeAnyAccessOutsideIt() throws IOException
+    {
+        final StateLayout layout = new StateLayout(MAX_ORDERS);
+        final int slot = new OrderIndex(new StateMemory(new UnsafeBuffer(ByteBuffer.allocateDirect(8))), null, layout)
+            .home(100);
+        final int firstOrder = layout.orderOffset(0);
+
+        // Each corruption names, in the file, a place outside it: a pool index far past the pool, an
+        // instrument id past the instruments, a next link past the pool. StateMemory reads and writes
+        // by address without a check of its own, so only the check where the number becomes an offset
+        // stands between these and memory beyond the mapping (without it the JVM would crash or write
+        // over other memory).
+        final long[][] corruptions = {
+            { layout.indexSlotOffset(slot) + 8, 0x7FFF_0000L, 0 },                // order 100's pool index
+            { firstOrder + StateLayout.ORDER_INSTRUMENT, 1_000_000L, 1 },         // order 100's instrument
+            { firstOrder + StateLayout.ORDER_NEXT, 0x4000_0000L, 2 },             // order 100's next order
+        };
+        final String[] named = { "pool index 2147418111", "instrument id 1000000", "pool index 1073741823" };
+        for (int i = 0; i < corruptions.length; i++)
+        {
+            final Path stateDirectory = Files.createDirectory(directory.resolve("corrupt-" + i));
+            final PartitionState state = open(stateDirectory, MAX_ORDERS);
+            messages.addOrder(5, 100, true, 1_000, 10); apply(state, null);
+            messages.addOrder(5, 101, false, 2_000, 20); apply(state, null);
+            assertEquals(0, state.firstOrder(5), "order 100 is the pool's first entry");
+            state.close();
+            opened.remove(state);
+
+            try (java.nio.channels.FileChannel file = java.nio.channels.FileChannel.open(
+                state.file(), java.nio.file.StandardOpenOption.WRITE))
+            {
+                final ByteBuffer word = ByteBuffer.allocate(8).order(java.nio.ByteOrder.nativeOrder());
+                word.putLong(0, corruptions[i][1]);
+                file.write(word, corruptions[i][0]);
+            }
+
+            final PartitionState reopened = open(stateDirectory, MAX_ORDERS);
+            messages.delete(5, 100);
+            final IndexOutOfBoundsException ex =
+                assertThrows(IndexOutOfBoundsException.class, () -> apply(reopened, null), "corruption " + i);
+            assertTrue(ex.getMessage().contains(named[i]) && ex.getMessage().contains("state file is corrupt"),
+                ex.getMessage());
+        }
+    }
+
     /** Every byte of the file that holds state (all but the undo log and its header), for the touched instruments. */
     private static byte[] comparableBytes(final PartitionState state, final StateLayout layout) throws IOException
     {

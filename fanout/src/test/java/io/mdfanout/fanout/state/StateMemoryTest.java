@@ -9,7 +9,7 @@ import java.nio.ByteOrder;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** The state file's word access: the same bytes as the mapping's buffer, and nothing outside it. */
+/** The state file's word access: the same bytes as the mapping's buffer (its offsets are checked by StateLayout). */
 final class StateMemoryTest
 {
     private final UnsafeBuffer mapping = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
@@ -26,22 +26,6 @@ final class StateMemoryTest
         assertEquals(-2L, mapping.getLong(8));
         assertEquals(42L, memory.getLong(56));
         assertEquals(-2L, memory.getLongVolatile(8));
-    }
-
-    @Test
-    void refusesEveryOffsetWhoseWordIsNotWhollyInside()
-    {
-        for (final int offset : new int[]{ -8, -1, 57, 64, Integer.MAX_VALUE, Integer.MIN_VALUE })
-        {
-            assertThrows(IndexOutOfBoundsException.class, () -> memory.getLong(offset), "get at " + offset);
-            assertThrows(IndexOutOfBoundsException.class, () -> memory.getLongVolatile(offset), "volatile at " + offset);
-            assertThrows(IndexOutOfBoundsException.class, () -> memory.putLong(offset, 1), "put at " + offset);
-            assertThrows(IndexOutOfBoundsException.class, () -> memory.putLongRelease(offset, 1), "release at " + offset);
-        }
-        for (int offset = 0; offset < 64; offset += 8)
-        {
-            assertEquals(0L, memory.getLong(offset));
-        }
     }
 
     @Test
