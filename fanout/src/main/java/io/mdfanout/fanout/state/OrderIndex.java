@@ -52,11 +52,38 @@ final class OrderIndex
     /** Insert an order known to be absent; the table is never more than half full, so a slot is free. */
     void put(final long orderId, final int poolIndex)
     {
+        putAt(probe(orderId), orderId, poolIndex);
+    }
+
+    /**
+     * The slot holding the order, or else the empty slot that ends its probe sequence, where it would go: one probe
+     * for an insert that must first check the id is absent.
+     *
+     * @return a slot; {@link #isEmpty(int)} tells which of the two it is.
+     */
+    int probe(final long orderId)
+    {
         int slot = home(orderId);
-        while (0 != memory.getLong(slotOffset(slot) + 8))
+        while (true)
         {
+            final int offset = slotOffset(slot);
+            if (0 == memory.getLong(offset + 8) || memory.getLong(offset) == orderId)
+            {
+                return slot;
+            }
             slot = (slot + 1) & mask;
         }
+    }
+
+    /** @return true when the slot holds no order. */
+    boolean isEmpty(final int slot)
+    {
+        return 0 == memory.getLong(slotOffset(slot) + 8);
+    }
+
+    /** Insert an order at the empty slot {@link #probe(long)} returned for it, with no index store since. */
+    void putAt(final int slot, final long orderId, final int poolIndex)
+    {
         final int offset = slotOffset(slot);
         undo.store(offset, orderId);
         undo.store(offset + 8, poolIndex + 1L);

@@ -90,6 +90,8 @@ public final class PartitionState implements AutoCloseable
     private boolean resumed;
     private boolean reportedPoolFull;
     private boolean reportedUndoOverflow;
+    /** The pool slot the message being applied has freed (a replace frees one, then takes one), or NONE. */
+    private int freedThisMessage = NONE;
 
     private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
     private final AddOrderDecoder addOrder = new AddOrderDecoder();
@@ -439,6 +441,7 @@ public final class PartitionState implements AutoCloseable
     {
         final UndoLog undo = this.undo;
         undo.begin(ringPosition);
+        freedThisMessage = NONE;
         switch (templateId)
         {
             case AddOrderDecoder.TEMPLATE_ID:
@@ -542,24 +545,34 @@ public final class PartitionState implements AutoCloseable
         final long instrumentId, final long orderId, final byte side, final long price, final long shares,
         final long attribution)
     {
-        if (!isOrderInstrument(instrumentId) || (Side.BUY.value() != side && Side.SELL.value() != side) ||
-            OrderIndex.MISSING != index.get(orderId))
+        if (!isOrderInstrument(instrumentId) || (Side.BUY.value() != side && Side.SELL.value() != side))
         {
             counters.rejectedUpdates().incrementRelease();
             return;
         }
-        insertOrder((int)instrumentId, orderId, side, price, shares, attribution);
+        // One probe finds the id if present (a duplicate: rejected) or the empty slot where it goes.
+        final int indexSlot = index.probe(orderId);
+        if (!index.isEmpty(indexSlot))
+        {
+            counters.rejectedUpdates().incrementRelease();
+            return;
+        }
+        insertOrder((int)instrumentId, orderId, side, price, shares, attribution, indexSlot);
     }
 
+    /**
+     * @param indexSlot the empty index slot for orderId, from {@link OrderIndex#probe(long)} with no index store since.
+     */
     private void insertOrder(
         final int instrumentId, final long orderId, final byte side, final long price, final long shares,
-        final long attribution)
+        final long attribution, final int indexSlot)
     {
         final StateMemory memory = this.memory;
         final UndoLog undo = this.undo;
         final int poolIndex;
         final long freeHead = memory.getLong(FREE_HEAD_OFFSET);
-        if (0 != freeHead)
+        final boolean fromFreeList = 0 != freeHead;
+        if (fromFreeList)
         {
             poolIndex = (int)(freeHead - 1);
             undo.store(FREE_HEAD_OFFSET, memory.getLong(layout.orderOffset(poolIndex) + ORDER_NEXT));
@@ -586,13 +599,38 @@ public final class PartitionState implements AutoCloseable
         final int order = layout.orderOffset(poolIndex);
         final int instrument = layout.instrumentOffset(instrumentId);
         final long tail = memory.getLong(instrument + INSTRUMENT_TAIL);
-        undo.store(order + ORDER_ID, orderId);
-        undo.store(order + ORDER_PRICE, price);
-        undo.store(order + ORDER_SHARES, shares);
-        undo.store(order + ORDER_SIDE_ATTRIBUTION, (side & 0xFFL) | (attribution << 8));
-        undo.store(order + ORDER_INSTRUMENT, instrumentId);
-        undo.store(order + ORDER_PREV, tail);
-        undo.store(order + ORDER_NEXT, 0);
+        if (poolIndex != freedThisMessage)
+        {
+            // A slot free before this message is reached by nothing but its free-list link until the stores below
+            // (the instrument's list, the index): rolled back, the message leaves these fields behind in a slot
+            // nothing reads, so they need no undo entries (half the log's work for an add). Only the link is
+            // logged, when the slot came off the free list, since rolling back puts it back there. A slot this
+            // message freed (a replace's original order) held a live order at its start: everything is logged.
+            memory.putLong(order + ORDER_ID, orderId);
+            memory.putLong(order + ORDER_PRICE, price);
+            memory.putLong(order + ORDER_SHARES, shares);
+            memory.putLong(order + ORDER_SIDE_ATTRIBUTION, (side & 0xFFL) | (attribution << 8));
+            memory.putLong(order + ORDER_INSTRUMENT, instrumentId);
+            memory.putLong(order + ORDER_PREV, tail);
+            if (fromFreeList)
+            {
+                undo.store(order + ORDER_NEXT, 0);
+            }
+            else
+            {
+                memory.putLong(order + ORDER_NEXT, 0);
+            }
+        }
+        else
+        {
+            undo.store(order + ORDER_ID, orderId);
+            undo.store(order + ORDER_PRICE, price);
+            undo.store(order + ORDER_SHARES, shares);
+            undo.store(order + ORDER_SIDE_ATTRIBUTION, (side & 0xFFL) | (attribution << 8));
+            undo.store(order + ORDER_INSTRUMENT, instrumentId);
+            undo.store(order + ORDER_PREV, tail);
+            undo.store(order + ORDER_NEXT, 0);
+        }
         if (0 == tail)
         {
             undo.store(instrument + INSTRUMENT_HEAD, poolIndex + 1L);
@@ -604,7 +642,7 @@ public final class PartitionState implements AutoCloseable
         undo.store(instrument + INSTRUMENT_TAIL, poolIndex + 1L);
         undo.store(instrument + INSTRUMENT_ORDER_COUNT, memory.getLong(instrument + INSTRUMENT_ORDER_COUNT) + 1);
         undo.store(ORDER_COUNT_OFFSET, memory.getLong(ORDER_COUNT_OFFSET) + 1);
-        index.put(orderId, poolIndex);
+        index.putAt(indexSlot, orderId, poolIndex);
         markHasState(instrumentId);
     }
 
@@ -636,7 +674,7 @@ public final class PartitionState implements AutoCloseable
             counters.unknownOrderUpdates().incrementRelease();
             return;
         }
-        if (newOrderId != originalOrderId && OrderIndex.MISSING != index.get(newOrderId))
+        if (newOrderId != originalOrderId && !index.isEmpty(index.probe(newOrderId)))
         {
             counters.rejectedUpdates().incrementRelease();
             return;
@@ -645,7 +683,8 @@ public final class PartitionState implements AutoCloseable
         final int instrumentId = (int)memory.getLong(order + ORDER_INSTRUMENT);
         final byte side = (byte)memory.getLong(order + ORDER_SIDE_ATTRIBUTION);
         removeOrder(originalOrderId, poolIndex);
-        insertOrder(instrumentId, newOrderId, side, price, shares, NO_ATTRIBUTION);
+        // Probed after the removal, which may have shifted the index's entries.
+        insertOrder(instrumentId, newOrderId, side, price, shares, NO_ATTRIBUTION, index.probe(newOrderId));
     }
 
     private void removeOrder(final long orderId, final int poolIndex)
@@ -675,9 +714,10 @@ public final class PartitionState implements AutoCloseable
         }
         undo.store(instrument + INSTRUMENT_ORDER_COUNT, memory.getLong(instrument + INSTRUMENT_ORDER_COUNT) - 1);
         undo.store(ORDER_COUNT_OFFSET, memory.getLong(ORDER_COUNT_OFFSET) - 1);
-        undo.store(order + ORDER_PREV, 0);
+        // A free slot's fields other than its free-list link are never read (an add writes them all): no store.
         undo.store(order + ORDER_NEXT, memory.getLong(FREE_HEAD_OFFSET));
         undo.store(FREE_HEAD_OFFSET, poolIndex + 1L);
+        freedThisMessage = poolIndex;
         index.remove(orderId);
         updateHasState(instrumentId);
     }

@@ -287,6 +287,39 @@ final class PartitionStateTest
         assertTrue(steps > 20, "steps exercised: " + steps);
     }
 
+    /**
+     * The same for adds, whose new slot's fields are stored without undo entries: one from the pool's high water
+     * and one from the free list (after a delete), each colliding in the index with the orders there.
+     */
+    @Test
+    void recoversFromAKillAtEveryStepOfAnAdd() throws IOException
+    {
+        final StateLayout layout = new StateLayout(MAX_ORDERS);
+        final long[] colliding = collidingOrderIds(layout, 5);
+
+        final Consumer<PartitionState> setUp = (state) ->
+        {
+            messages.resetExchangeSequence();
+            messages.directory(3, "MSFT    "); apply(state, null);
+            for (int i = 0; i < 3; i++)
+            {
+                messages.addOrder(3, colliding[i], i % 2 == 0, 100 + i, 10 + i); apply(state, null);
+            }
+        };
+        // Two slots freed: the head of the free list links to the other, a link the add must log.
+        final Consumer<PartitionState> setUpWithFreeSlots = setUp.andThen((state) ->
+        {
+            messages.delete(3, colliding[1]); apply(state, null);
+            messages.delete(3, colliding[0]); apply(state, null);
+        });
+
+        int steps = 0;
+        steps += crashAtEveryStep(layout, setUp, () -> messages.addOrder(3, colliding[3], false, 99, 7), "add");
+        steps += crashAtEveryStep(layout, setUpWithFreeSlots,
+            () -> messages.addOrder(3, colliding[4], true, 98, 8), "add to a freed slot");
+        assertTrue(steps > 10, "steps exercised: " + steps);
+    }
+
     private int crashAtEveryStep(final StateLayout layout, final Consumer<PartitionState> setUp, final Runnable encode,
         final String what) throws IOException
     {
@@ -395,6 +428,7 @@ final class PartitionStateTest
             final byte[] poolAndIndex = new byte[layout.instrumentsOffset - layout.poolOffset];
             file.seek(layout.poolOffset);
             file.readFully(poolAndIndex);
+            maskFreeSlots(poolAndIndex, layout);
             final byte[] instruments = new byte[8 * StateLayout.INSTRUMENT_ENTRY_LENGTH];
             file.seek(layout.instrumentOffset(0));
             file.readFully(instruments);
@@ -403,6 +437,34 @@ final class PartitionStateTest
             System.arraycopy(poolAndIndex, 0, all, header.length, poolAndIndex.length);
             System.arraycopy(instruments, 0, all, header.length + poolAndIndex.length, instruments.length);
             return all;
+        }
+    }
+
+    /**
+     * A free pool slot's fields other than its free-list link are never read, and an add writes them without undo
+     * entries (rolled back, it leaves them behind in a slot nothing reaches): zero them, so that the bytes compared
+     * are the ones recovery must restore. Live slots are those the index names.
+     */
+    private static void maskFreeSlots(final byte[] poolAndIndex, final StateLayout layout)
+    {
+        final java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(poolAndIndex).order(java.nio.ByteOrder.nativeOrder());
+        final boolean[] live = new boolean[layout.maxOrders];
+        final int index = layout.indexOffset - layout.poolOffset;
+        for (int slot = 0; slot < layout.indexCapacity; slot++)
+        {
+            final long value = bytes.getLong(index + slot * StateLayout.INDEX_ENTRY_LENGTH + 8);
+            if (0 != value)
+            {
+                live[(int)(value - 1)] = true;
+            }
+        }
+        for (int order = 0; order < layout.maxOrders; order++)
+        {
+            if (!live[order])
+            {
+                final int at = order * StateLayout.ORDER_ENTRY_LENGTH;
+                java.util.Arrays.fill(poolAndIndex, at, at + StateLayout.ORDER_NEXT, (byte)0);
+            }
         }
     }
 
