@@ -280,6 +280,16 @@ def driver_nice_sentence(settings):
             "and spent half its CPU rescanning the gaps (docs/OPERATIONS.md). ")
 
 
+def sim_source_sentence(settings):
+    """How the throughput steps' simulator got its messages (SIM_SOURCE; runs before it had none: generated)."""
+    if settings.get("sim_source") == "file":
+        return (" In each chain step the simulator sends a session written just before the step "
+                "(`simulator --no-send --itch-file`, then `--from-itch-file` from /dev/shm): the very messages it "
+                "would generate, without the ~100 ns per message of generating them on the cores being measured. "
+                "Latency and fan-out runs generate while sending.")
+    return " In each chain step the simulator generates the session while it sends it."
+
+
 def step_warmup_sentence(settings):
     """The warm-up before each throughput step (run.sh's STEP_WARMUP_S and STEP_WARMUP_RATE), as a sentence."""
     seconds = settings.get("step_warmup_s")
@@ -539,7 +549,8 @@ def main():
               "when it is lossy, the rate asked of the simulator is found by bisection (the first step below the top "
               "asks 80% of what the sender achieved there); the figure is the rate the simulator achieved in the best clean "
               "step. For raw Aeron: every message received, at the rate its publisher achieved (Aeron's flow "
-              "control slows a publisher rather than losing data)." + step_warmup_sentence(settings))
+              "control slows a publisher rather than losing data)." + step_warmup_sentence(settings) +
+              sim_source_sentence(settings))
     md.append("")
     targets_at = len(md)
     md.append("## Machine")

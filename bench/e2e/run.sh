@@ -38,6 +38,9 @@
 # flat-out step longer). Raw Aeron's publisher pushes more: asked 8M it sent 7.7M, asked 12M-40M 8.4M-9.8M, so
 # until 2026-11-22, with 8M as the top for both, raw Aeron's figure was capped by the top), SEARCH_STEPS (3), FEED_RECOVERY (1: in
 # every chain run the simulator serves MoldUDP64 re-requests and the feed handler uses them; 0: none),
+# SIM_SOURCE (file: each throughput step's simulator sends a session written before the step, from /dev/shm, with
+# --from-itch-file: the messages it would generate, without generating them on the cores measured; generate: it
+# generates them while sending, as before 2026-11-22; latency and fan-out runs always generate),
 # REPEAT_RATES ("100000") and REPEATS (2): more chain/raw latency pairs at those rates (median ratio reported),
 # SUB_DRIVER (auto: fan-out subscribers share one media-driver, a lone one embeds its own; shared; embedded),
 # DRIVER_NICE (-10: the nice value of that shared media-driver, which a deployment gives a core of its own; starved
@@ -102,6 +105,8 @@ SEARCH_HI="${SEARCH_HI:-8000000}"
 RAW_SEARCH_HI="${RAW_SEARCH_HI:-16000000}"
 SEARCH_STEPS="${SEARCH_STEPS:-3}"
 FEED_RECOVERY="${FEED_RECOVERY:-1}"
+SIM_SOURCE="${SIM_SOURCE:-file}"
+case "$SIM_SOURCE" in file|generate) ;; *) echo "run.sh: SIM_SOURCE must be file or generate, not '$SIM_SOURCE'" >&2; exit 2 ;; esac
 # NATS is compared where the targets are (100k) and at the top rate; 10k adds little and a minute of make bench.
 NATS_RATES="${NATS_RATES-100000 1000000}"
 PARTITIONS=4
@@ -124,10 +129,11 @@ source bench/e2e/lib.sh
 
 cleanup() {
   stop_pids
+  [ -n "$step_session_dir" ] && rm -f "$step_session_dir/session.itch" 
   [ -n "$ring_dir" ] && rm -rf "$ring_dir"
   ring_dir=""
 }
-trap 'cleanup; exit 130' INT TERM
+trap 'cleanup; [ -n "$step_session_dir" ] && rm -rf "$step_session_dir"; exit 130' INT TERM
 
 log() { echo "bench: $*" >&2; }
 
@@ -158,6 +164,21 @@ step_warmup_opts() {
 sender_rate() {  # sender_rate LOG
   local measured; measured=$(field measuredRate "$1")
   [ -n "$measured" ] && echo "$measured" || field rate "$1"
+}
+
+# The session a throughput step's simulator sends, written before the step (SIM_SOURCE=file): the same messages it
+# would generate (same seed and options; a test shows the packets are identical), so that generating them (~100 ns
+# a message, a third of a core at 3M msg/s) does not take CPU from the processes measured. One file at a time, in
+# $step_session_dir, deleted after the step; false (and the step generates) when it cannot be written.
+step_session_dir=""
+# In memory where there is /dev/shm: a file on disk would be written back during the step, on the CPUs measured.
+session_parent=/dev/shm; [ -d "$session_parent" ] && [ -w "$session_parent" ] || session_parent="${TMPDIR:-/tmp}"
+step_session_file() {  # step_session_file LOG_DIR MESSAGES
+  [ -n "$step_session_dir" ] || step_session_dir=$(mktemp -d "$session_parent/mdfanout-bench-session.XXXXXX") || return 1
+  rm -f "$step_session_dir/session.itch"
+  echo "$mdf simulator --no-send --symbols $SYMBOLS --messages $2 --itch-file $step_session_dir/session.itch" | tee -a "$1/commands.txt" >>"$commands"
+  $mdf simulator --no-send --symbols $SYMBOLS --messages "$2" --itch-file "$step_session_dir/session.itch" \
+    >"$1/session.log" 2>&1 || { log "session file not written (see $1/session.log): the step generates"; return 1; }
 }
 
 # chain RUN_NAME RATE MESSAGES SUBSCRIBERS MODE(latency|record) -> writes $results/<dir>/<RUN_NAME>.run.json
@@ -199,8 +220,12 @@ chain() {
   if ! wait_for_files 60 "${ready[@]}"; then
     log "$name: subscribers did not connect within 60 s (see $logs)"
   fi
+  local sim_session="--symbols $SYMBOLS --messages $messages"
+  if [ "$dir" = throughput ] && [ "$SIM_SOURCE" = file ]; then
+    step_session_file "$logs" "$messages" && sim_session="--from-itch-file $step_session_dir/session.itch"
+  fi
   launch "$logs/simulator.log" $mdf simulator --group $group --port $port --interface 127.0.0.1 \
-    --symbols $SYMBOLS --rate "$rate" --messages "$messages" --latency-timestamps --stats-interval-s 0 $sim_recovery \
+    $sim_session --rate "$rate" --latency-timestamps --stats-interval-s 0 $sim_recovery \
     $idle_opt ${SIM_OPTS:-} $(step_warmup_opts)
   local sim=$last_pid
   wait "$sim"; local sim_exit=$?
@@ -466,10 +491,10 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","step_s":%s,"step_warmup_s":%s,"step_warmup_rate":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","git":"%s"}\n' \
+  printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","step_s":%s,"step_warmup_s":%s,"step_warmup_rate":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","sim_source":"%s","git":"%s"}\n' \
     "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "SIM_OPTS=${SIM_OPTS:-} FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS PUB_SUB_OPTS=$PUB_SUB_OPTS RAW_OPTS=$RAW_OPTS DRIVER_OPTS=$DRIVER_OPTS DRIVER_NICE=$DRIVER_NICE JAVA_OPTS=${JAVA_OPTS:-}" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$STEP_S" "$STEP_WARMUP_S" "$STEP_WARMUP_RATE" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
-    "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" \
+    "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" "$SIM_SOURCE" \
     "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"
 }
 
@@ -525,6 +550,7 @@ if [ "${SKIP_THROUGHPUT:-0}" != 1 ]; then
   search chain
   search raw
 fi
+[ -n "$step_session_dir" ] && rm -rf "$step_session_dir" 
 if [ "${SKIP_NATS:-0}" != 1 ]; then
   RATES="$NATS_RATES" DURATION_S="$DURATION_S" WARMUP_S="$WARMUP_S" MIN_MESSAGES="$MIN_MESSAGES" FANOUT_RATE="$FANOUT_RATE" \
     FANOUT_S="$FANOUT_S" LATENCY_FROM="$LATENCY_FROM" MAX_MESSAGES="$MAX_MESSAGES" FEED_RECOVERY="$FEED_RECOVERY" \

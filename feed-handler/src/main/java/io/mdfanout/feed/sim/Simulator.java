@@ -6,7 +6,8 @@ import org.agrona.concurrent.NanoClock;
 import java.io.IOException;
 
 /**
- * The simulator's duty cycle: generate, pace, packetize, heartbeat, and optionally record to an ITCH file.
+ * The simulator's duty cycle: generate (or read from an ITCH file, {@link ItchFileSource}), pace, packetize,
+ * heartbeat, and optionally record to an ITCH file.
  * <p>
  * Each {@link #doWork()} asks the {@link RatePacer} how many messages are due, generates and packs up to a batch
  * of them, and flushes the packet, so a light rate still produces small packets promptly while an unlimited rate
@@ -23,6 +24,7 @@ public final class Simulator
     private static final long NANOS_PER_DAY = 86_400_000_000_000L;
 
     private final SessionGenerator generator;
+    private final ItchFileSource fileSource;
     private final MoldUdp64Packetizer packetizer;
     private final RatePacer pacer;
     private final NanoClock clock;
@@ -82,10 +84,42 @@ public final class Simulator
     {
         this.latencyClock = latencyClock;
         this.generator = generator;
+        this.fileSource = null;
         this.packetizer = packetizer;
         this.pacer = pacer;
         this.clock = clock;
         this.fileWriter = fileWriter;
+        this.counters = counters;
+    }
+
+    /**
+     * Creates the duty cycle for a session read from an ITCH file instead of generated: the same pacing, warm-up,
+     * latency stamping (the file's timestamps are replaced when a {@code latencyClock} is given) and end of session,
+     * which comes at the end of the file, at its message limit or at a record that cannot be sent
+     * ({@link ItchFileSource#error()}).
+     *
+     * @param fileSource   the messages.
+     * @param packetizer   the packetizer (already connected to its sink).
+     * @param pacer        the rate control.
+     * @param clock        the clock the pacer runs on.
+     * @param counters     the counters.
+     * @param latencyClock the wall clock for latency timestamps, or null to keep the file's own timestamps.
+     */
+    public Simulator(
+        final ItchFileSource fileSource,
+        final MoldUdp64Packetizer packetizer,
+        final RatePacer pacer,
+        final NanoClock clock,
+        final SimulatorCounters counters,
+        final EpochNanoClock latencyClock)
+    {
+        this.latencyClock = latencyClock;
+        this.generator = null;
+        this.fileSource = fileSource;
+        this.packetizer = packetizer;
+        this.pacer = pacer;
+        this.clock = clock;
+        this.fileWriter = null;
         this.counters = counters;
     }
 
@@ -120,25 +154,39 @@ public final class Simulator
         }
 
         final long nowNs = clock.nanoTime();
-        final long warmupLeft = warmupMessages - generator.emitted();
+        final long warmupLeft = warmupMessages - messages();
         final RatePacer pacer = warmupLeft > 0 ? warmupPacer : this.pacer;
         final long due = Math.min(Math.min(MAX_BATCH, pacer.available(nowNs)), warmupLeft > 0 ? warmupLeft : MAX_BATCH);
         // Wall clock minus pacer clock, read once per cycle: turns the pacer's schedule into time of day.
         final long wallOffsetNs = null == latencyClock ? 0 : latencyClock.nanoTime() - nowNs;
         int generated = 0;
+        final ItchFileSource fileSource = this.fileSource;
         while (generated < due)
         {
-            if (!generator.next(event))
+            final long timestampNs = null == latencyClock ? ItchFileSource.KEEP_TIMESTAMP :
+                Math.floorMod(pacer.scheduledTimeNs(nowNs, generated) + wallOffsetNs, NANOS_PER_DAY);
+            if (null != fileSource)
             {
-                finish();
-                break;
+                if (!fileSource.appendNext(packetizer, timestampNs))
+                {
+                    finish();
+                    break;
+                }
             }
-            if (null != latencyClock)
+            else
             {
-                event.timestamp = Math.floorMod(pacer.scheduledTimeNs(nowNs, generated) + wallOffsetNs, NANOS_PER_DAY);
+                if (!generator.next(event))
+                {
+                    finish();
+                    break;
+                }
+                if (null != latencyClock)
+                {
+                    event.timestamp = timestampNs;
+                }
+                packetizer.append(event);
+                record();
             }
-            packetizer.append(event);
-            record();
             generated++;
         }
 
@@ -198,7 +246,7 @@ public final class Simulator
      */
     public long messages()
     {
-        return generator.emitted();
+        return null != fileSource ? fileSource.emitted() : generator.emitted();
     }
 
     /**

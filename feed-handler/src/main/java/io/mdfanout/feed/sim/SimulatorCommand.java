@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code simulator}: an exchange that sends a generated NASDAQ TotalView-ITCH 5.0 session as MoldUDP64 over UDP
- * multicast, paced to a rate with optional bursts, and/or writes it to a NASDAQ binary ITCH file.
+ * multicast, paced to a rate with optional bursts, and/or writes it to a NASDAQ binary ITCH file. With
+ * {@code --from-itch-file} it sends the messages of an ITCH file instead (a session it wrote before, or a real
+ * trading day), with everything else the same.
  * <p>
  * Like a real exchange it can send on two lines (A and B, every packet on both), each losing data packets by its own
  * deterministic {@link LossModel} (random, bursts, outages); serve MoldUDP64 retransmission requests from a bounded
@@ -35,9 +37,9 @@ import java.util.concurrent.TimeUnit;
     name = "simulator",
     mixinStandardHelpOptions = true,
     showDefaultValues = true,
-    description = "Exchange simulator: sends a generated ITCH 5.0 session as MoldUDP64 over UDP multicast "
-        + "on one or two lines with optional loss injection, serves retransmission requests, and/or writes the "
-        + "session to a NASDAQ binary ITCH file or a pcap capture.")
+    description = "Exchange simulator: sends a generated ITCH 5.0 session (or the messages of an ITCH file) as "
+        + "MoldUDP64 over UDP multicast on one or two lines with optional loss injection, serves retransmission "
+        + "requests, and/or writes the session to a NASDAQ binary ITCH file or a pcap capture.")
 public final class SimulatorCommand implements Callable<Integer>
 {
     /** How often the end-of-session packet is repeated while the retransmission server lingers. */
@@ -113,6 +115,13 @@ public final class SimulatorCommand implements Callable<Integer>
         + "(gzip when it ends in .gz).")
     Path itchFile;
 
+    @Option(names = "--from-itch-file", description = "Send the messages of this NASDAQ binary ITCH 5.0 file "
+        + "(2-byte length + message; gzip detected) instead of a generated session: one this simulator wrote with "
+        + "--itch-file, or a real trading day. --messages then sends only its first N (0: all); --rate, the "
+        + "warm-up, --latency-timestamps (which replace the file's timestamps), lines, loss and retransmission "
+        + "work as for a generated session. Not with --symbols or --itch-file.")
+    Path fromItchFile;
+
     @Option(names = "--no-send", description = "Do not send; only write --itch-file and/or --pcap-file, as fast as "
         + "possible.")
     boolean noSend;
@@ -184,6 +193,9 @@ public final class SimulatorCommand implements Callable<Integer>
         + "sent (intended, not actual: corrects for coordinated omission); off = the session's own timestamps.")
     boolean latencyTimestamps;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     private final PrintStream out = System.out;
     private final PrintStream err = System.err;
     private volatile boolean running = true;
@@ -208,7 +220,10 @@ public final class SimulatorCommand implements Callable<Integer>
         final SessionConfig config = new SessionConfig().symbols(symbols).messageCount(messages);
         try
         {
-            config.validate();
+            if (null == fromItchFile)
+            {
+                config.validate(); // a file's messages are what they are: --messages only limits them
+            }
             validate();
         }
         catch (final IllegalArgumentException ex)
@@ -268,7 +283,21 @@ public final class SimulatorCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--no-send needs --itch-file or --pcap-file");
         }
-        if (noSend && 0 == messages)
+        if (null != fromItchFile && null != itchFile)
+        {
+            throw new IllegalArgumentException("--itch-file writes a generated session; with --from-itch-file the " +
+                "session is a file already (use --pcap-file to capture it as MoldUDP64 packets)");
+        }
+        if (null != fromItchFile && given("--symbols"))
+        {
+            throw new IllegalArgumentException("--symbols shapes a generated session; --from-itch-file sends the " +
+                "file's own instruments");
+        }
+        if (messages < 0)
+        {
+            throw new IllegalArgumentException("--messages must be >= 0: " + messages);
+        }
+        if (noSend && 0 == messages && null == fromItchFile)
         {
             throw new IllegalArgumentException("--no-send needs a finite --messages");
         }
@@ -309,6 +338,12 @@ public final class SimulatorCommand implements Callable<Integer>
         // Let the pacer check the rate options now, before anything is opened.
         new RatePacer(rate, burstRate, TimeUnit.MILLISECONDS.toNanos(burstDurationMs),
             TimeUnit.MILLISECONDS.toNanos(burstEveryMs), 0);
+    }
+
+    /** Whether the command line named an option (not just its default); false when run without picocli. */
+    private boolean given(final String option)
+    {
+        return null != spec && spec.commandLine().getParseResult().hasMatchedOption(option);
     }
 
     private int portB()
@@ -362,6 +397,10 @@ public final class SimulatorCommand implements Callable<Integer>
 
     private int writeOnly(final SessionConfig config, final SimulatorCounters counters) throws IOException
     {
+        if (null != fromItchFile)
+        {
+            return captureFile(counters);
+        }
         final long startNs = System.nanoTime();
         final SessionGenerator generator = new SessionGenerator(seed, config);
         final ItchEvent event = new ItchEvent();
@@ -400,13 +439,52 @@ public final class SimulatorCommand implements Callable<Integer>
         return 0;
     }
 
+    /** --no-send --from-itch-file: the file's messages packed into MoldUDP64 packets in a pcap capture. */
+    private int captureFile(final SimulatorCounters counters) throws IOException
+    {
+        final long startNs = System.nanoTime();
+        try (ItchFileSource source = ItchFileSource.open(fromItchFile, messages);
+            PcapWriter pcap = new PcapWriter(pcapFile, interfaceAddress, group, port, ttl, counters))
+        {
+            final MoldUdp64Packetizer packetizer = new MoldUdp64Packetizer(session, maxPacketBytes,
+                TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs), SystemNanoClock.INSTANCE, pcap, counters);
+            while (running && source.appendNext(packetizer, ItchFileSource.KEEP_TIMESTAMP))
+            {
+                // each message is packed as it is read
+            }
+            packetizer.endOfSession();
+            if (!pcap.flush())
+            {
+                err.println("simulator: pcap output failed: " + pcap.error());
+                return EXIT_IO;
+            }
+            final double elapsedS = (System.nanoTime() - startNs) / 1e9;
+            out.printf(Locale.ROOT, "simulator: wrote %d messages of %s to %s in %.3f s (%.0f msg/s)%n",
+                source.emitted(), fromItchFile, pcapFile, elapsedS, source.emitted() / Math.max(elapsedS, 1e-9));
+            return inputError(source);
+        }
+    }
+
+    /** After a session read from a file: 0, or EXIT_IO with the reason when a bad record ended it early. */
+    private int inputError(final ItchFileSource source)
+    {
+        if (null == source || null == source.error())
+        {
+            return 0;
+        }
+        err.println("simulator: input ended early after " + source.emitted() + " messages (they were sent, then " +
+            "the end of session): " + source.error());
+        return EXIT_IO;
+    }
+
     private int send(final SessionConfig config, final SimulatorCounters counters) throws IOException
     {
         final NanoClock clock = SystemNanoClock.INSTANCE;
         final IdleStrategy idle = IdleStrategyChoice.parse(idleStrategy).newIdleStrategy();
-        final SessionGenerator generator = new SessionGenerator(seed, config);
+        final SessionGenerator generator = null == fromItchFile ? new SessionGenerator(seed, config) : null;
 
-        try (MulticastSender senderA = new MulticastSender(group, port, interfaceAddress, ttl, maxPacketBytes, counters);
+        try (ItchFileSource fileSource = null == fromItchFile ? null : ItchFileSource.open(fromItchFile, messages);
+            MulticastSender senderA = new MulticastSender(group, port, interfaceAddress, ttl, maxPacketBytes, counters);
             MulticastSender senderB = null == groupB ? null : new MulticastSender(groupB, portB(),
                 null == interfaceB ? interfaceAddress : interfaceB, ttl, maxPacketBytes, counters);
             PcapWriter pcap = null == pcapFile ? null :
@@ -424,13 +502,15 @@ public final class SimulatorCommand implements Callable<Integer>
                     new PacketDistributor(pcap, history, lineA) :
                     new PacketDistributor(pcap, history, lineA, new SimulatedLine(
                         senderB, lossModelB(), counters.lineBPacketsSent(), counters.lineBDataPacketsDropped()));
-                return run(generator, distributor, server, pcap, writer, clock, idle, counters);
+                final int exit = run(generator, fileSource, distributor, server, pcap, writer, clock, idle, counters);
+                return 0 != exit ? exit : inputError(fileSource);
             }
         }
     }
 
     private int run(
         final SessionGenerator generator,
+        final ItchFileSource fileSource,
         final PacketDistributor distributor,
         final RetransmissionServer server,
         final PcapWriter pcap,
@@ -452,8 +532,10 @@ public final class SimulatorCommand implements Callable<Integer>
         final long startNs = clock.nanoTime();
         final RatePacer pacer = new RatePacer(rate, burstRate, TimeUnit.MILLISECONDS.toNanos(burstDurationMs),
             TimeUnit.MILLISECONDS.toNanos(burstEveryMs), startNs);
-        final Simulator simulator = new Simulator(generator, packetizer, pacer, clock, writer, counters,
-            latencyTimestamps ? new PreciseEpochNanoClock() : null);
+        final PreciseEpochNanoClock latencyClock = latencyTimestamps ? new PreciseEpochNanoClock() : null;
+        final Simulator simulator = null == fileSource ?
+            new Simulator(generator, packetizer, pacer, clock, writer, counters, latencyClock) :
+            new Simulator(fileSource, packetizer, pacer, clock, counters, latencyClock);
         if (warmupMessages > 0)
         {
             simulator.warmup(warmupMessages, RatePacer.steady(warmupRate, startNs));

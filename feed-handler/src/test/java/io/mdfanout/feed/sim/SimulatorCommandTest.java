@@ -132,6 +132,82 @@ class SimulatorCommandTest
         }
     }
 
+    /**
+     * A session written with --itch-file (gzip) and sent with --from-itch-file is the session the generator sends:
+     * every message, in sequence, then the end of session; --messages sends only the first N.
+     */
+    @Test
+    void sendsAnItchFileOverMulticastAsTheSessionItWasWrittenFrom() throws Exception
+    {
+        final Path file = dir.resolve("written.itch.gz");
+        assertEquals(0, execute("--no-send", "--itch-file", file.toString(), "--messages", "3000", "--symbols", "5",
+            "--seed", "4"));
+
+        assertArrayEquals(messageImage(4, 5, 3_000), sendFile(file, "239.255.44.7", 44007));
+        assertArrayEquals(sessionMessages(4, 5, 3_000, 1, 1_000), sendFile(file, "239.255.44.9", 44009,
+            "--messages", "1000"));
+    }
+
+    @Test
+    void anItchFileThatEndsInsideARecordSendsWhatCameBeforeThenFailsWithExitCode1() throws Exception
+    {
+        final Path whole = dir.resolve("whole.itch");
+        assertEquals(0, execute("--no-send", "--itch-file", whole.toString(), "--messages", "2000", "--symbols", "5",
+            "--seed", "4"));
+        final byte[] bytes = Files.readAllBytes(whole);
+        // Cut inside the 1,501st record: 1,500 whole records, then part of one.
+        int offset = 0;
+        for (int i = 0; i < 1_500; i++)
+        {
+            offset += 2 + (((bytes[offset] & 0xFF) << 8) | (bytes[offset + 1] & 0xFF));
+        }
+        final Path cut = dir.resolve("cut.itch");
+        Files.write(cut, java.util.Arrays.copyOf(bytes, offset + 5));
+
+        final String group = "239.255.44.11";
+        final int port = 44011;
+        try (DatagramChannel receiver = MulticastSenderTest.joinedReceiver(group, port))
+        {
+            final CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> execute(
+                "--group", group, "--port", String.valueOf(port), "--interface", "127.0.0.1", "--ttl", "0",
+                "--rate", "0", "--stats-interval-s", "0", "--from-itch-file", cut.toString()));
+            final byte[] messages = reassemble(MulticastSenderTest.receiveUntilEndOfSession(receiver, 10_000));
+            assertEquals(1, run.get().intValue());
+            assertArrayEquals(sessionMessages(4, 5, 2_000, 1, 1_500), messages);
+        }
+    }
+
+    @Test
+    void anItchFileInputRefusesGeneratorOptionsCapturesAndMissingFiles() throws Exception
+    {
+        final Path file = dir.resolve("s.itch");
+        assertEquals(0, execute("--no-send", "--itch-file", file.toString(), "--messages", "1000"));
+        final Path pcap = dir.resolve("s.pcap");
+        assertEquals(0, execute("--no-send", "--pcap-file", pcap.toString(), "--messages", "1000"));
+
+        assertEquals(2, execute("--from-itch-file", file.toString(), "--symbols", "5"));
+        assertEquals(2, execute("--from-itch-file", file.toString(), "--no-send", "--itch-file",
+            dir.resolve("copy.itch").toString()));
+        assertEquals(2, execute("--from-itch-file", file.toString(), "--messages", "-1"));
+        assertEquals(2, execute("--from-itch-file", pcap.toString(), "--no-send", "--pcap-file",
+            dir.resolve("x.pcap").toString()));
+        assertEquals(1, execute("--from-itch-file", dir.resolve("missing.itch").toString(), "--no-send",
+            "--pcap-file", dir.resolve("y.pcap").toString()));
+    }
+
+    /** --no-send --from-itch-file --pcap-file: the capture of a file is the capture of the session it came from. */
+    @Test
+    void capturesAnItchFileAsTheSessionItWasWrittenFrom() throws Exception
+    {
+        final Path file = dir.resolve("s.itch");
+        final Path generated = dir.resolve("generated.pcap");
+        final Path fromFile = dir.resolve("from-file.pcap");
+        assertEquals(0, execute("--no-send", "--itch-file", file.toString(), "--pcap-file", generated.toString(),
+            "--messages", "5000", "--seed", "7"));
+        assertEquals(0, execute("--no-send", "--from-itch-file", file.toString(), "--pcap-file", fromFile.toString()));
+        assertEquals(pcapPayloads(generated), pcapPayloads(fromFile));
+    }
+
     @Test
     void badConfigurationIsAOneLineErrorAndExitCode2()
     {
@@ -184,11 +260,73 @@ class SimulatorCommandTest
             "--port-b", "--interface-b", "--loss-a", "--loss-b", "--burst-length-a", "--burst-length-b",
             "--burst-probability-a", "--burst-probability-b", "--drop-a", "--drop-b", "--loss-seed",
             "--retransmit-port", "--retransmit-history-messages", "--linger-ms", "--pcap-file", "--warmup-messages",
-            "--warmup-rate" })
+            "--warmup-rate", "--from-itch-file" })
         {
             assertTrue(help.contains(option), option);
         }
         assertTrue(help.contains("Default: 239.1.1.1"), help);
+    }
+
+    /** Send an ITCH file (and further options) at full speed; the messages received, in order. */
+    private static byte[] sendFile(final Path file, final String group, final int port, final String... more)
+        throws Exception
+    {
+        try (DatagramChannel receiver = MulticastSenderTest.joinedReceiver(group, port))
+        {
+            final List<String> args = new java.util.ArrayList<>(List.of("--group", group, "--port", String.valueOf(port),
+                "--interface", "127.0.0.1", "--ttl", "0", "--session", "FILETEST", "--rate", "0",
+                "--stats-interval-s", "0", "--from-itch-file", file.toString()));
+            args.addAll(List.of(more));
+            final CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> execute(args.toArray(new String[0])));
+            final byte[] messages = reassemble(MulticastSenderTest.receiveUntilEndOfSession(receiver, 10_000));
+            assertEquals(0, run.get().intValue());
+            return messages;
+        }
+    }
+
+    /** The messages of MoldUDP64 packets, concatenated, checking that the sequence numbers follow on. */
+    private static byte[] reassemble(final List<byte[]> packets)
+    {
+        final ByteArrayOutputStream messages = new ByteArrayOutputStream();
+        long expectedSequence = 1;
+        for (final byte[] packet : packets)
+        {
+            final ByteBuffer view = ByteBuffer.wrap(packet).order(ByteOrder.BIG_ENDIAN);
+            assertEquals(expectedSequence, view.getLong(10));
+            final int count = view.getShort(18) & 0xFFFF;
+            if (count == 0xFFFF || count == 0)
+            {
+                continue;
+            }
+            int position = 20;
+            for (int i = 0; i < count; i++)
+            {
+                final int length = view.getShort(position) & 0xFFFF;
+                messages.write(packet, position + 2, length);
+                position += 2 + length;
+            }
+            expectedSequence += count;
+        }
+        final byte[] last = packets.get(packets.size() - 1);
+        assertEquals(0xFFFF, ByteBuffer.wrap(last).order(ByteOrder.BIG_ENDIAN).getShort(18) & 0xFFFF, "end of session");
+        return messages.toByteArray();
+    }
+
+    /** The packets of a classic pcap file without their capture times. */
+    private static List<String> pcapPayloads(final Path pcap) throws Exception
+    {
+        final ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(pcap)).order(ByteOrder.LITTLE_ENDIAN);
+        final List<String> payloads = new java.util.ArrayList<>();
+        int position = 24;
+        while (position < bytes.limit())
+        {
+            final int length = bytes.getInt(position + 8);
+            final byte[] payload = new byte[length];
+            bytes.get(position + 16, payload);
+            payloads.add(java.util.HexFormat.of().formatHex(payload));
+            position += 16 + length;
+        }
+        return payloads;
     }
 
     private static int execute(final String... args)
