@@ -41,7 +41,8 @@
 # SIM_SOURCE (file: each throughput step's simulator sends a session written before the step, from /dev/shm, with
 # --from-itch-file: the messages it would generate, without generating them on the cores measured; generate: it
 # generates them while sending, as before 2026-11-22; latency and fan-out runs always generate),
-# REPEAT_RATES ("100000") and REPEATS (2): more chain/raw latency pairs at those rates (median ratio reported),
+# RMEM_MAX (33554432: net.core.rmem_max for the run, raised where lower and root can, put back at the end; the feed
+# handler asks for a 32 MiB socket buffer; empty: leave it), REPEAT_RATES ("100000") and REPEATS (2): more chain/raw latency pairs at those rates (median ratio reported),
 # SUB_DRIVER (auto: fan-out subscribers share one media-driver, a lone one embeds its own; shared; embedded),
 # DRIVER_NICE (-10: the nice value of that shared media-driver, which a deployment gives a core of its own; starved
 # behind 8 subscriber JVMs on one CPU it overflowed its socket buffer, NAKed thousands of gaps and spent half its CPU
@@ -113,6 +114,25 @@ PARTITIONS=4
 SYMBOLS=100
 MESSAGE_LENGTH=48
 
+# The feed handler asks for a 32 MiB socket receive buffer, which the kernel caps at net.core.rmem_max: raised to
+# RMEM_MAX (33554432; empty: leave it) for the run where it is lower and this user may (root), put back at the end.
+RMEM_MAX="${RMEM_MAX-33554432}"
+rmem_saved=""
+raise_rmem_max() {
+  local now; now=$(cat /proc/sys/net/core/rmem_max 2>/dev/null) || return 0
+  { [ -n "$RMEM_MAX" ] && [ "$now" -lt "$RMEM_MAX" ]; } || return 0
+  if sysctl -q -w net.core.rmem_max="$RMEM_MAX" >/dev/null 2>&1; then
+    rmem_saved=$now
+    echo "bench: net.core.rmem_max raised from $now to $RMEM_MAX for the run (put back at the end)" >&2
+  else
+    echo "bench: net.core.rmem_max is $now, below the feed handler's 32 MiB, and cannot be raised here" >&2
+  fi
+}
+restore_rmem_max() {
+  [ -n "$rmem_saved" ] && sysctl -q -w net.core.rmem_max="$rmem_saved" >/dev/null 2>&1
+  rmem_saved=""
+}
+
 results="${RESULTS_DIR:-bench/e2e/results/$(date -u +%Y%m%dT%H%M%SZ)}"
 mkdir -p "$results"/{latency,fanout,publisher,throughput,logs}
 commands="$results/commands.txt"
@@ -133,7 +153,7 @@ cleanup() {
   [ -n "$ring_dir" ] && rm -rf "$ring_dir"
   ring_dir=""
 }
-trap 'cleanup; [ -n "$step_session_dir" ] && rm -rf "$step_session_dir"; exit 130' INT TERM
+trap 'cleanup; [ -n "$step_session_dir" ] && rm -rf "$step_session_dir"; restore_rmem_max; exit 130' INT TERM
 
 log() { echo "bench: $*" >&2; }
 
@@ -500,6 +520,7 @@ EOF
 
 [ -x "$mdf" ] && [ -f cli/target/mdfanout.jar ] || { echo "bench: build first (make build)" >&2; exit 1; }
 log "results in $results"
+raise_rmem_max
 machine
 started=$SECONDS
 
@@ -556,6 +577,7 @@ if [ "${SKIP_NATS:-0}" != 1 ]; then
     FANOUT_S="$FANOUT_S" LATENCY_FROM="$LATENCY_FROM" MAX_MESSAGES="$MAX_MESSAGES" FEED_RECOVERY="$FEED_RECOVERY" \
     bench/e2e/nats.sh "$results" || log "NATS peer skipped (see above)"
 fi
+restore_rmem_max
 echo "{\"elapsed_s\":$((SECONDS - started))}" >"$results/elapsed.json"
 log "done in $((SECONDS - started)) s: $results"
 
