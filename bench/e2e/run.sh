@@ -30,7 +30,7 @@
 # ("1 2 4 8"), PUB_MESSAGES (30000000), PUB_WARMUP_MESSAGES (5000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
 # each throughput step, that many seconds of messages at that rate (or the step's, when lower), for chain and raw
 # Aeron alike; the step's rate is taken over the messages after them (every JVM compiles its hot paths on its first
-# messages: profiled, the JIT took a quarter of the chain's CPU in a 4 s step without it), SEARCH_LO/SEARCH_HI (50000/8000000) and
+# messages: profiled, the JIT took a quarter of the chain's CPU in a 4 s step without it), SEARCH_LO/SEARCH_HI (1000000/8000000) and
 # RAW_SEARCH_HI (16000000): the tops for the chain and for raw Aeron, each above what its sender can push here, so a
 # top step runs its sender flat out: the simulator packs full MoldUDP64 datagrams when behind, as an exchange's feed
 # does at its peaks; with a top of 2M the chain's figure was that top's 1.7M, while asked 4M-8M it carried 2.7M-3.3M
@@ -101,7 +101,7 @@ PEERS_CACHE="${PEERS_CACHE:-$HOME/.cache/mdfanout/peers}"
 STEP_S="${STEP_S:-4}"
 STEP_WARMUP_S="${STEP_WARMUP_S:-2}"
 STEP_WARMUP_RATE="${STEP_WARMUP_RATE:-500000}"
-SEARCH_LO="${SEARCH_LO:-50000}"
+SEARCH_LO="${SEARCH_LO:-1000000}"
 SEARCH_HI="${SEARCH_HI:-8000000}"
 RAW_SEARCH_HI="${RAW_SEARCH_HI:-16000000}"
 SEARCH_STEPS="${SEARCH_STEPS:-3}"
@@ -465,7 +465,9 @@ achieved() {  # achieved RUN_JSON: the rate the sender kept
 # achieved when that was less than asked: asking more than the sender can push only asks that much. The low end
 # is not run on its own: a clean top needs no other step (before 2026-11-22 a step at the low end came first, which
 # cost 18 s of a 10-minute run to show what the lowest latency rates already do), and when every step is lossy the
-# figure is 0.
+# figure is 0. The low end is 1M msg/s (50,000 before 2026-11-22), a rate every latency run carries with no loss: from
+# 50,000, the midpoint after a lossy top and a lossy 80% step fell at about half the chain's limit (2.27M clean, then
+# 3.39M clean with no step left, with steps at 5.2M and 6.5M lossy), wasting a step of the four.
 search() {  # search chain|raw
   local system="$1" lo="$SEARCH_LO" hi="$SEARCH_HI" best=0 best_offered=0 failed=0 rate name got
   [ "$system" = raw ] && hi="$RAW_SEARCH_HI"
