@@ -72,8 +72,14 @@ commands="$results/commands.txt"
 touch "$commands"
 
 bench/peers/nats-setup.sh || fail "nats-server is not built (bench/peers/nats-setup.sh failed); NATS runs skipped"
-if ! "$MVN" -B -q -o -ntp -f bench/peers/nats/pom.xml compile dependency:copy-dependencies \
-     >"$results/logs/nats-build.log" 2>&1; then
+# Offline first (no network wait once the NATS client is in the local repository), then online: on a fresh machine
+# the client and its dependencies are not there yet (every make bench skipped NATS there before 2026-11-22).
+build_peer() {
+  "$MVN" -B -q -ntp "$@" -f bench/peers/nats/pom.xml compile dependency:copy-dependencies \
+    >>"$results/logs/nats-build.log" 2>&1
+}
+: >"$results/logs/nats-build.log"
+if ! build_peer -o && ! build_peer; then
   tail -20 "$results/logs/nats-build.log" >&2
   fail "building bench/peers/nats failed (see $results/logs/nats-build.log); NATS runs skipped"
 fi
