@@ -599,38 +599,19 @@ public final class PartitionState implements AutoCloseable
         final int order = layout.orderOffset(poolIndex);
         final int instrument = layout.instrumentOffset(instrumentId);
         final long tail = memory.getLong(instrument + INSTRUMENT_TAIL);
-        if (poolIndex != freedThisMessage)
-        {
-            // A slot free before this message is reached by nothing but its free-list link until the stores below
-            // (the instrument's list, the index): rolled back, the message leaves these fields behind in a slot
-            // nothing reads, so they need no undo entries (half the log's work for an add). Only the link is
-            // logged, when the slot came off the free list, since rolling back puts it back there. A slot this
-            // message freed (a replace's original order) held a live order at its start: everything is logged.
-            memory.putLong(order + ORDER_ID, orderId);
-            memory.putLong(order + ORDER_PRICE, price);
-            memory.putLong(order + ORDER_SHARES, shares);
-            memory.putLong(order + ORDER_SIDE_ATTRIBUTION, (side & 0xFFL) | (attribution << 8));
-            memory.putLong(order + ORDER_INSTRUMENT, instrumentId);
-            memory.putLong(order + ORDER_PREV, tail);
-            if (fromFreeList)
-            {
-                undo.store(order + ORDER_NEXT, 0);
-            }
-            else
-            {
-                memory.putLong(order + ORDER_NEXT, 0);
-            }
-        }
-        else
-        {
-            undo.store(order + ORDER_ID, orderId);
-            undo.store(order + ORDER_PRICE, price);
-            undo.store(order + ORDER_SHARES, shares);
-            undo.store(order + ORDER_SIDE_ATTRIBUTION, (side & 0xFFL) | (attribution << 8));
-            undo.store(order + ORDER_INSTRUMENT, instrumentId);
-            undo.store(order + ORDER_PREV, tail);
-            undo.store(order + ORDER_NEXT, 0);
-        }
+        // A slot free before this message is reached by nothing but its free-list link until the stores below (the
+        // instrument's list, the index): rolled back, the message leaves these fields behind in a slot nothing reads,
+        // so they need no undo entries (half the log's work for an add). Only the link is logged, when the slot came
+        // off the free list, since rolling back puts it back there. A slot this message freed (a replace's original
+        // order) held a live order at its start: everything is logged.
+        final boolean logged = poolIndex == freedThisMessage;
+        storeOrderField(logged, order + ORDER_ID, orderId);
+        storeOrderField(logged, order + ORDER_PRICE, price);
+        storeOrderField(logged, order + ORDER_SHARES, shares);
+        storeOrderField(logged, order + ORDER_SIDE_ATTRIBUTION, (side & 0xFFL) | (attribution << 8));
+        storeOrderField(logged, order + ORDER_INSTRUMENT, instrumentId);
+        storeOrderField(logged, order + ORDER_PREV, tail);
+        storeOrderField(logged || fromFreeList, order + ORDER_NEXT, 0);
         if (0 == tail)
         {
             undo.store(instrument + INSTRUMENT_HEAD, poolIndex + 1L);
@@ -644,6 +625,18 @@ public final class PartitionState implements AutoCloseable
         undo.store(ORDER_COUNT_OFFSET, memory.getLong(ORDER_COUNT_OFFSET) + 1);
         index.putAt(indexSlot, orderId, poolIndex);
         markHasState(instrumentId);
+    }
+
+    private void storeOrderField(final boolean logged, final int offset, final long value)
+    {
+        if (logged)
+        {
+            undo.store(offset, value);
+        }
+        else
+        {
+            memory.putLong(offset, value);
+        }
     }
 
     private void reduceOrder(final long orderId, final long shares)

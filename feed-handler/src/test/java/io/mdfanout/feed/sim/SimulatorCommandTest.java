@@ -46,34 +46,9 @@ class SimulatorCommandTest
                 "--group", group, "--port", String.valueOf(port), "--interface", "127.0.0.1", "--ttl", "0",
                 "--session", "CMDTEST", "--seed", "4", "--symbols", "5", "--messages", "3000", "--rate", "0",
                 "--stats-interval-s", "0", "--itch-file", file.toString()));
-            final List<byte[]> packets = MulticastSenderTest.receiveUntilEndOfSession(receiver, 10_000);
+            final byte[] messages = reassemble(MulticastSenderTest.receiveUntilEndOfSession(receiver, 10_000));
             assertEquals(0, run.get().intValue());
-
-            // Reassemble the messages from the packets, checking the MoldUDP64 sequence as we go.
-            final ByteArrayOutputStream messages = new ByteArrayOutputStream();
-            long expectedSequence = 1;
-            for (final byte[] packet : packets)
-            {
-                final ByteBuffer view = ByteBuffer.wrap(packet).order(ByteOrder.BIG_ENDIAN);
-                assertEquals(expectedSequence, view.getLong(10));
-                final int count = view.getShort(18) & 0xFFFF;
-                if (count == 0xFFFF || count == 0)
-                {
-                    continue;
-                }
-                int position = 20;
-                for (int i = 0; i < count; i++)
-                {
-                    final int length = view.getShort(position) & 0xFFFF;
-                    messages.write(packet, position + 2, length);
-                    position += 2 + length;
-                }
-                expectedSequence += count;
-            }
-            assertEquals(3_001, expectedSequence, "all 3000 messages, in sequence");
-            final byte[] last = packets.get(packets.size() - 1);
-            assertEquals(0xFFFF, ByteBuffer.wrap(last).order(ByteOrder.BIG_ENDIAN).getShort(18) & 0xFFFF);
-            assertArrayEquals(messageImage(4, 5, 3_000), messages.toByteArray());
+            assertArrayEquals(messageImage(4, 5, 3_000), messages, "all 3000 messages, in sequence, then end of session");
             assertTrue(Files.size(file) > 0, "and recorded the session to the file");
         }
     }
