@@ -82,14 +82,7 @@ public final class Simulator
         final SimulatorCounters counters,
         final EpochNanoClock latencyClock)
     {
-        this.latencyClock = latencyClock;
-        this.generator = generator;
-        this.fileSource = null;
-        this.packetizer = packetizer;
-        this.pacer = pacer;
-        this.clock = clock;
-        this.fileWriter = fileWriter;
-        this.counters = counters;
+        this(generator, null, packetizer, pacer, clock, fileWriter, counters, latencyClock);
     }
 
     /**
@@ -113,13 +106,27 @@ public final class Simulator
         final SimulatorCounters counters,
         final EpochNanoClock latencyClock)
     {
+        this(null, fileSource, packetizer, pacer, clock, null, counters, latencyClock);
+    }
+
+    /** One of generator and fileSource is null. */
+    private Simulator(
+        final SessionGenerator generator,
+        final ItchFileSource fileSource,
+        final MoldUdp64Packetizer packetizer,
+        final RatePacer pacer,
+        final NanoClock clock,
+        final ItchFileWriter fileWriter,
+        final SimulatorCounters counters,
+        final EpochNanoClock latencyClock)
+    {
         this.latencyClock = latencyClock;
-        this.generator = null;
+        this.generator = generator;
         this.fileSource = fileSource;
         this.packetizer = packetizer;
         this.pacer = pacer;
         this.clock = clock;
-        this.fileWriter = null;
+        this.fileWriter = fileWriter;
         this.counters = counters;
     }
 
