@@ -25,9 +25,9 @@
 #
 # Settings (environment): RATES ("10000 100000 1000000"), DURATION_S (10; 15 before 2026-11-22: seconds worth of
 # messages measured per latency run, at least MIN_MESSAGES=200000 and at most MAX_MESSAGES=10000000 in all, warm-up
-# included: at 1M msg/s that is 5 s warm-up and 5 s measured; 0 = no cap), WARMUP_S (10: seconds worth of messages
+# included: at 1M msg/s that is 5 s warm-up and 5 s measured; 0 = no cap), WARMUP_S (8; 10 before 2026-11-22: seconds worth of messages
 # before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
-# ("1 2 4 8"), PUB_MESSAGES (30000000), PUB_WARMUP_MESSAGES (5000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
+# ("1 2 4 8"), PUB_MESSAGES (25000000; 30000000 before 2026-11-22), PUB_WARMUP_MESSAGES (5000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
 # each throughput step, that many seconds of messages at that rate (or the step's, when lower), for chain and raw
 # Aeron alike; the step's rate is taken over the messages after them (every JVM compiles its hot paths on its first
 # messages: profiled, the JIT took a quarter of the chain's CPU in a 4 s step without it), SEARCH_LO/SEARCH_HI (1000000/8000000) and
@@ -85,13 +85,13 @@ stamp_mode="$LATENCY_FROM"
 # SPARSE_LOGS=1 keeps Aeron's default.
 [ "${SPARSE_LOGS:-0}" = 1 ] || export JAVA_OPTS="${JAVA_OPTS:-} -Daeron.term.buffer.sparse.file=false"
 DURATION_S="${DURATION_S:-10}"
-WARMUP_S="${WARMUP_S:-10}"
+WARMUP_S="${WARMUP_S:-8}"
 MIN_MESSAGES="${MIN_MESSAGES:-200000}"
 MAX_MESSAGES="${MAX_MESSAGES:-10000000}"
 FANOUT_RATE="${FANOUT_RATE:-100000}"
 FANOUT_S="${FANOUT_S:-5}"
 FANOUT_SUBS="${FANOUT_SUBS:-1 2 4 8}"
-PUB_MESSAGES="${PUB_MESSAGES:-30000000}"
+PUB_MESSAGES="${PUB_MESSAGES:-25000000}"
 PUB_WARMUP_MESSAGES="${PUB_WARMUP_MESSAGES:-5000000}"
 PUB_SUBS="${PUB_SUBS:-1 2 4 8}"
 PUB_SUB_OPTS="${PUB_SUB_OPTS:-}"
@@ -110,7 +110,9 @@ SIM_SOURCE="${SIM_SOURCE:-file}"
 case "$SIM_SOURCE" in file|generate) ;; *) echo "run.sh: SIM_SOURCE must be file or generate, not '$SIM_SOURCE'" >&2; exit 2 ;; esac
 # NATS is compared where the targets are (100k); make bench-full adds 10k and 1M. On 2026-11-22, on a slow day, make bench
 # with NATS at 100k and 1M and 15 s latency runs took 10m50s (639 s): the 1M NATS run (14 s) and 5 s of each latency
-# run (DURATION_S 15 -> 10: still a million samples at 100k) were cut to bring it back under 10 minutes.
+# run (DURATION_S 15 -> 10: still a million samples at 100k) were cut; the next run still took 606 s (10m6s), so each
+# latency run's warm-up went from 10 s to 8 s and the publisher runs from 30M to 25M messages (its 8-subscriber run
+# alone took 40 s that day).
 NATS_RATES="${NATS_RATES-100000}"
 PARTITIONS=4
 SYMBOLS=100
