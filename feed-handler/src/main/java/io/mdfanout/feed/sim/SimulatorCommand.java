@@ -408,9 +408,8 @@ public final class SimulatorCommand implements Callable<Integer>
             PcapWriter pcap = null == pcapFile ? null :
                 new PcapWriter(pcapFile, interfaceAddress, group, port, ttl, counters))
         {
-            final MoldUdp64Packetizer packetizer = null == pcap ? null : new MoldUdp64Packetizer(session,
-                maxPacketBytes, TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs), SystemNanoClock.INSTANCE, pcap,
-                counters);
+            final MoldUdp64Packetizer packetizer =
+                null == pcap ? null : packetizer(SystemNanoClock.INSTANCE, pcap, counters);
             while (running && generator.next(event))
             {
                 if (null != writer)
@@ -446,8 +445,7 @@ public final class SimulatorCommand implements Callable<Integer>
         try (ItchFileSource source = ItchFileSource.open(fromItchFile, messages);
             PcapWriter pcap = new PcapWriter(pcapFile, interfaceAddress, group, port, ttl, counters))
         {
-            final MoldUdp64Packetizer packetizer = new MoldUdp64Packetizer(session, maxPacketBytes,
-                TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs), SystemNanoClock.INSTANCE, pcap, counters);
+            final MoldUdp64Packetizer packetizer = packetizer(SystemNanoClock.INSTANCE, pcap, counters);
             while (running && source.appendNext(packetizer, ItchFileSource.KEEP_TIMESTAMP))
             {
                 // each message is packed as it is read
@@ -463,6 +461,13 @@ public final class SimulatorCommand implements Callable<Integer>
                 source.emitted(), fromItchFile, pcapFile, elapsedS, source.emitted() / Math.max(elapsedS, 1e-9));
             return inputError(source);
         }
+    }
+
+    /** A packetizer with this command's session, packet size and heartbeat interval. */
+    private MoldUdp64Packetizer packetizer(final NanoClock clock, final PacketSink sink, final SimulatorCounters counters)
+    {
+        return new MoldUdp64Packetizer(
+            session, maxPacketBytes, TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs), clock, sink, counters);
     }
 
     /** After a session read from a file: 0, or EXIT_IO with the reason when a bad record ended it early. */
@@ -519,8 +524,7 @@ public final class SimulatorCommand implements Callable<Integer>
         final IdleStrategy idle,
         final SimulatorCounters counters)
     {
-        final MoldUdp64Packetizer packetizer = new MoldUdp64Packetizer(
-            session, maxPacketBytes, TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs), clock, distributor, counters);
+        final MoldUdp64Packetizer packetizer = packetizer(clock, distributor, counters);
 
         final long delayEndNs = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(startDelayMs);
         while (running && clock.nanoTime() < delayEndNs)
