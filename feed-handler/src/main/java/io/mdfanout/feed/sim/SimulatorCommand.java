@@ -51,6 +51,8 @@ public final class SimulatorCommand implements Callable<Integer>
     public static final int EXIT_IO = 1;
     /** Largest retransmission history: its slots (2 + 50 bytes a message) must fit one 2 GiB array. */
     public static final int MAX_HISTORY_MESSAGES = 40_000_000;
+    /** Largest --coalesce-us: a tenth of a second, past which it is an outage rather than packing. */
+    static final long MAX_COALESCE_US = 100_000;
 
     @Option(names = "--group", description = "IPv4 multicast group to send to.")
     String group = "239.1.1.1";
@@ -99,6 +101,12 @@ public final class SimulatorCommand implements Callable<Integer>
 
     @Option(names = "--max-packet-bytes", description = "Largest MoldUDP64 packet (UDP payload).")
     int maxPacketBytes = MoldUdp64Packetizer.DEFAULT_MAX_PACKET_BYTES;
+
+    @Option(names = "--coalesce-us", description = "Send due messages at most every this many microseconds, so that "
+        + "they share packets as an exchange's packetizer under load fills them (a message waits at most this long; "
+        + "its latency timestamp stays the time it was due). 0 = every duty cycle sends what is due at once, which "
+        + "at high rates gives packets of a few messages. At most 100000.")
+    long coalesceUs = 0;
 
     @Option(names = "--idle-strategy", description = "What the send loop does between messages: backoff (the " +
         "default), park (backoff without yields, for cores shared with busy threads), yield or busy-spin.")
@@ -310,6 +318,15 @@ public final class SimulatorCommand implements Callable<Integer>
             throw new IllegalArgumentException("--warmup-messages at an unlimited --warmup-rate and --rate is no warm-up");
         }
         RatePacer.steady(warmupRate, 0); // checks --warmup-rate
+        if (coalesceUs < 0 || coalesceUs > MAX_COALESCE_US)
+        {
+            throw new IllegalArgumentException("--coalesce-us must be 0.." + MAX_COALESCE_US + ": " + coalesceUs);
+        }
+        if (noSend && coalesceUs > 0)
+        {
+            throw new IllegalArgumentException("--coalesce-us paces sending; with --no-send the session is written " +
+                "as fast as possible, in full packets");
+        }
         if (startDelayMs < 0 || statsIntervalS < 0 || heartbeatIntervalMs <= 0)
         {
             throw new IllegalArgumentException(
@@ -540,6 +557,7 @@ public final class SimulatorCommand implements Callable<Integer>
         final Simulator simulator = null == fileSource ?
             new Simulator(generator, packetizer, pacer, clock, writer, counters, latencyClock) :
             new Simulator(fileSource, packetizer, pacer, clock, counters, latencyClock);
+        simulator.coalesce(TimeUnit.MICROSECONDS.toNanos(coalesceUs));
         if (warmupMessages > 0)
         {
             simulator.warmup(warmupMessages, RatePacer.steady(warmupRate, startNs));

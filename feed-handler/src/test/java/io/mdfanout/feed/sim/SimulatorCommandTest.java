@@ -26,6 +26,28 @@ class SimulatorCommandTest
     Path dir;
 
     @Test
+    void coalescingSendsTheSameMessagesInFullerPackets() throws Exception
+    {
+        final String group = "239.255.44.11";
+        final int port = 44011;
+        try (DatagramChannel receiver = MulticastSenderTest.joinedReceiver(group, port))
+        {
+            // 300,000 msg/s held 2 ms at a time: 600 messages due at each send, so the packets leave full.
+            final CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> execute(
+                "--group", group, "--port", String.valueOf(port), "--interface", "127.0.0.1", "--ttl", "0",
+                "--session", "COALESCE", "--seed", "4", "--symbols", "5", "--messages", "3000", "--rate", "300000",
+                "--coalesce-us", "2000", "--stats-interval-s", "0"));
+            final List<byte[]> packets = MulticastSenderTest.receiveUntilEndOfSession(receiver, 10_000);
+            assertEquals(0, run.get().intValue());
+            assertArrayEquals(messageImage(4, 5, 3_000), reassemble(packets), "all 3000 messages, in sequence");
+            final long dataPackets = packets.stream()
+                .filter(p -> (ByteBuffer.wrap(p).getShort(18) & 0xFFFF) != 0xFFFF && ByteBuffer.wrap(p).getShort(18) != 0)
+                .count();
+            assertTrue(dataPackets <= 3_000 / 20, "packets of 20 messages or more on average: " + dataPackets);
+        }
+    }
+
+    @Test
     void noSendWritesTheSessionOfTheSeedToAFile() throws Exception
     {
         final Path file = dir.resolve("s.itch");
@@ -210,6 +232,10 @@ class SimulatorCommandTest
         assertEquals(2, execute("--warmup-messages", "-1", "--messages", "1000"));
         assertEquals(2, execute("--warmup-rate", "-5", "--messages", "1000"));
         assertEquals(2, execute("--warmup-messages", "10", "--warmup-rate", "0", "--rate", "0", "--messages", "1000"));
+        assertEquals(2, execute("--coalesce-us", "-1", "--messages", "1000"));
+        assertEquals(2, execute("--coalesce-us", "100001", "--messages", "1000"));
+        assertEquals(2, execute("--no-send", "--coalesce-us", "10", "--messages", "1000", "--itch-file",
+            dir.resolve("c.itch").toString()));
         assertEquals(2, execute("--retransmit-history-messages", "2000000000", "--retransmit-port", "47012",
             "--messages", "1000"));
     }
@@ -235,7 +261,7 @@ class SimulatorCommandTest
             "--port-b", "--interface-b", "--loss-a", "--loss-b", "--burst-length-a", "--burst-length-b",
             "--burst-probability-a", "--burst-probability-b", "--drop-a", "--drop-b", "--loss-seed",
             "--retransmit-port", "--retransmit-history-messages", "--linger-ms", "--pcap-file", "--warmup-messages",
-            "--warmup-rate", "--from-itch-file" })
+            "--warmup-rate", "--from-itch-file", "--coalesce-us" })
         {
             assertTrue(help.contains(option), option);
         }

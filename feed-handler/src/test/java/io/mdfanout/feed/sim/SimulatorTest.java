@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SimulatorTest
@@ -112,6 +113,46 @@ class SimulatorTest
         clock.advance(1_000_000L);
         assertEquals(1_000, simulator.doWork(), "1 ms at the main 1,000,000/s");
         assertEquals(1_025, simulator.messages());
+    }
+
+    @Test
+    void coalescingHoldsDueMessagesSoThatTheyShareAPacket()
+    {
+        final CachedNanoClock clock = new CachedNanoClock();
+        final Simulator simulator = simulator(new SessionConfig().symbols(5).messageCount(0),
+            RatePacer.steady(1_000_000, 0), clock);
+        simulator.coalesce(10_000L);
+
+        clock.advance(1_000L);
+        assertEquals(1, simulator.doWork(), "the first due message goes at once");
+        for (int i = 0; i < 9; i++)
+        {
+            clock.advance(1_000L);
+            assertEquals(0, simulator.doWork(), "held: " + (i + 1) + " us since the last send");
+        }
+        clock.advance(1_000L);
+        assertEquals(10, simulator.doWork(), "10 us after the last send: the 10 messages due since, together");
+        assertEquals(List.of(1, 10), packetCounts, "one packet each time");
+        clock.advance(5_000L);
+        assertEquals(0, simulator.doWork());
+        clock.advance(5_000L);
+        assertEquals(10, simulator.doWork(), "the rate is kept");
+        assertEquals(21, simulator.messages());
+    }
+
+    @Test
+    void withoutCoalescingEveryCycleSendsWhatIsDue()
+    {
+        final CachedNanoClock clock = new CachedNanoClock();
+        final Simulator simulator = simulator(new SessionConfig().symbols(5).messageCount(0),
+            RatePacer.steady(1_000_000, 0), clock);
+        for (int i = 0; i < 10; i++)
+        {
+            clock.advance(1_000L);
+            assertEquals(1, simulator.doWork());
+        }
+        assertEquals(10, packetCounts.size(), "a packet per cycle: one message each");
+        assertThrows(IllegalArgumentException.class, () -> simulator.coalesce(-1));
     }
 
     private Simulator simulator(final SessionConfig config, final RatePacer pacer, final org.agrona.concurrent.NanoClock clock)
