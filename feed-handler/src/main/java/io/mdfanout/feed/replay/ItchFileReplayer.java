@@ -24,11 +24,10 @@ import java.nio.file.Path;
  * {@value #RECORDS_PER_BATCH}, and whatever is left when the replay ends; at the original pace,
  * each record as it is due.
  * <p>
- * Reads into one reusable buffer: no allocation per record.
+ * Frames the records with an {@link ItchRecordReader}, in one reusable buffer: no allocation per record.
  */
 public final class ItchFileReplayer
 {
-    private static final int MAX_RECORD_LENGTH = 0xFFFF;
     /**
      * Records normalized between two flushes at the maximum pace: a file has no datagrams, and one
      * flush per record (a release store per ring and five counter writes) cost as much as
@@ -55,8 +54,8 @@ public final class ItchFileReplayer
     private final ItchNormalizer normalizer;
     private final ReplayCounters counters;
     private final ReplayPace pace;
-    private final byte[] record = new byte[MAX_RECORD_LENGTH];
-    private final UnsafeBuffer recordBuffer = new UnsafeBuffer(record);
+    /** Reused by every replay: its 1 MiB buffer is allocated once. */
+    private final ItchRecordReader reader = new ItchRecordReader(InputStream.nullInputStream());
 
     private final OriginalPacer pacer = new OriginalPacer();
 
@@ -117,6 +116,9 @@ public final class ItchFileReplayer
     private Outcome replayRecords(final InputStream in) throws IOException
     {
         final int recordsPerBatch = ReplayPace.ORIGINAL == pace ? 1 : RECORDS_PER_BATCH;
+        final ItchRecordReader reader = this.reader;
+        reader.reset(in);
+        final UnsafeBuffer buffer = reader.buffer();
         long index = 0;
         while (true)
         {
@@ -125,57 +127,42 @@ public final class ItchFileReplayer
                 return Outcome.INTERRUPTED;
             }
 
-            final int high = in.read();
-            if (high < 0)
+            final ItchRecordReader.Status status = reader.next();
+            if (ItchRecordReader.Status.RECORD != status)
             {
-                return Outcome.COMPLETED;
-            }
-            final int low = in.read();
-            if (low < 0)
-            {
-                counters.truncatedRecords().incrementRelease();
-                return Outcome.TRUNCATED;
+                return end(status);
             }
 
-            int length = (high << 8) | low;
-            int read = 0;
-            if (0 == length)
-            {
-                final int type = in.read();
-                if (type < 0)
-                {
-                    counters.truncatedRecords().incrementRelease();
-                    return Outcome.TRUNCATED;
-                }
-                record[0] = (byte)type;
-                length = ItchMessageType.specLength((byte)type);
-                if (length < 0)
-                {
-                    counters.unframeableRecords().incrementRelease();
-                    return Outcome.UNFRAMEABLE;
-                }
-                read = 1;
-            }
-
-            if (!readFully(in, read, length - read))
-            {
-                counters.truncatedRecords().incrementRelease();
-                return Outcome.TRUNCATED;
-            }
-
+            final int offset = reader.offset();
+            final int length = reader.length();
             index++;
             pendingRecords++;
             pendingBytes += length;
             if (ReplayPace.ORIGINAL == pace && length >= ItchMessageType.COMMON_HEADER_LENGTH)
             {
-                pacer.awaitTime(ItchMessage.timestamp(recordBuffer, 0));
+                pacer.awaitTime(ItchMessage.timestamp(buffer, offset));
             }
-            normalizer.onMessage(recordBuffer, 0, length, index);
+            normalizer.onMessage(buffer, offset, length, index);
             if (pendingRecords >= recordsPerBatch)
             {
                 flush();
             }
         }
+    }
+
+    private Outcome end(final ItchRecordReader.Status status)
+    {
+        if (ItchRecordReader.Status.TRUNCATED == status)
+        {
+            counters.truncatedRecords().incrementRelease();
+            return Outcome.TRUNCATED;
+        }
+        if (ItchRecordReader.Status.UNFRAMEABLE == status)
+        {
+            counters.unframeableRecords().incrementRelease();
+            return Outcome.UNFRAMEABLE;
+        }
+        return Outcome.COMPLETED;
     }
 
     /** Publish the records normalized since the last flush to the rings, and their counts. */
@@ -189,20 +176,5 @@ public final class ItchFileReplayer
             pendingRecords = 0;
             pendingBytes = 0;
         }
-    }
-
-    private boolean readFully(final InputStream in, final int offset, final int length) throws IOException
-    {
-        int done = 0;
-        while (done < length)
-        {
-            final int n = in.read(record, offset + done, length - done);
-            if (n < 0)
-            {
-                return false;
-            }
-            done += n;
-        }
-        return true;
     }
 }

@@ -3,11 +3,12 @@ package io.mdfanout.feed.sim;
 import io.mdfanout.feed.itch.ItchMessage;
 import io.mdfanout.feed.itch.ItchMessageType;
 import io.mdfanout.feed.replay.ReplayFormat;
+import io.mdfanout.feed.replay.ItchRecordReader;
 import io.mdfanout.feed.replay.ReplayInput;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 
 /**
@@ -16,7 +17,8 @@ import java.nio.file.Path;
  * replayed onto a wire. Reading costs a copy per message where generating costs ~100 ns, so a benchmark that sends
  * a session written beforehand leaves that CPU to the processes it measures.
  * <p>
- * The file is read in large chunks into one buffer and each message appended to the packetizer from there,
+ * The file is framed by an {@link ItchRecordReader} (large chunks into one buffer, as the {@code replay} command
+ * reads it) and each message appended to the packetizer from there,
  * optionally with its ITCH timestamp replaced (latency stamping). A record that cannot be an ITCH 5.0 message (a
  * length of more than {@value ItchEncoder#MAX_MESSAGE_LENGTH} bytes), a truncated last record or a read error ends
  * the session where it is: the messages before it are sent, and {@link #error()} says what and where, because
@@ -28,20 +30,12 @@ public final class ItchFileSource implements AutoCloseable
     /** {@link #appendNext} keeps the message's own timestamp. */
     public static final long KEEP_TIMESTAMP = -1;
 
-    private static final int CHUNK_BYTES = 1 << 20;
-    private static final int LENGTH_PREFIX = 2;
     private static final long NANOS_PER_DAY = 86_400_000_000_000L;
 
     private final Path file;
     private final ReplayInput input;
-    private final InputStream stream;
+    private final ItchRecordReader reader;
     private final long limit;
-    private final byte[] bytes = new byte[CHUNK_BYTES];
-    private final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
-    private int position;
-    private int end;
-    private boolean eof;
-    private long consumedBefore;
     private long emitted;
     private String error;
 
@@ -49,7 +43,7 @@ public final class ItchFileSource implements AutoCloseable
     {
         this.file = file;
         this.input = input;
-        this.stream = input.stream();
+        this.reader = new ItchRecordReader(input.stream());
         this.limit = limit;
     }
 
@@ -93,50 +87,45 @@ public final class ItchFileSource implements AutoCloseable
         {
             return false;
         }
-        if (end - position < LENGTH_PREFIX + ItchEncoder.MAX_MESSAGE_LENGTH + 1 && !eof && !refill())
+        final ItchRecordReader reader = this.reader;
+        final ItchRecordReader.Status status;
+        try
         {
+            status = reader.next();
+        }
+        catch (final IOException ex)
+        {
+            error = "read error at byte " + reader.recordStreamOffset() + ": " + ex;
             return false;
         }
-        if (end - position < LENGTH_PREFIX)
+        if (ItchRecordReader.Status.RECORD != status)
         {
-            if (end != position)
+            if (ItchRecordReader.Status.TRUNCATED == status)
             {
-                error = "truncated record at byte " + offsetInFile() + " (end of file inside its length)";
+                error = "truncated record at byte " + reader.recordStreamOffset() + " (the file ends inside it)";
+            }
+            else if (ItchRecordReader.Status.UNFRAMEABLE == status)
+            {
+                error = "record at byte " + reader.recordStreamOffset() +
+                    " has length 0 and no known ITCH message type after it";
             }
             return false;
         }
 
-        int start = position + LENGTH_PREFIX;
-        int length = ((bytes[position] & 0xFF) << 8) | (bytes[position + 1] & 0xFF);
-        if (0 == length)
-        {
-            // The zero-length form some writers use: the type byte follows and tells the length.
-            length = end - start < 1 ? -1 : ItchMessageType.specLength(bytes[start]);
-            if (length < 0)
-            {
-                error = "record at byte " + offsetInFile() + " has length 0 and no known ITCH message type after it";
-                return false;
-            }
-        }
+        final int start = reader.offset();
+        final int length = reader.length();
         if (length > ItchEncoder.MAX_MESSAGE_LENGTH)
         {
-            error = "record at byte " + offsetInFile() + " has length " + length +
+            error = "record at byte " + reader.recordStreamOffset() + " has length " + length +
                 ", longer than any ITCH 5.0 message (" + ItchEncoder.MAX_MESSAGE_LENGTH + "): not an ITCH file?";
             return false;
         }
-        if (end - start < length)
-        {
-            error = "truncated record at byte " + offsetInFile() + " (length " + length + ", " + (end - start) +
-                " bytes left in the file)";
-            return false;
-        }
-
+        final UnsafeBuffer buffer = reader.buffer();
         if (KEEP_TIMESTAMP != timestampNs && length >= ItchMessageType.COMMON_HEADER_LENGTH)
         {
-            putTimestamp(start + ItchMessage.TIMESTAMP_OFFSET, Math.floorMod(timestampNs, NANOS_PER_DAY));
+            putTimestamp(buffer, start + ItchMessage.TIMESTAMP_OFFSET, Math.floorMod(timestampNs, NANOS_PER_DAY));
         }
         packetizer.append(buffer, start, length);
-        position = start + length;
         emitted++;
         return true;
     }
@@ -159,48 +148,10 @@ public final class ItchFileSource implements AutoCloseable
         input.close();
     }
 
-    /** Move what is left to the front and read more behind it; false (error set) on a read error. */
-    private boolean refill()
+    /** The 6-byte big-endian ITCH timestamp: the high 2 bytes, then the low 4. */
+    private static void putTimestamp(final UnsafeBuffer buffer, final int at, final long value)
     {
-        final int left = end - position;
-        System.arraycopy(bytes, position, bytes, 0, left);
-        consumedBefore += position;
-        position = 0;
-        end = left;
-        try
-        {
-            while (end < CHUNK_BYTES)
-            {
-                final int n = stream.read(bytes, end, CHUNK_BYTES - end);
-                if (n < 0)
-                {
-                    eof = true;
-                    break;
-                }
-                end += n;
-            }
-            return true;
-        }
-        catch (final IOException ex)
-        {
-            error = "read error at byte " + (consumedBefore + end) + ": " + ex;
-            return false;
-        }
-    }
-
-    private long offsetInFile()
-    {
-        return consumedBefore + position;
-    }
-
-    private void putTimestamp(final int at, final long value)
-    {
-        final byte[] bytes = this.bytes;
-        bytes[at] = (byte)(value >>> 40);
-        bytes[at + 1] = (byte)(value >>> 32);
-        bytes[at + 2] = (byte)(value >>> 24);
-        bytes[at + 3] = (byte)(value >>> 16);
-        bytes[at + 4] = (byte)(value >>> 8);
-        bytes[at + 5] = (byte)value;
+        buffer.putShort(at, (short)(value >>> 32), ByteOrder.BIG_ENDIAN);
+        buffer.putInt(at + 2, (int)value, ByteOrder.BIG_ENDIAN);
     }
 }
