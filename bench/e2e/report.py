@@ -280,6 +280,21 @@ def driver_nice_sentence(settings):
             "and spent half its CPU rescanning the gaps (docs/OPERATIONS.md). ")
 
 
+def record_out_option(settings):
+    """The `--out` the run's `record` subscribers had (RECORD_OUT; runs before it had none wrote to /dev/null)."""
+    out = settings.get("record_out", "/dev/null")
+    return "" if out == "none" else f" --out {out}"
+
+
+def record_out_clause(settings):
+    """What the `record` subscribers did with each message."""
+    if settings.get("record_out", "/dev/null") == "none":
+        return (" (no `--out`: each receives, checks for gaps, decodes and dispatches every message, and writes "
+                "none: copying them into a file buffer, as the runs before 2026-11-22 did to /dev/null, was 29% of "
+                "a subscriber's work with 8 of them, and raw Aeron's subscriber does no such thing)")
+    return ""
+
+
 def sim_source_sentence(settings):
     """How the throughput steps' simulator got its messages (SIM_SOURCE; runs before it had none: generated)."""
     if settings.get("sim_source") == "file":
@@ -544,7 +559,7 @@ def main():
                   "off). With receive-time stamps, a message fetched again counts from the receive of the "
                   "retransmission, and the messages held behind a gap count their wait.")
     md.append("- **Throughput** is the highest rate the chain carries with zero loss: the `record` subscriber "
-              "(`--no-recovery`) exits 0 with gaps=0 and the feed handler declared no gap (gaps it filled by "
+              f"(`--no-recovery{record_out_option(settings)}`) exits 0 with gaps=0 and the feed handler declared no gap (gaps it filled by "
               "re-request lost nothing; without feed recovery any gap fails the step). The top rate is asked first; "
               "when it is lossy, the rate asked of the simulator is found by bisection (the first step below the top "
               "asks 80% of what the sender achieved there); the figure is the rate the simulator achieved in the best clean "
@@ -742,7 +757,8 @@ def main():
         base_rate = base.get("median_rate") if base else None
         md.append("### Publisher throughput vs subscribers")
         md.append("")
-        md.append(f"The fanout's own publish rate with N `record --no-recovery --out /dev/null` subscriber processes "
+        md.append(f"The fanout's own publish rate with N `record --no-recovery{record_out_option(settings)}` subscriber "
+                  f"processes{record_out_clause(settings)} "
                   f"sharing one standalone `media-driver`, as subscriber processes on one host do: the multicast "
                   f"stream is received once and read by each from shared memory. `replay` writes a generated "
                   f"{settings.get('pub_messages', 0):,}-message ITCH session into the rings as fast as they accept "

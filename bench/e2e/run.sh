@@ -40,7 +40,8 @@
 # every chain run the simulator serves MoldUDP64 re-requests and the feed handler uses them; 0: none),
 # SIM_SOURCE (file: each throughput step's simulator sends a session written before the step, from /dev/shm, with
 # --from-itch-file: the messages it would generate, without generating them on the cores measured; generate: it
-# generates them while sending, as before 2026-11-22; latency and fan-out runs always generate),
+# generates them while sending, as before 2026-11-22; latency and fan-out runs always generate), RECORD_OUT (empty:
+# the throughput and publisher runs' `record` subscribers write nothing; a path: `--out PATH`, /dev/null before 2026-11-22),
 # RMEM_MAX (33554432: net.core.rmem_max for the run, raised where lower and root can, put back at the end; the feed
 # handler asks for a 32 MiB socket buffer; empty: leave it), REPEAT_RATES ("100000") and REPEATS (2): more chain/raw latency pairs at those rates (median ratio reported),
 # SUB_DRIVER (auto: fan-out subscribers share one media-driver, a lone one embeds its own; shared; embedded),
@@ -107,6 +108,12 @@ RAW_SEARCH_HI="${RAW_SEARCH_HI:-16000000}"
 SEARCH_STEPS="${SEARCH_STEPS:-3}"
 FEED_RECOVERY="${FEED_RECOVERY:-1}"
 SIM_SOURCE="${SIM_SOURCE:-file}"
+# RECORD_OUT: where the throughput and publisher runs' `record` subscribers write the messages; empty (the default):
+# nowhere (they receive, check, dispatch and count every message). Before 2026-11-22 it was /dev/null: copying each
+# message into a file buffer was 29% of a subscriber's work in a publisher run with 8 subscribers (async-profiler),
+# work raw Aeron's subscriber does not do, on the cores being measured.
+RECORD_OUT="${RECORD_OUT-}"
+record_out=""; [ -n "$RECORD_OUT" ] && record_out="--out $RECORD_OUT"
 case "$SIM_SOURCE" in file|generate) ;; *) echo "run.sh: SIM_SOURCE must be file or generate, not '$SIM_SOURCE'" >&2; exit 2 ;; esac
 # NATS is compared where the targets are (100k); make bench-full adds 10k and 1M. On 2026-11-22, on a slow day, make bench
 # with NATS at 100k and 1M and 15 s latency runs took 10m50s (639 s): the 1M NATS run (14 s) and 5 s of each latency
@@ -237,7 +244,7 @@ chain() {
     else
       launch "$logs/sub$i.log" $mdf record $sub_drv $SUB_OPTS --channel "$channel" --partitions $PARTITIONS \
         --until-end-of-messages \
-        --no-recovery --out /dev/null --timeout-s $timeout_s --ready-file "$logs/ready$i"
+        --no-recovery $record_out --timeout-s $timeout_s --ready-file "$logs/ready$i"
     fi
     sub_pids+=("$last_pid"); ready+=("$logs/ready$i")
   done
@@ -320,7 +327,7 @@ session_file() {
 }
 
 # pub_throughput SUBSCRIBERS: the fanout's publish rate with N subscriber processes.
-#   replay (--pace max) -> rings -> fanout -> N x `record --no-recovery --out /dev/null --until-end-of-messages`
+#   replay (--pace max) -> rings -> fanout -> N x `record --no-recovery --until-end-of-messages`
 # Replay waits (--wait-for-file) until every subscriber has a connected image, then writes the whole session as
 # fast as the rings accept it: the fanout is offered more than it can publish (the replay's ringFullWaits count
 # the times a ring was full, i.e. the fanout was the bottleneck). On this 2-core machine the publishing side (the
@@ -373,7 +380,7 @@ print(','.join(map(str, cpus[1:])))" "$cpus")"
   for i in $(seq 1 "$n"); do
     launch "$logs/sub$i.log" $others_cpu $mdf record $SUB_OPTS $PUB_SUB_OPTS --channel "$pub_channel" \
       --partitions $PARTITIONS --aeron-dir "$sub_driver" \
-      --until-end-of-messages --no-recovery --out /dev/null --timeout-s 300 --ready-file "$logs/ready$i"
+      --until-end-of-messages --no-recovery $record_out --timeout-s 300 --ready-file "$logs/ready$i"
     sub_pids+=("$last_pid"); ready+=("$logs/ready$i")
   done
   wait_for_files 90 "${ready[@]}" || log "$name: subscribers did not connect within 90 s (see $logs)"
@@ -517,10 +524,10 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","step_s":%s,"step_warmup_s":%s,"step_warmup_rate":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","sim_source":"%s","git":"%s"}\n' \
+  printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","step_s":%s,"step_warmup_s":%s,"step_warmup_rate":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","sim_source":"%s","record_out":"%s","git":"%s"}\n' \
     "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "SIM_OPTS=${SIM_OPTS:-} FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS PUB_SUB_OPTS=$PUB_SUB_OPTS RAW_OPTS=$RAW_OPTS DRIVER_OPTS=$DRIVER_OPTS DRIVER_NICE=$DRIVER_NICE JAVA_OPTS=${JAVA_OPTS:-}" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$STEP_S" "$STEP_WARMUP_S" "$STEP_WARMUP_RATE" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
-    "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" "$SIM_SOURCE" \
+    "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" "$SIM_SOURCE" "${RECORD_OUT:-none}" \
     "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"
 }
 

@@ -42,7 +42,9 @@ public final class RecordCommand implements Callable<Integer>
     @Mixin
     SubscriberOptions subscriberOptions;
 
-    @Option(names = "--out", required = true, description = "File the records are written to (replaced).")
+    @Option(names = "--out", description = "File the records are written to (replaced). Without it nothing is " +
+        "written: every message is still received, checked for gaps, dispatched and counted (a verifying or load " +
+        "subscriber, as the benchmarks' publisher runs use).")
     Path out;
 
     @Option(names = "--until-end-of-messages", defaultValue = "false",
@@ -86,7 +88,7 @@ public final class RecordCommand implements Callable<Integer>
         final ToolMetrics metrics = new ToolMetrics("record");
         final SubscriberCounters counters = metrics.counters();
         try (StopSignal stopSignal = new StopSignal();
-            MessageRecorder recorder = new MessageRecorder(out);
+            MessageRecorder recorder = null == out ? null : new MessageRecorder(out);
             ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
             metrics) // closed before the media: a scrape reads the driver's counters
         {
@@ -103,14 +105,17 @@ public final class RecordCommand implements Callable<Integer>
                     media.pollIdle(subscriberOptions.idle().newIdleStrategy()), subscriberOptions.feedSubscriberOptions().recoveryEnabled());
                 stalePartitions = stalePartitions(subscriber);
             }
-            recorder.flush();
+            if (null != recorder)
+            {
+                recorder.flush();
+            }
             if (null != books)
             {
                 books.dump(booksOut);
             }
             stdout.println("record: messages=" + counters.messages() + " gaps=" + counters.gaps() +
                 " missing=" + counters.missingMessages() + " duplicates=" + counters.duplicatePackets() +
-                " malformed=" + counters.malformed() + " records=" + recorder.records() +
+                " malformed=" + counters.malformed() + " records=" + (null == recorder ? 0 : recorder.records()) +
                 " stale=" + counters.staleEvents() + " recoveries=" + counters.recoveries() +
                 " abandoned=" + counters.recoveryAttemptsAbandoned() + " snapshotsApplied=" +
                 counters.snapshotsApplied() + " bufferOverflows=" + counters.recoveryBufferOverflows() +
@@ -161,7 +166,7 @@ public final class RecordCommand implements Callable<Integer>
         public void onRawMessage(
             final MessageContext context, final DirectBuffer buffer, final int offset, final int length)
         {
-            if (!context.isSnapshot())
+            if (null != recorder && !context.isSnapshot())
             {
                 recorder.onRawMessage(context, buffer, offset, length);
             }

@@ -150,6 +150,35 @@ class RecordCommandTest
     }
 
     @Test
+    void withoutOutReceivesChecksAndCountsEverythingAndWritesNothing() throws Exception
+    {
+        final Path ready = tempDir.resolve("ready-no-out");
+        try (ExclusivePublication partition0 = aeron.addExclusivePublication(CHANNEL, STREAM_ID_BASE);
+            ExclusivePublication partition1 = aeron.addExclusivePublication(CHANNEL, STREAM_ID_BASE + 1))
+        {
+            final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+            final CompletableFuture<Integer> exitCode = runRecord(stdout,
+                "--channel", CHANNEL, "--stream-id-base", Integer.toString(STREAM_ID_BASE), "--partitions", "2",
+                "--ready-file", ready.toString(), "--until-end-of-messages", "--timeout-s", "20");
+            awaitFile(ready, exitCode);
+
+            begin(0, 1);
+            addOrder(2, 1, Side.BUY, 100_0000, 300);
+            addOrder(2, 2, Side.SELL, 101_0000, 200);
+            endOfMessages();
+            offer(partition0, 0);
+            begin(1, 1);
+            addOrder(3, 4, Side.SELL, 7_0000, 5);
+            endOfMessages();
+            offer(partition1, 1);
+
+            assertEquals(RecordCommand.EXIT_CLEAN, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
+            assertTrue(stdout.toString().contains("messages=5 gaps=0 missing=0"), stdout.toString());
+            assertTrue(stdout.toString().contains(" records=0 "), stdout.toString());
+        }
+    }
+
+    @Test
     void shouldExitWithTwoOnAGapThreeOnTimeoutAndOneOnBadConfig() throws Exception
     {
         try (ExclusivePublication partition0 = aeron.addExclusivePublication(CHANNEL, STREAM_ID_BASE + 10))
