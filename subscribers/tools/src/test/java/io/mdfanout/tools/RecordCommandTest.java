@@ -102,21 +102,7 @@ class RecordCommandTest
 
             awaitFile(ready, exitCode);
 
-            begin(0, 1);
-            directory(2, "ABC");
-            addOrder(2, 1, Side.BUY, 100_0000, 300);
-            addOrder(2, 2, Side.BUY, 100_0000, 200);
-            addOrder(4, 3, Side.SELL, 5_0000, 10);
-            offer(partition0, 0);
-            begin(0, 5);
-            executed(2, 1, 100);
-            endOfMessages();
-            offer(partition0, 0);
-
-            begin(1, 1);
-            addOrder(3, 4, Side.SELL, 7_0000, 5);
-            endOfMessages();
-            offer(partition1, 1);
+            offerTwoPartitionSession(partition0, partition1);
 
             assertEquals(RecordCommand.EXIT_CLEAN, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
             assertTrue(stdout.toString().contains("messages=8 gaps=0"), stdout.toString());
@@ -162,18 +148,10 @@ class RecordCommandTest
                 "--ready-file", ready.toString(), "--until-end-of-messages", "--timeout-s", "20");
             awaitFile(ready, exitCode);
 
-            begin(0, 1);
-            addOrder(2, 1, Side.BUY, 100_0000, 300);
-            addOrder(2, 2, Side.SELL, 101_0000, 200);
-            endOfMessages();
-            offer(partition0, 0);
-            begin(1, 1);
-            addOrder(3, 4, Side.SELL, 7_0000, 5);
-            endOfMessages();
-            offer(partition1, 1);
+            offerTwoPartitionSession(partition0, partition1);
 
             assertEquals(RecordCommand.EXIT_CLEAN, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
-            assertTrue(stdout.toString().contains("messages=5 gaps=0 missing=0"), stdout.toString());
+            assertTrue(stdout.toString().contains("messages=8 gaps=0 missing=0"), stdout.toString());
             assertTrue(stdout.toString().contains(" records=0 "), stdout.toString());
         }
     }
@@ -332,6 +310,26 @@ class RecordCommandTest
             assertTrue(output.contains("stalePartitions=[]"), output);
             assertEquals("I 2\nB 5000 200 1\n", new String(Files.readAllBytes(books), StandardCharsets.UTF_8));
         }
+    }
+
+    /** Eight messages: five on partition 0 (two packets, the second ending it), three on partition 1. */
+    private void offerTwoPartitionSession(final ExclusivePublication partition0, final ExclusivePublication partition1)
+    {
+        begin(0, 1);
+        directory(2, "ABC");
+        addOrder(2, 1, Side.BUY, 100_0000, 300);
+        addOrder(2, 2, Side.BUY, 100_0000, 200);
+        addOrder(4, 3, Side.SELL, 5_0000, 10);
+        offer(partition0, 0);
+        begin(0, 5);
+        executed(2, 1, 100);
+        endOfMessages();
+        offer(partition0, 0);
+
+        begin(1, 1);
+        addOrder(3, 4, Side.SELL, 7_0000, 5);
+        endOfMessages();
+        offer(partition1, 1);
     }
 
     private static void awaitLine(
