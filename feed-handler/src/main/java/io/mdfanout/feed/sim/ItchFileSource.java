@@ -2,8 +2,8 @@ package io.mdfanout.feed.sim;
 
 import io.mdfanout.feed.itch.ItchMessage;
 import io.mdfanout.feed.itch.ItchMessageType;
-import io.mdfanout.feed.replay.ReplayFormat;
 import io.mdfanout.feed.replay.ItchRecordReader;
+import io.mdfanout.feed.replay.ReplayFormat;
 import io.mdfanout.feed.replay.ReplayInput;
 import org.agrona.concurrent.UnsafeBuffer;
 
