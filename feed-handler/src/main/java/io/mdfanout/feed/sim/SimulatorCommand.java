@@ -438,14 +438,9 @@ public final class SimulatorCommand implements Callable<Integer>
                     packetizer.append(event);
                 }
             }
-            if (null != packetizer)
+            if (null != packetizer && !endCapture(packetizer, pcap))
             {
-                packetizer.endOfSession();
-                if (!pcap.flush())
-                {
-                    err.println("simulator: pcap output failed: " + pcap.error());
-                    return EXIT_IO;
-                }
+                return EXIT_IO;
             }
         }
         final double elapsedS = (System.nanoTime() - startNs) / 1e9;
@@ -453,6 +448,18 @@ public final class SimulatorCommand implements Callable<Integer>
             generator.emitted(), null == itchFile ? pcapFile : itchFile, elapsedS,
             generator.emitted() / Math.max(elapsedS, 1e-9));
         return 0;
+    }
+
+    /** End the session's capture: the end-of-session packet, then the file flushed; false (reported) on failure. */
+    private boolean endCapture(final MoldUdp64Packetizer packetizer, final PcapWriter pcap)
+    {
+        packetizer.endOfSession();
+        if (!pcap.flush())
+        {
+            err.println("simulator: pcap output failed: " + pcap.error());
+            return false;
+        }
+        return true;
     }
 
     /** --no-send --from-itch-file: the file's messages packed into MoldUDP64 packets in a pcap capture. */
@@ -467,10 +474,8 @@ public final class SimulatorCommand implements Callable<Integer>
             {
                 // each message is packed as it is read
             }
-            packetizer.endOfSession();
-            if (!pcap.flush())
+            if (!endCapture(packetizer, pcap))
             {
-                err.println("simulator: pcap output failed: " + pcap.error());
                 return EXIT_IO;
             }
             final double elapsedS = (System.nanoTime() - startNs) / 1e9;
