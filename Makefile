@@ -125,6 +125,7 @@ bench-nats: build bench-nats-setup
 # profiler and regenerates docs/bench/micro.md from the JSON results. JMH_ARGS overrides the settings.
 JMH_ARGS ?= -f 1 -wi 3 -w 1s -i 5 -r 1s -prof gc
 ITCHY_MICRO_PASSES ?= 50
+DECODER_ROUNDS ?= 3
 BENCH_CP := bench/target/mdfanout-bench.jar:bench/target/lib/*
 bench-micro: toolchain
 	$(MVN) $(MVN_FLAGS) -q -pl bench -am package -DskipTests
@@ -133,8 +134,11 @@ bench-micro: toolchain
 	ITCHY_PASSES=$(ITCHY_MICRO_PASSES) bench/peers/itchy-bench.sh bench/target/session.itch | tee bench/target/itchy.txt \
 	  || echo "itchy: unavailable (see above)" >bench/target/itchy.txt
 	java -cp '$(BENCH_CP)' org.openjdk.jmh.Main $(JMH_ARGS) -rf json -rff bench/target/jmh.json
+	@# Then the two alternated, DECODER_ROUNDS times, for a ratio that the machine's drift cannot tilt.
+	ROUNDS=$(DECODER_ROUNDS) BENCH_CP='$(BENCH_CP)' bench/scripts/decoder-ab.sh bench/target/session.itch bench/target/decoder-ab
 	python3 bench/scripts/jmh-table.py bench/target/jmh.json docs/bench/micro.md \
-	  "java -cp '$(BENCH_CP)' org.openjdk.jmh.Main $(JMH_ARGS) -rf json -rff bench/target/jmh.json" bench/target/itchy.txt
+	  "java -cp '$(BENCH_CP)' org.openjdk.jmh.Main $(JMH_ARGS) -rf json -rff bench/target/jmh.json" bench/target/itchy.txt \
+	  bench/target/decoder-ab
 
 # ---- end-to-end benchmarks (bench/e2e; results under bench/e2e/results/<UTC time>, report docs/BENCHMARKS.md) --
 bench: build

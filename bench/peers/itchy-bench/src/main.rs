@@ -15,7 +15,7 @@
 //! and reported as skipped, so the Java side can be checked against the same message counts.
 //!
 //! Output (stdout; errors go to stderr with a non-zero exit):
-//!   itchy: messages=N passes=P best_msgs_per_s=.. median_msgs_per_s=.. ns_per_msg=.. ...
+//!   itchy: messages=N passes=P best_msgs_per_s=.. median_msgs_per_s=.. mean_msgs_per_s=.. ns_per_msg=.. ...
 //!   itchy_decoded: A=.. B=.. ...
 //!   itchy_skipped: h=.. O=..
 //!   file_types: A=.. ...
@@ -240,6 +240,10 @@ fn run(path: &str, passes: usize) -> Result<(), String> {
         nanos.push(elapsed.max(1));
         checksum = sum;
     }
+    // Messages over the time of every pass: the same statistic as JMH's score (the mean of its
+    // iterations' rates, each over a second of passes), where best and median of 7 ms passes skip
+    // the stalls that a second-long iteration takes in.
+    let total = nanos.iter().sum::<u128>() as f64;
     nanos.sort_unstable();
     let best = nanos[0] as f64;
     let median = if passes % 2 == 1 {
@@ -249,13 +253,16 @@ fn run(path: &str, passes: usize) -> Result<(), String> {
     };
     let messages = framed.messages as f64;
     let mut report = format!(
-        "itchy: messages={} passes={passes} best_msgs_per_s={:.0} median_msgs_per_s={:.0} ns_per_msg={:.2} \
-         median_ns_per_msg={:.2} bytes={} skipped={} rejected={} checksum={checksum:016x}",
+        "itchy: messages={} passes={passes} best_msgs_per_s={:.0} median_msgs_per_s={:.0} mean_msgs_per_s={:.0} \
+         ns_per_msg={:.2} median_ns_per_msg={:.2} mean_ns_per_msg={:.2} bytes={} skipped={} rejected={} \
+         checksum={checksum:016x}",
         framed.messages,
         messages * 1e9 / best,
         messages * 1e9 / median,
+        messages * passes as f64 * 1e9 / total,
         best / messages,
         median / messages,
+        total / (messages * passes as f64),
         buffer.len(),
         framed.skipped_counts.iter().sum::<u64>(),
         framed.rejected_counts.iter().sum::<u64>(),
