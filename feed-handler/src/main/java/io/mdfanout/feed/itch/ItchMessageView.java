@@ -60,6 +60,61 @@ public final class ItchMessageView
         return true;
     }
 
+    /** The array the message's address is relative to: null off heap. */
+    public byte[] byteArray()
+    {
+        return byteArray;
+    }
+
+    /** Address of the message type byte, as set by the last {@link #wrap}, relative to {@link #byteArray()}. */
+    public long address()
+    {
+        return address;
+    }
+
+    /**
+     * One byte of a wrapped message, read through locals: see {@link #u64(byte[], long, int)}.
+     *
+     * @param array       {@link #byteArray()}.
+     * @param address     {@link #address()}.
+     * @param fieldOffset from the message type byte.
+     * @return the byte.
+     */
+    public static byte u8(final byte[] array, final long address, final int fieldOffset)
+    {
+        return UnsafeApi.getByte(array, address + fieldOffset);
+    }
+
+    /**
+     * Unsigned 32 bits of a wrapped message, read through locals: see {@link #u64(byte[], long, int)}.
+     *
+     * @param array       {@link #byteArray()}.
+     * @param address     {@link #address()}.
+     * @param fieldOffset from the message type byte.
+     * @return the value, 0 to 2^32 - 1.
+     */
+    public static long u32(final byte[] array, final long address, final int fieldOffset)
+    {
+        final int value = UnsafeApi.getInt(array, address + fieldOffset);
+        return (NATIVE_BIG_ENDIAN ? value : Integer.reverseBytes(value)) & 0xFFFF_FFFFL;
+    }
+
+    /**
+     * 64 bits of a wrapped message, returned raw, read through locals rather than this view's fields:
+     * for a caller that also stores by address, after which the JIT reloads every field it reads
+     * (it cannot tell such a store from a store to the view).
+     *
+     * @param array       {@link #byteArray()}.
+     * @param address     {@link #address()}.
+     * @param fieldOffset from the message type byte.
+     * @return the value.
+     */
+    public static long u64(final byte[] array, final long address, final int fieldOffset)
+    {
+        final long value = UnsafeApi.getLong(array, address + fieldOffset);
+        return NATIVE_BIG_ENDIAN ? value : Long.reverseBytes(value);
+    }
+
     /**
      * One byte.
      *

@@ -17,6 +17,11 @@ import java.nio.ByteOrder;
  * on), so the layout has one source, the schema; {@code ItchNormalizerTest} decodes every field
  * back with the generated decoders.
  * <p>
+ * The field stores are static, on the array and address the caller took into locals once per
+ * record ({@link #byteArray()}, {@link #address()}): to the JIT a store by address into an array
+ * that may be null is a store to any memory, so through this object's fields each store would
+ * make it reload them for the next.
+ * <p>
  * Single-threaded, owned by the partition that writes the ring.
  */
 final class ClaimedRecord
@@ -62,6 +67,54 @@ final class ClaimedRecord
         return this;
     }
 
+    /** The array the record's address is relative to: null off heap. */
+    byte[] byteArray()
+    {
+        return byteArray;
+    }
+
+    /** Address of the record's first byte, set by {@link #wrap(int, int)}, relative to {@link #byteArray()}. */
+    long address()
+    {
+        return address;
+    }
+
+    /**
+     * Store 8 bytes, little-endian, at an address inside a wrapped record.
+     *
+     * @param array   {@link #byteArray()}.
+     * @param address {@link #address()} plus the field's offset, the record's length less 8 at most.
+     * @param value   to store.
+     */
+    static void putLong(final byte[] array, final long address, final long value)
+    {
+        UnsafeApi.putLong(array, address, NATIVE_LITTLE_ENDIAN ? value : Long.reverseBytes(value));
+    }
+
+    /**
+     * Store 4 bytes, little-endian, at an address inside a wrapped record.
+     *
+     * @param array   {@link #byteArray()}.
+     * @param address {@link #address()} plus the field's offset, the record's length less 4 at most.
+     * @param value   to store.
+     */
+    static void putInt(final byte[] array, final long address, final int value)
+    {
+        UnsafeApi.putInt(array, address, NATIVE_LITTLE_ENDIAN ? value : Integer.reverseBytes(value));
+    }
+
+    /**
+     * Store one byte at an address inside a wrapped record.
+     *
+     * @param array   {@link #byteArray()}.
+     * @param address {@link #address()} plus the field's offset, below the record's length.
+     * @param value   to store.
+     */
+    static void putByte(final byte[] array, final long address, final byte value)
+    {
+        UnsafeApi.putByte(array, address, value);
+    }
+
     /**
      * Store 8 bytes, little-endian.
      *
@@ -71,27 +124,5 @@ final class ClaimedRecord
     void putLong(final int offset, final long value)
     {
         UnsafeApi.putLong(byteArray, address + offset, NATIVE_LITTLE_ENDIAN ? value : Long.reverseBytes(value));
-    }
-
-    /**
-     * Store 4 bytes, little-endian.
-     *
-     * @param offset in the record, the record's length less 4 at most.
-     * @param value  to store.
-     */
-    void putInt(final int offset, final int value)
-    {
-        UnsafeApi.putInt(byteArray, address + offset, NATIVE_LITTLE_ENDIAN ? value : Integer.reverseBytes(value));
-    }
-
-    /**
-     * Store one byte.
-     *
-     * @param offset in the record, below the record's length.
-     * @param value  to store.
-     */
-    void putByte(final int offset, final byte value)
-    {
-        UnsafeApi.putByte(byteArray, address + offset, value);
     }
 }

@@ -383,15 +383,26 @@ public final class ItchNormalizer
         {
             return;
         }
-        putCommonFields(record, sequence, timestamp, locate);
-        record.putLong(
-            BODY + AddOrderEncoder.orderIdEncodingOffset(), message.u64(AddOrderMessage.ORDER_REFERENCE_NUMBER_OFFSET));
-        record.putLong(
-            BODY + AddOrderEncoder.priceEncodingOffset() + MANTISSA, message.u32(AddOrderMessage.PRICE_OFFSET));
-        record.putInt(BODY + AddOrderEncoder.sharesEncodingOffset(), (int)message.u32(AddOrderMessage.SHARES_OFFSET));
+        // The addresses in locals, not read from the flyweights' fields for each field: a store by
+        // address into an array that may be null (off heap) is, to the JIT, a store to any memory,
+        // after which it reloads every field it reads (ItchNormalizeBenchmark: +5% to +7%).
+        final byte[] dst = record.byteArray();
+        final long to = record.address();
+        final byte[] src = message.byteArray();
+        final long from = message.address();
+        putCommonFields(dst, to, sequence, timestamp, locate);
+        ClaimedRecord.putLong(
+            dst, to + BODY + AddOrderEncoder.orderIdEncodingOffset(),
+            ItchMessageView.u64(src, from, AddOrderMessage.ORDER_REFERENCE_NUMBER_OFFSET));
+        ClaimedRecord.putLong(
+            dst, to + BODY + AddOrderEncoder.priceEncodingOffset() + MANTISSA,
+            ItchMessageView.u32(src, from, AddOrderMessage.PRICE_OFFSET));
+        ClaimedRecord.putInt(
+            dst, to + BODY + AddOrderEncoder.sharesEncodingOffset(),
+            (int)ItchMessageView.u32(src, from, AddOrderMessage.SHARES_OFFSET));
         // Side's wire values are ITCH's own 'B' and 'S' (checked above): copy the byte rather than
         // choose an enum constant, a branch a random buy/sell mix mispredicts half the time.
-        record.putByte(BODY + AddOrderEncoder.sideEncodingOffset(), side);
+        ClaimedRecord.putByte(dst, to + BODY + AddOrderEncoder.sideEncodingOffset(), side);
         countPublished();
     }
 
@@ -405,10 +416,13 @@ public final class ItchNormalizer
         {
             return;
         }
-        putCommonFields(record, sequence, timestamp, locate);
-        record.putLong(
-            BODY + OrderDeleteEncoder.orderIdEncodingOffset(),
-            message.u64(OrderDeleteMessage.ORDER_REFERENCE_NUMBER_OFFSET));
+        final byte[] dst = record.byteArray();
+        final long to = record.address();
+        final byte[] src = message.byteArray();
+        final long from = message.address();
+        putCommonFields(dst, to, sequence, timestamp, locate);
+        ClaimedRecord.putLong(dst, to + BODY + OrderDeleteEncoder.orderIdEncodingOffset(),
+            ItchMessageView.u64(src, from, OrderDeleteMessage.ORDER_REFERENCE_NUMBER_OFFSET));
         countPublished();
     }
 
@@ -422,13 +436,15 @@ public final class ItchNormalizer
         {
             return;
         }
-        putCommonFields(record, sequence, timestamp, locate);
-        record.putLong(
-            BODY + OrderCancelEncoder.orderIdEncodingOffset(),
-            message.u64(OrderCancelMessage.ORDER_REFERENCE_NUMBER_OFFSET));
-        record.putInt(
-            BODY + OrderCancelEncoder.cancelledSharesEncodingOffset(),
-            (int)message.u32(OrderCancelMessage.CANCELLED_SHARES_OFFSET));
+        final byte[] dst = record.byteArray();
+        final long to = record.address();
+        final byte[] src = message.byteArray();
+        final long from = message.address();
+        putCommonFields(dst, to, sequence, timestamp, locate);
+        ClaimedRecord.putLong(dst, to + BODY + OrderCancelEncoder.orderIdEncodingOffset(),
+            ItchMessageView.u64(src, from, OrderCancelMessage.ORDER_REFERENCE_NUMBER_OFFSET));
+        ClaimedRecord.putInt(dst, to + BODY + OrderCancelEncoder.cancelledSharesEncodingOffset(),
+            (int)ItchMessageView.u32(src, from, OrderCancelMessage.CANCELLED_SHARES_OFFSET));
         countPublished();
     }
 
@@ -442,16 +458,17 @@ public final class ItchNormalizer
         {
             return;
         }
-        putCommonFields(record, sequence, timestamp, locate);
-        record.putLong(
-            BODY + OrderExecutedEncoder.orderIdEncodingOffset(),
-            message.u64(OrderExecutedMessage.ORDER_REFERENCE_NUMBER_OFFSET));
-        record.putLong(
-            BODY + OrderExecutedEncoder.matchNumberEncodingOffset(),
-            message.u64(OrderExecutedMessage.MATCH_NUMBER_OFFSET));
-        record.putInt(
-            BODY + OrderExecutedEncoder.executedSharesEncodingOffset(),
-            (int)message.u32(OrderExecutedMessage.EXECUTED_SHARES_OFFSET));
+        final byte[] dst = record.byteArray();
+        final long to = record.address();
+        final byte[] src = message.byteArray();
+        final long from = message.address();
+        putCommonFields(dst, to, sequence, timestamp, locate);
+        ClaimedRecord.putLong(dst, to + BODY + OrderExecutedEncoder.orderIdEncodingOffset(),
+            ItchMessageView.u64(src, from, OrderExecutedMessage.ORDER_REFERENCE_NUMBER_OFFSET));
+        ClaimedRecord.putLong(dst, to + BODY + OrderExecutedEncoder.matchNumberEncodingOffset(),
+            ItchMessageView.u64(src, from, OrderExecutedMessage.MATCH_NUMBER_OFFSET));
+        ClaimedRecord.putInt(dst, to + BODY + OrderExecutedEncoder.executedSharesEncodingOffset(),
+            (int)ItchMessageView.u32(src, from, OrderExecutedMessage.EXECUTED_SHARES_OFFSET));
         countPublished();
     }
 
@@ -465,17 +482,21 @@ public final class ItchNormalizer
         {
             return;
         }
-        putCommonFields(record, sequence, timestamp, locate);
-        record.putLong(
-            BODY + OrderReplaceEncoder.originalOrderIdEncodingOffset(),
-            message.u64(OrderReplaceMessage.ORIGINAL_ORDER_REFERENCE_NUMBER_OFFSET));
-        record.putLong(
-            BODY + OrderReplaceEncoder.newOrderIdEncodingOffset(),
-            message.u64(OrderReplaceMessage.NEW_ORDER_REFERENCE_NUMBER_OFFSET));
-        record.putLong(
-            BODY + OrderReplaceEncoder.priceEncodingOffset() + MANTISSA, message.u32(OrderReplaceMessage.PRICE_OFFSET));
-        record.putInt(
-            BODY + OrderReplaceEncoder.sharesEncodingOffset(), (int)message.u32(OrderReplaceMessage.SHARES_OFFSET));
+        final byte[] dst = record.byteArray();
+        final long to = record.address();
+        final byte[] src = message.byteArray();
+        final long from = message.address();
+        putCommonFields(dst, to, sequence, timestamp, locate);
+        ClaimedRecord.putLong(dst, to + BODY + OrderReplaceEncoder.originalOrderIdEncodingOffset(),
+            ItchMessageView.u64(src, from, OrderReplaceMessage.ORIGINAL_ORDER_REFERENCE_NUMBER_OFFSET));
+        ClaimedRecord.putLong(dst, to + BODY + OrderReplaceEncoder.newOrderIdEncodingOffset(),
+            ItchMessageView.u64(src, from, OrderReplaceMessage.NEW_ORDER_REFERENCE_NUMBER_OFFSET));
+        ClaimedRecord.putLong(
+            dst, to + BODY + OrderReplaceEncoder.priceEncodingOffset() + MANTISSA,
+            ItchMessageView.u32(src, from, OrderReplaceMessage.PRICE_OFFSET));
+        ClaimedRecord.putInt(
+            dst, to + BODY + OrderReplaceEncoder.sharesEncodingOffset(),
+            (int)ItchMessageView.u32(src, from, OrderReplaceMessage.SHARES_OFFSET));
         countPublished();
     }
 
@@ -491,22 +512,21 @@ public final class ItchNormalizer
         {
             return;
         }
-        putCommonFields(record, sequence, timestamp, locate);
-        record.putLong(
-            BODY + OrderExecutedWithPriceEncoder.orderIdEncodingOffset(),
-            message.u64(OrderExecutedWithPriceMessage.ORDER_REFERENCE_NUMBER_OFFSET));
-        record.putLong(
-            BODY + OrderExecutedWithPriceEncoder.matchNumberEncodingOffset(),
-            message.u64(OrderExecutedWithPriceMessage.MATCH_NUMBER_OFFSET));
-        record.putLong(
-            BODY + OrderExecutedWithPriceEncoder.executionPriceEncodingOffset() + MANTISSA,
-            message.u32(OrderExecutedWithPriceMessage.EXECUTION_PRICE_OFFSET));
-        record.putInt(
-            BODY + OrderExecutedWithPriceEncoder.executedSharesEncodingOffset(),
-            (int)message.u32(OrderExecutedWithPriceMessage.EXECUTED_SHARES_OFFSET));
-        record.putByte(
-            BODY + OrderExecutedWithPriceEncoder.printableEncodingOffset(),
-            message.u8(OrderExecutedWithPriceMessage.PRINTABLE_OFFSET));
+        final byte[] dst = record.byteArray();
+        final long to = record.address();
+        final byte[] src = message.byteArray();
+        final long from = message.address();
+        putCommonFields(dst, to, sequence, timestamp, locate);
+        ClaimedRecord.putLong(dst, to + BODY + OrderExecutedWithPriceEncoder.orderIdEncodingOffset(),
+            ItchMessageView.u64(src, from, OrderExecutedWithPriceMessage.ORDER_REFERENCE_NUMBER_OFFSET));
+        ClaimedRecord.putLong(dst, to + BODY + OrderExecutedWithPriceEncoder.matchNumberEncodingOffset(),
+            ItchMessageView.u64(src, from, OrderExecutedWithPriceMessage.MATCH_NUMBER_OFFSET));
+        ClaimedRecord.putLong(dst, to + BODY + OrderExecutedWithPriceEncoder.executionPriceEncodingOffset() + MANTISSA,
+            ItchMessageView.u32(src, from, OrderExecutedWithPriceMessage.EXECUTION_PRICE_OFFSET));
+        ClaimedRecord.putInt(dst, to + BODY + OrderExecutedWithPriceEncoder.executedSharesEncodingOffset(),
+            (int)ItchMessageView.u32(src, from, OrderExecutedWithPriceMessage.EXECUTED_SHARES_OFFSET));
+        ClaimedRecord.putByte(dst, to + BODY + OrderExecutedWithPriceEncoder.printableEncodingOffset(),
+            ItchMessageView.u8(src, from, OrderExecutedWithPriceMessage.PRINTABLE_OFFSET));
         countPublished();
     }
 
@@ -525,13 +545,24 @@ public final class ItchNormalizer
         {
             return;
         }
-        putCommonFields(record, sequence, timestamp, locate);
-        record.putLong(
-            BODY + TradeEncoder.orderIdEncodingOffset(), message.u64(TradeMessage.ORDER_REFERENCE_NUMBER_OFFSET));
-        record.putLong(BODY + TradeEncoder.matchNumberEncodingOffset(), message.u64(TradeMessage.MATCH_NUMBER_OFFSET));
-        record.putLong(BODY + TradeEncoder.priceEncodingOffset() + MANTISSA, message.u32(TradeMessage.PRICE_OFFSET));
-        record.putInt(BODY + TradeEncoder.sharesEncodingOffset(), (int)message.u32(TradeMessage.SHARES_OFFSET));
-        record.putByte(BODY + TradeEncoder.sideEncodingOffset(), side); // 'B' or 'S', as on the wire
+        final byte[] dst = record.byteArray();
+        final long to = record.address();
+        final byte[] src = message.byteArray();
+        final long from = message.address();
+        putCommonFields(dst, to, sequence, timestamp, locate);
+        ClaimedRecord.putLong(
+            dst, to + BODY + TradeEncoder.orderIdEncodingOffset(),
+            ItchMessageView.u64(src, from, TradeMessage.ORDER_REFERENCE_NUMBER_OFFSET));
+        ClaimedRecord.putLong(
+            dst, to + BODY + TradeEncoder.matchNumberEncodingOffset(),
+            ItchMessageView.u64(src, from, TradeMessage.MATCH_NUMBER_OFFSET));
+        ClaimedRecord.putLong(
+            dst, to + BODY + TradeEncoder.priceEncodingOffset() + MANTISSA,
+            ItchMessageView.u32(src, from, TradeMessage.PRICE_OFFSET));
+        ClaimedRecord.putInt(
+            dst, to + BODY + TradeEncoder.sharesEncodingOffset(),
+            (int)ItchMessageView.u32(src, from, TradeMessage.SHARES_OFFSET));
+        ClaimedRecord.putByte(dst, to + BODY + TradeEncoder.sideEncodingOffset(), side); // 'B' or 'S', as on the wire
         countPublished();
     }
 
@@ -540,11 +571,11 @@ public final class ItchNormalizer
      * (checked by {@code ItchNormalizerTest}).
      */
     private static void putCommonFields(
-        final ClaimedRecord record, final long sequence, final long timestamp, final int locate)
+        final byte[] dst, final long to, final long sequence, final long timestamp, final int locate)
     {
-        record.putLong(BODY + EXCHANGE_SEQUENCE, sequence);
-        record.putLong(BODY + EXCHANGE_TIMESTAMP, timestamp);
-        record.putInt(BODY + INSTRUMENT_ID, locate);
+        ClaimedRecord.putLong(dst, to + BODY + EXCHANGE_SEQUENCE, sequence);
+        ClaimedRecord.putLong(dst, to + BODY + EXCHANGE_TIMESTAMP, timestamp);
+        ClaimedRecord.putInt(dst, to + BODY + INSTRUMENT_ID, locate);
     }
 
     /**
