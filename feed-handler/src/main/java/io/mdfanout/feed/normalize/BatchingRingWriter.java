@@ -54,6 +54,13 @@ public final class BatchingRingWriter
     private long tail;
     /** The reader's position when last read: space before it is free. */
     private long headCache;
+    /**
+     * Producer position up to which a record and the zeroed header after it fit with neither a wrap
+     * nor a fresh read of the head: the lesser of the end of the space known free and the end of
+     * the buffer's current lap. A claim below it takes the short path: one comparison instead of
+     * the padding and free-space arithmetic (about a fifth of the normalizer's work was its claims).
+     */
+    private long fastLimit;
     /** Index of the batch's first record, whose length is stored at publish, or {@link #NO_BATCH}. */
     private int batchFirstIndex = NO_BATCH;
     private int batchFirstLength;
@@ -75,6 +82,7 @@ public final class BatchingRingWriter
         this.tailPositionIndex = capacity + RingBufferDescriptor.TAIL_POSITION_OFFSET;
         this.tail = buffer.getLongVolatile(tailPositionIndex);
         this.headCache = buffer.getLongVolatile(headPositionIndex);
+        updateFastLimit();
     }
 
     /** Largest message a claim accepts, as the ring's own {@link RingBuffer#maxMsgLength()}. */
@@ -110,9 +118,30 @@ public final class BatchingRingWriter
         {
             throw new IllegalArgumentException("bad claim: type " + msgTypeId + ", length " + length);
         }
-        final AtomicBuffer buffer = this.buffer;
         final int recordLength = length + HEADER_LENGTH;
         final int alignedLength = BitUtil.align(recordLength, ALIGNMENT);
+        final long tail = this.tail;
+        if (tail + alignedLength + HEADER_LENGTH <= fastLimit)
+        {
+            final int recordIndex = (int)tail & mask;
+            // Read before the stores, which to the JIT may write any memory (see ClaimedRecord).
+            final byte[] byteArray = this.byteArray;
+            final long addressOffset = this.addressOffset;
+            putHeader(recordIndex, recordLength, msgTypeId);
+            // Inside the buffer: the record and the header after it end at or before fastLimit.
+            UnsafeApi.putLong(byteArray, addressOffset + recordIndex + alignedLength, 0L);
+            this.tail = tail + alignedLength;
+            return recordIndex + HEADER_LENGTH;
+        }
+        final int index = claimAtLimit(msgTypeId, recordLength, alignedLength);
+        updateFastLimit();
+        return index;
+    }
+
+    /** {@link #claim(int, int)} where the record may need padding, the head a fresh read, or the ring is full. */
+    private int claimAtLimit(final int msgTypeId, final int recordLength, final int alignedLength)
+    {
+        final AtomicBuffer buffer = this.buffer;
         // Room for the record and for the zeroed header after it, as the one-to-one ring keeps.
         final int required = alignedLength + HEADER_LENGTH;
         final int capacity = this.capacity;
@@ -147,6 +176,12 @@ public final class BatchingRingWriter
         this.tail = tail + padding + alignedLength;
 
         return writeIndex + HEADER_LENGTH;
+    }
+
+    private void updateFastLimit()
+    {
+        final long lapStart = tail - ((int)tail & mask);
+        fastLimit = Math.min(headCache, lapStart) + capacity;
     }
 
     /** Make every record claimed since the last publish visible to the reader, in order. */
