@@ -134,7 +134,7 @@ bench-micro: toolchain
 	ITCHY_PASSES=$(ITCHY_MICRO_PASSES) bench/peers/itchy-bench.sh bench/target/session.itch | tee bench/target/itchy.txt \
 	  || echo "itchy: unavailable (see above)" >bench/target/itchy.txt
 	java -cp '$(BENCH_CP)' org.openjdk.jmh.Main $(JMH_ARGS) -rf json -rff bench/target/jmh.json
-	@# Then the two alternated, DECODER_ROUNDS times, for a ratio that the machine's drift cannot tilt.
+	@# Then the two at the same time, DECODER_ROUNDS rounds, for a ratio that the machine's drift cannot tilt.
 	ROUNDS=$(DECODER_ROUNDS) BENCH_CP='$(BENCH_CP)' bench/scripts/decoder-ab.sh bench/target/session.itch bench/target/decoder-ab
 	python3 bench/scripts/jmh-table.py bench/target/jmh.json docs/bench/micro.md \
 	  "java -cp '$(BENCH_CP)' org.openjdk.jmh.Main $(JMH_ARGS) -rf json -rff bench/target/jmh.json" bench/target/itchy.txt \

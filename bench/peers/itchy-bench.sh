@@ -4,7 +4,8 @@
 #   itchy-bench.sh [ITCH_FILE]
 # Without ITCH_FILE it decodes ~/.cache/mdfanout/peers/session-<SESSION_MESSAGES>-seed<SESSION_SEED>.itch,
 # written once by the mdfanout simulator (MDFANOUT, default bin/mdfanout; `make build` first).
-#   ITCHY_PASSES (default 10)  SESSION_MESSAGES (default 5000000)  SESSION_SEED (default 1)
+#   ITCHY_PASSES (default 10)  ITCHY_SECONDS (empty: no limit; else no pass starts after that many seconds of passes)
+#   SESSION_MESSAGES (default 5000000)  SESSION_SEED (default 1)
 #   PEERS_CACHE (default ~/.cache/mdfanout/peers)
 # Output (stdout): itchy_crate: version=.. file=..
 #                  itchy: messages=N passes=P best_msgs_per_s=.. median_msgs_per_s=.. mean_msgs_per_s=.. ns_per_msg=.. ...
@@ -16,6 +17,7 @@ root="$(cd "$here/../.." && pwd)"
 PEERS_CACHE="${PEERS_CACHE:-$HOME/.cache/mdfanout/peers}"
 MDFANOUT="${MDFANOUT:-$root/bin/mdfanout}"
 passes="${ITCHY_PASSES:-10}"
+seconds="${ITCHY_SECONDS:-}"
 session_messages="${SESSION_MESSAGES:-5000000}"
 session_seed="${SESSION_SEED:-1}"
 file="${1:-}"
@@ -52,4 +54,4 @@ fi
 
 version="$(awk '/^name = "itchy"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$here/itchy-bench/Cargo.lock")"
 echo "itchy_crate: version=${version:-unknown} file=$file"
-"$CARGO_TARGET_DIR/release/itchy-bench" "$file" "$passes"
+"$CARGO_TARGET_DIR/release/itchy-bench" "$file" "$passes" ${seconds:+"$seconds"}

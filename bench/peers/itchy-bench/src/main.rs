@@ -1,7 +1,8 @@
 //! itchy-bench: decodes a NASDAQ binary ITCH 5.0 file with the `itchy` crate, from memory,
 //! several times, and prints one machine-readable result line plus the per-type counts.
 //!
-//! Usage: itchy-bench FILE [PASSES]
+//! Usage: itchy-bench FILE [PASSES [SECONDS]]
+//! (with SECONDS, no timed pass starts once that much time has been spent in timed passes)
 //!
 //! FILE is the NASDAQ binary file format (2-byte big-endian length, then the message; a zero
 //! length means "take it from the message type"), plain or gzip (detected by its magic bytes).
@@ -214,7 +215,8 @@ fn type_counts(counts: &[u64; 256]) -> String {
     line
 }
 
-fn run(path: &str, passes: usize) -> Result<(), String> {
+/// Decode `passes` times, or fewer once `seconds` of timed passes have run (at least one pass).
+fn run(path: &str, passes: usize, seconds: Option<f64>) -> Result<(), String> {
     let file = read_file(path)?;
     let mut framed = frame(&file)?;
     drop(file);
@@ -230,16 +232,23 @@ fn run(path: &str, passes: usize) -> Result<(), String> {
     }
     let buffer = &framed.decode_buffer[..];
 
-    let mut nanos = Vec::with_capacity(passes);
+    let mut nanos = Vec::with_capacity(passes.min(1 << 20));
     let mut checksum = 0u64;
+    let budget = seconds.map(|s| (s * 1e9) as u128);
+    let mut spent = 0u128;
     for _ in 0..passes {
+        if matches!(budget, Some(limit) if spent >= limit) {
+            break;
+        }
         let (decoded, elapsed, sum) = timed_pass(buffer)?;
         if decoded != framed.messages {
             return Err(format!("pass decoded {decoded} of {} messages", framed.messages));
         }
         nanos.push(elapsed.max(1));
+        spent += elapsed;
         checksum = sum;
     }
+    let passes = nanos.len();
     // Messages over the time of every pass: the same statistic as JMH's score (the mean of its
     // iterations' rates, each over a second of passes), where best and median of 7 ms passes skip
     // the stalls that a second-long iteration takes in.
@@ -278,8 +287,11 @@ fn run(path: &str, passes: usize) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() < 2 || args.len() > 3 || args[1] == "-h" || args[1] == "--help" {
-        eprintln!("usage: itchy-bench FILE [PASSES]  (NASDAQ binary ITCH 5.0, plain or gzip; default {DEFAULT_PASSES} passes)");
+    if args.len() < 2 || args.len() > 4 || args[1] == "-h" || args[1] == "--help" {
+        eprintln!(
+            "usage: itchy-bench FILE [PASSES [SECONDS]]  (NASDAQ binary ITCH 5.0, plain or gzip; default \
+             {DEFAULT_PASSES} passes; with SECONDS, no pass starts once that much decoding has run)"
+        );
         return ExitCode::from(2);
     }
     let passes = match args.get(2).map(|p| p.parse::<usize>()) {
@@ -290,7 +302,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(&args[1], passes) {
+    let seconds = match args.get(3).map(|s| s.parse::<f64>()) {
+        None => None,
+        Some(Ok(s)) if s > 0.0 && s.is_finite() => Some(s),
+        _ => {
+            eprintln!("itchy-bench: SECONDS must be a positive number, got '{}'", args[3]);
+            return ExitCode::from(2);
+        }
+    };
+    match run(&args[1], passes, seconds) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("itchy-bench: {message}");
