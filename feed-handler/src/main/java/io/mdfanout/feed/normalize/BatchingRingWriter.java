@@ -42,7 +42,6 @@ public final class BatchingRingWriter
     private static final int NO_BATCH = -1;
 
     private final AtomicBuffer buffer;
-    private final byte[] byteArray;
     private final long addressOffset;
     private final int capacity;
     private final int mask;
@@ -72,8 +71,12 @@ public final class BatchingRingWriter
      */
     public BatchingRingWriter(final RingBuffer ring)
     {
+        if (null != ring.buffer().byteArray())
+        {
+            throw new IllegalArgumentException("a partition ring is off heap (a mapped file or a direct buffer), " +
+                "not a byte[]");
+        }
         this.buffer = ring.buffer();
-        this.byteArray = buffer.byteArray();
         this.addressOffset = buffer.addressOffset();
         this.capacity = ring.capacity();
         this.mask = capacity - 1;
@@ -124,12 +127,9 @@ public final class BatchingRingWriter
         if (tail + alignedLength + HEADER_LENGTH <= fastLimit)
         {
             final int recordIndex = (int)tail & mask;
-            // Read before the stores, which to the JIT may write any memory (see ClaimedRecord).
-            final byte[] byteArray = this.byteArray;
-            final long addressOffset = this.addressOffset;
             putHeader(recordIndex, recordLength, msgTypeId);
             // Inside the buffer: the record and the header after it end at or before fastLimit.
-            UnsafeApi.putLong(byteArray, addressOffset + recordIndex + alignedLength, 0L);
+            UnsafeApi.putLong(null, addressOffset + recordIndex + alignedLength, 0L);
             this.tail = tail + alignedLength;
             return recordIndex + HEADER_LENGTH;
         }
@@ -171,7 +171,7 @@ public final class BatchingRingWriter
         // The reader stops at the zeroed header. Plain stores by address: every index here is inside
         // the buffer by the arithmetic above (a record and the header after it fit before capacity),
         // so Agrona's per-store bounds check would only repeat it.
-        UnsafeApi.putLong(byteArray, addressOffset + (nextIndex == capacity ? 0 : nextIndex), 0L);
+        UnsafeApi.putLong(null, addressOffset + (nextIndex == capacity ? 0 : nextIndex), 0L);
         putHeader(writeIndex, recordLength, msgTypeId);
         this.tail = tail + padding + alignedLength;
 
@@ -203,13 +203,13 @@ public final class BatchingRingWriter
             // Length stays 0, as pre-zeroed: the reader stops here until publish stores it.
             batchFirstIndex = recordIndex;
             batchFirstLength = recordLength;
-            UnsafeApi.putInt(byteArray, addressOffset + typeOffset(recordIndex), msgTypeId);
+            UnsafeApi.putInt(null, addressOffset + typeOffset(recordIndex), msgTypeId);
         }
         else
         {
             // Length and type as one store, in native order as the ring's reader loads them.
             final long lengthAndType = (long)msgTypeId << 32 | (recordLength & 0xFFFF_FFFFL);
-            UnsafeApi.putLong(byteArray, addressOffset + lengthOffset(recordIndex), lengthAndType);
+            UnsafeApi.putLong(null, addressOffset + lengthOffset(recordIndex), lengthAndType);
         }
     }
 }

@@ -17,10 +17,11 @@ import java.nio.ByteOrder;
  * on), so the layout has one source, the schema; {@code ItchNormalizerTest} decodes every field
  * back with the generated decoders.
  * <p>
- * The field stores are static, on the array and address the caller took into locals once per
- * record ({@link #byteArray()}, {@link #address()}): to the JIT a store by address into an array
- * that may be null is a store to any memory, so through this object's fields each store would
- * make it reload them for the next.
+ * The field stores are static, on the address the caller took into a local once per record
+ * ({@link #address()}), and by address alone (a null base), as {@code StateMemory}'s are: to the JIT
+ * a store by address into an array that may be null is a store to any memory, after which it
+ * reloads every field it reads, this object's included; a store with no array is a store to
+ * off-heap memory, which no field can be. The rings are off heap, which the constructor checks.
  * <p>
  * Single-threaded, owned by the partition that writes the ring.
  */
@@ -31,7 +32,6 @@ final class ClaimedRecord
 
     /** Held, never read: an off-heap ring's memory is only valid while its buffer is reachable (see StateMemory). */
     private final AtomicBuffer buffer;
-    private final byte[] byteArray;
     private final long addressOffset;
     private final int capacity;
     private long address;
@@ -39,12 +39,16 @@ final class ClaimedRecord
     /**
      * Stores into records of a ring's buffer.
      *
-     * @param buffer the ring's buffer, heap or off-heap.
+     * @param buffer the ring's buffer, off heap.
+     * @throws IllegalArgumentException if the buffer wraps a byte[].
      */
     ClaimedRecord(final AtomicBuffer buffer)
     {
+        if (null != buffer.byteArray())
+        {
+            throw new IllegalArgumentException("a partition ring is off heap, not a byte[]");
+        }
         this.buffer = buffer;
-        this.byteArray = buffer.byteArray();
         this.addressOffset = buffer.addressOffset();
         this.capacity = buffer.capacity();
     }
@@ -67,13 +71,7 @@ final class ClaimedRecord
         return this;
     }
 
-    /** The array the record's address is relative to: null off heap. */
-    byte[] byteArray()
-    {
-        return byteArray;
-    }
-
-    /** Address of the record's first byte, set by {@link #wrap(int, int)}, relative to {@link #byteArray()}. */
+    /** Address of the record's first byte, set by {@link #wrap(int, int)}. */
     long address()
     {
         return address;
@@ -82,37 +80,34 @@ final class ClaimedRecord
     /**
      * Store 8 bytes, little-endian, at an address inside a wrapped record.
      *
-     * @param array   {@link #byteArray()}.
      * @param address {@link #address()} plus the field's offset, the record's length less 8 at most.
      * @param value   to store.
      */
-    static void putLong(final byte[] array, final long address, final long value)
+    static void putLong(final long address, final long value)
     {
-        UnsafeApi.putLong(array, address, NATIVE_LITTLE_ENDIAN ? value : Long.reverseBytes(value));
+        UnsafeApi.putLong(null, address, NATIVE_LITTLE_ENDIAN ? value : Long.reverseBytes(value));
     }
 
     /**
      * Store 4 bytes, little-endian, at an address inside a wrapped record.
      *
-     * @param array   {@link #byteArray()}.
      * @param address {@link #address()} plus the field's offset, the record's length less 4 at most.
      * @param value   to store.
      */
-    static void putInt(final byte[] array, final long address, final int value)
+    static void putInt(final long address, final int value)
     {
-        UnsafeApi.putInt(array, address, NATIVE_LITTLE_ENDIAN ? value : Integer.reverseBytes(value));
+        UnsafeApi.putInt(null, address, NATIVE_LITTLE_ENDIAN ? value : Integer.reverseBytes(value));
     }
 
     /**
      * Store one byte at an address inside a wrapped record.
      *
-     * @param array   {@link #byteArray()}.
      * @param address {@link #address()} plus the field's offset, below the record's length.
      * @param value   to store.
      */
-    static void putByte(final byte[] array, final long address, final byte value)
+    static void putByte(final long address, final byte value)
     {
-        UnsafeApi.putByte(array, address, value);
+        UnsafeApi.putByte(null, address, value);
     }
 
     /**
@@ -123,6 +118,6 @@ final class ClaimedRecord
      */
     void putLong(final int offset, final long value)
     {
-        UnsafeApi.putLong(byteArray, address + offset, NATIVE_LITTLE_ENDIAN ? value : Long.reverseBytes(value));
+        UnsafeApi.putLong(null, address + offset, NATIVE_LITTLE_ENDIAN ? value : Long.reverseBytes(value));
     }
 }

@@ -181,6 +181,17 @@ class BatchingRingWriterTest
     }
 
     @Test
+    void refusesARingOnTheHeap()
+    {
+        // Its stores are by address alone, as into the off-heap rings (mapped files) the feed handler writes.
+        final OneToOneRingBuffer heapRing = new OneToOneRingBuffer(
+            new UnsafeBuffer(new byte[CAPACITY + RingBufferDescriptor.TRAILER_LENGTH]));
+        final IllegalArgumentException refused =
+            assertThrows(IllegalArgumentException.class, () -> new BatchingRingWriter(heapRing));
+        assertTrue(refused.getMessage().contains("off heap"), refused.getMessage());
+    }
+
+    @Test
     void aConsumerThreadReadsEveryRecordInOrder() throws InterruptedException
     {
         final OneToOneRingBuffer ring = newRing(64 * 1024);
