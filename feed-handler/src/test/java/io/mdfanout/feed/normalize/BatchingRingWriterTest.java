@@ -181,6 +181,40 @@ class BatchingRingWriterTest
     }
 
     @Test
+    void fillsUpToTheUnreadRecordsAndNoFurtherThenGoesOnOnceTheyAreRead()
+    {
+        final OneToOneRingBuffer ring = newRing(CAPACITY);
+        final BatchingRingWriter writer = new BatchingRingWriter(ring);
+        final Checker checker = new Checker();
+        // Half a lap read, so that the unread records, not the end of the buffer, bound the claims:
+        // 32-byte records (24 + header), each needing room for the zeroed header after it too.
+        for (int i = 0; i < CAPACITY / 2 / 32; i++)
+        {
+            write(writer, checker.nextToWrite++, 24);
+        }
+        writer.publish();
+        readAll(ring, checker);
+
+        int written = 0;
+        while (written <= CAPACITY / 32 && write(writer, checker.nextToWrite, 24)) // bounded: a bug must fail, not hang
+        {
+            checker.nextToWrite++;
+            written++;
+        }
+        assertFalse(writer.hasUnpublished(), "the full ring published what it held");
+        assertEquals((CAPACITY - 8) / 32, written, "every record that fits with the zeroed header after it");
+        assertEquals(CAPACITY - 32, ring.producerPosition() - ring.consumerPosition(),
+            "unread: all but 32 bytes, too few for another record and the header after it");
+
+        readAll(ring, checker);
+        assertTrue(write(writer, checker.nextToWrite++, 24), "room again once read");
+        writer.publish();
+        readAll(ring, checker);
+        assertNull(checker.failure);
+        assertEquals(checker.nextToWrite, checker.nextToRead);
+    }
+
+    @Test
     void refusesARingOnTheHeap()
     {
         // Its stores are by address alone, as into the off-heap rings (mapped files) the feed handler writes.
