@@ -61,7 +61,11 @@ for pair in $(seq 1 "$pairs"); do
   score_a=$!
   score "$b" "$cpu_b" "$out/b" >"$out/b.score" &
   score_b=$!
-  wait "$score_a" && wait "$score_b" || exit 1
+  # Both waited for, so that neither is left running when one fails.
+  status_a=0 status_b=0
+  wait "$score_a" || status_a=$?
+  wait "$score_b" || status_b=$?
+  [ "$status_a" -eq 0 ] && [ "$status_b" -eq 0 ] || exit 1
   read -r sa <"$out/a.score"
   read -r sb <"$out/b.score"
   ratio=$(python3 -c 'import sys; print("%.3f" % (float(sys.argv[2]) / float(sys.argv[1])))' "$sa" "$sb")
