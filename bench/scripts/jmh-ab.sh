@@ -52,7 +52,8 @@ score() {
 results = json.load(open(sys.argv[1]))
 if len(results) != 1:
     sys.exit("jmh-ab: the regex must select one benchmark with one parameter set, not %d" % len(results))
-print("%.0f" % results[0]["primaryMetric"]["score"])' "$file.json"
+score = results[0]["primaryMetric"]["score"]
+print("%.0f" % score if score >= 1000 else "%.5g" % score)' "$file.json"
 }
 
 ratios=()

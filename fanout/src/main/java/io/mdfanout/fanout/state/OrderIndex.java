@@ -32,21 +32,38 @@ final class OrderIndex
     /** @return the pool index of the order, or {@link #MISSING}. */
     int get(final long orderId)
     {
+        final int slot = find(orderId);
+        return MISSING == slot ? MISSING : poolIndexAt(slot);
+    }
+
+    /**
+     * The slot holding an order: with {@link #poolIndexAt(int)} and {@link #removeAt(int)}, one probe
+     * for an update that looks the order up and then removes it.
+     *
+     * @return the slot, or {@link #MISSING}.
+     */
+    int find(final long orderId)
+    {
         int slot = home(orderId);
         while (true)
         {
             final int offset = slotOffset(slot);
-            final long value = memory.getLong(offset + 8);
-            if (0 == value)
+            if (0 == memory.getLong(offset + 8))
             {
                 return MISSING;
             }
             if (memory.getLong(offset) == orderId)
             {
-                return (int)(value - 1);
+                return slot;
             }
             slot = (slot + 1) & mask;
         }
+    }
+
+    /** @return the pool index held by a slot that {@link #find(long)} returned. */
+    int poolIndexAt(final int slot)
+    {
+        return (int)(memory.getLong(slotOffset(slot) + 8) - 1);
     }
 
     /** Insert an order known to be absent; the table is never more than half full, so a slot is free. */
@@ -92,12 +109,17 @@ final class OrderIndex
     /** Remove an order known to be present, shifting later entries of its cluster back. */
     void remove(final long orderId)
     {
-        int hole = home(orderId);
-        while (memory.getLong(slotOffset(hole)) != orderId || 0 == memory.getLong(slotOffset(hole) + 8))
-        {
-            hole = (hole + 1) & mask;
-        }
+        removeAt(find(orderId));
+    }
 
+    /**
+     * Remove the order a slot holds, shifting later entries of its cluster back.
+     *
+     * @param orderSlot the slot {@link #find(long)} returned for the order, with no index store since.
+     */
+    void removeAt(final int orderSlot)
+    {
+        int hole = orderSlot;
         int slot = hole;
         while (true)
         {

@@ -641,17 +641,18 @@ public final class PartitionState implements AutoCloseable
 
     private void reduceOrder(final long orderId, final long shares)
     {
-        final int poolIndex = index.get(orderId);
-        if (OrderIndex.MISSING == poolIndex)
+        final int indexSlot = index.find(orderId);
+        if (OrderIndex.MISSING == indexSlot)
         {
             counters.unknownOrderUpdates().incrementRelease();
             return;
         }
+        final int poolIndex = index.poolIndexAt(indexSlot);
         final int order = layout.orderOffset(poolIndex);
         final long remaining = memory.getLong(order + ORDER_SHARES);
         if (shares >= remaining)
         {
-            removeOrder(orderId, poolIndex);
+            removeOrder(poolIndex, indexSlot);
         }
         else
         {
@@ -661,12 +662,13 @@ public final class PartitionState implements AutoCloseable
 
     private void replaceOrder(final long originalOrderId, final long newOrderId, final long price, final long shares)
     {
-        final int poolIndex = index.get(originalOrderId);
-        if (OrderIndex.MISSING == poolIndex)
+        final int indexSlot = index.find(originalOrderId);
+        if (OrderIndex.MISSING == indexSlot)
         {
             counters.unknownOrderUpdates().incrementRelease();
             return;
         }
+        final int poolIndex = index.poolIndexAt(indexSlot);
         if (newOrderId != originalOrderId && !index.isEmpty(index.probe(newOrderId)))
         {
             counters.rejectedUpdates().incrementRelease();
@@ -675,12 +677,16 @@ public final class PartitionState implements AutoCloseable
         final int order = layout.orderOffset(poolIndex);
         final int instrumentId = (int)memory.getLong(order + ORDER_INSTRUMENT);
         final byte side = (byte)memory.getLong(order + ORDER_SIDE_ATTRIBUTION);
-        removeOrder(originalOrderId, poolIndex);
+        removeOrder(poolIndex, indexSlot);
         // Probed after the removal, which may have shifted the index's entries.
         insertOrder(instrumentId, newOrderId, side, price, shares, NO_ATTRIBUTION, index.probe(newOrderId));
     }
 
-    private void removeOrder(final long orderId, final int poolIndex)
+    /**
+     * @param indexSlot the order's slot in the index, from {@link OrderIndex#find(long)} with no index store since:
+     *                  its removal needs no second probe.
+     */
+    private void removeOrder(final int poolIndex, final int indexSlot)
     {
         final StateMemory memory = this.memory;
         final UndoLog undo = this.undo;
@@ -711,7 +717,7 @@ public final class PartitionState implements AutoCloseable
         undo.store(order + ORDER_NEXT, memory.getLong(FREE_HEAD_OFFSET));
         undo.store(FREE_HEAD_OFFSET, poolIndex + 1L);
         freedThisMessage = poolIndex;
-        index.remove(orderId);
+        index.removeAt(indexSlot);
         updateHasState(instrumentId);
     }
 
