@@ -4,7 +4,6 @@ import io.mdfanout.sbe.AddOrderAttributedDecoder;
 import io.mdfanout.sbe.AddOrderDecoder;
 import io.mdfanout.sbe.GapNoticeDecoder;
 import io.mdfanout.sbe.InstrumentDirectoryDecoder;
-import io.mdfanout.sbe.MessageHeaderDecoder;
 import io.mdfanout.sbe.MwcbDeclineLevelDecoder;
 import io.mdfanout.sbe.MwcbStatusDecoder;
 import io.mdfanout.sbe.OperationalHaltDecoder;
@@ -13,6 +12,7 @@ import io.mdfanout.sbe.OrderDeleteDecoder;
 import io.mdfanout.sbe.OrderExecutedDecoder;
 import io.mdfanout.sbe.OrderExecutedWithPriceDecoder;
 import io.mdfanout.sbe.OrderReplaceDecoder;
+import io.mdfanout.sbe.Price4Decoder;
 import io.mdfanout.sbe.RegShoRestrictionDecoder;
 import io.mdfanout.sbe.Side;
 import io.mdfanout.sbe.SystemEventDecoder;
@@ -74,6 +74,8 @@ public final class PartitionState implements AutoCloseable
     public static final int NONE = -1;
 
     private static final long NO_ATTRIBUTION = 0x20202020L; // four ASCII spaces
+    /** Offset of a price's mantissa within its composite. */
+    private static final int PRICE_MANTISSA = Price4Decoder.mantissaEncodingOffset();
 
     private final Path file;
     private final int partitionId;
@@ -93,14 +95,8 @@ public final class PartitionState implements AutoCloseable
     /** The pool slot the message being applied has freed (a replace frees one, then takes one), or NONE. */
     private int freedThisMessage = NONE;
 
-    private final MessageHeaderDecoder headerDecoder = new MessageHeaderDecoder();
-    private final AddOrderDecoder addOrder = new AddOrderDecoder();
-    private final AddOrderAttributedDecoder addOrderAttributed = new AddOrderAttributedDecoder();
-    private final OrderExecutedDecoder orderExecuted = new OrderExecutedDecoder();
-    private final OrderExecutedWithPriceDecoder orderExecutedWithPrice = new OrderExecutedWithPriceDecoder();
-    private final OrderCancelDecoder orderCancel = new OrderCancelDecoder();
-    private final OrderDeleteDecoder orderDelete = new OrderDeleteDecoder();
-    private final OrderReplaceDecoder orderReplace = new OrderReplaceDecoder();
+    /** The message being applied: its fields read by address, at the generated decoders' offsets. */
+    private final MessageFields fields = new MessageFields();
     private final UnsafeBuffer slotScratch = new UnsafeBuffer(new byte[SLOT_DATA_LENGTH]);
 
     private PartitionState(
@@ -442,46 +438,74 @@ public final class PartitionState implements AutoCloseable
         final UndoLog undo = this.undo;
         undo.begin(ringPosition);
         freedThisMessage = NONE;
+        final MessageFields fields = this.fields;
+        // The caller validated the record (WireFormat.isPublishableRecord): this only keeps a record
+        // that breaks that contract from being read outside itself.
+        final int blockLength = fields.wrap(src, offset, length) ? fields.blockLength() : -1;
         switch (templateId)
         {
             case AddOrderDecoder.TEMPLATE_ID:
-                addOrder.wrapAndApplyHeader(src, offset, headerDecoder);
-                addOrder(addOrder.instrumentId(), addOrder.orderId(), addOrder.sideRaw(),
-                    addOrder.price().mantissa(), addOrder.shares(), NO_ATTRIBUTION);
+                if (hasBlock(blockLength, AddOrderDecoder.BLOCK_LENGTH))
+                {
+                    addOrder(fields.u32(AddOrderDecoder.instrumentIdEncodingOffset()),
+                        fields.i64(AddOrderDecoder.orderIdEncodingOffset()),
+                        fields.i8(AddOrderDecoder.sideEncodingOffset()),
+                        fields.i64(AddOrderDecoder.priceEncodingOffset() + PRICE_MANTISSA),
+                        fields.u32(AddOrderDecoder.sharesEncodingOffset()), NO_ATTRIBUTION);
+                }
                 break;
 
             case AddOrderAttributedDecoder.TEMPLATE_ID:
-                addOrderAttributed.wrapAndApplyHeader(src, offset, headerDecoder);
-                addOrder(addOrderAttributed.instrumentId(), addOrderAttributed.orderId(), addOrderAttributed.sideRaw(),
-                    addOrderAttributed.price().mantissa(), addOrderAttributed.shares(),
-                    src.getInt(offset + WireFormat.HEADER_LENGTH + AddOrderAttributedDecoder.attributionEncodingOffset(),
-                    java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL);
+                if (hasBlock(blockLength, AddOrderAttributedDecoder.BLOCK_LENGTH))
+                {
+                    addOrder(fields.u32(AddOrderAttributedDecoder.instrumentIdEncodingOffset()),
+                        fields.i64(AddOrderAttributedDecoder.orderIdEncodingOffset()),
+                        fields.i8(AddOrderAttributedDecoder.sideEncodingOffset()),
+                        fields.i64(AddOrderAttributedDecoder.priceEncodingOffset() + PRICE_MANTISSA),
+                        fields.u32(AddOrderAttributedDecoder.sharesEncodingOffset()),
+                        fields.u32(AddOrderAttributedDecoder.attributionEncodingOffset()));
+                }
                 break;
 
             case OrderExecutedDecoder.TEMPLATE_ID:
-                orderExecuted.wrapAndApplyHeader(src, offset, headerDecoder);
-                reduceOrder(orderExecuted.orderId(), orderExecuted.executedShares());
+                if (hasBlock(blockLength, OrderExecutedDecoder.BLOCK_LENGTH))
+                {
+                    reduceOrder(fields.i64(OrderExecutedDecoder.orderIdEncodingOffset()),
+                        fields.u32(OrderExecutedDecoder.executedSharesEncodingOffset()));
+                }
                 break;
 
             case OrderExecutedWithPriceDecoder.TEMPLATE_ID:
-                orderExecutedWithPrice.wrapAndApplyHeader(src, offset, headerDecoder);
-                reduceOrder(orderExecutedWithPrice.orderId(), orderExecutedWithPrice.executedShares());
+                if (hasBlock(blockLength, OrderExecutedWithPriceDecoder.BLOCK_LENGTH))
+                {
+                    reduceOrder(fields.i64(OrderExecutedWithPriceDecoder.orderIdEncodingOffset()),
+                        fields.u32(OrderExecutedWithPriceDecoder.executedSharesEncodingOffset()));
+                }
                 break;
 
             case OrderCancelDecoder.TEMPLATE_ID:
-                orderCancel.wrapAndApplyHeader(src, offset, headerDecoder);
-                reduceOrder(orderCancel.orderId(), orderCancel.cancelledShares());
+                if (hasBlock(blockLength, OrderCancelDecoder.BLOCK_LENGTH))
+                {
+                    reduceOrder(fields.i64(OrderCancelDecoder.orderIdEncodingOffset()),
+                        fields.u32(OrderCancelDecoder.cancelledSharesEncodingOffset()));
+                }
                 break;
 
             case OrderDeleteDecoder.TEMPLATE_ID:
-                orderDelete.wrapAndApplyHeader(src, offset, headerDecoder);
-                reduceOrder(orderDelete.orderId(), Long.MAX_VALUE);
+                if (hasBlock(blockLength, OrderDeleteDecoder.BLOCK_LENGTH))
+                {
+                    reduceOrder(fields.i64(OrderDeleteDecoder.orderIdEncodingOffset()), Long.MAX_VALUE);
+                }
                 break;
 
             case OrderReplaceDecoder.TEMPLATE_ID:
-                orderReplace.wrapAndApplyHeader(src, offset, headerDecoder);
-                replaceOrder(orderReplace.originalOrderId(), orderReplace.newOrderId(),
-                    orderReplace.price().mantissa(), orderReplace.shares());
+                if (hasBlock(blockLength, OrderReplaceDecoder.BLOCK_LENGTH))
+                {
+                    replaceOrder(fields.i64(OrderReplaceDecoder.originalOrderIdEncodingOffset()),
+                        fields.i64(OrderReplaceDecoder.newOrderIdEncodingOffset()),
+                        fields.i64(OrderReplaceDecoder.priceEncodingOffset() + PRICE_MANTISSA),
+                        fields.u32(OrderReplaceDecoder.sharesEncodingOffset()));
+                }
                 break;
 
             case SystemEventDecoder.TEMPLATE_ID:
@@ -517,10 +541,11 @@ public final class PartitionState implements AutoCloseable
         }
 
         undo.storeLastApplied(LAST_STREAM_SEQUENCE_OFFSET, streamSequence);
-        if (GapNoticeDecoder.TEMPLATE_ID != templateId) // its exchangeSequence names the first missing one
+        // A gap notice's exchangeSequence names the first missing one, not one applied.
+        if (GapNoticeDecoder.TEMPLATE_ID != templateId && blockLength >= WireFormat.COMMON_PREFIX_LENGTH)
         {
-            undo.storeLastApplied(LAST_EXCHANGE_SEQUENCE_OFFSET, WireFormat.exchangeSequence(src, offset));
-            undo.storeLastApplied(LAST_EXCHANGE_TIMESTAMP_OFFSET, WireFormat.exchangeTimestamp(src, offset));
+            undo.storeLastApplied(LAST_EXCHANGE_SEQUENCE_OFFSET, fields.i64(WireFormat.EXCHANGE_SEQUENCE_OFFSET));
+            undo.storeLastApplied(LAST_EXCHANGE_TIMESTAMP_OFFSET, fields.i64(WireFormat.EXCHANGE_TIMESTAMP_OFFSET));
         }
         if (undo.commit(ringPosition) && !reportedUndoOverflow)
         {
@@ -528,6 +553,17 @@ public final class PartitionState implements AutoCloseable
             errorHandler.onError(new IllegalStateException("fanout partition " + partitionId +
                 ": undo log overflow at stream sequence " + streamSequence + "; that message is not crash safe"));
         }
+    }
+
+    /** Whether the message holds the template's whole block; counted as rejected when it does not. */
+    private boolean hasBlock(final int blockLength, final int templateBlockLength)
+    {
+        if (blockLength >= templateBlockLength)
+        {
+            return true;
+        }
+        counters.rejectedUpdates().incrementRelease();
+        return false;
     }
 
     /**

@@ -177,6 +177,28 @@ final class PartitionStateTest
         assertEquals(List.of(), errors);
     }
 
+    @Test
+    void aMessageShorterThanItsTemplatesBlockIsRejectedWithoutReadingPastIt()
+    {
+        final PartitionState state = open(directory, 16);
+        final BookModel model = new BookModel();
+        messages.addOrder(5, 100, true, 1_000_000, 300); apply(state, model);
+
+        // An order update cut short of its block (a record that skipped WireFormat.isPublishableRecord):
+        // no field of it is read beyond its length, nothing changes, and it is counted.
+        messages.executed(5, 100, 100);
+        ringPosition += 64;
+        state.apply(++streamSequence, ringPosition, messages.templateId, messages.buffer, 0, messages.length - 1);
+        messages.delete(5, 100);
+        ringPosition += 64;
+        state.apply(++streamSequence, ringPosition, messages.templateId, messages.buffer, 0, 4); // not even a header
+
+        assertEquals(2, stateCounter(state, "rejected"));
+        assertEquals(model.toString(), dump(state).toString(), "the order is untouched");
+        assertEquals(3, state.lastAppliedStreamSequence(), "both still consumed their sequence");
+        assertEquals(List.of(), errors);
+    }
+
     private long stateCounter(final PartitionState state, final String which)
     {
         return PartitionStateTestAccess.counters(state, which);
