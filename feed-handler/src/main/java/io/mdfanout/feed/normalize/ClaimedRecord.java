@@ -109,15 +109,4 @@ final class ClaimedRecord
     {
         UnsafeApi.putByte(null, address, value);
     }
-
-    /**
-     * Store 8 bytes, little-endian.
-     *
-     * @param offset in the record, the record's length less 8 at most.
-     * @param value  to store.
-     */
-    void putLong(final int offset, final long value)
-    {
-        UnsafeApi.putLong(null, address + offset, NATIVE_LITTLE_ENDIAN ? value : Long.reverseBytes(value));
-    }
 }

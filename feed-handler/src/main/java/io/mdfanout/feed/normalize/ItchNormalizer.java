@@ -585,7 +585,7 @@ public final class ItchNormalizer
             return null;
         }
         final ClaimedRecord record = target.record.wrap(index, HEADER_LENGTH + blockLength);
-        record.putLong(0, headerWord);
+        ClaimedRecord.putLong(record.address(), headerWord);
         return record;
     }
 
