@@ -305,6 +305,52 @@ def sim_source_sentence(settings):
     return " In each chain step the simulator generates the session while it sends it."
 
 
+CPU_ORDER = ("simulator", "feed-handler", "fanout", "publisher", "subscriber")
+
+
+def cpu_table(steps, maxima):
+    """Each process's CPU over the sender's measured seconds, in the clean trials of each system's highest passing
+    rate (run.sh's add_cpu, from 2026-11-23): how the two systems spend the machine's cores at their limits."""
+    rows = []
+    for system, run_system in (("chain", "chain"), ("raw", "raw-aeron")):
+        m = maxima.get(system)
+        if not m or not m.get("max_offered"):
+            continue
+        trials = [st for st in steps if st["system"] == run_system and st["rate"] == m["max_offered"]
+                  and st.get("cpu", {}).get("cores")]
+        if system == "chain":
+            trials = [st for st in trials if not st.get("feed_gaps_declared") and st["subscriber_gaps"] == 0]
+        if not trials:
+            continue
+        names = [n for n in CPU_ORDER if all(n in st["cpu"]["cores"] for st in trials)]
+        cores = {n: median([st["cpu"]["cores"][n] for st in trials]) for n in names}
+        ns = {n: median([st["cpu"]["ns_per_message"][n] for st in trials]) for n in names}
+        rows.append((system, run_system, m["max_offered"], len(trials), names, cores, ns))
+    if not rows:
+        return []
+    md = ["Where the CPU goes at each system's highest passing rate: each process's CPU time (all its threads, "
+          "`/proc/<pid>/stat`, sampled every 0.1 s by `bench/e2e/cpu_sample.py`) over the seconds in which the "
+          "sender sent its measured messages, as cores busy (the machine has 2) and as nanoseconds of CPU per "
+          "message; the median of the rate's clean trials. The fanout and the subscriber include their embedded "
+          "media drivers, raw Aeron's publisher and subscriber theirs. Backing-off threads count the time they "
+          "spin or yield while waiting, so a figure is a share of the machine taken, not only work done. The "
+          "simulator stands for the exchange, which a deployment does not run on its own cores: here it takes "
+          "its share of the same two.", "",
+          "| system | rate asked (msg/s) | clean trials | process | cores busy | CPU ns per message |",
+          "|---|---:|---:|---|---:|---:|"]
+    for system, run_system, asked, count, names, cores, ns in rows:
+        for n in names:
+            md.append(f"| {run_system} | {rate(asked)} | {count} | {n} | {cores[n]:.2f} | {ns[n]:.0f} |")
+        if "simulator" in names and len(names) > 1:
+            own = [n for n in names if n != "simulator"]
+            md.append(f"| {run_system} | {rate(asked)} | {count} | all but the simulator | "
+                      f"{sum(cores[n] for n in own):.2f} | {sum(ns[n] for n in own):.0f} |")
+        md.append(f"| {run_system} | {rate(asked)} | {count} | **all** | **{sum(cores.values()):.2f}** | "
+                  f"**{sum(ns.values()):.0f}** |")
+    md.append("")
+    return md
+
+
 def trial_of(run):
     """A throughput run's trial number at its rate: run.sh names the second and third <name>-t2 and -t3."""
     m = re.search(r"-t(\d+)$", run["name"])
@@ -908,6 +954,7 @@ def main():
             md.append(f"| {s['system']} | {rate(s['rate'])} | {trial_of(s)} | {rate(sender)} | "
                       f"{'clean' if ok else 'lossy'} | {verdict_of_rate} | {detail} |")
         md.append("")
+        md.extend(cpu_table(steps, maxima))
         if bar_plot("Highest clean rate", "messages/s",
                     [("throughput", [("chain", chain_max), ("raw Aeron", raw_max)])],
                     os.path.join(args.images, "e2e-throughput.svg")):

@@ -12,7 +12,9 @@
 #              handler declared no gap), by bisection of the rate asked of the simulator; the figure is the rate
 #              the simulator achieved in that step, which on a saturated machine is below the rate asked. The
 #              same for raw Aeron (every message received; the rate the publisher achieved: back pressure slows it,
-#              so raw Aeron never loses and its figure is the transport's limit here)
+#              so raw Aeron never loses and its figure is the transport's limit here). In every trial each
+#              process's CPU time is sampled (bench/e2e/cpu_sample.py): the report shows where each system's
+#              CPU goes over its sender's measured seconds
 #
 # Latency (LATENCY_FROM=receive, the default) runs from the feed handler's receive of the datagram
 # (feed-handler --stamp-receive-time) to the subscriber's callback, as issue 6 defines it; raw Aeron's from the
@@ -221,6 +223,29 @@ step_session_file() {  # step_session_file LOG_DIR MESSAGES
   echo "$2" >"$step_session_dir/messages"
 }
 
+# add_cpu RUN_PREFIX SENDER END_GAP_S SENDER_LOG: adds "cpu" to RUN_PREFIX.run.json: each process's CPU over the
+# sender's measured messages (bench/e2e/cpu_sample.py), from the samples taken during the trial, then drops them.
+add_cpu() {
+  local measured_s measured_n
+  measured_s=$(grep -o 'measuredElapsed=[0-9.]*' "$4" | tail -1 | cut -d= -f2)
+  measured_n=$(field measuredMessages "$4")
+  if [ -n "$measured_s" ] && [ -n "$measured_n" ]; then
+    python3 - "$1.run.json" "$(python3 bench/e2e/cpu_sample.py window "$1.cpu-samples.json" "$2" "$3" "$measured_s" "$measured_n")" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["cpu"] = json.loads(sys.argv[2] or "{}")
+json.dump(r, open(sys.argv[1], "w"))
+EOF
+  fi
+  rm -f "$1.cpu-samples.json"
+}
+
+# The seconds a chain step's simulator serves re-requests after its last message (--linger-ms in $sim_recovery).
+lingered_s() {
+  local ms; ms=$(grep -o -- '--linger-ms [0-9]*' <<<"$sim_recovery" | awk '{print $2}')
+  python3 -c "print(${ms:-0} / 1000)"
+}
+
 # chain RUN_NAME RATE MESSAGES SUBSCRIBERS MODE(latency|record) -> writes $results/<dir>/<RUN_NAME>.run.json
 chain() {
   local name="$1" rate="$2" messages="$3" subs="$4" mode="$5" dir="$6" i
@@ -267,12 +292,17 @@ chain() {
   launch "$logs/simulator.log" $mdf simulator --group $group --port $port --interface 127.0.0.1 \
     $sim_session --rate "$rate" --latency-timestamps --stats-interval-s 0 $sim_recovery \
     $idle_opt ${SIM_OPTS:-} $(step_warmup_opts)
-  local sim=$last_pid
+  local sim=$last_pid sampler=""
+  if [ "$dir" = throughput ]; then
+    python3 bench/e2e/cpu_sample.py sample "$run/$name.cpu-samples.json" simulator=$sim feed-handler=$fh fanout=$fo \
+      subscriber=${sub_pids[0]} & sampler=$!
+  fi
   wait "$sim"; local sim_exit=$?
   local sub_exits=()
   for pid in "${sub_pids[@]}"; do wait "$pid"; sub_exits+=($?); done
   kill -TERM "$fh" "$fo" 2>/dev/null
   wait "$fh" "$fo" 2>/dev/null
+  [ -n "$sampler" ] && wait "$sampler"
   cleanup
 
   local sim_rate; sim_rate=$(sender_rate "$logs/simulator.log")
@@ -293,6 +323,8 @@ chain() {
     "$(json_num "$fanout_peak")" "$(json_num "$published")" "$(json_num "$fh_gaps")" "$(json_num "$filled")" "$(json_num "$declared")" \
     "$([ -n "$fh_recovery" ] && echo true || echo false)" "$gaps_total" \
     >"$run/$name.run.json"
+  # Each process's CPU over the simulator's measured seconds, which ended when it began to linger for re-requests.
+  [ -n "$sampler" ] && add_cpu "$run/$name" simulator "$(lingered_s)" "$logs/simulator.log"
   log "$name: rate=$rate messages=$messages subs=$subs simulator=${sim_rate:-?}/s exits=${sub_exits[*]} declared=${declared:-?} filled=${filled:-?} $(grep -h '^latency: latency ' "$logs"/sub*.log 2>/dev/null | grep -o 'p99=[0-9.]*us' | tr '\n' ' ')"
 }
 
@@ -311,14 +343,19 @@ raw() {
   local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-send-time"
   launch "$logs/pub.log" $mdf raw-aeron-pub $stamp $RAW_OPTS --channel "$raw_channel" --rate "$rate" --messages "$messages" \
     --message-length $MESSAGE_LENGTH --connect-timeout-s 60 $(step_warmup_opts)
-  local pub=$last_pid
+  local pub=$last_pid sampler=""
+  if [ "$dir" = throughput ]; then
+    python3 bench/e2e/cpu_sample.py sample "$run/$name.cpu-samples.json" publisher=$pub subscriber=$sub & sampler=$!
+  fi
   wait "$pub"; local pub_exit=$?
   wait "$sub"; local sub_exit=$?
+  [ -n "$sampler" ] && wait "$sampler"
   cleanup
   local pub_rate; pub_rate=$(sender_rate "$logs/pub.log")
   local missing; missing=$(field missing "$logs/sub.log")
   printf '{"name":"%s","system":"raw-aeron","rate":%s,"messages":%s,"subscribers":1,"publisher_exit":%s,"subscriber_exits":[%s],"publisher_rate":%s,"missing":%s}\n' \
     "$name" "$rate" "$messages" "$pub_exit" "$sub_exit" "$(json_num "$pub_rate")" "$(json_num "$missing")" >"$run/$name.run.json"
+  [ -n "$sampler" ] && add_cpu "$run/$name" publisher 0 "$logs/pub.log"
   log "$name: rate=$rate messages=$messages publisher=${pub_rate:-?}/s exit=$sub_exit missing=${missing:-?} $(grep -h -o 'p99=[0-9.]*us' "$logs/sub.log" | tr '\n' ' ')"
 }
 

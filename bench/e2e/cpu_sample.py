@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Where a throughput trial's CPU goes: each process's CPU time over the sender's measured seconds.
+
+  cpu_sample.py sample OUT_JSON NAME=PID [NAME=PID ...]
+      every INTERVAL_S (0.1) reads each process's CPU time (utime + stime of all its threads, from
+      /proc/PID/stat) until every one of them has exited; writes the samples to OUT_JSON.
+  cpu_sample.py window SAMPLES_JSON SENDER END_GAP_S MEASURED_ELAPSED_S MESSAGES
+      prints one JSON object: each process's CPU over the window in which SENDER sent its measured
+      messages (the MEASURED_ELAPSED_S seconds that ended END_GAP_S before SENDER exited: the simulator
+      lingers for re-requests after its last message), as cores busy (1.0 = one CPU all the time) and as
+      nanoseconds of CPU per measured message.
+
+Run by bench/e2e/run.sh around each throughput trial; report.py shows the result. The sampler reads
+/proc only (a few dozen reads a second, on the cores being measured).
+"""
+import json
+import os
+import sys
+import time
+
+INTERVAL_S = 0.1
+
+
+def cpu_ticks(pid):
+    """utime + stime of the whole process (every thread), in clock ticks; None once it has exited."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2:].split()
+    if fields[0] == "Z":  # exited, not yet reaped by the harness's wait
+        return None
+    return int(fields[11]) + int(fields[12])
+
+
+def sample(out, named_pids):
+    procs = []
+    for arg in named_pids:
+        name, _, pid = arg.partition("=")
+        procs.append((name, int(pid)))
+    samples = []
+    while True:
+        now = time.monotonic()
+        ticks = {name: cpu_ticks(pid) for name, pid in procs}
+        samples.append([now, ticks])
+        if all(v is None for v in ticks.values()):
+            break
+        time.sleep(INTERVAL_S)
+    with open(out, "w") as f:
+        json.dump({"interval_s": INTERVAL_S, "clk_tck": os.sysconf("SC_CLK_TCK"), "samples": samples}, f)
+
+
+def ticks_at(samples, name, t):
+    """A process's CPU ticks at time t, interpolated between the samples around it; after it exited, what it had
+    used at its last sample (what it used after that sample, at most one interval's worth, is lost); None before
+    its first sample."""
+    before = after = None
+    for when, ticks in samples:
+        v = ticks.get(name)
+        if v is None:
+            continue
+        if when <= t:
+            before = (when, v)
+        elif after is None:
+            after = (when, v)
+            break
+    if before is not None and after is None:
+        return before[1]
+    if before is None or after is None:
+        return None
+    (t0, v0), (t1, v1) = before, after
+    return v0 + (v1 - v0) * (t - t0) / (t1 - t0)
+
+
+def window(samples_json, sender, end_gap_s, measured_s, messages):
+    data = json.load(open(samples_json))
+    samples, tck = data["samples"], data["clk_tck"]
+    alive = [when for when, ticks in samples if ticks.get(sender) is not None]
+    if not alive or measured_s <= 0 or messages <= 0:
+        return {}
+    interval = data["interval_s"]
+    end = min(alive[-1], alive[-1] + interval / 2 - end_gap_s)  # it exited between its last sample and the next
+    start = end - measured_s
+    cores, ns = {}, {}
+    for name in samples[0][1]:
+        a, b = ticks_at(samples, name, start), ticks_at(samples, name, end)
+        if a is None or b is None:
+            continue
+        seconds = (b - a) / tck
+        cores[name] = round(seconds / measured_s, 3)
+        ns[name] = round(seconds * 1e9 / messages, 1)
+    return {"window_s": round(measured_s, 3), "messages": messages, "cores": cores, "ns_per_message": ns}
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[0] == "sample":
+        sample(argv[1], argv[2:])
+        return 0
+    if len(argv) == 6 and argv[0] == "window":
+        try:
+            result = window(argv[1], argv[2], float(argv[3]), float(argv[4]), int(argv[5]))
+        except (OSError, ValueError, KeyError) as e:
+            print(f"cpu_sample.py: {e}", file=sys.stderr)
+            result = {}
+        print(json.dumps(result))
+        return 0
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
