@@ -29,7 +29,7 @@
 # messages measured per latency run, at least MIN_MESSAGES=200000 and at most MAX_MESSAGES=10000000 in all, warm-up
 # included: at 1M msg/s that is 5 s warm-up and 5 s measured; 0 = no cap), WARMUP_S (8; 10 before 2026-11-22: seconds worth of messages
 # before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
-# ("1 2 4 8"), PUB_MESSAGES (25000000; 30000000 before 2026-11-22), PUB_WARMUP_MESSAGES (5000000), PUB_SUBS ("1 2 4 8"), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
+# ("1 2 4 8"), PUB_MESSAGES (25000000; 30000000 before 2026-11-22), PUB_WARMUP_MESSAGES (5000000), PUB_SUBS ("1 2 4 8"), PUB_PAIRS (2: pairs of the 1- and 8-subscriber publisher runs), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
 # each throughput step, that many seconds of messages at that rate (or the step's, when lower), for chain and raw
 # Aeron alike; the step's rate is taken over the messages after them (every JVM compiles its hot paths on its first
 # messages: profiled, the JIT took a quarter of the chain's CPU in a 4 s step without it), SEARCH_LO/SEARCH_HI (1000000/8000000) and
@@ -60,7 +60,9 @@
 # replay shares the fanout's CPU, the publishing side; subscribers: it shares the subscribers' CPU, as before
 # 2026-11-22; see pub_throughput), IDLE_STRATEGY (empty: each role's default, backoff; e.g. park: that
 # --idle-strategy for every process of both systems, the simulator, the raw pair and the media drivers included;
-# see docs/OPERATIONS.md "Idle strategies"), SKIP_LATENCY=1, SKIP_FANOUT=1, SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh, at NATS_RATES: "100000"), SPARSE_LOGS=1 (see below), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
+# see docs/OPERATIONS.md "Idle strategies"), SKIP_LATENCY=1, SKIP_FANOUT=1, SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh, at NATS_RATES: "100000", and fan-out through NATS to
+# NATS_FANOUT_SUBS: "8"; its latency run is the 1-subscriber case, so make bench no longer repeats it as a fan-out run
+# of 1: make bench-full runs "1 8"), SPARSE_LOGS=1 (see below), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -99,6 +101,12 @@ PUB_MESSAGES="${PUB_MESSAGES:-25000000}"
 PUB_WARMUP_MESSAGES="${PUB_WARMUP_MESSAGES:-5000000}"
 PUB_SUBS="${PUB_SUBS:-1 2 4 8}"
 PUB_SUB_OPTS="${PUB_SUB_OPTS:-}"
+# PUB_PAIRS (2): pairs of publisher runs with 1 and with 8 subscribers (the first pair is part of PUB_SUBS); the
+# fan-out target is judged on the median of their ratios. One pair decided before 2026-11-22's afternoon, and the
+# ratio moved between 85% and 110% from one make bench to the next: eight subscriber JVMs share one CPU, and the
+# slowest of them sets the publisher's pace through the shared driver's flow control.
+PUB_PAIRS="${PUB_PAIRS:-2}"
+case "$PUB_PAIRS" in ''|*[!0-9]*|0) echo "run.sh: PUB_PAIRS must be a positive number, not '$PUB_PAIRS'" >&2; exit 2 ;; esac
 PUB_REPLAY_CPU="${PUB_REPLAY_CPU:-fanout}"
 case "$PUB_REPLAY_CPU" in fanout|subscribers) ;; *) echo "run.sh: PUB_REPLAY_CPU must be fanout or subscribers, not '$PUB_REPLAY_CPU'" >&2; exit 2 ;; esac
 PEERS_CACHE="${PEERS_CACHE:-$HOME/.cache/mdfanout/peers}"
@@ -390,8 +398,8 @@ session_file() {
 # JVMs compiling on one CPU that takes seconds, as the latency runs' WARMUP_S does), leaving out the last second
 # (partial); the whole run's median is kept too. The run counts only if every subscriber exits 0 with gaps=0 and
 # missing=0 and received every ring record.
-pub_throughput() {
-  local n="$1" name="pub-$1"
+pub_throughput() {  # pub_throughput SUBSCRIBERS [ROUND]: ROUND 2, 3... are the repeated pairs (pub-N-rROUND)
+  local n="$1" name="pub-$1${2:+-r$2}"
   local logs="$results/logs/$name"; fresh_logs "$logs"
   local file; file=$(session_file)
   ring_dir="/dev/shm/mdfanout-bench-$$-$name"
@@ -528,7 +536,7 @@ achieved() {  # achieved RUN_JSON: the rate the sender kept
 #
 # Each rate of the chain is tried up to TRIALS (3) times and passes when most of its trials are clean (2 of 3: the
 # third only runs when the first two disagree), as RFC 9971 (MLRsearch) repeats trials at a load and classifies it by
-# the share of them that lost: until 2026-11-23 one trial decided, and on this shared machine one slow second (the
+# the share of them that lost: until 2026-11-22's afternoon one trial decided, and on this shared machine one slow second (the
 # simulator short of CPU at 2.47M asked sent only 2.24M and the feed handler declared a gap) sent the search below
 # it: that make bench reported 1.62M (23% of raw Aeron) where throughput-only runs of the same build carried 2.97M
 # (44%). A passing rate's figure is the mean of what the sender achieved in its clean trials; a failing rate's upper
@@ -595,8 +603,8 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","step_s":%s,"step_warmup_s":%s,"step_warmup_rate":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"trials":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","sim_source":"%s","record_out":"%s","git":"%s"}\n' \
-    "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "SIM_OPTS=${SIM_OPTS:-} FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS PUB_SUB_OPTS=$PUB_SUB_OPTS RAW_OPTS=$RAW_OPTS DRIVER_OPTS=$DRIVER_OPTS DRIVER_NICE=$DRIVER_NICE JAVA_OPTS=${JAVA_OPTS:-}" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$STEP_S" "$STEP_WARMUP_S" "$STEP_WARMUP_RATE" "$SEARCH_LO" "$SEARCH_HI" \
+  printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","pub_pairs":%s,"step_s":%s,"step_warmup_s":%s,"step_warmup_rate":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"trials":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","sim_source":"%s","record_out":"%s","git":"%s"}\n' \
+    "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "SIM_OPTS=${SIM_OPTS:-} FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS PUB_SUB_OPTS=$PUB_SUB_OPTS RAW_OPTS=$RAW_OPTS DRIVER_OPTS=$DRIVER_OPTS DRIVER_NICE=$DRIVER_NICE JAVA_OPTS=${JAVA_OPTS:-}" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$PUB_PAIRS" "$STEP_S" "$STEP_WARMUP_S" "$STEP_WARMUP_RATE" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" "$TRIALS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" "$SIM_SOURCE" "${RECORD_OUT:-none}" \
     "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"
@@ -649,6 +657,10 @@ for n in $FANOUT_SUBS; do
 done
 if [ "${SKIP_PUB:-0}" != 1 ]; then
   for n in $PUB_SUBS; do pub_throughput "$n"; done
+  # The fan-out target compares the runs with 8 subscribers and with 1: more pairs of them, each 1 then 8.
+  if [[ " $PUB_SUBS " == *" 1 "* && " $PUB_SUBS " == *" 8 "* ]]; then
+    for round in $(seq 2 "$PUB_PAIRS"); do pub_throughput 1 "$round"; pub_throughput 8 "$round"; done
+  fi
 fi
 
 if [ "${SKIP_THROUGHPUT:-0}" != 1 ]; then
@@ -659,7 +671,7 @@ fi
 if [ "${SKIP_NATS:-0}" != 1 ]; then
   RATES="$NATS_RATES" DURATION_S="$DURATION_S" WARMUP_S="$WARMUP_S" MIN_MESSAGES="$MIN_MESSAGES" FANOUT_RATE="$FANOUT_RATE" \
     FANOUT_S="$FANOUT_S" LATENCY_FROM="$LATENCY_FROM" MAX_MESSAGES="$MAX_MESSAGES" FEED_RECOVERY="$FEED_RECOVERY" \
-    bench/e2e/nats.sh "$results" || log "NATS peer skipped (see above)"
+    NATS_FANOUT_SUBS="${NATS_FANOUT_SUBS-8}" bench/e2e/nats.sh "$results" || log "NATS peer skipped (see above)"
 fi
 restore_rmem_max
 echo "{\"elapsed_s\":$((SECONDS - started))}" >"$results/elapsed.json"
