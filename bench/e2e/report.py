@@ -812,7 +812,9 @@ def main():
                      "Subscriber media drivers: " + settings.get("sub_driver", "embedded") + ". ") +
                   driver_nice_sentence(settings) +
                   "Microseconds; the fanout's rate is its highest one-second `published` rate from its stats "
-                  "line.")
+                  "line." + next((f" The row for 1 subscriber is the latency run `{r['reused_from']}` above (the "
+                                  "same processes, options and rate), not measured again."
+                                  for r in fan_runs if r.get("reused_from")), ""))
         md.append("")
         md.append("| subscribers | p50 per subscriber | p99 per subscriber | p99.9 per subscriber | "
                   "simulator kept (msg/s) | fanout published (msg/s) | gaps | exits |")

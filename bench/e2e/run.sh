@@ -651,8 +651,24 @@ stamp_mode="$LATENCY_FROM"
 # SPARSE_LOGS=1 keeps Aeron's default.
 [ "${SPARSE_LOGS:-0}" = 1 ] || export JAVA_OPTS="${JAVA_OPTS:-} -Daeron.term.buffer.sparse.file=false"
 
+# The fan-out run with one subscriber is the latency run at the same rate when there was one (the same processes,
+# options and rate; DURATION_S rather than FANOUT_S seconds of messages): its results are copied, not measured again,
+# which leaves 20 s of a 10-minute make bench for the repeated trials and pairs above.
+reuse_latency_run() {  # reuse_latency_run: true when latency/chain-$FANOUT_RATE served as fanout/fanout-1
+  local from="$results/latency/chain-$FANOUT_RATE"
+  [ -s "$from.run.json" ] && [ -s "$from-sub1.json" ] || return 1
+  cp "$from-sub1.json" "$results/fanout/fanout-1-sub1.json" && cp "$from-sub1.hgrm" "$results/fanout/fanout-1-sub1.hgrm" &&
+    python3 - "$from.run.json" "$results/fanout/fanout-1.run.json" "chain-$FANOUT_RATE" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r.update(name="fanout-1", reused_from=sys.argv[3])
+json.dump(r, open(sys.argv[2], "w"))
+EOF
+  log "fanout-1: the latency run chain-$FANOUT_RATE (one subscriber at $FANOUT_RATE msg/s), not run again"
+}
 fanout_messages=$(messages_for "$FANOUT_RATE" "$FANOUT_S")
 for n in $FANOUT_SUBS; do
+  [ "$n" = 1 ] && reuse_latency_run && continue
   chain "fanout-$n" "$FANOUT_RATE" "$fanout_messages" "$n" latency fanout
 done
 if [ "${SKIP_PUB:-0}" != 1 ]; then
