@@ -646,8 +646,8 @@ def main():
     md.append("- **Throughput** is the highest rate the chain carries with zero loss: the `record` subscriber "
               f"(`--no-recovery{record_out_option(settings)}`) exits 0 with gaps=0 and the feed handler declared no gap (gaps it filled by "
               "re-request lost nothing; without feed recovery any gap fails the step). The top rate is asked first; "
-              "when it is lossy, the rate asked of the simulator is found by bisection (the first step below the top "
-              "asks 80% of what the sender achieved there)" + trials_sentence(settings) + ". For raw Aeron: every "
+              "when it is lossy, the rate asked of the simulator is found by bisection (until a rate passes, each step "
+              "below a lossy rate asks 80% of what the sender achieved there)" + trials_sentence(settings) + ". For raw Aeron: every "
               "message received, at the rate its publisher achieved (Aeron's flow control slows a publisher rather "
               "than losing data, so one trial decides)." + step_warmup_sentence(settings) +
               sim_source_sentence(settings))

@@ -27,7 +27,7 @@
 #
 # Settings (environment): RATES ("10000 100000 1000000"), DURATION_S (10; 15 before 2026-11-22: seconds worth of
 # messages measured per latency run, at least MIN_MESSAGES=200000 and at most MAX_MESSAGES=10000000 in all, warm-up
-# included: at 1M msg/s that is 5 s warm-up and 5 s measured; 0 = no cap), WARMUP_S (8; 10 before 2026-11-22: seconds worth of messages
+# included: at 1M msg/s that is 5 s warm-up and 5 s measured; 0 = no cap), WARMUP_S (6; 10 before 2026-11-22, 8 until its afternoon: seconds worth of messages
 # before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
 # ("1 2 4 8"), PUB_MESSAGES (25000000; 30000000 before 2026-11-22), PUB_WARMUP_MESSAGES (5000000), PUB_SUBS ("1 2 4 8"), PUB_PAIRS (2: pairs of the 1- and 8-subscriber publisher runs), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
 # each throughput step, that many seconds of messages at that rate (or the step's, when lower), for chain and raw
@@ -91,7 +91,9 @@ stamp_mode="$LATENCY_FROM"
 # SPARSE_LOGS=1 keeps Aeron's default.
 [ "${SPARSE_LOGS:-0}" = 1 ] || export JAVA_OPTS="${JAVA_OPTS:-} -Daeron.term.buffer.sparse.file=false"
 DURATION_S="${DURATION_S:-10}"
-WARMUP_S="${WARMUP_S:-8}"
+# 6 s of warm-up: sampled per thread in a chain trial, the JIT compiler threads' CPU fell to nothing within 4 s
+# of the first messages; the 2 s cut pays for the repeated throughput trials and publisher pairs within 10 minutes.
+WARMUP_S="${WARMUP_S:-6}"
 MIN_MESSAGES="${MIN_MESSAGES:-200000}"
 MAX_MESSAGES="${MAX_MESSAGES:-10000000}"
 FANOUT_RATE="${FANOUT_RATE:-100000}"
@@ -525,8 +527,10 @@ achieved() {  # achieved RUN_JSON: the rate the sender kept
 
 # The search: the high end, and when it is lossy bisection of the rate asked between the highest clean rate (the low
 # end until a rate passes) and the lowest lossy rate, as RFC 2544's throughput test does (arithmetic midpoints: with the few steps a run can afford,
-# geometric ones from the low end stay far below the limit). The first step below a lossy top asks 80% of it rather
-# than the midpoint from the low end: the limit is near the top, and the midpoint spent a step far below it. A lossy rate's upper bound is the rate its sender
+# geometric ones from the low end stay far below the limit). Until a rate passes, each step below a lossy one asks 80%
+# of it rather than the midpoint from the low end (only the first step did so before 2026-11-22's afternoon: after a
+# lossy top and a lossy 80% step the midpoint from 1M fell at 2.07M, and the last step at 2.61M, where the limit was
+# near 3M): the limit is near the lowest lossy rate, and the midpoint spent a step far below it. A lossy rate's upper bound is the rate its sender
 # achieved when that was less than asked: asking more than the sender can push only asks that much. The low end
 # is not run on its own: a clean top needs no other step (before 2026-11-22 a step at the low end came first, which
 # cost 18 s of a 10-minute run to show what the lowest latency rates already do), and when every step is lossy the
@@ -548,11 +552,13 @@ search() {  # search chain|raw
   local need=$((TRIALS / 2 + 1)) trial clean_n lossy_n clean_sum lossy_max verdict rates_json=""
   [ "$system" = raw ] && hi="$RAW_SEARCH_HI"
   for step in $(seq 0 "$SEARCH_STEPS"); do
-    case "$step" in
-      0) rate=$hi ;;
-      1) rate=$(( (lo + hi) / 2 > hi * 4 / 5 ? (lo + hi) / 2 / 1000 * 1000 : hi * 4 / 5 / 1000 * 1000 )) ;;
-      *) rate=$(( (lo + hi) / 2 / 1000 * 1000 )) ;;
-    esac
+    if [ "$step" = 0 ]; then
+      rate=$hi
+    elif [ "$best" = 0 ]; then  # nothing passed yet: 80% of the lowest lossy rate (or the midpoint, when higher)
+      rate=$(( (lo + hi) / 2 > hi * 4 / 5 ? (lo + hi) / 2 / 1000 * 1000 : hi * 4 / 5 / 1000 * 1000 ))
+    else
+      rate=$(( (lo + hi) / 2 / 1000 * 1000 ))
+    fi
     step_warmup_rate=$(( rate < STEP_WARMUP_RATE ? rate : STEP_WARMUP_RATE ))
     trial=0 clean_n=0 lossy_n=0 clean_sum=0 lossy_max=0
     while [ "$clean_n" -lt "$need" ] && [ "$lossy_n" -lt "$need" ]; do
