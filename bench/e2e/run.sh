@@ -29,7 +29,8 @@
 # messages measured per latency run, at least MIN_MESSAGES=200000 and at most MAX_MESSAGES=10000000 in all, warm-up
 # included: at 1M msg/s that is 5 s warm-up and 5 s measured; 0 = no cap), WARMUP_S (6; 10 before 2026-11-22, 8 until its afternoon: seconds worth of messages
 # before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
-# ("1 2 4 8"), PUB_MESSAGES (25000000; 30000000 before 2026-11-22), PUB_WARMUP_MESSAGES (5000000), PUB_SUBS ("1 2 4 8"), PUB_PAIRS (2: pairs of the 1- and 8-subscriber publisher runs), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
+# ("1 2 4 8"), PUB_MESSAGES (32000000; 25000000 on 2026-11-22 until its afternoon), PUB_WARMUP_MESSAGES (12000000; 5000000 until
+# 2026-11-22's afternoon), PUB_SUBS ("1 2 4 8"), PUB_PAIRS (2: pairs of the 1- and 8-subscriber publisher runs), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
 # each throughput step, that many seconds of messages at that rate (or the step's, when lower), for chain and raw
 # Aeron alike; the step's rate is taken over the messages after them (every JVM compiles its hot paths on its first
 # messages: profiled, the JIT took a quarter of the chain's CPU in a 4 s step without it), SEARCH_LO/SEARCH_HI (1000000/8000000) and
@@ -99,8 +100,13 @@ MAX_MESSAGES="${MAX_MESSAGES:-10000000}"
 FANOUT_RATE="${FANOUT_RATE:-100000}"
 FANOUT_S="${FANOUT_S:-5}"
 FANOUT_SUBS="${FANOUT_SUBS:-1 2 4 8}"
-PUB_MESSAGES="${PUB_MESSAGES:-25000000}"
-PUB_WARMUP_MESSAGES="${PUB_WARMUP_MESSAGES:-5000000}"
+# 12M warm-up messages, the same for every subscriber count: with 8 subscriber JVMs compiling on one CPU the fanout's
+# one-second rates kept climbing for 2-3 s after the first 5M (e.g. 1.8M, 2.7M, 3.4M, then 3.5M-3.8M), while with 1
+# subscriber they were steady from the first second after them, so a 5M warm-up put the 8 JVMs' compiling into the
+# measured median. In nine 8-subscriber runs of 2026-11-22 the rate first reached 85% of its peak after 7.6M-14.4M
+# messages published (median 9.2M; 12M or fewer in seven).
+PUB_MESSAGES="${PUB_MESSAGES:-32000000}"
+PUB_WARMUP_MESSAGES="${PUB_WARMUP_MESSAGES:-12000000}"
 PUB_SUBS="${PUB_SUBS:-1 2 4 8}"
 PUB_SUB_OPTS="${PUB_SUB_OPTS:-}"
 # PUB_PAIRS (2): pairs of publisher runs with 1 and with 8 subscribers (the first pair is part of PUB_SUBS); the
