@@ -28,7 +28,7 @@
 # Settings (environment): RATES ("10000 100000 1000000"), DURATION_S (10; 15 before 2026-11-22: seconds worth of
 # messages measured per latency run, at least MIN_MESSAGES=150000 and at most MAX_MESSAGES=8000000 in all, warm-up
 # included: at 1M msg/s that is 4 s warm-up and 4 s measured; 0 = no cap; 200000 and 10000000 until 2026-11-22's
-# afternoon, when they paid, with 13 s, for a fifth throughput search step), WARMUP_S (6; 10 before 2026-11-22, 8 until its afternoon: seconds worth of messages
+# afternoon, when they paid, with 13 s, for a fifth throughput search step), WARMUP_S (8; 10 before 2026-11-22: seconds worth of messages
 # before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
 # ("1 2 4 8"), PUB_MESSAGES (32000000; 25000000 on 2026-11-22 until its afternoon), PUB_WARMUP_MESSAGES (12000000; 5000000 until
 # 2026-11-22's afternoon), PUB_SUBS ("1 2 4 8"), PUB_PAIRS (2: pairs of the 1- and 8-subscriber publisher runs), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
@@ -95,9 +95,11 @@ stamp_mode="$LATENCY_FROM"
 # SPARSE_LOGS=1 keeps Aeron's default.
 [ "${SPARSE_LOGS:-0}" = 1 ] || export JAVA_OPTS="${JAVA_OPTS:-} -Daeron.term.buffer.sparse.file=false"
 DURATION_S="${DURATION_S:-10}"
-# 6 s of warm-up: sampled per thread in a chain trial, the JIT compiler threads' CPU fell to nothing within 4 s
-# of the first messages; the 2 s cut pays for the repeated throughput trials and publisher pairs within 10 minutes.
-WARMUP_S="${WARMUP_S:-6}"
+# 8 s of warm-up. 6 s was tried on 2026-11-22's afternoon, and in three make bench runs the chain's p99 at 100k went to
+# 1.9-2.1 ms from 0.5-1.4 ms in the calm runs with 8 s, while raw Aeron's stayed at 255-328 us: the JIT threads had
+# been idle within 4 s in a throughput trial, but that was at 500k msg/s, and at 100k the chain's four JVMs reach the
+# compilers' invocation thresholds five times later.
+WARMUP_S="${WARMUP_S:-8}"
 MIN_MESSAGES="${MIN_MESSAGES:-150000}"
 MAX_MESSAGES="${MAX_MESSAGES:-8000000}"
 FANOUT_RATE="${FANOUT_RATE:-100000}"
