@@ -11,7 +11,9 @@
       nanoseconds of CPU per measured message.
 
 Run by bench/e2e/run.sh around each throughput trial; report.py shows the result. The sampler reads
-/proc only (a few dozen reads a second, on the cores being measured).
+/proc only (a few dozen reads a second, on the cores being measured). bench/scripts/cpu-by-role.py reads the
+same counters for a person watching a run (every role, or every thread, once a second); this one follows a
+trial's own processes by pid, ten times a second, so that the sender's measured seconds can be cut out.
 """
 import json
 import os
