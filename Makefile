@@ -7,7 +7,7 @@ JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
 .PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools k8s-tools chart-test \
-	bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full
+	bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full bench-bundle bench-bundle-test
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
@@ -32,6 +32,10 @@ help:
 	@echo "              writes docs/BENCHMARKS.md"
 	@echo "make bench-full - the long runs: make bench with long settings, then the steady-state run (100M+ messages,"
 	@echo "              message path on Epsilon GC, bench/e2e/steady.sh); writes docs/BENCHMARKS.md"
+	@echo "make bench-bundle - the dedicated-cores benchmark as one folder (BUNDLE_DIR, default $(BUNDLE_DIR), at most"
+	@echo "              60 MiB): a jlink'ed runtime, the jars, nats-server, itchy and one script; copy it to a host with 8"
+	@echo "              or more CPUs and run ./run OUT_DIR there (docs/BENCHMARKS-PINNED.md)"
+	@echo "make bench-bundle-test - the bundle's dry run at tiny sizes with no system Java (part of make test)"
 	@echo "make clean  - remove build output"
 
 # Installs what the build needs when it is missing; a no-op on a machine that has it.
@@ -48,6 +52,7 @@ $(JAR): $(SOURCES)
 
 test: toolchain monitoring-tools
 	$(MVN) $(MVN_FLAGS) install
+	$(MAKE) bench-bundle-test
 	$(MAKE) image-test
 	$(MAKE) chart-test
 
@@ -147,6 +152,14 @@ bench: build
 
 # The long runs: one results directory for both, then one report. BENCH_FULL_ENV overrides the long settings.
 BENCH_FULL_ENV ?= RATES="10000 100000 1000000" OUTSIDE_RATES="10000 100000 1000000" NATS_RATES="10000 100000 1000000" MAX_MESSAGES=0 DURATION_S=120 FANOUT_S=60 PUB_MESSAGES=50000000 STEP_S=10 SEARCH_STEPS=7 NATS_FANOUT_SUBS="1 8" PUB_PAIRS=3
+# The dedicated-cores benchmark bundle (bench/bundle): built here, run on a many-core host, reported with
+# bench/e2e/report.py --pinned. The dry run runs it here at tiny sizes with this machine's Java hidden.
+BUNDLE_DIR ?= bench/target/bench-bundle
+bench-bundle: build
+	@bench/bundle/build.sh $(BUNDLE_DIR)
+bench-bundle-test: bench-bundle
+	@bench/bundle/dry-run.sh $(BUNDLE_DIR)
+
 bench-full: build
 	@results=bench/e2e/results/$$(date -u +%Y%m%dT%H%M%SZ)-full; \
 	  $(BENCH_FULL_ENV) RESULTS_DIR=$$results NO_REPORT=1 bench/e2e/run.sh; \

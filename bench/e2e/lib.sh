@@ -68,3 +68,18 @@ feed_recovery() {
     sim_recovery="--retransmit-port $1 --linger-ms 1000"
   fi
 }
+
+# CPU plans (bench/bundle/run-pinned.sh sets them on many-core hosts; empty everywhere else): each process of a run
+# confined to CPUs of its own with taskset, as a kubelet's static CPU manager confines a pod's containers.
+# pin CPUS: the command prefix that confines a process to CPUS (a taskset list: 3-4, 5,7), or nothing when CPUS
+# is empty. taskset execs the command, so the pid launch records is the process's own.
+pin() { [ -n "${1:-}" ] && echo "taskset -c $1"; return 0; }
+# nth_group "GROUPS" I: the I-th (from 1, round robin) of space-separated CPU groups: nth_group "12 13-14" 3 -> 12
+nth_group() {
+  local groups; read -r -a groups <<<"${1:-}"
+  [ "${#groups[@]}" -gt 0 ] && echo "${groups[$(( ($2 - 1) % ${#groups[@]} ))]}"
+  return 0
+}
+# default_cpus OPTS: "--cpus none" unless OPTS choose the process's --cpus themselves (picocli refuses an option
+# given twice)
+default_cpus() { [[ " ${1:-} " == *" --cpus"* ]] || echo "--cpus none"; }

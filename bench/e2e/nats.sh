@@ -16,7 +16,11 @@
 # a caller such as run.sh goes on.
 # Settings (environment): RATES ("10000 100000"), DURATION_S (30), MIN_MESSAGES (200000), FANOUT_RATE (100000),
 # FANOUT_S (15), NATS_FANOUT_SUBS ("1 8"; empty = no fan-out runs), NATS_PORT (14222), PEERS_CACHE, IDLE_STRATEGY
-# (as run.sh's: the feed handler's, the simulator's and the bridge's --idle-strategy).
+# (as run.sh's: the feed handler's, the simulator's and the bridge's --idle-strategy), FH_OPTS (as run.sh's, for the
+# feed handler). A CPU plan as run.sh's (taskset lists; empty: none): SIM_CPUS, FH_CPUS, NATS_SERVER_CPUS,
+# NATS_BRIDGE_CPUS, NATS_SUB_CPUS (groups, dealt round robin to the subscribers). Prebuilt peers (the bench bundle,
+# which has no Go and no Maven): NATS_SERVER (the nats-server binary) and NATS_PEER_CP (the bridge's and the
+# subscriber's classpath); with both set nothing is built.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -41,7 +45,9 @@ group=239.1.1.7; port=26470      # distinct from run.sh's feed (239.1.1.1:26400)
 retransmit_port=26471
 url="nats://127.0.0.1:$NATS_PORT"
 mdf=bin/mdfanout
-server="$PEERS_CACHE/bin/nats-server"
+server="${NATS_SERVER:-$PEERS_CACHE/bin/nats-server}"
+SIM_CPUS="${SIM_CPUS:-}"; FH_CPUS="${FH_CPUS:-}"; FH_OPTS="${FH_OPTS:-}"
+NATS_SERVER_CPUS="${NATS_SERVER_CPUS:-}"; NATS_BRIDGE_CPUS="${NATS_BRIDGE_CPUS:-}"; NATS_SUB_CPUS="${NATS_SUB_CPUS:-}"
 target="$PEERS_CACHE/nats-peer-target"
 pids=()
 ring_dir=""
@@ -66,11 +72,15 @@ stop_server() {
 trap 'cleanup; stop_server' EXIT
 trap 'exit 130' INT TERM
 
-[ -x "$mdf" ] && [ -f cli/target/mdfanout.jar ] || fail "build first (make build)"
+{ [ -x "$mdf" ] && { [ -f cli/target/mdfanout.jar ] || [ -f lib/mdfanout.jar ]; }; } || fail "build first (make build)"
 mkdir -p "$results"/{latency,fanout,logs} || fail "cannot create $results"
 commands="$results/commands.txt"
 touch "$commands"
 
+if [ -n "${NATS_SERVER:-}" ] && [ -n "${NATS_PEER_CP:-}" ]; then
+  [ -x "$server" ] || fail "NATS_SERVER=$server is not an executable; NATS runs skipped"
+  peer_cp="$NATS_PEER_CP"
+else
 bench/peers/nats-setup.sh || fail "nats-server is not built (bench/peers/nats-setup.sh failed); NATS runs skipped"
 # Offline first (no network wait once the NATS client is in the local repository), then online: on a fresh machine
 # the client and its dependencies are not there yet (every make bench skipped NATS there before 2026-11-22).
@@ -83,12 +93,16 @@ if ! build_peer -o && ! build_peer; then
   tail -20 "$results/logs/nats-build.log" >&2
   fail "building bench/peers/nats failed (see $results/logs/nats-build.log); NATS runs skipped"
 fi
+peer_cp="$target/classes:$target/dependency/*"
+fi
 peer_java=(java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED
-  -cp "$target/classes:$target/dependency/*")
+  -cp "$peer_cp")
 
 
 # One nats-server for every run: plain core NATS on loopback, no JetStream, no monitoring port.
-"$server" -a 127.0.0.1 -p "$NATS_PORT" -l "$results/logs/nats-server.log" &
+# With a CPU plan its Go scheduler gets as many threads as it has CPUs.
+nats_procs=""; [ -n "$NATS_SERVER_CPUS" ] && nats_procs="GOMAXPROCS=$(taskset -c "$NATS_SERVER_CPUS" nproc)"
+env $nats_procs $(pin "$NATS_SERVER_CPUS") "$server" -a 127.0.0.1 -p "$NATS_PORT" -l "$results/logs/nats-server.log" &
 server_pid=$!
 for _ in $(seq 1 100); do
   grep -q "Server is ready" "$results/logs/nats-server.log" 2>/dev/null && break
@@ -113,21 +127,22 @@ nats_run() {
   # The feed side exactly as run.sh sets it up for the chain.
   local fh_recovery sim_recovery
   feed_recovery "$retransmit_port"
-  launch "$logs/feed-handler.log" $mdf feed-handler $stamp --source 127.0.0.1 $fh_recovery --group $group --port $port --interface 127.0.0.1 \
-    --ring-dir "$ring_dir" --partitions $PARTITIONS --stats-interval-s 0 $idle_opt
+  local fh_idle="$idle_opt"; [[ " $FH_OPTS " == *" --idle-strategy"* ]] && fh_idle=""  # run.sh put it there
+  launch "$logs/feed-handler.log" $(pin "$FH_CPUS") $mdf feed-handler $stamp $FH_OPTS --source 127.0.0.1 $fh_recovery --group $group --port $port --interface 127.0.0.1 \
+    --ring-dir "$ring_dir" --partitions $PARTITIONS --stats-interval-s 0 $fh_idle
   local fh=$last_pid
-  launch "$logs/nats-bridge.log" "${peer_java[@]}" io.mdfanout.bench.peers.NatsBridgeCommand --ring-dir "$ring_dir" \
+  launch "$logs/nats-bridge.log" $(pin "$NATS_BRIDGE_CPUS") "${peer_java[@]}" io.mdfanout.bench.peers.NatsBridgeCommand --ring-dir "$ring_dir" \
     --partitions $PARTITIONS --url "$url" --stats-interval-s 1 $idle_opt
   local br=$last_pid
   local sub_pids=() ready=()
   for i in $(seq 1 "$subs"); do
-    launch "$logs/sub$i.log" "${peer_java[@]}" io.mdfanout.bench.peers.NatsLatencyCommand --url "$url" \
+    launch "$logs/sub$i.log" $(pin "$(nth_group "$NATS_SUB_CPUS" "$i")") "${peer_java[@]}" io.mdfanout.bench.peers.NatsLatencyCommand --url "$url" \
       --partitions $PARTITIONS --warmup-messages $warmup --timeout-s $timeout_s --ready-file "$logs/ready$i" \
       --json-out "$run/$name-sub$i.json" --hgrm-out "$run/$name-sub$i.hgrm"
     sub_pids+=("$last_pid"); ready+=("$logs/ready$i")
   done
   wait_for_files 60 "${ready[@]}" || log "$name: subscribers did not connect within 60 s (see $logs)"
-  launch "$logs/simulator.log" $mdf simulator --group $group --port $port --interface 127.0.0.1 \
+  launch "$logs/simulator.log" $(pin "$SIM_CPUS") $mdf simulator --group $group --port $port --interface 127.0.0.1 \
     --symbols $SYMBOLS --rate "$rate" --messages "$messages" --latency-timestamps --stats-interval-s 0 $sim_recovery \
     $idle_opt
   local sim=$last_pid

@@ -5,9 +5,12 @@ Every figure in the document comes from the results directory: nothing is typed 
 SVG drawn here (no matplotlib needed).
 
 usage: bench/e2e/report.py RESULTS_DIR [--steady STEADY_RESULTS_DIR] [--compare OTHER_RESULTS_DIR ...]
-                           [--doc docs/BENCHMARKS.md] [--images docs/bench]
+                           [--pinned BUNDLE_RESULTS] [--doc docs/BENCHMARKS.md] [--images docs/bench]
+       bench/e2e/report.py --pinned BUNDLE_RESULTS    (only the "Dedicated, pinned cores" section of --doc, replaced)
 (the steady-state section comes from RESULTS_DIR/steady/steady.json, or from --steady's run of bench/e2e/steady.sh;
-each --compare run, made with another IDLE_STRATEGY, goes into the section on idle strategies)
+each --compare run, made with another IDLE_STRATEGY, goes into the section on idle strategies; the "Dedicated, pinned
+cores" section comes from a bench bundle run, --pinned's or the newest under bench/pinned-results/, through
+bench/e2e/report_pinned.py)
 """
 import argparse
 import glob
@@ -571,18 +574,52 @@ def split_section(results):
          "subscriber's driver and poll loop), raw Aeron four (see *Idle strategies on shared cores*).", ""] if legs else [])
 
 
+PINNED_RESULTS = "bench/pinned-results"
+
+
+def pinned_section(pinned, images, image_rel):
+    """The "Dedicated, pinned cores" section from a bench bundle run (bench/e2e/report_pinned.py)."""
+    import report_pinned
+    return report_pinned.section(report_pinned.results_dir(pinned), images, image_rel, source=pinned.rstrip("/")) + [""]
+
+
+def replace_pinned_section(doc, section):
+    """Puts SECTION in place of DOC's "## Dedicated, pinned cores" (up to the next "## " heading), or before
+    "## Reproducing" where it has none."""
+    with open(doc) as f:
+        lines = f.read().split("\n")
+    start = next((i for i, line in enumerate(lines) if line == "## Dedicated, pinned cores"), None)
+    if start is None:
+        start = end = next((i for i, line in enumerate(lines) if line == "## Reproducing"), len(lines))
+    else:
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    lines[start:end] = section
+    with open(doc, "w") as f:
+        f.write("\n".join(lines))
+    print(f"report: replaced the pinned section of {doc}", file=sys.stderr)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("results")
+    parser.add_argument("results", nargs="?")
+    parser.add_argument("--pinned", help="a bench bundle run's OUT_DIR (default: the newest under bench/pinned-results)")
     parser.add_argument("--steady", help="results directory of a bench/e2e/steady.sh run (default: RESULTS)")
     parser.add_argument("--compare", action="append", default=[],
                         help="results directory of a run with another IDLE_STRATEGY (repeatable)")
     parser.add_argument("--doc", default="docs/BENCHMARKS.md")
     parser.add_argument("--images", default="docs/bench")
     args = parser.parse_args()
-    results = args.results.rstrip("/")
     os.makedirs(args.images, exist_ok=True)
     image_rel = os.path.relpath(args.images, os.path.dirname(args.doc) or ".")
+    pinned = args.pinned or max(glob.glob(os.path.join(PINNED_RESULTS, "*", "bundle.json")), default=None,
+                                key=lambda p: os.path.basename(os.path.dirname(p)))
+    pinned = os.path.dirname(pinned) if pinned and pinned.endswith("bundle.json") else pinned
+    if not args.results:
+        if not args.pinned:
+            parser.error("RESULTS_DIR, or --pinned alone to replace the pinned section of --doc")
+        replace_pinned_section(args.doc, pinned_section(pinned, args.images, image_rel))
+        return
+    results = args.results.rstrip("/")
 
     machine = load_json(os.path.join(results, "machine.json"))
     settings = load_json(os.path.join(results, "settings.json"))
@@ -1072,20 +1109,24 @@ def main():
             md.append("")
 
     md[targets_at:targets_at] = targets_section(results, args.steady or results, settings, bool(args.compare))
-    md.append("## Dedicated, pinned cores")
-    md.append("")
+    if pinned:
+        md.extend(pinned_section(pinned, args.images, image_rel))
     opts = settings.get("extra_opts", "")
-    if "--cpus" in opts or "busy-spin" in opts:
+    if pinned:
+        pass
+    elif "--cpus" in opts or "busy-spin" in opts:
+        md.append("## Dedicated, pinned cores")
+        md.append("")
         md.append(f"This run passed `{opts}`: see the tables above for its absolute figures.")
     else:
+        md.append("## Dedicated, pinned cores")
+        md.append("")
         md.append(f"Every figure above comes from a {machine.get('cores', '?')}-core machine shared by all the "
                   "processes of a run, with backing-off threads. Issue 6 also asks for absolute figures with "
                   "dedicated threads pinned to cores where a machine with many cores is available; none was "
-                  "available to this run. On such a host (8 cores or more, isolated CPUs), run "
-                  "`FH_OPTS=\"--cpus 2 --idle-strategy busy-spin\" FO_OPTS=\"--cpus 3-6 --threading dedicated "
-                  "--driver-threading dedicated --idle-strategy busy-spin\" SUB_OPTS=\"--idle-strategy busy-spin\" "
-                  "RAW_OPTS=\"--idle-strategy busy-spin\" bench/e2e/run.sh` with the subscribers and raw pair under "
-                  "`taskset` on the remaining CPUs, and keep those figures apart from these.")
+                  "available to this run. On such a host (8 cores or more) run the bench bundle: `make bench-bundle` "
+                  "here, copy `bench/target/bench-bundle` there, `./run OUT_DIR`, then `python3 bench/e2e/report.py "
+                  "--pinned OUT_DIR` (docs/BENCHMARKS-PINNED.md says how).")
     md.append("")
 
     md.append("## Reproducing")

@@ -121,6 +121,24 @@ PUB_SUB_OPTS="${PUB_SUB_OPTS:-}"
 PUB_PAIRS="${PUB_PAIRS:-2}"
 case "$PUB_PAIRS" in ''|*[!0-9]*|0) echo "run.sh: PUB_PAIRS must be a positive number, not '$PUB_PAIRS'" >&2; exit 2 ;; esac
 PUB_REPLAY_CPU="${PUB_REPLAY_CPU:-fanout}"
+# The CPU plan (empty: none, every process may run on any CPU; bench/bundle/run-pinned.sh sets them on many-core
+# hosts): taskset lists for the chain's SIM_CPUS, FH_CPUS, FO_CPUS, SUB_DRIVER_CPUS (the subscribers' standalone
+# media driver: SUB_DRIVER=shared gives one even to a lone subscriber) and SUB_CPUS (space-separated groups, dealt
+# round robin to the subscribers); raw Aeron's RAW_PUB_CPUS, RAW_SUB_CPUS and, with RAW_DRIVER=standalone (default
+# embedded: each tool embeds its driver), RAW_PUB_DRIVER_CPUS and RAW_SUB_DRIVER_CPUS, a standalone driver for each
+# side; the publisher runs' PUB_REPLAY_CPUS, PUB_FANOUT_CPUS, PUB_DRIVER_CPUS and PUB_SUB_CPUS (groups, as SUB_CPUS),
+# which replace the split described at pub_throughput.
+SIM_CPUS="${SIM_CPUS:-}"; FH_CPUS="${FH_CPUS:-}"; FO_CPUS="${FO_CPUS:-}"; SUB_CPUS="${SUB_CPUS:-}"
+SUB_DRIVER_CPUS="${SUB_DRIVER_CPUS:-}"; RAW_DRIVER="${RAW_DRIVER:-embedded}"
+RAW_PUB_CPUS="${RAW_PUB_CPUS:-}"; RAW_SUB_CPUS="${RAW_SUB_CPUS:-}"
+RAW_PUB_DRIVER_CPUS="${RAW_PUB_DRIVER_CPUS:-}"; RAW_SUB_DRIVER_CPUS="${RAW_SUB_DRIVER_CPUS:-}"
+PUB_REPLAY_CPUS="${PUB_REPLAY_CPUS:-}"; PUB_FANOUT_CPUS="${PUB_FANOUT_CPUS:-}"; PUB_DRIVER_CPUS="${PUB_DRIVER_CPUS:-}"
+PUB_SUB_CPUS="${PUB_SUB_CPUS:-}"
+# The publisher runs' fanout and subscribers' media driver options (default: FO_OPTS and DRIVER_OPTS): a CPU plan
+# with explicit --cpus lists needs other lists there.
+PUB_FO_OPTS="${PUB_FO_OPTS-$FO_OPTS}"; PUB_DRIVER_OPTS="${PUB_DRIVER_OPTS-$DRIVER_OPTS}"
+[[ -n "$idle_opt" && " $PUB_FO_OPTS " != *" --idle-strategy"* ]] && PUB_FO_OPTS="$idle_opt $PUB_FO_OPTS"
+case "$RAW_DRIVER" in embedded|standalone) ;; *) echo "run.sh: RAW_DRIVER must be embedded or standalone, not '$RAW_DRIVER'" >&2; exit 2 ;; esac
 case "$PUB_REPLAY_CPU" in fanout|subscribers) ;; *) echo "run.sh: PUB_REPLAY_CPU must be fanout or subscribers, not '$PUB_REPLAY_CPU'" >&2; exit 2 ;; esac
 PEERS_CACHE="${PEERS_CACHE:-$HOME/.cache/mdfanout/peers}"
 STEP_S="${STEP_S:-4}"
@@ -174,12 +192,13 @@ restore_rmem_max() {
 results="${RESULTS_DIR:-bench/e2e/results/$(date -u +%Y%m%dT%H%M%SZ)}"
 mkdir -p "$results"/{latency,fanout,publisher,throughput,logs}
 commands="$results/commands.txt"
-: >"$commands"
+[ "${KEEP_COMMANDS:-0}" = 1 ] || : >"$commands"  # KEEP_COMMANDS=1: several runs into one RESULTS_DIR
 group=239.1.1.1; port=26400; retransmit_port=26401
 channel='aeron:udp?endpoint=224.0.1.1:40456|interface=127.0.0.1|mtu=8192'
 raw_channel='aeron:udp?endpoint=224.0.1.5:40470|interface=127.0.0.1|mtu=8192'
 pub_channel='aeron:udp?endpoint=224.0.1.9:40480|interface=127.0.0.1|mtu=8192'
 mdf=bin/mdfanout
+jar=cli/target/mdfanout.jar; [ -f lib/mdfanout.jar ] && jar=lib/mdfanout.jar  # the bench bundle's installed layout
 pids=()
 ring_dir=""
 
@@ -189,6 +208,7 @@ cleanup() {
   stop_pids
   [ -n "$ring_dir" ] && rm -rf "$ring_dir"
   ring_dir=""
+  rm -rf /dev/shm/mdfanout-bench-$$-*-driver  # a media driver killed before it could delete its directory
 }
 trap 'cleanup; [ -n "$step_session_dir" ] && rm -rf "$step_session_dir"; restore_rmem_max; exit 130' INT TERM
 
@@ -205,7 +225,8 @@ subscriber_driver() {  # subscriber_driver LOG_DIR SUBSCRIBERS
     *) [ "$2" -gt 1 ] || return 0 ;;
   esac
   local dir="/dev/shm/mdfanout-bench-$$-subscriber-driver"
-  launch "$1/media-driver.log" $driver_nice $mdf media-driver --aeron-dir "$dir" --cpus none $idle_opt $DRIVER_OPTS
+  launch "$1/media-driver.log" $driver_nice $(pin "$SUB_DRIVER_CPUS") $mdf media-driver --aeron-dir "$dir" \
+    $(default_cpus "$DRIVER_OPTS") $idle_opt $DRIVER_OPTS
   wait_for_files 30 "$dir/cnc.dat" || log "the subscribers' media driver did not start (see $1)"
   sub_drv="--aeron-dir $dir"
 }
@@ -283,21 +304,21 @@ chain() {
   local fh_recovery sim_recovery
   feed_recovery "$retransmit_port"
   subscriber_driver "$logs" "$subs"
-  launch "$logs/feed-handler.log" $mdf feed-handler $stamp --source 127.0.0.1 $FH_OPTS $fh_recovery --group $group --port $port \
+  launch "$logs/feed-handler.log" $(pin "$FH_CPUS") $mdf feed-handler $stamp --source 127.0.0.1 $FH_OPTS $fh_recovery --group $group --port $port \
     --interface 127.0.0.1 --ring-dir "$ring_dir" --partitions $PARTITIONS --stats-interval-s 0
   local fh=$last_pid
-  launch "$logs/fanout.log" $mdf fanout $FO_OPTS --ring-dir "$ring_dir" --partitions $PARTITIONS \
+  launch "$logs/fanout.log" $(pin "$FO_CPUS") $mdf fanout $FO_OPTS --ring-dir "$ring_dir" --partitions $PARTITIONS \
     --channel "$channel" --stats-interval-s 1
   local fo=$last_pid
   local sub_pids=() ready=()
   for i in $(seq 1 "$subs"); do
     if [ "$mode" = latency ]; then
-      launch "$logs/sub$i.log" $mdf latency $sub_drv $SUB_OPTS --channel "$channel" --partitions $PARTITIONS \
+      launch "$logs/sub$i.log" $(pin "$(nth_group "$SUB_CPUS" "$i")") $mdf latency $sub_drv $SUB_OPTS --channel "$channel" --partitions $PARTITIONS \
         --until-end-of-messages \
         --warmup-messages $warmup --timeout-s $timeout_s --ready-file "$logs/ready$i" \
         --json-out "$run/$name-sub$i.json" --hgrm-out "$run/$name-sub$i.hgrm"
     else
-      launch "$logs/sub$i.log" $mdf record $sub_drv $SUB_OPTS --channel "$channel" --partitions $PARTITIONS \
+      launch "$logs/sub$i.log" $(pin "$(nth_group "$SUB_CPUS" "$i")") $mdf record $sub_drv $SUB_OPTS --channel "$channel" --partitions $PARTITIONS \
         --until-end-of-messages \
         --no-recovery $record_out --timeout-s $timeout_s --ready-file "$logs/ready$i"
     fi
@@ -310,7 +331,7 @@ chain() {
   if [ "$dir" = throughput ] && [ "$SIM_SOURCE" = file ]; then
     step_session_file "$logs" "$messages" && sim_session="--from-itch-file $step_session_dir/session.itch"
   fi
-  launch "$logs/simulator.log" $mdf simulator --group $group --port $port --interface 127.0.0.1 \
+  launch "$logs/simulator.log" $(pin "$SIM_CPUS") $mdf simulator --group $group --port $port --interface 127.0.0.1 \
     $sim_session --rate "$rate" --latency-timestamps --stats-interval-s 0 $sim_recovery \
     $idle_opt ${SIM_OPTS:-} $(step_warmup_opts)
   local sim=$last_pid sampler=""
@@ -357,12 +378,25 @@ raw() {
   fresh_logs "$logs"
   local warmup=$((rate * WARMUP_S)); [ "$warmup" -gt $((messages / 2)) ] && warmup=$((messages / 2))
   local timeout_s=$((messages / rate + 60))
-  launch "$logs/sub.log" $mdf raw-aeron-sub $RAW_OPTS --channel "$raw_channel" --messages "$messages" \
+  local pub_drv="" sub_drv=""
+  if [ "$RAW_DRIVER" = standalone ]; then
+    # A media driver each, as a publishing and a subscribing host have, with the chain's subscriber driver settings.
+    local d
+    for d in sub pub; do
+      local dir="/dev/shm/mdfanout-bench-$$-raw-$d-driver" cpus="$RAW_SUB_DRIVER_CPUS"
+      [ "$d" = pub ] && cpus="$RAW_PUB_DRIVER_CPUS"
+      launch "$logs/$d-driver.log" $driver_nice $(pin "$cpus") $mdf media-driver --aeron-dir "$dir" \
+        $(default_cpus "$DRIVER_OPTS") $idle_opt $DRIVER_OPTS
+      wait_for_files 30 "$dir/cnc.dat" || log "$name: the $d side's media driver did not start (see $logs)"
+      if [ "$d" = pub ]; then pub_drv="--aeron-dir $dir"; else sub_drv="--aeron-dir $dir"; fi
+    done
+  fi
+  launch "$logs/sub.log" $(pin "$RAW_SUB_CPUS") $mdf raw-aeron-sub $sub_drv $RAW_OPTS --channel "$raw_channel" --messages "$messages" \
     --warmup-messages $warmup --timeout-s $timeout_s --ready-file "$logs/ready" \
     --json-out "$run/$name-sub1.json" --hgrm-out "$run/$name-sub1.hgrm"
   local sub=$last_pid
   local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-send-time"
-  launch "$logs/pub.log" $mdf raw-aeron-pub $stamp $RAW_OPTS --channel "$raw_channel" --rate "$rate" --messages "$messages" \
+  launch "$logs/pub.log" $(pin "$RAW_PUB_CPUS") $mdf raw-aeron-pub $pub_drv $stamp $RAW_OPTS --channel "$raw_channel" --rate "$rate" --messages "$messages" \
     --message-length $MESSAGE_LENGTH --connect-timeout-s 60 $(step_warmup_opts)
   local pub=$last_pid sampler=""
   if [ "$dir" = throughput ]; then
@@ -429,23 +463,32 @@ for part in sys.argv[1].split(','):
 print(','.join(map(str, cpus[1:])))" "$cpus")"
   fi
   local replay_cpu="$fanout_cpu"; [ "$PUB_REPLAY_CPU" = subscribers ] && replay_cpu="$others_cpu"
+  local driver_cpu="$others_cpu"
+  if [ -n "$PUB_FANOUT_CPUS" ]; then
+    # A CPU plan (run-pinned.sh): the replay, the fanout, the subscribers' driver and each subscriber on CPUs of their
+    # own, PUB_SUB_CPUS's groups dealt round robin to the subscribers.
+    fanout_cpu=$(pin "$PUB_FANOUT_CPUS"); replay_cpu=$(pin "$PUB_REPLAY_CPUS"); driver_cpu=$(pin "$PUB_DRIVER_CPUS")
+    others_cpu="taskset -c (per subscriber) $PUB_SUB_CPUS"
+  fi
   launch "$logs/replay.log" $replay_cpu $mdf replay --file "$file" --ring-dir "$ring_dir" --partitions $PARTITIONS \
     --wait-for-file "$logs/go" --wait-for-consumer --stats-interval-s 1 --progress off
   local rp=$last_pid
   wait_for_files 30 "$ring_dir/partition-0.ring" || log "$name: replay created no rings (see $logs)"
   launch "$logs/fanout.log" $fanout_cpu $mdf fanout --ring-dir "$ring_dir" --partitions $PARTITIONS \
-    --channel "$pub_channel" --cpus none --snapshot-interval-ms 0 --stats-interval-s 1 $FO_OPTS
+    --channel "$pub_channel" $(default_cpus "$PUB_FO_OPTS") --snapshot-interval-ms 0 --stats-interval-s 1 $PUB_FO_OPTS
   local fo=$last_pid
   # The subscribers share one media driver, as processes on one host do: the multicast stream is
   # received once and each subscriber reads it from shared memory (with a driver each, N receivers
   # would compete for the one CPU left and the slowest would lose data under max flow control).
   local sub_driver="/dev/shm/mdfanout-bench-$$-$name-driver"
-  launch "$logs/driver.log" $driver_nice $others_cpu $mdf media-driver --aeron-dir "$sub_driver" --cpus none $idle_opt $DRIVER_OPTS
+  launch "$logs/driver.log" $driver_nice $driver_cpu $mdf media-driver --aeron-dir "$sub_driver" \
+    $(default_cpus "$PUB_DRIVER_OPTS") $idle_opt $PUB_DRIVER_OPTS
   local drv=$last_pid
   wait_for_files 30 "$sub_driver/cnc.dat" || log "$name: the subscribers' media driver did not start (see $logs)"
   local sub_pids=() ready=()
   for i in $(seq 1 "$n"); do
-    launch "$logs/sub$i.log" $others_cpu $mdf record $SUB_OPTS $PUB_SUB_OPTS --channel "$pub_channel" \
+    local sub_cpu="$others_cpu"; [ -n "$PUB_FANOUT_CPUS" ] && sub_cpu=$(pin "$(nth_group "$PUB_SUB_CPUS" "$i")")
+    launch "$logs/sub$i.log" $sub_cpu $mdf record $SUB_OPTS $PUB_SUB_OPTS --channel "$pub_channel" \
       --partitions $PARTITIONS --aeron-dir "$sub_driver" \
       --until-end-of-messages --no-recovery $record_out --timeout-s 300 --ready-file "$logs/ready$i"
     sub_pids+=("$last_pid"); ready+=("$logs/ready$i")
@@ -620,14 +663,17 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","pub_pairs":%s,"step_s":%s,"step_warmup_s":%s,"step_warmup_rate":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"trials":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","sim_source":"%s","record_out":"%s","git":"%s"}\n' \
+  printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","pub_pairs":%s,"step_s":%s,"step_warmup_s":%s,"step_warmup_rate":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"trials":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","sim_source":"%s","record_out":"%s","git":"%s","raw_driver":"%s","cpu_plan":"%s"}\n' \
     "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "SIM_OPTS=${SIM_OPTS:-} FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS PUB_SUB_OPTS=$PUB_SUB_OPTS RAW_OPTS=$RAW_OPTS DRIVER_OPTS=$DRIVER_OPTS DRIVER_NICE=$DRIVER_NICE JAVA_OPTS=${JAVA_OPTS:-}" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$PUB_PAIRS" "$STEP_S" "$STEP_WARMUP_S" "$STEP_WARMUP_RATE" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" "$TRIALS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" "$SIM_SOURCE" "${RECORD_OUT:-none}" \
-    "$(git rev-parse --short HEAD 2>/dev/null)" >"$results/settings.json"
+    "${GIT_REV:-$(git rev-parse --short HEAD 2>/dev/null)}" "$RAW_DRIVER" \
+    "$(for v in SIM_CPUS FH_CPUS FO_CPUS SUB_DRIVER_CPUS SUB_CPUS RAW_PUB_CPUS RAW_PUB_DRIVER_CPUS RAW_SUB_CPUS \
+         RAW_SUB_DRIVER_CPUS PUB_REPLAY_CPUS PUB_FANOUT_CPUS PUB_DRIVER_CPUS PUB_SUB_CPUS; do
+         [ -n "${!v}" ] && printf '%s=%s; ' "$v" "${!v}"; done)" >"$results/settings.json"
 }
 
-[ -x "$mdf" ] && [ -f cli/target/mdfanout.jar ] || { echo "bench: build first (make build)" >&2; exit 1; }
+[ -x "$mdf" ] && [ -f "$jar" ] || { echo "bench: build first (make build)" >&2; exit 1; }
 log "results in $results"
 raise_rmem_max
 machine

@@ -7,6 +7,7 @@
 #   ITCHY_PASSES (default 10)  ITCHY_SECONDS (empty: no limit; else no pass starts after that many seconds of passes)
 #   SESSION_MESSAGES (default 5000000)  SESSION_SEED (default 1)
 #   PEERS_CACHE (default ~/.cache/mdfanout/peers)
+#   ITCHY_BIN (empty: built with cargo; else a prebuilt itchy-bench binary, as in the bench bundle: no cargo needed)
 # Output (stdout): itchy_crate: version=.. file=..
 #                  itchy: messages=N passes=P best_msgs_per_s=.. median_msgs_per_s=.. mean_msgs_per_s=.. ns_per_msg=.. ...
 #                  itchy_decoded / itchy_skipped / itchy_rejected / file_types: TYPE=COUNT ...
@@ -22,7 +23,7 @@ session_messages="${SESSION_MESSAGES:-5000000}"
 session_seed="${SESSION_SEED:-1}"
 file="${1:-}"
 
-command -v cargo >/dev/null || { echo "itchy-bench: 'cargo' not found on PATH (install Rust: https://rustup.rs)" >&2; exit 1; }
+[ -n "${ITCHY_BIN:-}" ] || command -v cargo >/dev/null || { echo "itchy-bench: 'cargo' not found on PATH (install Rust: https://rustup.rs)" >&2; exit 1; }
 mkdir -p "$PEERS_CACHE"
 
 if [ -z "$file" ]; then
@@ -43,6 +44,11 @@ elif [ ! -r "$file" ]; then
   exit 1
 fi
 
+if [ -n "${ITCHY_BIN:-}" ]; then
+  [ -x "$ITCHY_BIN" ] || { echo "itchy-bench: ITCHY_BIN=$ITCHY_BIN is not an executable" >&2; exit 1; }
+  echo "itchy_crate: version=${ITCHY_VERSION:-unknown} file=$file"
+  exec "$ITCHY_BIN" "$file" "$passes" ${seconds:+"$seconds"}
+fi
 export CARGO_TARGET_DIR="$PEERS_CACHE/itchy-target"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT

@@ -15,6 +15,9 @@
 # Settings (environment): ROUNDS (3), DECODER_JMH_ARGS (-f 1 -wi 3 -w 1s -i 8 -r 1s), ITCHY_DELAY_S (4.5:
 # JMH's start-up and 3 s warm-up), ITCHY_SECONDS (6.5: of the 8 measured seconds), BENCH_CP
 # (bench/target/mdfanout-bench.jar:bench/target/lib/*). Change the three timings together.
+# JMH_CPUS / ITCHY_CPUS (empty: unpinned): taskset lists for the two, on hosts with cores to spare (the bench bundle
+# gives JMH four CPUs, so that its JVM's compiler and GC threads are not on the benchmark's, and itchy one of its own).
+# ITCHY_BIN: a prebuilt itchy-bench (see bench/peers/itchy-bench.sh), then no cargo is needed.
 # Writes OUT_DIR/round-<n>-<consumer>.json (JMH) and .itchy.txt. Without cargo (no peer) it says so and
 # exits 0 with nothing written: the comparison is then left out of the report.
 set -euo pipefail
@@ -34,7 +37,8 @@ read -r -a jmh_args <<<"${DECODER_JMH_ARGS:--f 1 -wi 3 -w 1s -i 8 -r 1s}"
 
 case "$rounds" in ''|*[!0-9]*|0) echo "decoder-ab: ROUNDS must be a positive integer, not '$rounds'" >&2; exit 2 ;; esac
 [ -r "$session" ] || { echo "decoder-ab: session file '$session' does not exist or is not readable" >&2; exit 2; }
-if ! command -v cargo >/dev/null; then
+source bench/e2e/lib.sh  # pin
+if [ -z "${ITCHY_BIN:-}" ] && ! command -v cargo >/dev/null; then
   echo "decoder-ab: no cargo on PATH, so no itchy peer: the side-by-side comparison is left out"
   exit 0
 fi
@@ -48,11 +52,11 @@ for round in $(seq 1 "$rounds"); do
   for consumer in advance read; do
     base="$out/round-$round-$consumer"
     # jmh.ignoreLock: a stale JMH lock file would otherwise stop the run.
-    java -Djmh.ignoreLock=true -cp "$bench_cp" org.openjdk.jmh.Main 'ItchNormalizeBenchmark\.' \
+    $(pin "${JMH_CPUS:-}") java -Djmh.ignoreLock=true -cp "$bench_cp" org.openjdk.jmh.Main 'ItchNormalizeBenchmark\.' \
       -p consumer="$consumer" "${jmh_args[@]}" -rf json -rff "$base.json" >"$base.log" 2>&1 &
     jmh=$!
     sleep "$delay"
-    if ! ITCHY_PASSES=1000000 ITCHY_SECONDS="$seconds" bench/peers/itchy-bench.sh "$session" >"$base.itchy.txt"; then
+    if ! ITCHY_PASSES=1000000 ITCHY_SECONDS="$seconds" $(pin "${ITCHY_CPUS:-}") bench/peers/itchy-bench.sh "$session" >"$base.itchy.txt"; then
       kill "$jmh" 2>/dev/null || true
       echo "decoder-ab: itchy-bench failed in round $round ($consumer)" >&2
       exit 1
