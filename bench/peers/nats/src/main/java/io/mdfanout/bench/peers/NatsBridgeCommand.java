@@ -8,6 +8,7 @@ import io.nats.client.Nats;
 import io.nats.client.Options;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import picocli.CommandLine;
@@ -59,7 +60,8 @@ public final class NatsBridgeCommand implements Callable<Integer>
     String subjectPrefix;
 
     @Option(names = "--idle-strategy", defaultValue = "backoff", description = "What the drain loop does when the "
-        + "rings are empty: backoff (spin, yield, park) or park (the same without yields), as the fanout's.")
+        + "rings are empty: backoff (spin, yield, park), park (the same without yields) or busy-spin (pinned, "
+        + "dedicated cores: the bench bundle's plan), as the fanout's.")
     String idleStrategy;
 
     @Option(names = "--ring-read-limit", defaultValue = "1024", description = "Most ring records consumed per "
@@ -87,9 +89,9 @@ public final class NatsBridgeCommand implements Callable<Integer>
                 "--ring-wait-timeout-s and --stats-interval-s not negative");
             return 1;
         }
-        if (!"backoff".equals(idleStrategy) && !"park".equals(idleStrategy))
+        if (!"backoff".equals(idleStrategy) && !"park".equals(idleStrategy) && !"busy-spin".equals(idleStrategy))
         {
-            System.err.println("nats-bridge: unknown --idle-strategy '" + idleStrategy + "' (backoff or park)");
+            System.err.println("nats-bridge: unknown --idle-strategy '" + idleStrategy + "' (backoff, park or busy-spin)");
             return 1;
         }
         final PartitionRings.MappedRing[] rings = new PartitionRings.MappedRing[partitions];
@@ -118,8 +120,8 @@ public final class NatsBridgeCommand implements Callable<Integer>
             System.err.println("nats-bridge: " + partitions + " rings in " + ringDir + " -> " + url + " " +
                 subjectPrefix + ".<partition>");
 
-            final IdleStrategy idle = new BackoffIdleStrategy(
-                100, "park".equals(idleStrategy) ? 0 : 10, TimeUnit.MICROSECONDS.toNanos(1),
+            final IdleStrategy idle = "busy-spin".equals(idleStrategy) ? new BusySpinIdleStrategy() :
+                new BackoffIdleStrategy(100, "park".equals(idleStrategy) ? 0 : 10, TimeUnit.MICROSECONDS.toNanos(1),
                 TimeUnit.MICROSECONDS.toNanos(100));
             final long statsIntervalNs = TimeUnit.SECONDS.toNanos(statsIntervalS);
             long nextStatsNs = System.nanoTime() + statsIntervalNs;
