@@ -30,7 +30,8 @@
 # removed at the end, also when the run is interrupted.
 #
 # Settings (environment): BUNDLE_SIZE (full; tiny), RUN_BUDGET_S, SECTIONS ("latency throughput publisher nats
-# decoder"), WORK_PARENT (/tmp: where the session files go), ALLOWED_CPUS (default: this process's affinity).
+# decoder"), WORK_PARENT (/tmp: where the session files go), ALLOWED_CPUS (default: this process's affinity), and for
+# the full run PUB_SUBS ("1 8") and PUB_PAIRS (2).
 set -uo pipefail
 bundle="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
@@ -158,7 +159,7 @@ if [ "$BUNDLE_SIZE" = full ]; then
   export RATES="100000 1000000" DURATION_S=5 WARMUP_S=5 MIN_MESSAGES=150000 MAX_MESSAGES=6000000
   export REPEAT_RATES=100000 REPEATS=1 OUTSIDE_RATES=100000
   export STEP_S=3 STEP_WARMUP_S=2 SEARCH_STEPS=3 TRIALS=1 SEARCH_LO=1000000 SEARCH_HI=8000000 RAW_SEARCH_HI=16000000
-  export PUB_MESSAGES=60000000 PUB_WARMUP_MESSAGES=15000000 PUB_SUBS="1 8" PUB_PAIRS=2
+  export PUB_MESSAGES=60000000 PUB_WARMUP_MESSAGES=15000000 PUB_SUBS="${PUB_SUBS:-1 8}" PUB_PAIRS="${PUB_PAIRS:-2}"
   export NATS_RATES=100000 NATS_FANOUT_SUBS=""
   decoder_env=(ROUNDS=2 "DECODER_JMH_ARGS=-f 1 -wi 3 -w 1s -i 5 -r 1s" ITCHY_DELAY_S=4.5 ITCHY_SECONDS=3.5)
   caps=(latency=140 throughput=110 publisher=110 nats=40 decoder=70)
