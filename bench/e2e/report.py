@@ -577,10 +577,24 @@ def split_section(results):
 PINNED_RESULTS = "bench/pinned-results"
 
 
+def committed_pinned_runs():
+    """The bench bundle runs committed under bench/pinned-results, oldest first."""
+    return sorted(os.path.dirname(p) for p in glob.glob(os.path.join(PINNED_RESULTS, "*", "bundle.json")))
+
+
+def newest_complete_pinned_run():
+    """The newest committed bench bundle run in which every section exited 0, or None."""
+    complete = [d for d in committed_pinned_runs()
+                if all(s.get("rc") == 0 for s in load_json(os.path.join(d, "bundle.json"))["sections"].values())]
+    return complete[-1] if complete else None
+
+
 def pinned_section(pinned, images, image_rel):
-    """The "Dedicated, pinned cores" section from a bench bundle run (bench/e2e/report_pinned.py)."""
+    """The "Dedicated, pinned cores" section from a bench bundle run (bench/e2e/report_pinned.py), with a table of
+    every committed run's figures."""
     import report_pinned
-    return report_pinned.section(report_pinned.results_dir(pinned), images, image_rel, source=pinned.rstrip("/")) + [""]
+    return report_pinned.section(report_pinned.results_dir(pinned), images, image_rel, source=pinned.rstrip("/"),
+                                 others=committed_pinned_runs()) + [""]
 
 
 def replace_pinned_section(doc, section):
@@ -611,9 +625,7 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.images, exist_ok=True)
     image_rel = os.path.relpath(args.images, os.path.dirname(args.doc) or ".")
-    pinned = args.pinned or max(glob.glob(os.path.join(PINNED_RESULTS, "*", "bundle.json")), default=None,
-                                key=lambda p: os.path.basename(os.path.dirname(p)))
-    pinned = os.path.dirname(pinned) if pinned and pinned.endswith("bundle.json") else pinned
+    pinned = args.pinned or newest_complete_pinned_run()
     if not args.results:
         if not args.pinned:
             parser.error("RESULTS_DIR, or --pinned alone to replace the pinned section of --doc")

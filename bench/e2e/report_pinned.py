@@ -79,6 +79,45 @@ def latency_rows(results, kind, rates):
             "|---:|---|---:|" + "---:|" * len(report.PERCENTILES) + "---:|---:|"] + rows + [""]
 
 
+def key_figures(results):
+    """Each target's figure for one run (None where the run has no such section): the table of all runs."""
+    f = {}
+    pairs = report.latency_pairs(results, 100000)
+    if pairs:
+        f["p99"] = median([c["p99_us"] / r["p99_us"] for _, c, r in pairs])
+    maxima = {m["system"]: m for m in report.load_all(os.path.join(results, "throughput", "*.max.json"))}
+    if maxima.get("chain") and (maxima.get("raw") or {}).get("max_rate"):
+        f["throughput"] = maxima["chain"]["max_rate"] / maxima["raw"]["max_rate"]
+    pub = report.pub_pairs(report.load_all(os.path.join(results, "publisher", "*.run.json")))
+    if pub:
+        f["fanout"] = median([b["median_rate"] / a["median_rate"] for a, b in pub])
+    nats = load(results, "latency", "nats-100000-sub1.json")
+    if nats and nats.get("count") and pairs:
+        raw_adv = nats["p99_us"] / median([r["p99_us"] for _, _, r in pairs])
+        f["nats"] = (nats["p99_us"] / median([c["p99_us"] for _, c, _ in pairs])) / raw_adv
+    side = jmh_table.read_side_by_side(os.path.join(results, "decoder"))
+    for consumer in ("advance", "read"):
+        f[consumer] = jmh_table.side_by_side_ratio(side, consumer)
+    return f
+
+
+def runs_table(paths):
+    """One row per committed bundle run: how far each target's figure moves from run to run."""
+    md = ["| run | host | p99 chain / raw (target <= 2x) | throughput chain / raw (>= 50%) | 8 / 1 subscribers "
+          "(>= 90%) | share of raw Aeron's advantage over NATS kept (>= 50%) | normalizer / itchy, advance; read "
+          "(>= 1x) | sections |", "|---|---|---:|---:|---:|---:|---:|---|"]
+    for path in paths:
+        results = results_dir(path)
+        f, bundle, machine = key_figures(results), load(results, "bundle.json") or {}, load(results, "machine.json") or {}
+        fmt = lambda k, pct=False: "n/a" if f.get(k) is None else (f"{f[k]:.0%}" if pct else f"{f[k]:.2f}x")
+        sections = ", ".join(f"{k} {'ok' if v.get('rc') == 0 else 'FAILED' if not v.get('skipped') else 'skipped'}"
+                             for k, v in bundle.get("sections", {}).items())
+        md.append(f"| `{os.path.basename(path.rstrip('/'))}` | {machine.get('cores', '?')} CPUs, "
+                  f"{machine.get('cpu', '?')} | {fmt('p99')} | {fmt('throughput', True)} | {fmt('fanout', True)} | "
+                  f"{fmt('nats', True)} | {fmt('advance')}; {fmt('read')} | {sections} |")
+    return md + [""]
+
+
 def targets(results):
     """Issue 25's targets: [(target, measured, verdict)]."""
     rows = []
@@ -107,7 +146,7 @@ def targets(results):
                          f"{rate(b['median_rate'])} vs {rate(a['median_rate'])} msg/s" for a, b in pub) + ")" +
                      ("" if complete else "; a run was incomplete"), verdict(m >= 0.9 and complete)))
     nats = load(results, "latency", "nats-100000-sub1.json")
-    if nats and pairs:
+    if nats and nats.get("count") and pairs:
         chain_p99 = median([c["p99_us"] for _, c, _ in pairs])
         raw_p99 = median([r["p99_us"] for _, _, r in pairs])
         raw_adv, chain_adv = nats["p99_us"] / raw_p99, nats["p99_us"] / chain_p99
@@ -125,8 +164,9 @@ def targets(results):
     return rows
 
 
-def section(results, images=None, image_rel=None, heading="## Dedicated, pinned cores", source=None):
-    """The section's markdown lines. images: where to draw the plot (None: no plot)."""
+def section(results, images=None, image_rel=None, heading="## Dedicated, pinned cores", source=None, others=()):
+    """The section's markdown lines. images: where to draw the plot (None: no plot); others: the OUT_DIRs of other
+    bundle runs, for the table of every run's figures."""
     settings = load(results, "settings.json") or {}
     machine = load(results, "machine.json") or {}
     bundle = load(results, "bundle.json") or {}
@@ -159,6 +199,10 @@ def section(results, images=None, image_rel=None, heading="## Dedicated, pinned 
     md += ["| host | |", "|---|---|"]
     for key in ("cpu", "cores", "memory", "kernel", "jdk", "jvm"):
         md.append(f"| {key} | {machine.get(key, '?')} |")
+    hypervisor = next((l.split(":", 1)[1].strip() for l in bundle.get("lscpu", []) if l.startswith("Hypervisor vendor")),
+                      "none")
+    md.append(f"| hypervisor | {hypervisor} (a virtual machine: its vCPUs may share physical cores with other "
+              "guests, beyond its own control)" if hypervisor != "none" else "| hypervisor | none |")
     md.append(f"| cpufreq governor | {bundle.get('cpufreq_governor', '?')} |")
     md.append(f"| net.core.rmem_max / wmem_max | {settings.get('rmem_max')} / {settings.get('wmem_max')} |")
     md.append("")
@@ -211,7 +255,7 @@ def section(results, images=None, image_rel=None, heading="## Dedicated, pinned 
                "From the moment the pacer scheduled each message: a stall anywhere delays every message scheduled "
                "during it, and all are counted. Microseconds.", ""] + outside
     nats = load(results, "latency", "nats-100000-sub1.json")
-    if nats:
+    if nats and nats.get("count"):
         md += ["### NATS, pinned", "",
                "The same chain with NATS (nats-server " + str((load(results, "nats-elapsed.json") or {}).get(
                    "nats_server", "?")) + ") as the fan-out: feed handler -> rings -> nats-bridge -> nats-server -> "
@@ -260,6 +304,11 @@ def section(results, images=None, image_rel=None, heading="## Dedicated, pinned 
         md += [f"| {n} | {c} | {score:,.0f} | {float(i['mean_msgs_per_s']):,.0f} | "
                f"{score / float(i['mean_msgs_per_s']):.2f} |" for n, c, i, score in side]
         md.append("")
+    if others:
+        md += ["### Every committed run", "",
+               "The bundle's runs under `bench/pinned-results/`, each on a fresh host of the same kind (the tables "
+               "above are the newest complete one): how far each figure moves from one run to the next.", ""]
+        md += runs_table(list(others))
     sections = bundle.get("sections", {})
     if sections:
         md.append("Sections: " + ", ".join(
