@@ -1121,24 +1121,21 @@ def main():
             md.append("")
 
     md[targets_at:targets_at] = targets_section(results, args.steady or results, settings, bool(args.compare))
-    if pinned:
-        md.extend(pinned_section(pinned, args.images, image_rel))
     opts = settings.get("extra_opts", "")
     if pinned:
-        pass
-    elif "--cpus" in opts or "busy-spin" in opts:
-        md.append("## Dedicated, pinned cores")
-        md.append("")
-        md.append(f"This run passed `{opts}`: see the tables above for its absolute figures.")
+        md.extend(pinned_section(pinned, args.images, image_rel))
     else:
         md.append("## Dedicated, pinned cores")
         md.append("")
-        md.append(f"Every figure above comes from a {machine.get('cores', '?')}-core machine shared by all the "
-                  "processes of a run, with backing-off threads. Issue 6 also asks for absolute figures with "
-                  "dedicated threads pinned to cores where a machine with many cores is available; none was "
-                  "available to this run. On such a host (8 cores or more) run the bench bundle: `make bench-bundle` "
-                  "here, copy `bench/target/bench-bundle` there, `./run OUT_DIR`, then `python3 bench/e2e/report.py "
-                  "--pinned OUT_DIR` (docs/BENCHMARKS-PINNED.md says how).")
+        if "--cpus" in opts or "busy-spin" in opts:
+            md.append(f"This run passed `{opts}`: see the tables above for its absolute figures.")
+        else:
+            md.append(f"Every figure above comes from a {machine.get('cores', '?')}-core machine shared by all the "
+                      "processes of a run, with backing-off threads. Issue 6 also asks for absolute figures with "
+                      "dedicated threads pinned to cores where a machine with many cores is available; none was "
+                      "available to this run. On such a host (8 cores or more) run the bench bundle: `make "
+                      "bench-bundle` here, copy `bench/target/bench-bundle` there, `./run OUT_DIR`, then `python3 "
+                      "bench/e2e/report.py --pinned OUT_DIR` (docs/BENCHMARKS-PINNED.md says how).")
     md.append("")
 
     md.append("## Reproducing")

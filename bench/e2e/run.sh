@@ -214,6 +214,13 @@ trap 'cleanup; [ -n "$step_session_dir" ] && rm -rf "$step_session_dir"; restore
 
 log() { echo "bench: $*" >&2; }
 
+# launch_driver LOGFILE AERON_DIR CPUS OPTS: a standalone media driver (on CPUS, a taskset list, when given) at the
+# shared driver's nice value, waited for until its cnc.dat is there; 1 when it did not start in 30 s.
+launch_driver() {
+  launch "$1" $driver_nice $(pin "$3") $mdf media-driver --aeron-dir "$2" $(default_cpus "$4") $idle_opt $4
+  wait_for_files 30 "$2/cnc.dat"
+}
+
 # The chain's subscribers share one standalone media driver when there are several of them (the fan-out runs),
 # as subscriber processes on one host do, and each embeds its own when alone (SUB_DRIVER=auto); SUB_DRIVER=shared
 # or embedded forces either. Sets $sub_drv to the subscribers' --aeron-dir option (empty when embedded).
@@ -225,9 +232,8 @@ subscriber_driver() {  # subscriber_driver LOG_DIR SUBSCRIBERS
     *) [ "$2" -gt 1 ] || return 0 ;;
   esac
   local dir="/dev/shm/mdfanout-bench-$$-subscriber-driver"
-  launch "$1/media-driver.log" $driver_nice $(pin "$SUB_DRIVER_CPUS") $mdf media-driver --aeron-dir "$dir" \
-    $(default_cpus "$DRIVER_OPTS") $idle_opt $DRIVER_OPTS
-  wait_for_files 30 "$dir/cnc.dat" || log "the subscribers' media driver did not start (see $1)"
+  launch_driver "$1/media-driver.log" "$dir" "$SUB_DRIVER_CPUS" "$DRIVER_OPTS" ||
+    log "the subscribers' media driver did not start (see $1)"
   sub_drv="--aeron-dir $dir"
 }
 
@@ -381,15 +387,12 @@ raw() {
   local pub_drv="" sub_drv=""
   if [ "$RAW_DRIVER" = standalone ]; then
     # A media driver each, as a publishing and a subscribing host have, with the chain's subscriber driver settings.
-    local d
-    for d in sub pub; do
-      local dir="/dev/shm/mdfanout-bench-$$-raw-$d-driver" cpus="$RAW_SUB_DRIVER_CPUS"
-      [ "$d" = pub ] && cpus="$RAW_PUB_DRIVER_CPUS"
-      launch "$logs/$d-driver.log" $driver_nice $(pin "$cpus") $mdf media-driver --aeron-dir "$dir" \
-        $(default_cpus "$DRIVER_OPTS") $idle_opt $DRIVER_OPTS
-      wait_for_files 30 "$dir/cnc.dat" || log "$name: the $d side's media driver did not start (see $logs)"
-      if [ "$d" = pub ]; then pub_drv="--aeron-dir $dir"; else sub_drv="--aeron-dir $dir"; fi
-    done
+    local dir="/dev/shm/mdfanout-bench-$$-raw"
+    launch_driver "$logs/sub-driver.log" "$dir-sub-driver" "$RAW_SUB_DRIVER_CPUS" "$DRIVER_OPTS" ||
+      log "$name: the subscriber's media driver did not start (see $logs)"
+    launch_driver "$logs/pub-driver.log" "$dir-pub-driver" "$RAW_PUB_DRIVER_CPUS" "$DRIVER_OPTS" ||
+      log "$name: the publisher's media driver did not start (see $logs)"
+    sub_drv="--aeron-dir $dir-sub-driver" pub_drv="--aeron-dir $dir-pub-driver"
   fi
   launch "$logs/sub.log" $(pin "$RAW_SUB_CPUS") $mdf raw-aeron-sub $sub_drv $RAW_OPTS --channel "$raw_channel" --messages "$messages" \
     --warmup-messages $warmup --timeout-s $timeout_s --ready-file "$logs/ready" \
@@ -451,25 +454,27 @@ pub_throughput() {  # pub_throughput SUBSCRIBERS [ROUND]: ROUND 2, 3... are the 
   local file; file=$(session_file)
   ring_dir="/dev/shm/mdfanout-bench-$$-$name"
   local cpus; cpus=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //')
-  local fanout_cpu="" others_cpu=""
-  if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
-    fanout_cpu="taskset -c $(python3 -c "import sys; print(sys.argv[1].split(',')[0].split('-')[0])" "$cpus")"
-    others_cpu="taskset -c $(python3 -c "
+  # CPU lists (empty: anywhere) of the publishing side, the replay, the subscribers' driver and the subscribers
+  local fanout_cpus="" replay_cpus="" driver_cpus="" sub_groups=""
+  if [ -n "$PUB_FANOUT_CPUS" ]; then
+    # A CPU plan (run-pinned.sh): the replay, the fanout, the subscribers' driver and each subscriber on CPUs of their
+    # own, PUB_SUB_CPUS's groups dealt round robin to the subscribers.
+    fanout_cpus="$PUB_FANOUT_CPUS" replay_cpus="$PUB_REPLAY_CPUS" driver_cpus="$PUB_DRIVER_CPUS" sub_groups="$PUB_SUB_CPUS"
+  elif command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
+    local cpus; cpus=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //')
+    fanout_cpus=$(python3 -c "import sys; print(sys.argv[1].split(',')[0].split('-')[0])" "$cpus")
+    driver_cpus=$(python3 -c "
 import sys
 cpus = []
 for part in sys.argv[1].split(','):
     a, _, b = part.partition('-')
     cpus += range(int(a), int(b or a) + 1)
-print(','.join(map(str, cpus[1:])))" "$cpus")"
+print(','.join(map(str, cpus[1:])))" "$cpus")
+    sub_groups="$driver_cpus" replay_cpus="$fanout_cpus"
+    [ "$PUB_REPLAY_CPU" = subscribers ] && replay_cpus="$driver_cpus"
   fi
-  local replay_cpu="$fanout_cpu"; [ "$PUB_REPLAY_CPU" = subscribers ] && replay_cpu="$others_cpu"
-  local driver_cpu="$others_cpu"
-  if [ -n "$PUB_FANOUT_CPUS" ]; then
-    # A CPU plan (run-pinned.sh): the replay, the fanout, the subscribers' driver and each subscriber on CPUs of their
-    # own, PUB_SUB_CPUS's groups dealt round robin to the subscribers.
-    fanout_cpu=$(pin "$PUB_FANOUT_CPUS"); replay_cpu=$(pin "$PUB_REPLAY_CPUS"); driver_cpu=$(pin "$PUB_DRIVER_CPUS")
-    others_cpu="taskset -c (per subscriber) $PUB_SUB_CPUS"
-  fi
+  local fanout_cpu replay_cpu others_cpu  # as the JSON and the report have them: the command prefixes
+  fanout_cpu=$(pin "$fanout_cpus"); replay_cpu=$(pin "$replay_cpus"); others_cpu=$(pin "$sub_groups")
   launch "$logs/replay.log" $replay_cpu $mdf replay --file "$file" --ring-dir "$ring_dir" --partitions $PARTITIONS \
     --wait-for-file "$logs/go" --wait-for-consumer --stats-interval-s 1 --progress off
   local rp=$last_pid
@@ -481,14 +486,12 @@ print(','.join(map(str, cpus[1:])))" "$cpus")"
   # received once and each subscriber reads it from shared memory (with a driver each, N receivers
   # would compete for the one CPU left and the slowest would lose data under max flow control).
   local sub_driver="/dev/shm/mdfanout-bench-$$-$name-driver"
-  launch "$logs/driver.log" $driver_nice $driver_cpu $mdf media-driver --aeron-dir "$sub_driver" \
-    $(default_cpus "$PUB_DRIVER_OPTS") $idle_opt $PUB_DRIVER_OPTS
+  launch_driver "$logs/driver.log" "$sub_driver" "$driver_cpus" "$PUB_DRIVER_OPTS" ||
+    log "$name: the subscribers' media driver did not start (see $logs)"
   local drv=$last_pid
-  wait_for_files 30 "$sub_driver/cnc.dat" || log "$name: the subscribers' media driver did not start (see $logs)"
   local sub_pids=() ready=()
   for i in $(seq 1 "$n"); do
-    local sub_cpu="$others_cpu"; [ -n "$PUB_FANOUT_CPUS" ] && sub_cpu=$(pin "$(nth_group "$PUB_SUB_CPUS" "$i")")
-    launch "$logs/sub$i.log" $sub_cpu $mdf record $SUB_OPTS $PUB_SUB_OPTS --channel "$pub_channel" \
+    launch "$logs/sub$i.log" $(pin "$(nth_group "$sub_groups" "$i")") $mdf record $SUB_OPTS $PUB_SUB_OPTS --channel "$pub_channel" \
       --partitions $PARTITIONS --aeron-dir "$sub_driver" \
       --until-end-of-messages --no-recovery $record_out --timeout-s 300 --ready-file "$logs/ready$i"
     sub_pids+=("$last_pid"); ready+=("$logs/ready$i")
