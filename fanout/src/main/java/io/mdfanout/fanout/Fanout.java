@@ -14,6 +14,8 @@ import io.mdfanout.fanout.state.PartitionStateCounters;
 import io.mdfanout.wire.PartitionRings;
 import io.mdfanout.wire.Partitioning;
 import io.mdfanout.wire.PreciseEpochNanoClock;
+import io.mdfanout.wire.RingSetHeader;
+import io.mdfanout.wire.WireFormat;
 import org.agrona.BitUtil;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
@@ -55,6 +57,14 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #planAffinity(FanoutConfig)} decides from {@link FanoutConfig#cpus()}; when {@code auto}
  * finds too few CPUs, everything runs on shared threads with backoff idle strategies instead.
  * <p>
+ * Ring generations: the fanout maps the ring directory's header ({@link RingSetHeader}) and refuses
+ * rings that disagree with its options (another partition count, another schema). Each publisher
+ * checks the header's generation every duty cycle; when the feed handler replaced the rings (a new
+ * layout, a snapshot load), a watcher thread of this class stops the publishers, resets the
+ * partition states, maps the new rings and starts again in new publications, which is what
+ * subscribers see as a new publication (stale, then recovered from the next snapshot), exactly as
+ * after a restart of the fanout. A feed handler that restarts onto the same rings changes nothing here.
+ * <p>
  * Construction either completes with everything running or fails with a clear message having
  * released whatever it had acquired. {@link #close()} stops the threads, then closes the
  * publications, the client, the embedded driver (deleting its directory) and unmaps the rings.
@@ -68,6 +78,7 @@ public final class Fanout implements AutoCloseable
     public static final String LOCK_FILE_NAME = "fanout.lock";
     private static final int COUNTER_VALUES_LENGTH = 64 * 1024;
     private static final long RING_POLL_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final long GENERATION_WATCH_INTERVAL_MS = 10;
 
     /** Busy thread of all publishers in {@link FanoutThreading#SHARED} threading. */
     public static final String PUBLISHER_THREAD = "fanout-publisher";
@@ -105,7 +116,12 @@ public final class Fanout implements AutoCloseable
     private Aeron aeron;
     private FileChannel lockChannel;
     private AtomicCounter dutyCycleErrors;
-    private boolean closed;
+    private RingSetHeader ringSet;
+    private long generation;
+    private Thread generationWatcher;
+    private volatile boolean closed;
+    private volatile long generationChanges;
+    private long refusedGeneration;
 
     /**
      * Start a fanout. Blocks until every ring file exists (up to the configured timeout) and every
@@ -142,11 +158,14 @@ public final class Fanout implements AutoCloseable
         try
         {
             lockStateDirectory();
+            openRingSet();
             mapRings();
             openStates();
             connectAeron();
             addPublications();
+            createCounters();
             startPublishers();
+            startGenerationWatcher();
         }
         catch (final RuntimeException ex)
         {
@@ -228,6 +247,69 @@ public final class Fanout implements AutoCloseable
         System.err.println("fanout: " + throwable.getMessage());
     }
 
+    /**
+     * Map the ring directory's header, waiting for the feed handler to create it, and check that the rings
+     * it describes are the ones this fanout is configured for. Rings without a header (made by a test or a
+     * peer with {@link PartitionRings#create(Path, int, int)}) are read as they are, with no generations to follow.
+     */
+    private void openRingSet()
+    {
+        final Path directory = config.ringDirectory();
+        final long deadlineNs = System.nanoTime() + config.ringWaitTimeoutNs();
+        while (true)
+        {
+            ringSet = RingSetHeader.openExisting(directory);
+            if (null != ringSet && ringSet.isInitialised() && 0 != ringSet.generation())
+            {
+                break;
+            }
+            if (null == ringSet && PartitionRings.ringFile(directory, 0).toFile().isFile())
+            {
+                System.err.println("fanout: " + directory + " has rings but no " + RingSetHeader.FILE_NAME +
+                    ": reading them as they are, with no generations to follow");
+                return;
+            }
+            CloseHelper.close(ringSet);
+            ringSet = null;
+            if (System.nanoTime() - deadlineNs >= 0)
+            {
+                throw new IllegalStateException("no rings in " + directory + " after " +
+                    TimeUnit.NANOSECONDS.toSeconds(config.ringWaitTimeoutNs()) + "s: is the feed handler running " +
+                    "with --ring-dir " + directory + "?");
+            }
+            LockSupport.parkNanos(RING_POLL_INTERVAL_NS);
+            if (Thread.currentThread().isInterrupted())
+            {
+                throw new IllegalStateException("interrupted while waiting for the rings in " + directory);
+            }
+        }
+        final String disagreement = disagreement(ringSet);
+        if (null != disagreement)
+        {
+            throw new IllegalArgumentException(disagreement);
+        }
+        generation = ringSet.generation();
+    }
+
+    /** @return what about the rings this fanout's options disagree with, naming the option and both values; or null. */
+    private String disagreement(final RingSetHeader header)
+    {
+        if (header.partitionCount() != config.partitionCount())
+        {
+            return "--partitions " + config.partitionCount() + " disagrees with the rings in " +
+                config.ringDirectory() + ": they have " + header.partitionCount() +
+                " partitions (the feed handler's --partitions); start the fanout with --partitions " +
+                header.partitionCount();
+        }
+        if (header.schemaId() != WireFormat.SCHEMA_ID || header.schemaVersion() > WireFormat.SCHEMA_VERSION)
+        {
+            return "the rings in " + config.ringDirectory() + " hold schema " + header.schemaId() + " version " +
+                header.schemaVersion() + ", this fanout reads schema " + WireFormat.SCHEMA_ID + " up to version " +
+                WireFormat.SCHEMA_VERSION + ": run a fanout of the feed handler's release";
+        }
+        return null;
+    }
+
     private void mapRings()
     {
         final Path directory = config.ringDirectory();
@@ -252,7 +334,14 @@ public final class Fanout implements AutoCloseable
             {
                 try
                 {
-                    return PartitionRings.map(directory, partition);
+                    final PartitionRings.MappedRing ring = PartitionRings.map(directory, partition);
+                    if (null == ringSet || ring.generation() == generation)
+                    {
+                        return ring;
+                    }
+                    lastError = new IllegalStateException(
+                        "ring of generation " + ring.generation() + ", the header's is " + generation);
+                    ring.close(); // the producer renames the new generation's files into place first
                 }
                 catch (final RuntimeException ex)
                 {
@@ -336,8 +425,7 @@ public final class Fanout implements AutoCloseable
 
     private static boolean hasRingLength(final File file)
     {
-        final long capacity = file.length() - RingBufferDescriptor.TRAILER_LENGTH;
-        return file.isFile() && capacity > 0 && capacity <= Integer.MAX_VALUE && BitUtil.isPowerOfTwo((int)capacity);
+        return file.isFile() && PartitionRings.capacityOf(file.length()) > 0;
     }
 
     private void connectAeron()
@@ -457,14 +545,22 @@ public final class Fanout implements AutoCloseable
         return new File(parent, "mdfanout-fanout-" + Integer.toHexString(key.hashCode())).getAbsolutePath();
     }
 
-    private void startPublishers()
+    /** Once per fanout: publishers that follow a new generation keep counting in the same counters. */
+    private void createCounters()
     {
         dutyCycleErrors = countersManager.newCounter("fanout duty-cycle errors", DUTY_CYCLE_ERRORS_TYPE_ID);
-        final PreciseEpochNanoClock epochClock = new PreciseEpochNanoClock();
         for (int partition = 0; partition < publishers.length; partition++)
         {
             counters[partition] = new PartitionCounters(countersManager, partition);
             snapshotCounters[partition] = new SnapshotCounters(countersManager, partition);
+        }
+    }
+
+    private void startPublishers()
+    {
+        final PreciseEpochNanoClock epochClock = new PreciseEpochNanoClock();
+        for (int partition = 0; partition < publishers.length; partition++)
+        {
             final SnapshotPublisher snapshots = null == snapshotPublications[partition] ? null : new SnapshotPublisher(
                 partition,
                 states[partition],
@@ -487,6 +583,10 @@ public final class Fanout implements AutoCloseable
                 errorHandler,
                 states[partition],
                 snapshots);
+            if (null != ringSet)
+            {
+                publishers[partition].followGeneration(ringSet, generation);
+            }
         }
 
         if (FanoutThreading.SHARED == threading)
@@ -514,6 +614,117 @@ public final class Fanout implements AutoCloseable
                 AgentRunner.startOnThread(runners[partition], threadFactory(PUBLISHER_THREAD_PREFIX + partition));
             }
         }
+    }
+
+    /**
+     * A plain thread, not a busy one: the publishers notice a new generation within one duty cycle and stop;
+     * this thread (every {@value #GENERATION_WATCH_INTERVAL_MS} ms) does the slow part, off their threads.
+     */
+    private void startGenerationWatcher()
+    {
+        if (null == ringSet)
+        {
+            return;
+        }
+        generationWatcher = new Thread(this::watchGeneration, "fanout-generation");
+        generationWatcher.setDaemon(true);
+        generationWatcher.start();
+    }
+
+    private void watchGeneration()
+    {
+        while (!closed)
+        {
+            try
+            {
+                Thread.sleep(GENERATION_WATCH_INTERVAL_MS);
+            }
+            catch (final InterruptedException ex)
+            {
+                return;
+            }
+            if (ringSet.generation() != generation && anyPublisherSawNewGeneration())
+            {
+                synchronized (this)
+                {
+                    if (!closed)
+                    {
+                        followGeneration();
+                    }
+                }
+            }
+        }
+    }
+
+    private boolean anyPublisherSawNewGeneration()
+    {
+        for (final PartitionPublisher publisher : publishers)
+        {
+            if (publisher.hasGenerationChanged() || publisher.isStopped())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The feed handler replaced the rings: stop, reset the states (the new generation starts from nothing or
+     * from an exchange snapshot), map the new rings and publish them in new publications. Rings of another
+     * layout are not followed: the error says which option disagrees, and the fanout waits for rings it can read.
+     */
+    private void followGeneration()
+    {
+        final long newGeneration = ringSet.generation();
+        final String disagreement = disagreement(ringSet);
+        if (null != disagreement)
+        {
+            if (newGeneration != refusedGeneration)
+            {
+                refusedGeneration = newGeneration; // reported once per generation
+                errorHandler.onError(new IllegalStateException("ring generation " + newGeneration +
+                    " not followed: " + disagreement));
+            }
+            return;
+        }
+        System.err.println("fanout: the feed handler replaced the rings in " + config.ringDirectory() +
+            " (generation " + generation + " -> " + newGeneration + "): following, in new publications");
+        CloseHelper.closeAll(runners);
+        java.util.Arrays.fill(runners, null);
+        CloseHelper.closeAll(snapshotPublications);
+        CloseHelper.closeAll(publications);
+        CloseHelper.closeAll(rings);
+        java.util.Arrays.fill(rings, null);
+        generation = newGeneration;
+        try
+        {
+            mapRings();
+            for (final PartitionState state : states)
+            {
+                state.reset("the rings were replaced: generation " + newGeneration);
+            }
+            addPublications();
+            startPublishers();
+            generationChanges++;
+        }
+        catch (final RuntimeException ex)
+        {
+            errorHandler.onError(new IllegalStateException("fanout: cannot follow ring generation " + newGeneration +
+                ": " + ex.getMessage(), ex));
+            generation = -1; // tried again on the next change, or at once when the rings appear
+        }
+    }
+
+    /** @return how many new ring generations this fanout followed since it started. */
+    public long generationChanges()
+    {
+        return generationChanges;
+    }
+
+    /** @return the ring generation being published (0 for rings without a header). */
+    public long generation()
+    {
+        return generation;
     }
 
     /** @return the configuration this fanout runs with. */
@@ -661,7 +872,18 @@ public final class Fanout implements AutoCloseable
             return;
         }
         closed = true;
+        if (null != generationWatcher)
+        {
+            generationWatcher.interrupt();
+        }
+        synchronized (this)
+        {
+            closeAll();
+        }
+    }
 
+    private void closeAll()
+    {
         CloseHelper.closeAll(runners);
         CloseHelper.closeAll(snapshotPublications);
         CloseHelper.closeAll(publications);
@@ -669,6 +891,7 @@ public final class Fanout implements AutoCloseable
         CloseHelper.close(aeron);
         CloseHelper.close(driver);
         CloseHelper.closeAll(rings);
+        CloseHelper.close(ringSet);
         CloseHelper.close(lockChannel); // releases the lock
         if (null != config.countersManager())
         {

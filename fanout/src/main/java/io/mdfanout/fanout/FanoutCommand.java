@@ -200,7 +200,7 @@ public final class FanoutCommand implements Callable<Integer>
                     return 0;
                 }
                 err.println("fanout: " + ex.getMessage());
-                return 1;
+                return ex instanceof IllegalArgumentException ? 2 : 1; // 2: options that disagree with the rings
             }
             finally
             {

@@ -7,6 +7,7 @@ import io.mdfanout.fanout.state.PartitionState;
 import io.mdfanout.sbe.HeartbeatEncoder;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
+import io.mdfanout.wire.RingSetHeader;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
@@ -92,6 +93,9 @@ public final class PartitionPublisher implements Agent
     private long readStartPosition;
     private int readStartIndex;
     private volatile boolean stopped;
+    private RingSetHeader ringSet;
+    private long generation;
+    private volatile boolean generationChanged;
 
     /**
      * Create a publisher for one partition.
@@ -208,12 +212,37 @@ public final class PartitionPublisher implements Agent
         lastSendNs = nanoClock.nanoTime();
     }
 
+    /**
+     * Follow the ring set's generation: once it differs from {@code generation}, this publisher stops
+     * reading its ring (whose producer has replaced it) and says so ({@link #hasGenerationChanged()}),
+     * within one duty cycle; its owner then maps the new rings and starts new publishers.
+     *
+     * @param ringSet    the ring directory's header.
+     * @param generation the generation of the ring this publisher reads.
+     */
+    public void followGeneration(final RingSetHeader ringSet, final long generation)
+    {
+        this.ringSet = ringSet;
+        this.generation = generation;
+    }
+
+    /** @return true once the ring set's generation moved past this publisher's ring; safe from any thread. */
+    public boolean hasGenerationChanged()
+    {
+        return generationChanged;
+    }
+
     /** {@inheritDoc} */
     public int doWork()
     {
-        if (stopped)
+        if (stopped || generationChanged)
         {
             return 0;
+        }
+        if (null != ringSet && ringSet.generation() != generation)
+        {
+            generationChanged = true; // one acquire load a cycle; the owner takes it from here
+            return 1;
         }
 
         final long nowNs = nanoClock.nanoTime();

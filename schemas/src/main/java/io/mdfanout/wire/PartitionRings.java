@@ -84,6 +84,15 @@ public final class PartitionRings
     }
 
     /**
+     * Create one ring file outside any ring set (tests, benchmarks, peers): generation 1, no header
+     * file beside it. A fanout needs a producer's ring set ({@code rings.header}) to follow generations.
+     */
+    public static MappedRing create(final Path directory, final int partition, final int capacity)
+    {
+        return create(directory, partition, partition + 1, capacity, 1);
+    }
+
+    /**
      * Create a partition's ring file of a generation and map it: written under a temporary name and
      * renamed over any file of that name, so that whoever still maps the old one keeps a valid
      * mapping. Used by the producer, holding the directory's lock.

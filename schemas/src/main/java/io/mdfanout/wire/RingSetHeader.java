@@ -65,7 +65,8 @@ public final class RingSetHeader implements AutoCloseable
     static final int LAST_EXCHANGE_TIMESTAMP_OFFSET = 144;
     static final int SOURCE_STATE_OFFSET = 152;
     static final int SESSION_OFFSET = 192;
-    static final int SESSION_LENGTH = 10;
+    /** Length of a MoldUDP64 session name. */
+    public static final int SESSION_LENGTH = 10;
     static final int SESSION_SEQUENCE_START_OFFSET = 208;
     static final int COMMITTED_SEQUENCE_OFFSET = 256;
 

@@ -2,9 +2,11 @@ package io.mdfanout.feed.handler;
 
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
+import io.mdfanout.feed.normalize.PartitionRingSet;
 import io.mdfanout.feed.recovery.RequestSender;
 import io.mdfanout.metrics.LatencyHistogram;
 import io.mdfanout.wire.PreciseEpochNanoClock;
+import io.mdfanout.wire.RingSetHeader;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
@@ -35,6 +37,12 @@ import java.nio.channels.DatagramChannel;
  * per socket into one direct buffer, so the receive path allocates nothing. Nothing escapes
  * {@link #doWork()}: receive errors are counted.
  * <p>
+ * Over a {@link PartitionRingSet} the agent keeps the ring directory's header: a producer heartbeat
+ * with the last exchange timestamp and the state of its lines every {@link #HEARTBEAT_INTERVAL_NS}
+ * (what a fanout reports to its subscribers as source liveness), the session, and the committed
+ * sequence (through the normalizer); rings that were re-attached are continued after their committed
+ * sequence, with the session they hold.
+ * <p>
  * The rings are given, not owned: whoever created them (the command, or a test) unmaps them.
  * The sockets are opened by the constructor, so a wrong interface or port fails at
  * construction, and closed by {@link #onClose()}.
@@ -43,6 +51,8 @@ public final class FeedHandlerAgent implements Agent
 {
     /** Largest UDP payload. */
     public static final int MAX_DATAGRAM_LENGTH = 65535;
+    /** How often the producer heartbeat goes into the ring header. */
+    public static final long HEARTBEAT_INTERVAL_NS = 100_000_000L;
 
     private final FeedHandlerConfig config;
     private final FeedHandlerCounters counters;
@@ -62,6 +72,8 @@ public final class FeedHandlerAgent implements Agent
     private final DatagramChannel requestChannel;
     private final InetSocketAddress retransmitServer;
     private final int grantedReceiveBufferBytes;
+    private final RingSetHeader header;
+    private long lastHeartbeatNs;
 
     /**
      * Create the agent and open its sockets.
@@ -91,7 +103,36 @@ public final class FeedHandlerAgent implements Agent
         final CountersManager countersManager,
         final LatencyHistogram receiveLatency)
     {
+        this(config, rings, null, countersManager, receiveLatency);
+    }
+
+    /**
+     * Over a ring directory: keeps its header and commit marks, and continues resumed rings.
+     *
+     * @param config          validated here.
+     * @param ringSet         the locked ring directory, written by this agent only.
+     * @param countersManager where the agent's counters are allocated.
+     * @param receiveLatency  as {@link #FeedHandlerAgent(FeedHandlerConfig, RingBuffer[], CountersManager,
+     *                        LatencyHistogram)}.
+     */
+    public FeedHandlerAgent(
+        final FeedHandlerConfig config,
+        final PartitionRingSet ringSet,
+        final CountersManager countersManager,
+        final LatencyHistogram receiveLatency)
+    {
+        this(config, ringSet.rings(), ringSet, countersManager, receiveLatency);
+    }
+
+    private FeedHandlerAgent(
+        final FeedHandlerConfig config,
+        final RingBuffer[] rings,
+        final PartitionRingSet ringSet,
+        final CountersManager countersManager,
+        final LatencyHistogram receiveLatency)
+    {
         this.receiveLatency = receiveLatency;
+        this.header = null == ringSet ? null : ringSet.header();
         config.validate();
         if (rings.length != config.partitions())
         {
@@ -103,7 +144,9 @@ public final class FeedHandlerAgent implements Agent
         counters = new FeedHandlerCounters(countersManager, "feed-handler");
         arbitrationCounters = new ArbitrationCounters(countersManager, "feed-handler");
         normalizerCounters = new NormalizerCounters(countersManager, "feed-handler", rings.length);
-        normalizer = new ItchNormalizer(rings, config.newIdleStrategy(), normalizerCounters);
+        normalizer = null == ringSet ?
+            new ItchNormalizer(rings, config.newIdleStrategy(), normalizerCounters) :
+            new ItchNormalizer(rings, ringSet.ringFiles(), ringSet.header(), config.newIdleStrategy(), normalizerCounters);
         receiveClock = config.stampReceiveTime() ? new PreciseEpochNanoClock() : null;
 
         receiveByteBuffer = ByteBuffer.allocateDirect(MAX_DATAGRAM_LENGTH);
@@ -143,6 +186,15 @@ public final class FeedHandlerAgent implements Agent
         requestChannel = r;
         arbiter = new LineArbiter(
             config, normalizer, counters, arbitrationCounters, null == r ? null : this::sendRequest);
+        if (null != ringSet)
+        {
+            arbiter.sessionListener((session, firstSequence) -> ringSet.session(session));
+            if (ringSet.isResumed())
+            {
+                normalizer.resume(ringSet.committedSequence(), ringSet.lastRecordSequences());
+                arbiter.resumeAt(ringSet.committedSequence() + 1, ringSet.session());
+            }
+        }
     }
 
     /**
@@ -229,7 +281,14 @@ public final class FeedHandlerAgent implements Agent
         {
             workCount += receive(requestChannel, ArbitrationCounters.LINE_R, nowNs);
         }
-        return workCount + arbiter.poll(nowNs);
+        workCount += arbiter.poll(nowNs);
+        if (null != header && nowNs - lastHeartbeatNs >= HEARTBEAT_INTERVAL_NS)
+        {
+            lastHeartbeatNs = nowNs;
+            header.heartbeat(System.currentTimeMillis(), normalizer.lastTimestamp(),
+                arbiter.allLinesSilent() ? RingSetHeader.SOURCE_LINES_SILENT : RingSetHeader.SOURCE_LIVE);
+        }
+        return workCount;
     }
 
     private int receive(final DatagramChannel channel, final int line, final long nowNs)
@@ -268,6 +327,10 @@ public final class FeedHandlerAgent implements Agent
     /** Close the sockets and free the counters; the rings stay mapped (their owner unmaps them). */
     public void onClose()
     {
+        if (null != header)
+        {
+            header.sourceState(RingSetHeader.SOURCE_STOPPED);
+        }
         CloseHelper.quietCloseAll(channelA, channelB, requestChannel);
         CloseHelper.quietCloseAll(normalizerCounters, arbitrationCounters, counters);
     }

@@ -27,15 +27,19 @@ import java.util.concurrent.TimeUnit;
  * redundant line B arbitrated by sequence, gaps recovered from a re-request server) and write
  * normalized SBE messages into the partition rings until SIGINT/SIGTERM.
  * <p>
- * The ring files are created at start and NOT deleted on exit: the fanout may still be draining
- * them. A restart re-creates them empty.
+ * The ring directory is locked for as long as it runs (a second feed handler on it is refused). Rings
+ * of the same layout are re-attached at start and the feed continues after the last sequence they
+ * committed (the outage is requested from the re-request server); otherwise a new generation of
+ * rings is created. The files are NOT deleted on exit: the fanout may still be draining them.
  */
 @Command(
     name = "feed-handler",
     mixinStandardHelpOptions = true,
     showDefaultValues = true,
     description = "Receive NASDAQ ITCH 5.0 over MoldUDP64 multicast (A/B line arbitration, gap recovery by " +
-        "MoldUDP64 re-request) and normalize it into partition ring buffers. Ring files are created at start and left in place on exit (the fanout may still drain them).")
+        "MoldUDP64 re-request) and normalize it into partition ring buffers. The ring directory is locked while it runs; " +
+        "rings of the same layout are re-attached at start and the feed continues after their last committed sequence; " +
+        "ring files are left in place on exit (the fanout may still drain them).")
 public final class FeedHandlerCommand implements Callable<Integer>
 {
     /** The busy thread of the feed handler in its CPU plan: receives both lines, arbitrates, decodes, normalizes. */
@@ -215,11 +219,13 @@ public final class FeedHandlerCommand implements Callable<Integer>
             MetricsServer metricsServer = null;
             try
             {
-                rings = new PartitionRingSet(config.ringDir(), config.partitions(), config.ringCapacity());
+                rings = new PartitionRingSet(config.ringDir(), config.partitions(), config.ringCapacity(),
+                    "feed-handler", PartitionRingSet.Mode.RESUME, config.session());
+                System.err.println("feed-handler: rings: " + rings.describe());
                 final InMemoryCounters counters = new InMemoryCounters(256);
                 final LatencyHistogram receiveLatency = metrics.enabled() ? newReceiveLatency() : null;
                 final FeedHandlerAgent agent = new FeedHandlerAgent(
-                    config, rings.rings(), counters.countersManager(), receiveLatency);
+                    config, rings, counters.countersManager(), receiveLatency);
                 runner = new AgentRunner(
                     runIdleStrategy.newIdleStrategy(config.idleMaxParkNs()),
                     (throwable) -> System.err.println("feed-handler: error: " + throwable),

@@ -38,6 +38,17 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class LineArbiter
 {
+    /** Told of the session whose messages follow: the first one seen, or one adopted after an end of session. */
+    @FunctionalInterface
+    public interface SessionListener
+    {
+        /**
+         * @param session       the 10 session bytes (a new array: session changes are rare).
+         * @param firstSequence the sequence the arbiter expects next in it.
+         */
+        void onSession(byte[] session, long firstSequence);
+    }
+
     /** Most gaps open at once; beyond it the oldest gap is declared. */
     public static final int MAX_OPEN_GAPS = 1024;
 
@@ -71,6 +82,10 @@ public final class LineArbiter
     private long now;
     private boolean packetErrorLogged;
     private boolean staleEndOfSessionLogged;
+    /** Resumed with the session the rings hold: the first packet confirms it or shows that it is over. */
+    private boolean sessionUnconfirmed;
+    private boolean resumed;
+    private SessionListener sessionListener;
 
     /**
      * Create an arbiter.
@@ -105,6 +120,46 @@ public final class LineArbiter
             session.putBytes(0, MoldUdp64PacketProcessor.sessionBytes(config.session()));
             sessionKnown = true;
         }
+    }
+
+    /** Set who hears of session changes (the ring header keeps the session). */
+    public void sessionListener(final SessionListener listener)
+    {
+        this.sessionListener = listener;
+    }
+
+    /**
+     * Continue a feed after a restart: the rings hold everything before {@code nextSequence} of the
+     * given session. The first packet of that session confirms it; a packet of another one means the
+     * session ended while the feed handler was down, and the new one is adopted.
+     *
+     * @param nextSequence the sequence to continue from.
+     * @param session      the session the rings hold (10 characters), or "" when unknown.
+     */
+    public void resumeAt(final long nextSequence, final String session)
+    {
+        nextExpected = nextSequence;
+        highestKnownEnd = nextSequence;
+        resumed = true;
+        if (!sessionKnown && null != session && session.length() == MoldUdp64Packet.SESSION_LENGTH)
+        {
+            this.session.putStringWithoutLengthAscii(0, session);
+            sessionKnown = true;
+            sessionUnconfirmed = true;
+        }
+    }
+
+    /** @return true when every multicast line is silent (no packet, not even a heartbeat, for the line silence). */
+    public boolean allLinesSilent()
+    {
+        for (int line = 0; line < multicastLines; line++)
+        {
+            if (!lineSilent[line])
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Next sequence to be released. */
@@ -317,6 +372,15 @@ public final class LineArbiter
         {
             buffer.getBytes(offset + MoldUdp64Packet.SESSION_OFFSET, session, 0, MoldUdp64Packet.SESSION_LENGTH);
             sessionKnown = true;
+            onFirstSession(packet.sequenceNumber());
+        }
+        else if (sessionUnconfirmed && !packet.sessionEquals(session, 0))
+        {
+            sessionUnconfirmed = false;
+            System.err.println("feed-handler: the session the rings hold ('" +
+                session.getStringWithoutLengthAscii(0, MoldUdp64Packet.SESSION_LENGTH).trim() +
+                "') is over: the feed now carries another");
+            adoptSession(buffer, offset, 1);
         }
         else if (!packet.sessionEquals(session, 0))
         {
@@ -333,6 +397,11 @@ public final class LineArbiter
             return;
         }
 
+        if (sessionUnconfirmed)
+        {
+            sessionUnconfirmed = false;
+            notifySession();
+        }
         final long sequence = packet.sequenceNumber();
         final int messageCount = packet.messageCount();
         if (MoldUdp64Packet.HEARTBEAT_COUNT == messageCount)
@@ -584,8 +653,34 @@ public final class LineArbiter
         }
     }
 
+    /** The first packet of a feed handler that was not resumed: say where it joined. */
+    private void onFirstSession(final long sequence)
+    {
+        notifySession();
+        if (!resumed && sequence > 1)
+        {
+            System.err.println("feed-handler: joined session '" +
+                session.getStringWithoutLengthAscii(0, MoldUdp64Packet.SESSION_LENGTH).trim() +
+                "' mid-session at sequence " + sequence + " with no state: " + (null == requestSender ?
+                "1.." + (sequence - 1) + " will be declared missing (no re-request server)" :
+                "requesting 1.." + (sequence - 1) + " from the re-request server; what it cannot give is declared") +
+                " (a snapshot of the exchange, --glimpse, joins without that)");
+        }
+    }
+
+    private void notifySession()
+    {
+        if (null != sessionListener)
+        {
+            final byte[] bytes = new byte[MoldUdp64Packet.SESSION_LENGTH];
+            session.getBytes(0, bytes);
+            sessionListener.onSession(bytes, nextExpected);
+        }
+    }
+
     private void adoptSession(final DirectBuffer buffer, final int offset, final long firstSequence)
     {
+        normalizer.newSession(firstSequence - 1);
         hold.clear(nextExpected, highestKnownEnd);
         gaps.clear();
         buffer.getBytes(offset + MoldUdp64Packet.SESSION_OFFSET, session, 0, MoldUdp64Packet.SESSION_LENGTH);
@@ -595,6 +690,7 @@ public final class LineArbiter
         highestKnownEnd = firstSequence;
         counters.messagesHeld().setRelease(0);
         counters.sessionsAdopted().incrementRelease();
+        notifySession();
         System.err.println("feed-handler: new session '" + session.getStringWithoutLengthAscii(0, 10).trim() +
             "' adopted at sequence " + firstSequence);
     }

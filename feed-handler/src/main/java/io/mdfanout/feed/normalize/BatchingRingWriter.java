@@ -1,5 +1,6 @@
 package io.mdfanout.feed.normalize;
 
+import io.mdfanout.wire.PartitionRings;
 import org.agrona.BitUtil;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.AtomicBuffer;
@@ -35,6 +36,12 @@ import static org.agrona.concurrent.ringbuffer.RecordDescriptor.typeOffset;
  * A claim that does not fit publishes the batch first, so that the reader can free the space,
  * and returns {@link RingBuffer#INSUFFICIENT_CAPACITY}: the caller waits and claims again.
  * <p>
+ * With the ring file's commit marks ({@link PartitionRings.MappedRing}), each publish also records
+ * where the batch starts and ends and the exchange sequence of its last record before making it
+ * visible, and that sequence as committed after: a restarted producer learns from them exactly
+ * which records the ring holds ({@link PartitionRings.MappedRing#recoverProducer()}), so that it
+ * writes none twice and loses none. Two plain stores and one release store per batch.
+ * <p>
  * Single-threaded, and the only producer of its ring: no other writer may claim in the same ring.
  */
 public final class BatchingRingWriter
@@ -63,6 +70,12 @@ public final class BatchingRingWriter
     /** Index of the batch's first record, whose length is stored at publish, or {@link #NO_BATCH}. */
     private int batchFirstIndex = NO_BATCH;
     private int batchFirstLength;
+    /** Producer position of the batch's first record. */
+    private long batchStartPosition;
+    /** Exchange sequence of the last record claimed. */
+    private long lastClaimSequence;
+    private long lastCommittedSequence;
+    private final PartitionRings.MappedRing marks;
 
     /**
      * Write into a ring; picks up its producer position, so that a writer can follow another.
@@ -71,6 +84,21 @@ public final class BatchingRingWriter
      */
     public BatchingRingWriter(final RingBuffer ring)
     {
+        this(ring, null);
+    }
+
+    /**
+     * Write into a mapped ring file, keeping its commit marks; picks up its producer position, so call
+     * {@link PartitionRings.MappedRing#recoverProducer()} first when the ring was written before.
+     *
+     * @param ring  the ring, whose buffer has Agrona's one-to-one layout.
+     * @param marks the ring file whose commit marks each publish keeps, or null for none.
+     */
+    public BatchingRingWriter(final RingBuffer ring, final PartitionRings.MappedRing marks)
+    {
+        this.marks = marks;
+        this.lastCommittedSequence = null == marks ? 0 : marks.committedSequence();
+        this.lastClaimSequence = lastCommittedSequence;
         if (null != ring.buffer().byteArray())
         {
             throw new IllegalArgumentException("a partition ring is off heap (a mapped file or a direct buffer), " +
@@ -117,6 +145,20 @@ public final class BatchingRingWriter
      */
     public int claim(final int msgTypeId, final int length)
     {
+        return claim(msgTypeId, length, lastClaimSequence);
+    }
+
+    /**
+     * {@link #claim(int, int)} for a record of an exchange message: its sequence goes into the commit
+     * marks when the batch is published.
+     *
+     * @param msgTypeId the record's type, positive.
+     * @param length    of the message, at most {@link #maxMsgLength()}.
+     * @param sequence  exchange sequence of the message the record carries.
+     * @return as {@link #claim(int, int)}.
+     */
+    public int claim(final int msgTypeId, final int length, final long sequence)
+    {
         if (msgTypeId < 1 || length < 0 || length > maxMsgLength)
         {
             throw new IllegalArgumentException("bad claim: type " + msgTypeId + ", length " + length);
@@ -131,9 +173,14 @@ public final class BatchingRingWriter
             // Inside the buffer: the record and the header after it end at or before fastLimit.
             UnsafeApi.putLong(null, addressOffset + recordIndex + alignedLength, 0L);
             this.tail = tail + alignedLength;
+            lastClaimSequence = sequence;
             return recordIndex + HEADER_LENGTH;
         }
         final int index = claimAtLimit(msgTypeId, recordLength, alignedLength);
+        if (index > 0)
+        {
+            lastClaimSequence = sequence;
+        }
         updateFastLimit();
         return index;
     }
@@ -191,8 +238,37 @@ public final class BatchingRingWriter
         if (NO_BATCH != firstIndex)
         {
             batchFirstIndex = NO_BATCH;
+            final PartitionRings.MappedRing marks = this.marks;
+            if (null != marks)
+            {
+                marks.pending(batchStartPosition, tail, lastClaimSequence);
+            }
             buffer.putLongRelease(tailPositionIndex, tail);
             buffer.putIntRelease(lengthOffset(firstIndex), batchFirstLength);
+            if (null != marks)
+            {
+                marks.commit(lastClaimSequence);
+                lastCommittedSequence = lastClaimSequence;
+            }
+        }
+    }
+
+    /** Exchange sequence of the last record published with the commit marks (0 for none, or without marks). */
+    public long lastCommittedSequence()
+    {
+        return lastCommittedSequence;
+    }
+
+    /**
+     * Forget the commit marks: a new MoldUDP64 session numbers its messages from 1 again. Publish first.
+     */
+    public void resetSequence()
+    {
+        lastClaimSequence = 0;
+        lastCommittedSequence = 0;
+        if (null != marks)
+        {
+            marks.resetMarks();
         }
     }
 
@@ -202,6 +278,7 @@ public final class BatchingRingWriter
         {
             // Length stays 0, as pre-zeroed: the reader stops here until publish stores it.
             batchFirstIndex = recordIndex;
+            batchStartPosition = tail;
             batchFirstLength = recordLength;
             UnsafeApi.putInt(null, addressOffset + typeOffset(recordIndex), msgTypeId);
         }

@@ -46,7 +46,9 @@ import io.mdfanout.sbe.SystemEventEncoder;
 import io.mdfanout.sbe.TradeEncoder;
 import io.mdfanout.sbe.TradingState;
 import io.mdfanout.sbe.TradingStatusEncoder;
+import io.mdfanout.wire.PartitionRings;
 import io.mdfanout.wire.Partitioning;
+import io.mdfanout.wire.RingSetHeader;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -77,6 +79,14 @@ import java.nio.ByteOrder;
  * The ring records, and the counts of decoded and published messages and of ring records, reach
  * the fanout and the counters when the caller calls {@link #flush()}: after each datagram, or each
  * record of a file. A full ring publishes what was written before it waits.
+ * <p>
+ * Restarts: over ring files ({@link #ItchNormalizer(RingBuffer[], PartitionRings.MappedRing[], RingSetHeader,
+ * IdleStrategy, NormalizerCounters)}) each ring's commit marks say which exchange sequence its last
+ * visible record carries, and the ring set's header which sequence the feed was processed through
+ * (stored at each {@link #flush()} once every ring published). A restarted feed handler continues
+ * after the header's sequence and {@link #resume(long, long[])} skips, per partition, the records a
+ * ring already holds (a crash between two rings' publishes leaves one ahead of the other): nothing
+ * is written twice and nothing is lost.
  * <p>
  * Single-threaded: one instance per producing thread, and the only writer of its rings.
  */
@@ -169,6 +179,13 @@ public final class ItchNormalizer
     private long lastTimestamp;
     private long timestampOverride = -1;
 
+    /** Exchange sequence of the message (or first of the gap) being written: what each record claim carries. */
+    private long messageSequence;
+    /** The feed is processed through this sequence: committed to the header at flush. */
+    private long processedThrough;
+    private long committedThrough;
+    private final RingSetHeader header;
+
     /**
      * Create a normalizer over the partition rings.
      *
@@ -179,6 +196,30 @@ public final class ItchNormalizer
     public ItchNormalizer(
         final RingBuffer[] rings, final IdleStrategy ringFullIdleStrategy, final NormalizerCounters counters)
     {
+        this(rings, null, null, ringFullIdleStrategy, counters);
+    }
+
+    /**
+     * Create a normalizer over ring files that keeps their commit marks and the ring set's committed sequence.
+     *
+     * @param rings                one ring per partition, indexed by partition.
+     * @param ringFiles            the mapped files of those rings (same order), or null to keep no marks.
+     * @param header               the ring set's header, or null to commit no sequence.
+     * @param ringFullIdleStrategy how to wait while a ring is full.
+     * @param counters             where to count.
+     */
+    public ItchNormalizer(
+        final RingBuffer[] rings,
+        final PartitionRings.MappedRing[] ringFiles,
+        final RingSetHeader header,
+        final IdleStrategy ringFullIdleStrategy,
+        final NormalizerCounters counters)
+    {
+        this.header = header;
+        if (null != ringFiles && ringFiles.length != rings.length)
+        {
+            throw new IllegalArgumentException(ringFiles.length + " ring files for " + rings.length + " rings");
+        }
         if (rings.length < 1)
         {
             throw new IllegalArgumentException("at least one partition ring is needed");
@@ -199,7 +240,8 @@ public final class ItchNormalizer
         this.partitions = new PartitionEncoders[rings.length];
         for (int i = 0; i < rings.length; i++)
         {
-            this.partitions[i] = new PartitionEncoders(i, new BatchingRingWriter(rings[i]));
+            this.partitions[i] = new PartitionEncoders(
+                i, new BatchingRingWriter(rings[i], null == ringFiles ? null : ringFiles[i]));
         }
         this.partitionCount = rings.length;
         this.ringFullIdleStrategy = ringFullIdleStrategy;
@@ -218,6 +260,54 @@ public final class ItchNormalizer
     public int partitionCount()
     {
         return partitionCount;
+    }
+
+    /**
+     * Continue after a restart: the feed was processed through {@code committedSequence}, and partition
+     * p's ring already holds every record of the messages up to {@code lastRecordSequences[p]}, which
+     * are not written again when those messages come once more.
+     *
+     * @param committedSequence   the ring set header's committed sequence.
+     * @param lastRecordSequences per partition, from {@link PartitionRings.MappedRing#recoverProducer()}.
+     */
+    public void resume(final long committedSequence, final long[] lastRecordSequences)
+    {
+        if (lastRecordSequences.length != partitionCount)
+        {
+            throw new IllegalArgumentException(
+                lastRecordSequences.length + " sequences for " + partitionCount + " partitions");
+        }
+        for (int i = 0; i < partitionCount; i++)
+        {
+            partitions[i].skipThrough = lastRecordSequences[i];
+        }
+        processedThrough = committedSequence;
+        committedThrough = committedSequence;
+    }
+
+    /**
+     * A new MoldUDP64 session numbers its messages from 1 again: publish what is pending and forget
+     * every sequence mark.
+     *
+     * @param sequenceBefore the sequence the new session's first message follows (its first sequence - 1).
+     */
+    public void newSession(final long sequenceBefore)
+    {
+        flush();
+        for (int i = 0; i < partitionCount; i++)
+        {
+            partitions[i].skipThrough = -1;
+            partitions[i].ring.resetSequence();
+        }
+        processedThrough = sequenceBefore;
+        committedThrough = -1;
+        flush();
+    }
+
+    /** @return the sequence the feed is processed through (the last message or gap handed to this normalizer). */
+    public long processedThrough()
+    {
+        return processedThrough;
     }
 
     /** The counters this normalizer writes. */
@@ -254,6 +344,8 @@ public final class ItchNormalizer
      */
     public void onMessage(final DirectBuffer buffer, final int offset, final int length, final long exchangeSequence)
     {
+        messageSequence = exchangeSequence;
+        processedThrough = exchangeSequence;
         final ItchMessageView view = this.view;
         // A message outside its buffer is the caller's framing bug, not the exchange's: still counted
         // and skipped rather than thrown, so that one bad record cannot stop the feed.
@@ -572,6 +664,10 @@ public final class ItchNormalizer
     private ClaimedRecord claim(
         final PartitionEncoders target, final int templateId, final int blockLength, final long headerWord)
     {
+        if (messageSequence <= target.skipThrough)
+        {
+            return null; // in the ring since before a restart
+        }
         final int index = claimIndex(target, templateId, blockLength);
         if (index < 0)
         {
@@ -592,7 +688,7 @@ public final class ItchNormalizer
     {
         final BatchingRingWriter ring = target.ring;
         final int length = HEADER_LENGTH + blockLength;
-        int index = ring.claim(templateId, length);
+        int index = ring.claim(templateId, length, messageSequence);
         if (index == RingBuffer.INSUFFICIENT_CAPACITY)
         {
             index = awaitClaim(ring, target.partition, templateId, length);
@@ -644,6 +740,12 @@ public final class ItchNormalizer
             counters.ringRecordsWritten().getAndAddRelease(ringRecordsPending);
             ringRecordsPending = 0;
         }
+        if (null != header && processedThrough != committedThrough)
+        {
+            // After every ring published: a restart continues after this sequence.
+            committedThrough = processedThrough;
+            header.committedSequence(processedThrough);
+        }
     }
 
     /**
@@ -656,6 +758,8 @@ public final class ItchNormalizer
     {
         gapFirstMissing = firstMissing;
         gapLastMissing = lastMissing;
+        messageSequence = firstMissing;
+        processedThrough = lastMissing;
         currentInstrumentId = WireFormat.MARKET_WIDE_INSTRUMENT_ID;
         if (publishRecord(GapNoticeEncoder.TEMPLATE_ID, GapNoticeEncoder.BLOCK_LENGTH))
         {
@@ -684,6 +788,10 @@ public final class ItchNormalizer
     private boolean writeRecord(final int partition, final int templateId, final int blockLength)
     {
         final PartitionEncoders target = partitions[partition];
+        if (messageSequence <= target.skipThrough)
+        {
+            return true; // in the ring since before a restart
+        }
         final int index = claimIndex(target, templateId, blockLength);
         if (index < 0)
         {
@@ -710,7 +818,7 @@ public final class ItchNormalizer
                 return -1;
             }
             idleStrategy.idle();
-            index = ring.claim(templateId, length);
+            index = ring.claim(templateId, length, messageSequence);
         }
         while (index == RingBuffer.INSUFFICIENT_CAPACITY);
         return index;

@@ -28,6 +28,8 @@ final class PartitionEncoders
 {
     final int partition;
     final BatchingRingWriter ring;
+    /** Records of messages up to this exchange sequence are in the ring since before a restart: not written again. */
+    long skipThrough = -1;
     final AtomicBuffer buffer;
     final ClaimedRecord record;
     final AddOrderEncoder addOrder = new AddOrderEncoder();

@@ -172,9 +172,13 @@ public final class ReplayCommand implements Callable<Integer>
         final NormalizerCounters normalizerCounters =
             new NormalizerCounters(counters.countersManager(), "replay", ringOptions.partitions());
         final ReplayCounters replayCounters = new ReplayCounters(counters.countersManager());
-        try (PartitionRingSet rings = new PartitionRingSet(ringOptions.ringDir(), ringOptions.partitions(), ringOptions.ringCapacity());
+        Thread heartbeatThread = null;
+        try (PartitionRingSet rings = new PartitionRingSet(ringOptions.ringDir(), ringOptions.partitions(),
+            ringOptions.ringCapacity(), "replay", PartitionRingSet.Mode.NEW_GENERATION, null);
             ReplayInput input = ReplayInput.open(file, replayCounters.fileBytesRead()))
         {
+            System.err.println("replay: rings: " + rings.describe());
+            heartbeatThread = startHeartbeatThread(rings);
             final ItchNormalizer normalizer =
                 new ItchNormalizer(rings.rings(), idle.newIdleStrategy(), normalizerCounters);
             final boolean capture = ReplayFormat.ITCH != input.format();
@@ -238,6 +242,9 @@ public final class ReplayCommand implements Callable<Integer>
                     return 1;
                 }
             }
+            stop(heartbeatThread);
+            heartbeatThread = null;
+            rings.header().sourceState(io.mdfanout.wire.RingSetHeader.SOURCE_STOPPED);
             return ItchFileReplayer.Outcome.COMPLETED == outcome ? 0 : 1;
         }
         catch (final InterruptedException ex)
@@ -257,6 +264,10 @@ public final class ReplayCommand implements Callable<Integer>
         }
         finally
         {
+            if (null != heartbeatThread)
+            {
+                heartbeatThread.interrupt();
+            }
             if (null != statsThread)
             {
                 statsThread.interrupt();
@@ -429,4 +440,31 @@ public final class ReplayCommand implements Callable<Integer>
     {
         System.exit(new CommandLine(new ReplayCommand()).execute(args));
     }
+
+    /**
+     * The producer heartbeat in the ring header, from a thread of its own: a replay has no duty cycle,
+     * and its reads block on the file or on a full ring, which is not the source being down.
+     */
+    private static Thread startHeartbeatThread(final PartitionRingSet rings)
+    {
+        final Thread thread = new Thread(() ->
+        {
+            while (!Thread.currentThread().isInterrupted())
+            {
+                rings.header().heartbeat(System.currentTimeMillis(), 0, io.mdfanout.wire.RingSetHeader.SOURCE_LIVE);
+                try
+                {
+                    Thread.sleep(100);
+                }
+                catch (final InterruptedException ex)
+                {
+                    return;
+                }
+            }
+        }, "replay-heartbeat");
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
 }
