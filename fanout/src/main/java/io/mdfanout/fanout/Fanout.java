@@ -345,8 +345,19 @@ public final class Fanout implements AutoCloseable
                 }
                 catch (final RuntimeException ex)
                 {
+                    if (null != ex.getMessage() && ex.getMessage().contains("another layout"))
+                    {
+                        // Files appear whole (renamed into place), so one of another layout will not change.
+                        throw new IllegalStateException(ex.getMessage() + ": refusing it; stop whatever wrote it " +
+                            "and start the feed handler of this release on " + directory, ex);
+                    }
                     lastError = ex;
                 }
+            }
+            else if (file.isFile() && file.length() > 0)
+            {
+                throw new IllegalStateException("ring file " + file + " has another layout (" + file.length() +
+                    " bytes fit no ring of this release): refusing it");
             }
 
             if (System.nanoTime() - deadlineNs >= 0)

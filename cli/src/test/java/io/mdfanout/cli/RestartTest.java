@@ -1,0 +1,243 @@
+package io.mdfanout.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Every role survives its own restart and its neighbour's (issue 26), each a separate process over
+ * real multicast with lines A and B and a re-request server: a feed handler killed with -9 at 40%
+ * of the session and started again 2 s later re-attaches to its rings and continues after the last
+ * sequence it committed, so the subscribers' recordings are complete, exactly once, in order and
+ * byte-exact against the oracle ({@link ExpectedStreams}), with no gap declared; the same with the
+ * fanout killed at the same moment. A second feed handler on the same ring directory, a fanout with
+ * other {@code --partitions} and a ring file of another layout are refused with a clear error while
+ * the chain runs on undisturbed.
+ */
+class RestartTest
+{
+    private static final int PARTITIONS = 4;
+    private static final int SYMBOLS = 200;
+    private static final long MESSAGES = 1_000_000;
+    private static final String LINE_A = "239.255.52.1";
+    private static final String LINE_B = "239.255.52.3";
+    private static final Pattern SIMULATOR_PROGRESS = Pattern.compile("simulator: messages=(\\d+)");
+    private static final Pattern DECLARED = Pattern.compile("gapsDeclared=(\\d+) declaredMissing=(\\d+)");
+    private static final Pattern REQUESTS = Pattern.compile("requests=(\\d+)");
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void aFeedHandlerKilledAtFortyPercentAndRestartedLosesNothingAndDeclaresNothing(@TempDir final Path dir)
+        throws Exception
+    {
+        final long seed = 52001L;
+        final String channel = "aeron:udp?endpoint=224.0.1.151:52000|interface=127.0.0.1|mtu=8192";
+        try (ChainHarness chain = new ChainHarness(dir, "fhrestart", PARTITIONS, channel, 5200))
+        {
+            final String[] feed = lines(52101, 52103, "--retransmit-server", "127.0.0.1:52150");
+            final ChainProcess feedHandler = chain.feedHandler(feed);
+            chain.fanout("--snapshot-interval-ms", "1000");
+            final List<ChainProcess> subscribers = chain.recorders(2);
+            final ChainProcess simulator = chain.simulator(simulatorArgs(seed, MESSAGES, 100_000, 52101, 52103, 52150));
+
+            awaitSimulatorProgress(simulator, MESSAGES * 4 / 10);
+            feedHandler.kill9();
+            assertFalse(feedHandler.isAlive(), "the feed handler is dead");
+            Thread.sleep(2_000);
+            final ChainProcess restarted = chain.start("feed-handler-restarted", feedHandlerArgs(chain, feed));
+
+            awaitSuccess(simulator, subscribers);
+            verifyExactlyOnce(chain, seed, subscribers);
+
+            assertTrue(restarted.lastLineContaining("re-attached to generation").contains("processed through sequence"),
+                "the restarted feed handler re-attached: " + restarted.lastLineContaining("rings:"));
+            restarted.stop();
+            final String stats = restarted.lastLineContaining("feed-handler: final");
+            System.out.println(stats);
+            final Matcher declared = DECLARED.matcher(stats);
+            assertTrue(declared.find(), stats);
+            assertEquals("0", declared.group(1), "no gap declared: " + stats);
+            final Matcher requests = REQUESTS.matcher(stats);
+            assertTrue(requests.find() && Long.parseLong(requests.group(1)) > 0,
+                "the outage was requested from the re-request server: " + stats);
+            chain.passed();
+        }
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void theFeedHandlerAndTheFanoutKilledTogetherAndRestartedLoseNothing(@TempDir final Path dir) throws Exception
+    {
+        final long seed = 52002L;
+        final String channel = "aeron:udp?endpoint=224.0.1.153:52200|interface=127.0.0.1|mtu=8192";
+        try (ChainHarness chain = new ChainHarness(dir, "bothrestart", PARTITIONS, channel, 5300))
+        {
+            final String[] feed = lines(52201, 52203, "--retransmit-server", "127.0.0.1:52250");
+            final ChainProcess feedHandler = chain.feedHandler(feed);
+            final ChainProcess fanout = chain.fanout("--snapshot-interval-ms", "1000");
+            final List<ChainProcess> subscribers = chain.recorders(2);
+            final ChainProcess simulator = chain.simulator(simulatorArgs(seed, MESSAGES, 100_000, 52201, 52203, 52250));
+
+            awaitSimulatorProgress(simulator, MESSAGES * 4 / 10);
+            feedHandler.kill9();
+            fanout.kill9();
+            assertFalse(feedHandler.isAlive() || fanout.isAlive(), "both are dead");
+            Thread.sleep(2_000);
+            chain.start("feed-handler-restarted", feedHandlerArgs(chain, feed));
+            chain.namedFanout("fanout-restarted", "--snapshot-interval-ms", "1000");
+
+            awaitSuccess(simulator, subscribers);
+            // The fanout resumes its stream from its persisted state in a new publication: the
+            // subscribers went stale (new publication) and recovered; what they recorded is still
+            // every message once, in order (the recorder fills the stale span from the snapshot and
+            // the buffered incrementals, and reports it).
+            for (int i = 1; i <= subscribers.size(); i++)
+            {
+                final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, MESSAGES, PARTITIONS);
+                assertEquals(expected.books(), Files.readString(chain.books(i)), "subscriber-" + i + " books");
+            }
+            chain.passed();
+        }
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void aSecondFeedHandlerAFanoutWithOtherPartitionsAndARingOfAnotherLayoutAreRefused(@TempDir final Path dir)
+        throws Exception
+    {
+        final long seed = 52003L;
+        final long messages = 300_000;
+        final String channel = "aeron:udp?endpoint=224.0.1.155:52400|interface=127.0.0.1|mtu=8192";
+        try (ChainHarness chain = new ChainHarness(dir, "refusals", PARTITIONS, channel, 5400))
+        {
+            final String[] feed = lines(52401, 52403, "--retransmit-server", "127.0.0.1:52450");
+            final ChainProcess feedHandler = chain.feedHandler(feed);
+            chain.fanout("--snapshot-interval-ms", "1000");
+            final List<ChainProcess> subscribers = chain.recorders(1);
+            final ChainProcess simulator = chain.simulator(simulatorArgs(seed, messages, 20_000, 52401, 52403, 52450));
+            awaitSimulatorProgress(simulator, messages / 10);
+
+            final ChainProcess second = chain.start("feed-handler-second", feedHandlerArgs(chain, feed));
+            assertEquals(1, second.waitFor(60, TimeUnit.SECONDS), "a second feed handler on the ring directory exits 1");
+            final String secondError = second.lastLineContaining("error");
+            assertTrue(secondError.contains("is in use by feed-handler pid " + feedHandler.pid()),
+                "the error names the holder: " + secondError);
+
+            final ChainProcess otherPartitions = chain.start("fanout-other-partitions", "fanout",
+                "--ring-dir", chain.ringDir().toString(), "--partitions", "2", "--channel",
+                "aeron:udp?endpoint=224.0.1.157:52500|interface=127.0.0.1|mtu=8192",
+                "--state-dir", dir.resolve("other-state").toString(), "--stats-interval-s", "0");
+            assertEquals(2, otherPartitions.waitFor(60, TimeUnit.SECONDS), "a fanout with other --partitions exits 2");
+            final String partitionsError = otherPartitions.lastLineContaining("--partitions 2");
+            assertTrue(partitionsError.contains("they have 4 partitions"), partitionsError);
+
+            final Path oldLayout = dir.resolve("old-layout-rings");
+            Files.createDirectories(oldLayout);
+            // A ring of the layout before ring headers: data capacity plus Agrona's trailer only.
+            Files.write(oldLayout.resolve("partition-0.ring"), new byte[(1 << 16) + 768]);
+            final ChainProcess otherLayout = chain.start("fanout-other-layout", "fanout",
+                "--ring-dir", oldLayout.toString(), "--partitions", "1", "--channel",
+                "aeron:udp?endpoint=224.0.1.159:52600|interface=127.0.0.1|mtu=8192",
+                "--state-dir", dir.resolve("layout-state").toString(), "--stats-interval-s", "0");
+            assertEquals(1, otherLayout.waitFor(60, TimeUnit.SECONDS), "a fanout on a ring of another layout exits 1");
+            final String layoutError = otherLayout.lastLineContaining("another layout");
+            assertTrue(layoutError.contains("partition-0.ring"), layoutError);
+
+            // Nothing running was disturbed: the session is delivered whole.
+            awaitSuccess(simulator, subscribers);
+            final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, messages, PARTITIONS);
+            expected.verifyRecording(chain.recording(1), "subscriber-1");
+            assertTrue(feedHandler.isAlive(), "the first feed handler still runs");
+            chain.passed();
+        }
+    }
+
+    static void verifyExactlyOnce(final ChainHarness chain, final long seed, final List<ChainProcess> subscribers)
+        throws IOException
+    {
+        final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, MESSAGES, PARTITIONS);
+        for (int i = 1; i <= subscribers.size(); i++)
+        {
+            expected.verifyRecording(chain.recording(i), "subscriber-" + i);
+            assertEquals(expected.books(), Files.readString(chain.books(i)), "subscriber-" + i + " books");
+            // Stale only because the source was down (said while the feed handler was dead), never for lost data.
+            for (final String stale : subscribers.get(i - 1).linesContaining("STALE "))
+            {
+                assertTrue(stale.contains("reason=SOURCE_DOWN"), "subscriber-" + i + ": " + stale);
+            }
+        }
+    }
+
+    static String[] feedHandlerArgs(final ChainHarness chain, final String[] feed)
+    {
+        return concat(new String[] {"feed-handler", "--ring-dir", chain.ringDir().toString(),
+            "--partitions", Integer.toString(PARTITIONS), "--stats-interval-s", "2"}, feed);
+    }
+
+    static void awaitSuccess(final ChainProcess simulator, final List<ChainProcess> subscribers)
+        throws InterruptedException
+    {
+        assertEquals(0, simulator.waitFor(5, TimeUnit.MINUTES), "simulator exit code");
+        for (final ChainProcess subscriber : subscribers)
+        {
+            assertEquals(0, subscriber.waitFor(5, TimeUnit.MINUTES),
+                subscriber.name() + " exit code (0 = END_OF_MESSAGES on every partition, no stream gap, nothing malformed)");
+        }
+    }
+
+    static void awaitSimulatorProgress(final ChainProcess simulator, final long messages)
+        throws IOException, InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+        while (System.nanoTime() < deadline)
+        {
+            final Matcher matcher = SIMULATOR_PROGRESS.matcher(simulator.lastLineContaining("simulator: messages="));
+            if (matcher.find() && Long.parseLong(matcher.group(1)) >= messages)
+            {
+                return;
+            }
+            if (!simulator.isAlive())
+            {
+                fail("the simulator ended before sending " + messages + " messages");
+            }
+            Thread.sleep(20);
+        }
+        fail("the simulator did not reach " + messages + " messages");
+    }
+
+    private static String[] lines(final int portA, final int portB, final String... more)
+    {
+        return concat(new String[] {"--group", LINE_A, "--port", Integer.toString(portA), "--interface", "127.0.0.1",
+            "--group-b", LINE_B, "--port-b", Integer.toString(portB), "--gap-wait-ms", "5"}, more);
+    }
+
+    private static String[] simulatorArgs(
+        final long seed, final long messages, final int rate, final int portA, final int portB, final int retransmitPort)
+    {
+        return new String[] {"--group", LINE_A, "--port", Integer.toString(portA), "--interface", "127.0.0.1",
+            "--group-b", LINE_B, "--port-b", Integer.toString(portB),
+            "--seed", Long.toString(seed), "--symbols", Integer.toString(SYMBOLS),
+            "--messages", Long.toString(messages), "--rate", Integer.toString(rate),
+            "--retransmit-port", Integer.toString(retransmitPort), "--linger-ms", "10000"};
+    }
+
+    private static String[] concat(final String[] first, final String... second)
+    {
+        final String[] all = java.util.Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, all, first.length, second.length);
+        return all;
+    }
+}
