@@ -61,6 +61,11 @@ public final class CounterMappings
             "Lines silent for longer than the silence threshold now.");
         feed(rules, "new sessions adopted after end of session", "mdfanout_feed_sessions_adopted_total", COUNTER,
             "New MoldUDP64 sessions adopted after an end of session.");
+        feed(rules, "ring stalls \\(a ring full past the ring-full wait\\)", "mdfanout_feed_ring_stalls_total", COUNTER,
+            "Times a partition ring stayed full past the ring-full wait (the fanout not draining): the feed handler " +
+            "stopped writing, read on, and requested (or declared) what it could not write once the rings drained.");
+        feed(rules, "messages received while a ring stalled \\(requested or declared after\\)", "mdfanout_feed_ring_stall_messages_total", COUNTER,
+            "Messages received while a ring stalled: requested from the re-request server (or declared) afterwards.");
         feed(rules, "packets of an ended session ignored", "mdfanout_feed_ended_session_packets_total", COUNTER,
             "Packets of an ended session, ignored.");
 

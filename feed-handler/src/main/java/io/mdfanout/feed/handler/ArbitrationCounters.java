@@ -38,6 +38,8 @@ public final class ArbitrationCounters implements AutoCloseable
     private final AtomicCounter linesSilent;
     private final AtomicCounter sessionsAdopted;
     private final AtomicCounter endedSessionPackets;
+    private final AtomicCounter ringStalls;
+    private final AtomicCounter ringStallDroppedMessages;
 
     /**
      * Allocate the counters.
@@ -67,6 +69,21 @@ public final class ArbitrationCounters implements AutoCloseable
         linesSilent = countersManager.newCounter(labelPrefix + ": lines silent (gauge)");
         sessionsAdopted = countersManager.newCounter(labelPrefix + ": new sessions adopted after end of session");
         endedSessionPackets = countersManager.newCounter(labelPrefix + ": packets of an ended session ignored");
+        ringStalls = countersManager.newCounter(labelPrefix + ": ring stalls (a ring full past the ring-full wait)");
+        ringStallDroppedMessages = countersManager.newCounter(
+            labelPrefix + ": messages received while a ring stalled (requested or declared after)");
+    }
+
+    /** Times a ring stayed full past the ring-full wait: the feed handler stopped writing and read on. */
+    public AtomicCounter ringStalls()
+    {
+        return ringStalls;
+    }
+
+    /** Messages received while stalled: not written, requested (or declared) once the rings drain. */
+    public AtomicCounter ringStallDroppedMessages()
+    {
+        return ringStallDroppedMessages;
     }
 
     /** Name of a line: "A", "B" or "R". */

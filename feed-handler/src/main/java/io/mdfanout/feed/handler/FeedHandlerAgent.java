@@ -147,6 +147,7 @@ public final class FeedHandlerAgent implements Agent
         normalizer = null == ringSet ?
             new ItchNormalizer(rings, config.newIdleStrategy(), normalizerCounters) :
             new ItchNormalizer(rings, ringSet.ringFiles(), ringSet.header(), config.newIdleStrategy(), normalizerCounters);
+        normalizer.ringFullTimeoutNs(config.ringFullWaitMs() * 1_000_000L);
         receiveClock = config.stampReceiveTime() ? new PreciseEpochNanoClock() : null;
 
         receiveByteBuffer = ByteBuffer.allocateDirect(MAX_DATAGRAM_LENGTH);

@@ -136,6 +136,12 @@ public final class FeedHandlerCommand implements Callable<Integer>
             "reported again when it recovers.")
     int lineSilenceMs;
 
+    @Option(names = "--ring-full-wait-ms", defaultValue = "" + FeedHandlerConfig.DEFAULT_RING_FULL_WAIT_MS,
+        description = "A partition ring full for this long (nothing drains it: the fanout is down or stalled) stops " +
+            "the writes: the feed handler reads its sockets on and, once the rings drain, requests what it could not " +
+            "write from the re-request server (or declares it as a gap) rather than stalling silently.")
+    int ringFullWaitMs;
+
     @Option(names = "--cpus", defaultValue = "auto", converter = CpusConverter.class,
         description = "CPU pinning of the receive/decode thread: auto = pin it to the second CPU of the allowed set " +
             "when it has 2 or more (the first stays with the JVM and OS), otherwise run it unpinned with the backoff " +
@@ -196,6 +202,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 .maxRequestsPerSecond(maxRequestsPerSecond)
                 .maxHeldMessages(maxHeldMessages)
                 .lineSilenceMs(lineSilenceMs)
+                .ringFullWaitMs(ringFullWaitMs)
                 .cpus(cpus)
                 .validate();
             affinityPlan = AffinityPlan.forThisProcess("feed-handler", config.cpus(), List.of(RECEIVE_THREAD), System.err);

@@ -63,6 +63,8 @@ public final class FeedHandlerConfig
     public static final int DEFAULT_MAX_HELD_MESSAGES = 1_000_000;
     /** Default silence after which a line is reported, in milliseconds. */
     public static final int DEFAULT_LINE_SILENCE_MS = 2000;
+    /** Default longest wait for a full partition ring before the feed handler stalls and reads on, in ms. */
+    public static final int DEFAULT_RING_FULL_WAIT_MS = 1000;
 
     private String group = DEFAULT_GROUP;
     private int port = DEFAULT_PORT;
@@ -90,6 +92,7 @@ public final class FeedHandlerConfig
     private int maxRequestsPerSecond = DEFAULT_MAX_REQUESTS_PER_SECOND;
     private int maxHeldMessages = DEFAULT_MAX_HELD_MESSAGES;
     private int lineSilenceMs = DEFAULT_LINE_SILENCE_MS;
+    private int ringFullWaitMs = DEFAULT_RING_FULL_WAIT_MS;
 
     /** Multicast group (IPv4) the feed is sent to. */
     public FeedHandlerConfig group(final String group)
@@ -416,6 +419,22 @@ public final class FeedHandlerConfig
         return lineSilenceMs;
     }
 
+    /**
+     * A ring full for this long (nothing drains it: the fanout is down) stops the writes: the feed handler
+     * reads on and requests (or declares) what it could not write once the rings drain.
+     */
+    public FeedHandlerConfig ringFullWaitMs(final int ringFullWaitMs)
+    {
+        this.ringFullWaitMs = ringFullWaitMs;
+        return this;
+    }
+
+    /** Longest wait for a full ring, in ms. */
+    public int ringFullWaitMs()
+    {
+        return ringFullWaitMs;
+    }
+
     /** The re-request server as a resolved address, or null when none is configured. */
     public InetSocketAddress retransmitServerAddress()
     {
@@ -588,6 +607,7 @@ public final class FeedHandlerConfig
         requireAtLeast("max outstanding requests", maxOutstandingRequests, 1);
         requireAtLeast("max requests per second", maxRequestsPerSecond, 1);
         requireAtLeast("line silence ms", lineSilenceMs, 1);
+        requireAtLeast("ring full wait ms", ringFullWaitMs, 1);
         if (maxHeldMessages < 1 || maxHeldMessages > HoldBuffer.MAX_CAPACITY)
         {
             throw new IllegalArgumentException(
@@ -691,6 +711,6 @@ public final class FeedHandlerConfig
             " gapWaitMs=" + gapWaitMs + " retransmitTimeoutMs=" + retransmitTimeoutMs +
             " retries=" + retransmitRetries + " maxOutstanding=" + maxOutstandingRequests +
             " maxRequestsPerSecond=" + maxRequestsPerSecond + " maxHeld=" + maxHeldMessages +
-            " lineSilenceMs=" + lineSilenceMs;
+            " lineSilenceMs=" + lineSilenceMs + " ringFullWaitMs=" + ringFullWaitMs;
     }
 }

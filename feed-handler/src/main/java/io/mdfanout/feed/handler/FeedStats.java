@@ -42,6 +42,8 @@ public final class FeedStats
             .append(" retried=").append(arbitration.requestsRetried().get())
             .append(" timedOut=").append(arbitration.requestsTimedOut().get())
             .append(" linesSilent=").append(arbitration.linesSilent().get())
+            .append(" ringStalls=").append(arbitration.ringStalls().get())
+            .append(" stallMessages=").append(arbitration.ringStallDroppedMessages().get())
             .append(' ')
             .append(line(feed, normalizer));
         return sb.toString();

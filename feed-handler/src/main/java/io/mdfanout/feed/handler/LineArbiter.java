@@ -86,6 +86,9 @@ public final class LineArbiter
     private boolean sessionUnconfirmed;
     private boolean resumed;
     private SessionListener sessionListener;
+    /** A ring stayed full past the ring-full wait: nothing is written until the rings drain. */
+    private boolean stalled;
+    private long stalledAtNs;
 
     /**
      * Create an arbiter.
@@ -260,7 +263,11 @@ public final class LineArbiter
         }
         try
         {
-            if (gaps.count() > 0)
+            if (stalled)
+            {
+                work += tryEndStall(nowNs);
+            }
+            if (gaps.count() > 0 && !stalled)
             {
                 work += runGapTimers(nowNs);
             }
@@ -404,6 +411,11 @@ public final class LineArbiter
         }
         final long sequence = packet.sequenceNumber();
         final int messageCount = packet.messageCount();
+        if (stalled)
+        {
+            onPacketWhileStalled(sequence, messageCount);
+            return;
+        }
         if (MoldUdp64Packet.HEARTBEAT_COUNT == messageCount)
         {
             feedCounters.heartbeats().incrementRelease();
@@ -456,6 +468,12 @@ public final class LineArbiter
                 return;
             }
             onMessage(line, buffer, messageOffset, messageLength, sequence + i);
+            if (stalled)
+            {
+                // The rest of this datagram comes again with the outage's request.
+                onPacketWhileStalled(sequence + i + 1, messageCount - i - 1);
+                return;
+            }
             blockOffset = messageOffset + messageLength;
         }
     }
@@ -493,6 +511,11 @@ public final class LineArbiter
                 fill(line, 0, sequence);
             }
             normalizer.onMessage(buffer, offset, length, sequence);
+            if (normalizer.isStalled())
+            {
+                onStall(sequence);
+                return;
+            }
             nextExpected = sequence + 1;
             if (highestKnownEnd < nextExpected)
             {
@@ -601,8 +624,14 @@ public final class LineArbiter
                     break;
                 }
                 final long last = gaps.last(0);
+                final long first = nextExpected;
                 gaps.remove(0);
-                publishGap(nextExpected, last);
+                publishGap(first, last);
+                if (normalizer.isStalled())
+                {
+                    onStall(first);
+                    return;
+                }
                 nextExpected = last + 1;
             }
             else if (nextExpected < highestKnownEnd)
@@ -611,6 +640,11 @@ public final class LineArbiter
                 if (hold.isHeld(sequence))
                 {
                     normalizer.onMessage(hold.buffer(), hold.messageOffset(sequence), hold.messageLength(sequence), sequence);
+                    if (normalizer.isStalled())
+                    {
+                        onStall(sequence);
+                        return;
+                    }
                     hold.remove(sequence);
                 }
                 nextExpected = sequence + 1;
@@ -651,6 +685,73 @@ public final class LineArbiter
             sessionEnded = true;
             System.err.println("feed-handler: end of session, " + (nextExpected - 1) + " messages");
         }
+    }
+
+    /**
+     * A ring stayed full past the ring-full wait (the fanout is not draining): stop writing at
+     * {@code sequence}, which was not (wholly) written, drop what is held and what gaps are open (all of it
+     * will be asked for again), and read on, only noting how far the feed goes.
+     */
+    private void onStall(final long sequence)
+    {
+        stalled = true;
+        stalledAtNs = now;
+        nextExpected = sequence;
+        hold.clear(nextExpected, highestKnownEnd);
+        gaps.clear();
+        counters.messagesHeld().setRelease(0);
+        counters.ringStalls().incrementRelease();
+        System.err.println("feed-handler: a partition ring is full and nothing drains it (is the fanout running?): " +
+            "stopped writing at sequence " + sequence + ", reading the feed on; what arrives meanwhile is " +
+            (null == requestSender ? "declared missing" : "requested from the re-request server") +
+            " once the rings drain");
+    }
+
+    private void onPacketWhileStalled(final long sequence, final int messageCount)
+    {
+        if (MoldUdp64Packet.END_OF_SESSION_COUNT == messageCount)
+        {
+            if (sequence >= highestKnownEnd && endOfSessionSequence < 0)
+            {
+                feedCounters.endOfSession().incrementRelease();
+                endOfSessionSequence = sequence;
+            }
+        }
+        final long end = MoldUdp64Packet.HEARTBEAT_COUNT == messageCount ||
+            MoldUdp64Packet.END_OF_SESSION_COUNT == messageCount ? sequence : sequence + messageCount;
+        if (end > highestKnownEnd)
+        {
+            if (MoldUdp64Packet.HEARTBEAT_COUNT != messageCount && MoldUdp64Packet.END_OF_SESSION_COUNT != messageCount)
+            {
+                counters.ringStallDroppedMessages().getAndAddRelease(end - Math.max(sequence, highestKnownEnd));
+            }
+            highestKnownEnd = end;
+        }
+    }
+
+    private int tryEndStall(final long nowNs)
+    {
+        if (!normalizer.tryResume())
+        {
+            return 0;
+        }
+        stalled = false;
+        System.err.println("feed-handler: the rings drain again after " + (nowNs - stalledAtNs) / 1_000_000 +
+            " ms: " + (highestKnownEnd > nextExpected ? (null == requestSender ? "declaring " : "requesting ") +
+            nextExpected + ".." + (highestKnownEnd - 1) : "nothing missed"));
+        if (highestKnownEnd > nextExpected)
+        {
+            // Detected a gap wait ago: requested (or declared) on this very poll.
+            gaps.add(nextExpected, highestKnownEnd - 1, nowNs - gapWaitNs);
+            counters.gapsDetected().incrementRelease();
+        }
+        return 1;
+    }
+
+    /** @return true while a ring stall lasts (nothing written, the feed read on). */
+    public boolean isStalled()
+    {
+        return stalled;
     }
 
     /** The first packet of a feed handler that was not resumed: say where it joined. */

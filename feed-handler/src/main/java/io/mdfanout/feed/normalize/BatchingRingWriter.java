@@ -76,6 +76,7 @@ public final class BatchingRingWriter
     private long lastClaimSequence;
     private long lastCommittedSequence;
     private final PartitionRings.MappedRing marks;
+    private final RingBuffer ring;
 
     /**
      * Write into a ring; picks up its producer position, so that a writer can follow another.
@@ -97,6 +98,7 @@ public final class BatchingRingWriter
     public BatchingRingWriter(final RingBuffer ring, final PartitionRings.MappedRing marks)
     {
         this.marks = marks;
+        this.ring = ring;
         this.lastCommittedSequence = null == marks ? 0 : marks.committedSequence();
         this.lastClaimSequence = lastCommittedSequence;
         if (null != ring.buffer().byteArray())
@@ -251,6 +253,18 @@ public final class BatchingRingWriter
                 lastCommittedSequence = lastClaimSequence;
             }
         }
+    }
+
+    /** Exchange sequence of the last record claimed (published or not). */
+    public long lastClaimSequence()
+    {
+        return lastClaimSequence;
+    }
+
+    /** The ring written. */
+    public RingBuffer ring()
+    {
+        return ring;
     }
 
     /** Exchange sequence of the last record published with the commit marks (0 for none, or without marks). */

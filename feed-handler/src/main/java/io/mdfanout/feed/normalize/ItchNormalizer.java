@@ -185,6 +185,9 @@ public final class ItchNormalizer
     private long processedThrough;
     private long committedThrough;
     private final RingSetHeader header;
+    /** How long a claim waits for a full ring before the normalizer stalls; forever by default (a file replay). */
+    private long ringFullTimeoutNs = Long.MAX_VALUE;
+    private boolean stalled;
 
     /**
      * Create a normalizer over the partition rings.
@@ -308,6 +311,48 @@ public final class ItchNormalizer
     public long processedThrough()
     {
         return processedThrough;
+    }
+
+    /**
+     * Bound the wait for a full ring: past it the write is abandoned and the normalizer is
+     * {@link #isStalled() stalled} until {@link #tryResume()}; a live feed handler reads on and
+     * recovers what it could not write by re-request. Unbounded by default (a file replay waits).
+     *
+     * @param timeoutNs the longest wait, in nanoseconds.
+     */
+    public void ringFullTimeoutNs(final long timeoutNs)
+    {
+        this.ringFullTimeoutNs = timeoutNs;
+    }
+
+    /** @return true after a write was abandoned on a ring full past the ring-full wait, until {@link #tryResume()}. */
+    public boolean isStalled()
+    {
+        return stalled;
+    }
+
+    /**
+     * End a stall once every ring has a quarter of its capacity free again: the records of the
+     * message being written when it stalled that did reach a ring are not written again.
+     *
+     * @return true when no longer stalled.
+     */
+    public boolean tryResume()
+    {
+        if (!stalled)
+        {
+            return true;
+        }
+        for (int i = 0; i < partitionCount; i++)
+        {
+            final RingBuffer ring = partitions[i].ring.ring();
+            if (ring.size() > ring.capacity() - (ring.capacity() >> 2))
+            {
+                return false;
+            }
+        }
+        stalled = false;
+        return true;
     }
 
     /** The counters this normalizer writes. */
@@ -807,8 +852,13 @@ public final class ItchNormalizer
     private int awaitClaim(final BatchingRingWriter ring, final int partition, final int templateId, final int length)
     {
         counters.ringFullWaits(partition).incrementRelease();
+        if (stalled)
+        {
+            return -1;
+        }
         final IdleStrategy idleStrategy = ringFullIdleStrategy;
         idleStrategy.reset();
+        final long deadlineNs = Long.MAX_VALUE == ringFullTimeoutNs ? Long.MAX_VALUE : System.nanoTime() + ringFullTimeoutNs;
         int index;
         do
         {
@@ -817,11 +867,31 @@ public final class ItchNormalizer
                 counters.ringWritesAbandoned().incrementRelease();
                 return -1;
             }
+            if (Long.MAX_VALUE != deadlineNs && System.nanoTime() - deadlineNs >= 0)
+            {
+                stall();
+                return -1;
+            }
             idleStrategy.idle();
             index = ring.claim(templateId, length, messageSequence);
         }
         while (index == RingBuffer.INSUFFICIENT_CAPACITY);
         return index;
+    }
+
+    /**
+     * Stop writing: the message being written is not complete, so the feed counts as processed through
+     * the one before it, and each ring's last claimed record marks what is not to be written again.
+     */
+    private void stall()
+    {
+        stalled = true;
+        processedThrough = messageSequence - 1;
+        for (int i = 0; i < partitionCount; i++)
+        {
+            final PartitionEncoders target = partitions[i];
+            target.skipThrough = Math.max(target.skipThrough, target.ring.lastClaimSequence());
+        }
     }
 
     private ItchMessage flyweightFor(final byte type)
