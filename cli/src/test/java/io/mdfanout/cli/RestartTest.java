@@ -114,6 +114,47 @@ class RestartTest
     }
 
     @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void aFanoutDownLongerThanItsRingsHoldCostsAReRequestNotASilentStall(@TempDir final Path dir) throws Exception
+    {
+        final long seed = 52004L;
+        final String channel = "aeron:udp?endpoint=224.0.1.161:52700|interface=127.0.0.1|mtu=8192";
+        try (ChainHarness chain = new ChainHarness(dir, "longoutage", PARTITIONS, channel, 5700))
+        {
+            // 1 MiB rings hold about 80,000 messages, under a second of this feed.
+            final String[] feed = lines(52701, 52703, "--retransmit-server", "127.0.0.1:52750",
+                "--ring-capacity-bytes", "1048576", "--ring-full-wait-ms", "500");
+            final ChainProcess feedHandler = chain.feedHandler(feed);
+            final ChainProcess fanout = chain.fanout("--snapshot-interval-ms", "1000");
+            final List<ChainProcess> subscribers = chain.recorders(2);
+            final ChainProcess simulator = chain.simulator(simulatorArgs(seed, MESSAGES, 100_000, 52701, 52703, 52750));
+
+            awaitSimulatorProgress(simulator, MESSAGES * 3 / 10);
+            fanout.kill9();
+            Thread.sleep(4_000);
+            assertTrue(feedHandler.isAlive(), "the feed handler reads on through the fanout outage");
+            chain.namedFanout("fanout-restarted", "--snapshot-interval-ms", "1000");
+
+            awaitSuccess(simulator, subscribers);
+            final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, MESSAGES, PARTITIONS);
+            for (int i = 1; i <= subscribers.size(); i++)
+            {
+                assertEquals(expected.books(), Files.readString(chain.books(i)), "subscriber-" + i + " books");
+            }
+            feedHandler.stop();
+            final String stats = feedHandler.lastLineContaining("feed-handler: final");
+            System.out.println(stats);
+            final Matcher stalls = Pattern.compile("ringStalls=(\\d+) stallMessages=(\\d+)").matcher(stats);
+            assertTrue(stalls.find() && Long.parseLong(stalls.group(1)) >= 1 && Long.parseLong(stalls.group(2)) > 0,
+                "the rings filled and the feed handler stalled, reading on: " + stats);
+            final Matcher declared = DECLARED.matcher(stats);
+            assertTrue(declared.find() && "0".equals(declared.group(1)), "recovered by re-request, nothing declared: " + stats);
+            assertTrue(feedHandler.linesContaining("stopped writing at sequence").size() >= 1, "the stall was logged");
+            chain.passed();
+        }
+    }
+
+    @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void aSecondFeedHandlerAFanoutWithOtherPartitionsAndARingOfAnotherLayoutAreRefused(@TempDir final Path dir)
         throws Exception
