@@ -109,7 +109,7 @@ class AllocationTest
      * the committed sequence stored in the ring header at every flush, records of resumed sequences skipped.
      */
     @Test
-    void resumedRingsWithCommitMarksAllocateNothing(@org.junit.jupiter.api.io.TempDir final Path dir)
+    void resumedRingsWithCommitMarksAllocateNothing(@org.junit.jupiter.api.io.TempDir final Path dir) throws Exception
     {
         final Path ringDir = dir.resolve("rings");
         long sequence = 1;
