@@ -645,7 +645,6 @@ public final class Fanout implements AutoCloseable
 
     private void watchGeneration()
     {
-        Object headerFile = headerFileKey();
         long checks = 0;
         while (!closed)
         {
@@ -669,15 +668,14 @@ public final class Fanout implements AutoCloseable
             }
             else if (++checks % HEADER_FILE_CHECK_CYCLES == 0)
             {
-                // The ring directory emptied and filled again under a running fanout (a feed handler
-                // started on a wiped /dev/shm): the header mapped here is no longer the directory's.
-                final Object current = headerFileKey();
-                if (null != current && !current.equals(headerFile))
+                // The ring directory emptied and made again under a running fanout (a feed handler started
+                // on a wiped /dev/shm): the file's generation differs from the one of the mapping held here.
+                final long onDisk = RingSetHeader.readGeneration(config.ringDirectory());
+                if (onDisk > 0 && onDisk != ringSet.generation())
                 {
                     final RingSetHeader replaced = reopenHeader();
                     if (null != replaced)
                     {
-                        headerFile = current;
                         synchronized (this)
                         {
                             if (!closed)
@@ -691,27 +689,15 @@ public final class Fanout implements AutoCloseable
         }
     }
 
-    private Object headerFileKey()
-    {
-        try
-        {
-            return Files.readAttributes(RingSetHeader.file(config.ringDirectory()),
-                java.nio.file.attribute.BasicFileAttributes.class).fileKey();
-        }
-        catch (final IOException ex)
-        {
-            return null;
-        }
-    }
-
     /** Map the directory's new header in place of the old one; returns the old one, or null when not ready yet. */
     private RingSetHeader reopenHeader()
     {
         try
         {
             final RingSetHeader fresh = RingSetHeader.openExisting(config.ringDirectory());
-            if (null == fresh || !fresh.isInitialised() || 0 == fresh.generation())
+            if (null == fresh || !fresh.isInitialised() || 0 == fresh.generation() || generation == fresh.generation())
             {
+                // Not ready yet, or the same generation after all (read while the producer was writing it).
                 CloseHelper.close(fresh);
                 return null;
             }
