@@ -275,7 +275,7 @@ class RestartTest
             "--retransmit-port", Integer.toString(retransmitPort), "--linger-ms", "10000"};
     }
 
-    private static String[] concat(final String[] first, final String... second)
+    static String[] concat(final String[] first, final String... second)
     {
         final String[] all = java.util.Arrays.copyOf(first, first.length + second.length);
         System.arraycopy(second, 0, all, first.length, second.length);
