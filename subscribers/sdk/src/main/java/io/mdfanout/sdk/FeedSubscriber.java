@@ -242,8 +242,8 @@ public final class FeedSubscriber implements AutoCloseable
      * announced it.
      *
      * @param partition a subscribed partition.
-     * @return the status; {@link SourceStatus#NULL_VAL} before any heartbeat, or from a fanout that does not
-     * announce it (schema version 1).
+     * @return the status; {@link SourceStatus#NULL_VAL} before any heartbeat, from a fanout that does not
+     * announce it (schema version 1), or one this build does not know (a newer fanout's).
      */
     public SourceStatus sourceStatus(final int partition)
     {

@@ -214,7 +214,7 @@ final class PacketProcessor
         {
             onGap(stream, next);
         }
-        onSourceStatus(stream, heartbeat.sourceStatus());
+        onSourceStatus(stream, heartbeat.sourceStatusRaw());
 
         try
         {
@@ -783,25 +783,23 @@ final class PacketProcessor
 
     /**
      * What the fanout's heartbeat says of its source: LIVE ends a source outage, a status that says the
-     * feed does not deliver starts one; UNKNOWN (nothing said yet) and NULL_VAL (an older fanout) change nothing.
+     * feed does not deliver starts one; UNKNOWN (nothing said yet), the null value (an older fanout) and a
+     * value this build does not know (a newer fanout) change nothing. Read raw: the generated enum lookup
+     * throws on an unknown value, and nothing received may make poll() throw.
      */
-    private void onSourceStatus(final PartitionStream stream, final SourceStatus status)
+    private void onSourceStatus(final PartitionStream stream, final short status)
     {
-        switch (status)
+        if (SourceStatus.LIVE.value() == status)
         {
-            case LIVE:
-                sourceLive(stream);
-                break;
-            case LINES_SILENT:
-            case LOADING:
-            case STOPPED:
-            case FEED_HANDLER_DOWN:
-                sourceDown(stream);
-                break;
-            default:
-                break;
+            sourceLive(stream);
         }
-        stream.sourceStatus = status;
+        else if (SourceStatus.LINES_SILENT.value() == status || SourceStatus.LOADING.value() == status ||
+            SourceStatus.STOPPED.value() == status || SourceStatus.FEED_HANDLER_DOWN.value() == status)
+        {
+            sourceDown(stream);
+        }
+        stream.sourceStatus = status >= SourceStatus.UNKNOWN.value() && status <= SourceStatus.FEED_HANDLER_DOWN.value() ?
+            SourceStatus.get(status) : SourceStatus.NULL_VAL;
     }
 
     private void sourceDown(final PartitionStream stream)

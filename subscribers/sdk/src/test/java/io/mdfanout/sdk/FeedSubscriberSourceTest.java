@@ -267,7 +267,10 @@ class FeedSubscriberSourceTest
         }
     }
 
-    /** A fanout of schema version 1 sends shorter heartbeats without a source status: accepted, changing nothing. */
+    /**
+     * A fanout of schema version 1 sends shorter heartbeats without a source status: accepted, changing nothing;
+     * so is a status value this build does not know.
+     */
     @Test
     void heartbeatsOfAnOlderFanoutAreAcceptedAndSayNothingOfTheSource()
     {
@@ -289,6 +292,16 @@ class FeedSubscriberSourceTest
             TestMedia.offer(publication, writer.buffer(), writer.heartbeatOfVersionOne(PARTITION, 1, 2));
             pollUntil(subscriber, () -> 1 == subscriber.counters().malformed(MalformedReason.SHORT_BLOCK_LENGTH));
             assertEquals(1, subscriber.counters().heartbeats());
+
+            // A status a newer fanout may define: says nothing to this build, and never throws out of poll().
+            final int length = writer.heartbeat(PARTITION, 1, 2, SourceStatus.LIVE);
+            writer.buffer().putByte(PacketWriter.HEADER_LENGTH + io.mdfanout.sbe.HeartbeatEncoder.sourceStatusEncodingOffset(),
+                (byte)9);
+            TestMedia.offer(publication, writer.buffer(), length);
+            pollUntil(subscriber, () -> 2 == subscriber.counters().heartbeats());
+            assertEquals(SourceStatus.NULL_VAL, subscriber.sourceStatus(PARTITION));
+            assertEquals(List.of(), listener.events);
+            assertEquals(0, subscriber.counters().listenerErrors());
         }
     }
 }
