@@ -137,9 +137,23 @@ class MessagePathAllocationTest
         final MoldUdp64PacketProcessor processor;
         final OrderBooks books;
         final FeedSubscriber subscriber;
+        final java.nio.file.Path ringSetDir;
+        final io.mdfanout.wire.RingSetHeader ringSet;
+        static final long GENERATION = 7;
 
         Chain(final Aeron aeron, final int streamIdBase)
         {
+            try
+            {
+                ringSetDir = java.nio.file.Files.createTempDirectory("allocation-rings");
+            }
+            catch (final java.io.IOException ex)
+            {
+                throw new java.io.UncheckedIOException(ex);
+            }
+            ringSet = io.mdfanout.wire.RingSetHeader.openForProducer(ringSetDir);
+            ringSet.layout(PARTITIONS, 1 << 20);
+            ringSet.generation(GENERATION);
             final CountersManager counters = new InMemoryCounters(256).countersManager();
             final RingBuffer[] rings = new RingBuffer[PARTITIONS];
             for (int p = 0; p < PARTITIONS; p++)
@@ -150,6 +164,8 @@ class MessagePathAllocationTest
                 publishers[p] = new PartitionPublisher(p, rings[p], publications[p], new PartitionCounters(counters, p),
                     TimeUnit.MILLISECONDS.toNanos(250), 1024, new PreciseEpochNanoClock(), new SystemNanoClock(),
                     Throwable::printStackTrace);
+                // As the fanout runs them: each duty cycle checks the ring set's generation.
+                publishers[p].followGeneration(ringSet, GENERATION);
                 publishers[p].onStart();
             }
             // In production the fanout drains the rings on its own thread; here one thread does both,
@@ -233,6 +249,12 @@ class MessagePathAllocationTest
             {
                 CloseHelper.quietClose(publication);
             }
+            for (final PartitionPublisher publisher : publishers)
+            {
+                assertTrue(null == publisher || !publisher.hasGenerationChanged(), "the generation held");
+            }
+            ringSet.close();
+            org.agrona.IoUtil.delete(ringSetDir.toFile(), true);
         }
     }
 

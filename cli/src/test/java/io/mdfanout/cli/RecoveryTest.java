@@ -46,6 +46,7 @@ class RecoveryTest
     private static final int SYMBOLS = 200;
     private static final long SEED = 20261121L;
     private static final String SNAPSHOT_INTERVAL_MS = "1000";
+    private static final long SCHEDULING_ALLOWANCE_MS = 500;
     /**
      * A partition stale for a stream reason: messages lost or maybe lost. SOURCE_DOWN is left out: the fanout
      * says so while the exchange's lines are silent, before the session starts and after it ends, and it costs
@@ -104,9 +105,11 @@ class RecoveryTest
                     assertTrue(Long.parseLong(stale.get(partition).group(3)) > messages / PARTITIONS / 4,
                         "joined well into the stream: " + stale.get(partition).group());
                     assertTrue(recovered.containsKey(partition), subscriber.name() + " recovered partition " + partition);
+                    assertRecoveredInTime(stale.get(partition), recovered.get(partition));
                     System.out.println(subscriber.name() + ": " + stale.get(partition).group() + " -> " +
                         recovered.get(partition).group());
                 }
+                expected.verifyDisturbedRecording(chain.recording(i), subscriber.name(), lastRecovered(subscriber));
             }
             chain.passed();
         }
@@ -157,6 +160,7 @@ class RecoveryTest
                 final int staleGaps = dataStaleLines(subscriber).size();
                 assertEquals(staleGaps, snapshotRecoveryLines(subscriber).size(),
                     subscriber.name() + ": every stale partition recovered");
+                expected.verifyDisturbedRecording(chain.recording(i), subscriber.name(), lastRecovered(subscriber));
             }
             chain.passed();
         }
@@ -213,6 +217,13 @@ class RecoveryTest
             assertEquals(expected.books(), Files.readString(chain.books(2)), "the paused subscriber's books");
             assertTrue(!dataStaleLines(paused).isEmpty(), "the paused subscriber knew it fell behind");
             assertEquals(PARTITIONS, lastPerPartition(paused, RECOVERED).size(), "and recovered every partition");
+            final Map<Integer, Matcher> pausedStale = lastPerPartition(paused, STALE);
+            final Map<Integer, Matcher> pausedRecovered = lastPerPartition(paused, RECOVERED);
+            for (int partition = 0; partition < PARTITIONS; partition++)
+            {
+                assertRecoveredInTime(pausedStale.get(partition), pausedRecovered.get(partition));
+            }
+            expected.verifyDisturbedRecording(chain.recording(2), paused.name(), lastRecovered(paused));
             paused.linesContaining("STALE ").forEach(line -> System.out.println("paused subscriber: " + line));
             paused.linesContaining("RECOVERED ").forEach(line -> System.out.println("paused subscriber: " + line));
             chain.passed();
@@ -263,14 +274,39 @@ class RecoveryTest
                     assertTrue(Long.parseLong(staleLine.group(4)) >= killedAtMs, staleLine.group());
                     final Matcher recoveredLine = recovered.get(partition);
                     assertTrue(null != recoveredLine, subscriber.name() + " recovered partition " + partition);
-                    // Snapshot ids restart at 1 with the new publication: recovered from its first
-                    // or second snapshot, that is within two snapshot intervals.
-                    assertTrue(Long.parseLong(recoveredLine.group(2)) <= 2, recoveredLine.group());
+                    assertRecoveredInTime(staleLine, recoveredLine);
                     System.out.println(subscriber.name() + ": " + staleLine.group() + " -> " + recoveredLine.group());
                 }
+                expected.verifyDisturbedRecording(chain.recording(i), subscriber.name(), lastRecovered(subscriber));
             }
             chain.passed();
         }
+    }
+
+    /**
+     * A stale partition recovers from the first snapshot that starts after it went stale: within two
+     * snapshot intervals of the fault as the subscriber saw it (its STALE line's time), wall-clock time
+     * from the two lines, plus {@link #SCHEDULING_ALLOWANCE_MS} for five JVMs on two cores.
+     */
+    private static void assertRecoveredInTime(final Matcher stale, final Matcher recovered)
+    {
+        final long staleAtMs = Long.parseLong(stale.group(4));
+        final long recoveredAtMs = Long.parseLong(recovered.group(5));
+        final long limitMs = 2 * Long.parseLong(SNAPSHOT_INTERVAL_MS) + SCHEDULING_ALLOWANCE_MS;
+        assertTrue(recoveredAtMs - staleAtMs <= limitMs, "recovered " + (recoveredAtMs - staleAtMs) +
+            " ms after the fault, more than two snapshot intervals (+" + SCHEDULING_ALLOWANCE_MS + " ms): " +
+            stale.group() + " -> " + recovered.group());
+    }
+
+    /** Per partition, the snapshot begin sequence of the subscriber's last RECOVERED line, 0 for none. */
+    static long[] lastRecovered(final ChainProcess subscriber) throws IOException
+    {
+        final long[] sequences = new long[PARTITIONS];
+        for (final Map.Entry<Integer, Matcher> entry : lastPerPartition(subscriber, RECOVERED).entrySet())
+        {
+            sequences[entry.getKey()] = Long.parseLong(entry.getValue().group(3));
+        }
+        return sequences;
     }
 
     private static void awaitClean(final List<ChainProcess> subscribers) throws InterruptedException

@@ -80,6 +80,7 @@ public final class Fanout implements AutoCloseable
     private static final int COUNTER_VALUES_LENGTH = 64 * 1024;
     private static final long RING_POLL_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long GENERATION_WATCH_INTERVAL_MS = 10;
+    private static final long HEADER_FILE_CHECK_CYCLES = 50;
 
     /** Busy thread of all publishers in {@link FanoutThreading#SHARED} threading. */
     public static final String PUBLISHER_THREAD = "fanout-publisher";
@@ -650,6 +651,7 @@ public final class Fanout implements AutoCloseable
 
     private void watchGeneration()
     {
+        long checks = 0;
         while (!closed)
         {
             try
@@ -666,10 +668,55 @@ public final class Fanout implements AutoCloseable
                 {
                     if (!closed)
                     {
-                        followGeneration();
+                        followGeneration(null);
                     }
                 }
             }
+            else if (++checks % HEADER_FILE_CHECK_CYCLES == 0)
+            {
+                // The ring directory emptied and made again under a running fanout (a feed handler started
+                // on a wiped /dev/shm): the file's generation differs from the one of the mapping held here.
+                final long onDisk = RingSetHeader.readGeneration(config.ringDirectory());
+                if (onDisk > 0 && onDisk != ringSet.generation())
+                {
+                    final RingSetHeader replaced = reopenHeader();
+                    if (null != replaced)
+                    {
+                        synchronized (this)
+                        {
+                            if (!closed)
+                            {
+                                followGeneration(replaced);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Map the directory's new header in place of the old one; returns the old one, or null when not ready yet. */
+    private RingSetHeader reopenHeader()
+    {
+        try
+        {
+            final RingSetHeader fresh = RingSetHeader.openExisting(config.ringDirectory());
+            if (null == fresh || !fresh.isInitialised() || 0 == fresh.generation() || generation == fresh.generation())
+            {
+                // Not ready yet, or the same generation after all (read while the producer was writing it).
+                CloseHelper.close(fresh);
+                return null;
+            }
+            final RingSetHeader old = ringSet;
+            ringSet = fresh;
+            System.err.println("fanout: " + RingSetHeader.file(config.ringDirectory()) + " was replaced " +
+                "(the ring directory was emptied and a feed handler started afresh)");
+            return old;
+        }
+        catch (final RuntimeException ex)
+        {
+            errorHandler.onError(ex);
+            return null;
         }
     }
 
@@ -690,8 +737,15 @@ public final class Fanout implements AutoCloseable
      * from an exchange snapshot), map the new rings and publish them in new publications. Rings of another
      * layout are not followed: the error says which option disagrees, and the fanout waits for rings it can read.
      */
-    private void followGeneration()
+    private void followGeneration(final RingSetHeader replacedHeader)
     {
+        for (final PartitionPublisher publisher : publishers)
+        {
+            publisher.stopForNewGeneration(); // so that a generation refused now is tried again when it changes
+        }
+        CloseHelper.closeAll(runners);
+        java.util.Arrays.fill(runners, null);
+        CloseHelper.close(replacedHeader); // no publisher reads it any more
         final long newGeneration = ringSet.generation();
         final String disagreement = disagreement(ringSet);
         if (null != disagreement)
@@ -706,8 +760,6 @@ public final class Fanout implements AutoCloseable
         }
         System.err.println("fanout: the feed handler replaced the rings in " + config.ringDirectory() +
             " (generation " + generation + " -> " + newGeneration + "): following, in new publications");
-        CloseHelper.closeAll(runners);
-        java.util.Arrays.fill(runners, null);
         CloseHelper.closeAll(snapshotPublications);
         CloseHelper.closeAll(publications);
         CloseHelper.closeAll(rings);

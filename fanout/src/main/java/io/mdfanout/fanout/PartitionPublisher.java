@@ -247,6 +247,12 @@ public final class PartitionPublisher implements Agent
         this.sourceMonitor = sourceMonitor;
     }
 
+    /** Stop reading the ring as if its generation had changed (its owner replaced the ring set); any thread. */
+    public void stopForNewGeneration()
+    {
+        generationChanged = true;
+    }
+
     /** @return true once the ring set's generation moved past this publisher's ring; safe from any thread. */
     public boolean hasGenerationChanged()
     {

@@ -154,6 +154,27 @@ public final class RingSetHeader implements AutoCloseable
         return header;
     }
 
+    /**
+     * The generation in the directory's header file as the file is now, read without mapping it: a
+     * consumer compares it with its own mapping's to learn that the file was replaced under it (the
+     * directory emptied and made again), which no mapping of the old file can show.
+     *
+     * @param directory the ring directory.
+     * @return the generation, or -1 when there is no readable header.
+     */
+    public static long readGeneration(final Path directory)
+    {
+        try (FileChannel channel = FileChannel.open(file(directory), StandardOpenOption.READ))
+        {
+            final java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.nativeOrder());
+            return channel.read(bytes, GENERATION_OFFSET) == 8 ? bytes.getLong(0) : -1;
+        }
+        catch (final IOException ex)
+        {
+            return -1;
+        }
+    }
+
     private static boolean isHeaderFile(final Path path) throws IOException
     {
         if (!Files.isRegularFile(path) || Files.size(path) != LENGTH)

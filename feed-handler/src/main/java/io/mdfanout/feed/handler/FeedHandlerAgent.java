@@ -74,6 +74,7 @@ public final class FeedHandlerAgent implements Agent
     private final int grantedReceiveBufferBytes;
     private final RingSetHeader header;
     private long lastHeartbeatNs;
+    private long snapshotMessages;
 
     /**
      * Create the agent and open its sockets.
@@ -245,6 +246,61 @@ public final class FeedHandlerAgent implements Agent
         {
             return false;
         }
+    }
+
+    /**
+     * Before the duty cycle starts: write one message of an exchange snapshot (GLIMPSE: the directory,
+     * trading states, every open order as an add) into the rings of a new generation. The messages carry
+     * exchange sequence 0 (they are state, not a sequenced event). While the snapshot loads, a full ring
+     * is waited for without limit (the fanout drains it), and the ring header says the source is loading.
+     *
+     * @param buffer holding the ITCH message.
+     * @param offset of its type byte.
+     * @param length of the message.
+     */
+    public void onSnapshotMessage(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (0 == snapshotMessages)
+        {
+            normalizer.ringFullTimeoutNs(Long.MAX_VALUE);
+        }
+        normalizer.onMessage(buffer, offset, length, 0);
+        if ((++snapshotMessages & 255) == 0)
+        {
+            normalizer.flush();
+            if (null != header)
+            {
+                header.heartbeat(System.currentTimeMillis(), normalizer.lastTimestamp(), RingSetHeader.SOURCE_LOADING);
+            }
+        }
+    }
+
+    /**
+     * The snapshot is complete: it is the state after every message before {@code nextSequence}, so the
+     * feed continues there (the packets that arrived meanwhile wait in the socket buffers; what the
+     * kernel could not hold is a gap, requested as any other).
+     *
+     * @param nextSequence the MoldUDP64 sequence the snapshot's End of Snapshot message gives.
+     */
+    public void onSnapshotComplete(final long nextSequence)
+    {
+        normalizer.flush();
+        normalizer.ringFullTimeoutNs(config.ringFullWaitMs() * 1_000_000L);
+        final long[] lastRecords = new long[normalizer.partitionCount()];
+        java.util.Arrays.fill(lastRecords, nextSequence - 1);
+        normalizer.resume(nextSequence - 1, lastRecords);
+        arbiter.resumeAt(nextSequence, "");
+        if (null != header)
+        {
+            header.sessionSequenceStart(nextSequence);
+            header.committedSequence(nextSequence - 1);
+        }
+    }
+
+    /** @return messages of an exchange snapshot written so far. */
+    public long snapshotMessages()
+    {
+        return snapshotMessages;
     }
 
     /** {@inheritDoc} */

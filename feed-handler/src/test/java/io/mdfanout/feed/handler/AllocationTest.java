@@ -2,6 +2,7 @@ package io.mdfanout.feed.handler;
 
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
+import io.mdfanout.feed.normalize.PartitionRingSet;
 import io.mdfanout.feed.support.ItchBytes;
 import io.mdfanout.feed.support.MoldPackets;
 import io.mdfanout.feed.support.RingWaitDeadline;
@@ -101,6 +102,62 @@ class AllocationTest
         assertEquals(windows * 20_000L * 18, normalizerCounters.messagesPublished().get() - publishedBefore);
         assertTrue(feedCounters.gaps().get() > gapsBefore, "gap notices were on the measured path");
         assertEquals(0, normalizerCounters.invalidField().get());
+    }
+
+    /**
+     * The path of a restarted feed handler: rings re-attached, the commit marks kept at every publish and
+     * the committed sequence stored in the ring header at every flush, records of resumed sequences skipped.
+     */
+    @Test
+    void resumedRingsWithCommitMarksAllocateNothing(@org.junit.jupiter.api.io.TempDir final Path dir) throws Exception
+    {
+        final Path ringDir = dir.resolve("rings");
+        long sequence = 1;
+        try (PartitionRingSet first = new PartitionRingSet(
+            ringDir, PARTITIONS, 64 * 1024, "test", PartitionRingSet.Mode.RESUME, null))
+        {
+            final MoldUdp64PacketProcessor processor = processor(first, new InMemoryCounters(128));
+            final UnsafeBuffer packet = new UnsafeBuffer(everyTypePacket());
+            for (int i = 0; i < 1_000; i++)
+            {
+                sequence = step(processor, first.rings(), packet, sequence, 19);
+            }
+        }
+
+        try (PartitionRingSet resumed = new PartitionRingSet(
+            ringDir, PARTITIONS, 64 * 1024, "test", PartitionRingSet.Mode.RESUME, null))
+        {
+            assertTrue(resumed.isResumed(), resumed.describe());
+            assertEquals(sequence - 1, resumed.committedSequence(), "committed through the last packet");
+            final InMemoryCounters counters = new InMemoryCounters(128);
+            final MoldUdp64PacketProcessor processor = processor(resumed, counters);
+            final UnsafeBuffer packet = new UnsafeBuffer(everyTypePacket());
+            final long[] next = { resumed.committedSequence() + 1 };
+            for (int i = 0; i < 100_000; i++)
+            {
+                next[0] = step(processor, resumed.rings(), packet, next[0], 19);
+            }
+            AllocationWindows.assertOneWindowAllocatesNothing(
+                "on the resumed message path over 20,000 packets", AllocationWindows.WINDOWS, () ->
+                {
+                    for (int i = 0; i < 20_000; i++)
+                    {
+                        next[0] = step(processor, resumed.rings(), packet, next[0], 19);
+                    }
+                });
+            assertEquals(next[0] - 1, resumed.header().committedSequence(), "the header follows every flush");
+        }
+    }
+
+    private static MoldUdp64PacketProcessor processor(final PartitionRingSet rings, final InMemoryCounters counters)
+    {
+        final ItchNormalizer normalizer = new ItchNormalizer(rings.rings(), rings.ringFiles(), rings.header(),
+            new RingWaitDeadline(), new NormalizerCounters(counters.countersManager(), "a", PARTITIONS));
+        if (rings.isResumed())
+        {
+            normalizer.resume(rings.committedSequence(), rings.lastRecordSequences());
+        }
+        return new MoldUdp64PacketProcessor("ALLOC", normalizer, new FeedHandlerCounters(counters.countersManager(), "a"));
     }
 
     private static long step(
