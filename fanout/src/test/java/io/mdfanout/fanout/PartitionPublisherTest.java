@@ -440,6 +440,12 @@ final class PartitionPublisherTest
                     producer.heartbeat(clock.time(), i,
                         (i & 1) == 0 ? RingSetHeader.SOURCE_LIVE : RingSetHeader.SOURCE_LINES_SILENT);
                     nanoClock.advance(SourceMonitor.CHECK_INTERVAL_NS);
+                    while (publication.availableWindow() < 4096)
+                    {
+                        // IPC: wait for the driver to move the publication limit, so every heartbeat is accepted
+                        subscription.poll(countingHandler, 100);
+                        Thread.yield();
+                    }
                     publisher.doWork();
                     subscription.poll(countingHandler, 100);
                 }
@@ -458,9 +464,9 @@ final class PartitionPublisherTest
             final long heartbeatsBefore = publisher.counters().heartbeats().get();
             AllocationWindows.assertOneWindowAllocatesNothing(
                 "by 10,000 duty cycles announcing a changed source status", AllocationWindows.WINDOWS, flips);
-            // A heartbeat refused by IPC back pressure is not retried once the status flips back: fewer than one a cycle.
+            // Nearly one a cycle: an offer refused at a term's end (admin action) is not retried once the status flips back.
             final long heartbeatsSent = publisher.counters().heartbeats().get() - heartbeatsBefore;
-            assertTrue(heartbeatsSent > 1_000, "heartbeats sent in the window: " + heartbeatsSent);
+            assertTrue(heartbeatsSent > 9_000, "heartbeats sent in the window: " + heartbeatsSent);
             assertTrue(received[0] > 0);
             assertTrue(sourceCounters.downEvents().get() > 5_000, "every flip to lines silent counted");
         }
