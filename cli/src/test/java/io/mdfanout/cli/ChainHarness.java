@@ -64,9 +64,18 @@ final class ChainHarness implements AutoCloseable
     /** A fanout under a log name of its own (a restarted fanout), with extra options (snapshot settings). */
     ChainProcess namedFanout(final String name, final String... fanoutArgs) throws IOException
     {
-        return start(name, concat(new String[] {"fanout", "--ring-dir", ringDir.toString(),
-            "--partitions", Integer.toString(partitions), "--channel", channel, "--stream-id-base", streamIdBase,
-            "--stats-interval-s", "5"}, fanoutArgs));
+        return namedFanout(name, List.of(), fanoutArgs);
+    }
+
+    /** A fanout under a log name of its own, with extra JVM options (Aeron's timeouts) and options. */
+    ChainProcess namedFanout(final String name, final List<String> jvmArgs, final String... fanoutArgs)
+        throws IOException
+    {
+        final ChainProcess process = ChainProcess.start(name, dir, jvmArgs, concat(new String[] {"fanout",
+            "--ring-dir", ringDir.toString(), "--partitions", Integer.toString(partitions), "--channel", channel,
+            "--stream-id-base", streamIdBase, "--stats-interval-s", "5"}, fanoutArgs));
+        processes.add(process);
+        return process;
     }
 
     /** Subscriber processes recording everything until END_OF_MESSAGES; returns once all have joined. */

@@ -32,6 +32,13 @@ import static org.junit.jupiter.api.Assertions.fail;
  * scrapes the feed handler, the fanout and a subscriber every second, and every query of every
  * dashboard panel and every alert rule must return data. promtool checks the rules file, and the
  * server itself must load every rule with health "ok".
+ * <p>
+ * Then the faults the alerts are for are caused, one at a time, and each alert must go to firing
+ * and back to inactive when the fault ends: a stalled fanout (SIGSTOP), a dead feed handler
+ * (SIGSTOP: its rings only look idle; held until the exchange's packets overflow its socket buffer,
+ * so that it declares a gap when it resumes) and a silent line (the exchange, here the simulator,
+ * stopped). The server loads the rules at 1/{@value #RULE_TIME_SCALE} of their durations
+ * ({@code for:} and range windows) so that this takes seconds, not minutes.
  */
 class MonitoringTest
 {
@@ -45,12 +52,26 @@ class MonitoringTest
     private static final Pattern DASHBOARD_EXPR = Pattern.compile("\"expr\":\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
     private static final Pattern RULE_EXPR = Pattern.compile("^\\s*expr:\\s*(.+)$", Pattern.MULTILINE);
     private static final Pattern THRESHOLD = Pattern.compile("\\s*(>=|<=|==|!=|>|<)\\s*[0-9.]+\\s*$");
+    private static final Pattern DURATION = Pattern.compile("(for: |\\[)(\\d+)([sm])");
+    private static final Pattern ALERT_STATE = Pattern.compile("\"state\":\"(\\w+)\"");
+    /** The test's rules run this many times faster than the chart's. */
+    private static final int RULE_TIME_SCALE = 15;
+    private static final String FEED_HANDLER_DOWN = "MdfanoutFeedHandlerDown";
+    private static final String LINE_SILENT = "MdfanoutFeedLineSilent";
+    private static final String GAPS_DECLARED = "MdfanoutFeedGapsDeclared";
+    private static final String FANOUT_STALLED = "MdfanoutFanoutStalled";
+    /**
+     * The fanout is stopped by a signal for several seconds: its embedded driver and its client must not time
+     * each other out when both resume (whichever thread runs first would find the other's heartbeat old).
+     */
+    private static final List<String> PATIENT_AERON = List.of("-Daeron.client.liveness.timeout=60s",
+        "-Daeron.publication.unblock.timeout=90s", "-Daeron.driver.timeout=60000");
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @Test
-    @Timeout(value = 5, unit = TimeUnit.MINUTES)
-    void everyDashboardQueryAndAlertRuleReturnsDataFromTheRunningChain(@TempDir final Path dir) throws Exception
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void everyDashboardQueryAndAlertRuleReturnsDataAndTheAlertsFireOnTheirFaults(@TempDir final Path dir) throws Exception
     {
         final String prometheus = requireTool("prometheus");
         final String promtool = requireTool("promtool");
@@ -62,19 +83,25 @@ class MonitoringTest
         final String channel = "aeron:udp?endpoint=224.0.1.109:46800|interface=127.0.0.1|mtu=8192";
         try (ChainHarness chain = new ChainHarness(dir, "monitoring", 2, channel, 4680))
         {
-            chain.feedHandler("--group", "239.255.46.9", "--port", "46900", "--interface", "127.0.0.1",
+            // A 1 MiB socket buffer (the kernel doubles it) holds about a second of this feed: a feed handler
+            // stopped for several seconds loses packets, and with no line B and no re-request server declares them.
+            final ChainProcess feedHandler = chain.feedHandler("--group", "239.255.46.9", "--port", "46900",
+                "--interface", "127.0.0.1", "--rcvbuf-bytes", "1048576", "--line-silence-ms", "1000",
                 "--metrics-port", Integer.toString(FEED_HANDLER_PORT), "--metrics-bind", "127.0.0.1");
-            chain.fanout("--metrics-port", Integer.toString(FANOUT_PORT), "--metrics-bind", "127.0.0.1");
+            final ChainProcess fanout = chain.namedFanout("fanout", PATIENT_AERON,
+                "--metrics-port", Integer.toString(FANOUT_PORT), "--metrics-bind", "127.0.0.1");
             chain.start("subscriber", "stats", "--channel", channel, "--stream-id-base", "4680", "--partitions", "2",
                 "--interval-s", "5", "--metrics-port", Integer.toString(SUBSCRIBER_PORT), "--metrics-bind", "127.0.0.1");
             final ChainProcess simulator = chain.simulator(
                 "--group", "239.255.46.9", "--port", "46900", "--interface", "127.0.0.1",
-                "--symbols", "50", "--messages", "2000000", "--rate", "20000");
+                "--symbols", "50", "--messages", "0", "--rate", "20000", "--coalesce-us", "1000");
 
+            final Path fastRules = dir.resolve("mdfanout-rules-fast.yaml");
+            Files.writeString(fastRules, scaled(Files.readString(RULES)));
             final Path config = dir.resolve("prometheus.yml");
             Files.writeString(config, String.join("\n",
                 "global: {scrape_interval: 1s, evaluation_interval: 1s}",
-                "rule_files: ['" + RULES + "']",
+                "rule_files: ['" + fastRules + "']",
                 "scrape_configs:",
                 "  - job_name: mdfanout-feed-handler",
                 "    static_configs: [{targets: ['127.0.0.1:" + FEED_HANDLER_PORT + "']}]",
@@ -120,12 +147,134 @@ class MonitoringTest
                     count++;
                 }
                 assertEquals(Files.readString(RULES).split("- alert:", -1).length - 1, count, "every rule loaded");
+
+                causeEachFaultAndSeeItsAlertFireAndResolve(feedHandler, fanout, simulator);
             }
             finally
             {
                 server.stop();
             }
             chain.passed();
+        }
+    }
+
+    /**
+     * One fault at a time; before each, its alert is inactive (a gap declared while the chain warmed up has
+     * left the scaled window), and after each it must fire, then resolve once the fault ends.
+     */
+    private void causeEachFaultAndSeeItsAlertFireAndResolve(
+        final ChainProcess feedHandler, final ChainProcess fanout, final ChainProcess simulator) throws Exception
+    {
+        for (final String alert : List.of(FANOUT_STALLED, FEED_HANDLER_DOWN, LINE_SILENT, GAPS_DECLARED))
+        {
+            awaitAlert(alert, "inactive", 60);
+        }
+        final long startNs = System.nanoTime();
+
+        // A stalled fanout: records wait in its rings and its position does not move (seen from the feed handler).
+        fanout.signal("STOP");
+        try
+        {
+            awaitAlert(FANOUT_STALLED, "firing", 30);
+            assertEquals("inactive", alertState(FEED_HANDLER_DOWN), "a stalled fanout is not a dead feed handler");
+        }
+        finally
+        {
+            fanout.signal("CONT");
+        }
+        awaitAlert(FANOUT_STALLED, "inactive", 30);
+        System.out.println("monitoring: stalled fanout alerted and resolved");
+
+        // A dead feed handler: its rings only look idle; the fanout says so, to Prometheus and to the subscriber.
+        feedHandler.signal("STOP");
+        final long stoppedNs = System.nanoTime();
+        try
+        {
+            awaitQuery("mdfanout_fanout_source_status == 5", 20);
+            awaitAlert(FEED_HANDLER_DOWN, "firing", 30);
+            assertEquals("inactive", alertState(FANOUT_STALLED), "the fanout is fine: its rings are just idle");
+            // Held long enough for the exchange's packets to overflow the stopped feed handler's socket buffer.
+            final long heldNs = TimeUnit.SECONDS.toNanos(5) - (System.nanoTime() - stoppedNs);
+            if (heldNs > 0)
+            {
+                Thread.sleep(TimeUnit.NANOSECONDS.toMillis(heldNs));
+            }
+        }
+        finally
+        {
+            feedHandler.signal("CONT");
+        }
+        awaitAlert(FEED_HANDLER_DOWN, "inactive", 30);
+        awaitQuery("mdfanout_subscriber_stale_total{reason=\"source_down\"} > 0", 20);
+        // What it lost while stopped, it declares (no line B, no re-request server).
+        awaitAlert(GAPS_DECLARED, "firing", 30);
+        System.out.println("monitoring: dead feed handler alerted (the subscriber stale with SOURCE_DOWN) and " +
+            "resolved, its loss declared");
+
+        // A silent line: the exchange stops sending. The fanout says LINES_SILENT, which is not a dead feed handler.
+        simulator.signal("STOP");
+        try
+        {
+            awaitAlert(LINE_SILENT, "firing", 30);
+            awaitQuery("mdfanout_fanout_source_status == 2", 10);
+            assertEquals("inactive", alertState(FEED_HANDLER_DOWN), "silent lines are not a dead feed handler");
+        }
+        finally
+        {
+            simulator.signal("CONT");
+        }
+        awaitAlert(LINE_SILENT, "inactive", 30);
+        awaitAlert(GAPS_DECLARED, "inactive", 60);
+        System.out.println("monitoring: silent line alerted and resolved; declared gaps resolved; faults took " +
+            TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs) + " s");
+    }
+
+    /** The rules with every {@code for:} and range window divided by {@link #RULE_TIME_SCALE} (1 s at least). */
+    static String scaled(final String rules)
+    {
+        final Matcher matcher = DURATION.matcher(rules);
+        final StringBuilder scaled = new StringBuilder();
+        while (matcher.find())
+        {
+            final long seconds = Long.parseLong(matcher.group(2)) * ("m".equals(matcher.group(3)) ? 60 : 1);
+            matcher.appendReplacement(scaled, matcher.group(1) + Math.max(1, seconds / RULE_TIME_SCALE) + "s");
+        }
+        matcher.appendTail(scaled);
+        return scaled.toString();
+    }
+
+    /** @return firing, pending or inactive: the most advanced state of any alert of that name. */
+    private String alertState(final String alertName) throws IOException, InterruptedException
+    {
+        String state = "inactive";
+        for (final String alert : get("/api/v1/alerts").split("\\{\"labels\":"))
+        {
+            if (alert.contains("\"alertname\":\"" + alertName + "\""))
+            {
+                final Matcher matcher = ALERT_STATE.matcher(alert);
+                if (matcher.find())
+                {
+                    if ("firing".equals(matcher.group(1)))
+                    {
+                        return "firing";
+                    }
+                    state = matcher.group(1);
+                }
+            }
+        }
+        return state;
+    }
+
+    private void awaitAlert(final String alertName, final String state, final int timeoutSeconds) throws Exception
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        while (!state.equals(alertState(alertName)))
+        {
+            if (System.nanoTime() > deadline)
+            {
+                fail(alertName + " not " + state + " after " + timeoutSeconds + " s: " + get("/api/v1/alerts"));
+            }
+            Thread.sleep(250);
         }
     }
 

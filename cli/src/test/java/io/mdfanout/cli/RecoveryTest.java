@@ -47,10 +47,16 @@ class RecoveryTest
     private static final long SEED = 20261121L;
     private static final String SNAPSHOT_INTERVAL_MS = "1000";
     private static final long SCHEDULING_ALLOWANCE_MS = 500;
+    /**
+     * A partition stale for a stream reason: messages lost or maybe lost. SOURCE_DOWN is left out: the fanout
+     * says so while the exchange's lines are silent, before the session starts and after it ends, and it costs
+     * no data (see {@link #dataStaleLines}).
+     */
     private static final Pattern STALE = Pattern.compile(
-        "STALE partition=(\\d+) reason=(\\w+) streamSequence=(\\d+) epochMs=(\\d+)");
+        "STALE partition=(\\d+) reason=(?!SOURCE_DOWN)(\\w+) streamSequence=(\\d+) epochMs=(\\d+)");
+    /** A recovery from a snapshot (snapshot id 0 is the end of a SOURCE_DOWN outage, which needs none). */
     private static final Pattern RECOVERED = Pattern.compile(
-        "RECOVERED partition=(\\d+) snapshotId=(\\d+) lastStreamSequence=(\\d+) staleMs=(\\d+) epochMs=(\\d+)");
+        "RECOVERED partition=(\\d+) snapshotId=([1-9]\\d*) lastStreamSequence=(\\d+) staleMs=(\\d+) epochMs=(\\d+)");
     private static final Pattern SIMULATOR_PROGRESS = Pattern.compile("simulator: messages=(\\d+)");
 
     @Test
@@ -84,7 +90,7 @@ class RecoveryTest
             final ExpectedStreams expected = ExpectedStreams.generate(SEED, SYMBOLS, messages, PARTITIONS);
             expected.verifyRecording(chain.recording(1), "subscriber-1");
             assertEquals(expected.books(), Files.readString(chain.books(1)), "the full subscriber's books");
-            assertTrue(full.get(0).linesContaining("STALE ").isEmpty(), "the full subscriber was never stale");
+            assertTrue(dataStaleLines(full.get(0)).isEmpty(), "the full subscriber was never stale");
 
             for (int i = 2; i <= 4; i++)
             {
@@ -117,7 +123,10 @@ class RecoveryTest
         final String channel = "aeron:udp?endpoint=224.0.1.103:46200|interface=127.0.0.1|mtu=8192";
         try (ChainHarness chain = new ChainHarness(dir, "loss", PARTITIONS, channel, 4620))
         {
-            chain.feedHandler("--group", "239.255.46.3", "--port", "46300", "--interface", "127.0.0.1");
+            // Lines silent only long after the session's end: a recovery still under way when the lines fall
+            // silent (and the source with them) reports RECOVERED only once the source is live again.
+            chain.feedHandler("--group", "239.255.46.3", "--port", "46300", "--interface", "127.0.0.1",
+                "--line-silence-ms", "60000");
             chain.fanout("--snapshot-interval-ms", SNAPSHOT_INTERVAL_MS);
             final List<ChainProcess> subscribers = new ArrayList<>();
             for (int i = 1; i <= 2; i++)
@@ -148,8 +157,8 @@ class RecoveryTest
                     "the loss generator dropped frames and the driver asked for them again: " + driver);
                 // Every gap the SDK saw was reported as a stale partition and recovered.
                 System.out.println(subscriber.name() + ": " + driver + "; " + subscriber.lastLineContaining("record: messages="));
-                final int staleGaps = subscriber.linesContaining("STALE ").size();
-                assertEquals(staleGaps, subscriber.linesContaining("RECOVERED ").size(),
+                final int staleGaps = dataStaleLines(subscriber).size();
+                assertEquals(staleGaps, snapshotRecoveryLines(subscriber).size(),
                     subscriber.name() + ": every stale partition recovered");
                 expected.verifyDisturbedRecording(chain.recording(i), subscriber.name(), lastRecovered(subscriber));
             }
@@ -204,9 +213,9 @@ class RecoveryTest
 
             final ExpectedStreams expected = ExpectedStreams.generate(SEED, SYMBOLS, messages, PARTITIONS);
             expected.verifyRecording(chain.recording(1), "subscriber-1");
-            assertTrue(subscribers.get(0).linesContaining("STALE ").isEmpty(), "the other subscriber was never stale");
+            assertTrue(dataStaleLines(subscribers.get(0)).isEmpty(), "the other subscriber was never stale");
             assertEquals(expected.books(), Files.readString(chain.books(2)), "the paused subscriber's books");
-            assertTrue(!paused.linesContaining("STALE ").isEmpty(), "the paused subscriber knew it fell behind");
+            assertTrue(!dataStaleLines(paused).isEmpty(), "the paused subscriber knew it fell behind");
             assertEquals(PARTITIONS, lastPerPartition(paused, RECOVERED).size(), "and recovered every partition");
             final Map<Integer, Matcher> pausedStale = lastPerPartition(paused, STALE);
             final Map<Integer, Matcher> pausedRecovered = lastPerPartition(paused, RECOVERED);
@@ -327,6 +336,18 @@ class RecoveryTest
             Thread.sleep(50);
         }
         fail("the simulator did not reach " + messages + " messages");
+    }
+
+    /** The STALE lines of a stream reason (not SOURCE_DOWN), in order. */
+    private static List<String> dataStaleLines(final ChainProcess process) throws IOException
+    {
+        return process.linesContaining("STALE ").stream().filter(line -> STALE.matcher(line).find()).toList();
+    }
+
+    /** The RECOVERED lines of recoveries from a snapshot, in order. */
+    private static List<String> snapshotRecoveryLines(final ChainProcess process) throws IOException
+    {
+        return process.linesContaining("RECOVERED ").stream().filter(line -> RECOVERED.matcher(line).find()).toList();
     }
 
     /** The last line per partition that matches a recovery event pattern, keyed by partition. */

@@ -22,6 +22,7 @@ import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
@@ -117,6 +118,7 @@ public final class Fanout implements AutoCloseable
     private Aeron aeron;
     private FileChannel lockChannel;
     private AtomicCounter dutyCycleErrors;
+    private SourceCounters sourceCounters;
     private RingSetHeader ringSet;
     private long generation;
     private Thread generationWatcher;
@@ -561,6 +563,7 @@ public final class Fanout implements AutoCloseable
     private void createCounters()
     {
         dutyCycleErrors = countersManager.newCounter("fanout duty-cycle errors", DUTY_CYCLE_ERRORS_TYPE_ID);
+        sourceCounters = new SourceCounters(countersManager);
         for (int partition = 0; partition < publishers.length; partition++)
         {
             counters[partition] = new PartitionCounters(countersManager, partition);
@@ -599,6 +602,9 @@ public final class Fanout implements AutoCloseable
             {
                 publishers[partition].followGeneration(ringSet, generation);
             }
+            // One monitor per publisher thread over the same header; partition 0's publishes the metrics.
+            publishers[partition].monitorSource(new SourceMonitor(ringSet, SystemEpochClock.INSTANCE,
+                TimeUnit.NANOSECONDS.toMillis(config.sourceTimeoutNs()), 0 == partition ? sourceCounters : null));
         }
 
         if (FanoutThreading.SHARED == threading)
@@ -893,6 +899,12 @@ public final class Fanout implements AutoCloseable
         return resumed.length() == 0 ? "state=fresh" : "state=resumed(" + resumed + ")";
     }
 
+    /** @return the source's status as partition 0's publisher last derived it, for export. */
+    public SourceCounters sourceCounters()
+    {
+        return sourceCounters;
+    }
+
     /** @return counter of exceptions caught by the agent runners (should stay 0). */
     public AtomicCounter dutyCycleErrors()
     {
@@ -962,6 +974,7 @@ public final class Fanout implements AutoCloseable
             CloseHelper.closeAll(stateCounters);
             CloseHelper.closeAll(snapshotCounters);
             CloseHelper.close(dutyCycleErrors);
+            CloseHelper.close(sourceCounters);
         }
     }
 }

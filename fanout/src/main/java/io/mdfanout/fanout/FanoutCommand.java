@@ -84,6 +84,13 @@ public final class FanoutCommand implements Callable<Integer>
         description = "Send a heartbeat on a stream that has sent nothing for this long.")
     long heartbeatIntervalMs;
 
+    @Option(names = "--source-timeout-ms", defaultValue = "" + SourceMonitor.DEFAULT_SOURCE_TIMEOUT_MS,
+        description = "Report the source down (in every heartbeat to the subscribers and in the metrics) when the " +
+            "feed handler's heartbeat in the ring header is older than this: " + SourceMonitor.MIN_SOURCE_TIMEOUT_MS +
+            ".." + SourceMonitor.MAX_SOURCE_TIMEOUT_MS + " ms. Keep it plus --heartbeat-interval-ms well under the " +
+            "subscribers' silent timeout (2 s by default).")
+    long sourceTimeoutMs;
+
     @Option(names = "--term-length-bytes", defaultValue = "" + FanoutConfig.DEFAULT_TERM_LENGTH,
         description = "Publication term length: a power of two from 64 KiB to 1 GiB (a term-length in --channel wins).")
     int termLength;
@@ -174,6 +181,13 @@ public final class FanoutCommand implements Callable<Integer>
             return 2;
         }
         err.println(affinityPlan.startupLine());
+        if (config.sourceTimeoutReachesSilentTimeout())
+        {
+            err.println("fanout: warning: --source-timeout-ms " + sourceTimeoutMs + " + --heartbeat-interval-ms " +
+                heartbeatIntervalMs + " reach the subscribers' default silent timeout (" +
+                TimeUnit.NANOSECONDS.toMillis(FanoutConfig.SUBSCRIBER_SILENT_TIMEOUT_NS) +
+                " ms): they learn of a dead feed handler no sooner than of a dead fanout");
+        }
 
         final Thread mainThread = Thread.currentThread();
         final AtomicBoolean starting = new AtomicBoolean(true);
@@ -275,6 +289,7 @@ public final class FanoutCommand implements Callable<Integer>
             .idleStrategy(idleStrategy)
             .idleMaxParkNs(TimeUnit.MICROSECONDS.toNanos(idleMaxParkUs))
             .heartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs))
+            .sourceTimeoutNs(TimeUnit.MILLISECONDS.toNanos(sourceTimeoutMs))
             .termLength(termLength)
             .ringWaitTimeoutNs(TimeUnit.SECONDS.toNanos(ringWaitTimeoutS))
             .ringReadLimit(ringReadLimit)

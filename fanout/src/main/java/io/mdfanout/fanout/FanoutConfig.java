@@ -29,6 +29,19 @@ public final class FanoutConfig
     public static final int DEFAULT_STREAM_ID_BASE = 1000;
     /** Default heartbeat interval. */
     public static final long DEFAULT_HEARTBEAT_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(250);
+    /**
+     * Default age of the feed handler's heartbeat in the ring header after which the fanout reports its
+     * source down ({@link SourceMonitor}). With the default heartbeat interval it is well inside the
+     * subscribers' default silent timeout ({@link #SUBSCRIBER_SILENT_TIMEOUT_NS}), so a dead feed handler is
+     * known to the subscribers as soon as a dead fanout would be.
+     */
+    public static final long DEFAULT_SOURCE_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(SourceMonitor.DEFAULT_SOURCE_TIMEOUT_MS);
+    /**
+     * The SDK's default silent timeout (FeedSubscriberOptions.DEFAULT_SILENT_TIMEOUT_NS, repeated here: the
+     * fanout does not depend on the SDK). A source timeout plus heartbeat interval at or above it means a
+     * subscriber learns of a dead feed handler later than of a dead fanout: the command warns.
+     */
+    public static final long SUBSCRIBER_SILENT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
     /** Default publication term length. */
     public static final int DEFAULT_TERM_LENGTH = 16 * 1024 * 1024;
     /** Default time to wait for the feed handler to create the ring files. */
@@ -62,6 +75,7 @@ public final class FanoutConfig
     private IdleStrategyType idleStrategy = IdleStrategyType.BACKOFF;
     private long idleMaxParkNs = IdleStrategyType.DEFAULT_MAX_PARK_NS;
     private long heartbeatIntervalNs = DEFAULT_HEARTBEAT_INTERVAL_NS;
+    private long sourceTimeoutNs = DEFAULT_SOURCE_TIMEOUT_NS;
     private int termLength = DEFAULT_TERM_LENGTH;
     private long ringWaitTimeoutNs = DEFAULT_RING_WAIT_TIMEOUT_NS;
     private int ringReadLimit = DEFAULT_RING_READ_LIMIT;
@@ -108,6 +122,12 @@ public final class FanoutConfig
             "idle max park must be 1 us to 1 s, not " + idleMaxParkNs + "ns");
         require(cpus != null, "cpus is not set");
         require(heartbeatIntervalNs > 0, "heartbeat interval must be positive, not " + heartbeatIntervalNs + "ns");
+        require(sourceTimeoutNs >= TimeUnit.MILLISECONDS.toNanos(SourceMonitor.MIN_SOURCE_TIMEOUT_MS) &&
+            sourceTimeoutNs <= TimeUnit.MILLISECONDS.toNanos(SourceMonitor.MAX_SOURCE_TIMEOUT_MS),
+            "--source-timeout-ms must be " + SourceMonitor.MIN_SOURCE_TIMEOUT_MS + ".." +
+            SourceMonitor.MAX_SOURCE_TIMEOUT_MS + " (at least twice the feed handler's " +
+            SourceMonitor.PRODUCER_HEARTBEAT_INTERVAL_MS + " ms heartbeat), not " +
+            TimeUnit.NANOSECONDS.toMillis(sourceTimeoutNs));
         try
         {
             LogBufferDescriptor.checkTermLength(termLength);
@@ -314,6 +334,33 @@ public final class FanoutConfig
     {
         this.heartbeatIntervalNs = heartbeatIntervalNs;
         return this;
+    }
+
+    /** @return age of the feed handler's heartbeat after which its source is reported down, in nanoseconds. */
+    public long sourceTimeoutNs()
+    {
+        return sourceTimeoutNs;
+    }
+
+    /**
+     * @param sourceTimeoutNs age of the feed handler's heartbeat in the ring header after which the fanout's
+     *                        heartbeats and metrics say its source is down, 200 ms to 60 s.
+     *                        Keep it plus the heartbeat interval well under the subscribers' silent timeout.
+     * @return this.
+     */
+    public FanoutConfig sourceTimeoutNs(final long sourceTimeoutNs)
+    {
+        this.sourceTimeoutNs = sourceTimeoutNs;
+        return this;
+    }
+
+    /**
+     * @return true when a subscriber with the SDK's default silent timeout would learn of a dead feed handler
+     * (source timeout, then a heartbeat) no sooner than of a dead fanout.
+     */
+    public boolean sourceTimeoutReachesSilentTimeout()
+    {
+        return sourceTimeoutNs + heartbeatIntervalNs >= SUBSCRIBER_SILENT_TIMEOUT_NS;
     }
 
     /** @return publication term length in bytes. */
@@ -562,6 +609,7 @@ public final class FanoutConfig
             " idle=" + idleStrategy.cliName() + "(maxPark=" + idleMaxParkNs / 1000 + "us)" +
             " cpus=" + cpus +
             " heartbeatMs=" + TimeUnit.NANOSECONDS.toMillis(heartbeatIntervalNs) +
+            " sourceTimeoutMs=" + TimeUnit.NANOSECONDS.toMillis(sourceTimeoutNs) +
             " termLength=" + termLength +
             " stateDir=" + resolvedStateDirectory() +
             " maxOrders=" + maxOrders +

@@ -29,7 +29,7 @@ public final class FanoutStats
      * @return e.g. {@code fanout stats: read=.. published=.. (../s) packets=.. msgs/packet=.. max=.. heartbeats=..
      * backPressure=.. notConnectedDropped=.. invalid=.. pubErrors=.. orders=.. instruments=.. poolFull=..
      * unknownOrder=.. rejected=.. skippedAfterRestart=.. stateResets=.. snapshots=started/completed
-     * (abandoned=.. skipped=..) snapshotMsgs=.. snapshotBytes=.. dutyCycleErrors=..}.
+     * (abandoned=.. skipped=..) snapshotMsgs=.. snapshotBytes=.. dutyCycleErrors=.. source=live(heartbeatAge=..ms)}.
      */
     public String line(final long nowMs)
     {
@@ -110,6 +110,21 @@ public final class FanoutStats
             " (abandoned=" + snapshotsAbandoned + " skipped=" + snapshotsSkipped + ")" +
             " snapshotMsgs=" + snapshotMessages +
             " snapshotBytes=" + snapshotBytes +
-            " dutyCycleErrors=" + fanout.dutyCycleErrors().get();
+            " dutyCycleErrors=" + fanout.dutyCycleErrors().get() +
+            " source=" + sourceName((int)fanout.sourceCounters().status().get()) +
+            "(heartbeatAge=" + fanout.sourceCounters().heartbeatAgeMs().get() + "ms)";
+    }
+
+    /** @return the SourceStatus a {@link SourceCounters#status()} value stands for, as operators read it. */
+    static String sourceName(final int status)
+    {
+        for (final io.mdfanout.sbe.SourceStatus value : io.mdfanout.sbe.SourceStatus.values())
+        {
+            if (value.value() == status && io.mdfanout.sbe.SourceStatus.NULL_VAL != value)
+            {
+                return value.name().toLowerCase(Locale.ROOT);
+            }
+        }
+        return "?" + status;
     }
 }

@@ -7,6 +7,7 @@ import io.mdfanout.fanout.state.PartitionState;
 import io.mdfanout.sbe.HeartbeatEncoder;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
+import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.wire.RingSetHeader;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.BitUtil;
@@ -42,7 +43,11 @@ import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
  *     publisher stops working ({@link #isStopped()}); it never throws out of {@link #doWork()}.</li>
  * </ul>
  * A heartbeat (nextStreamSequence, sendingTime, partitionId) goes out alone when the stream has
- * sent nothing for the heartbeat interval.
+ * sent nothing for the heartbeat interval. With a {@link SourceMonitor} it also carries the status of
+ * the source (the feed handler writing the ring), its heartbeat age and last exchange timestamp, and
+ * one goes out at once, between packets if need be, whenever that status changes: an idle ring
+ * looks the same whether the market is quiet or the feed handler is dead, and only the status
+ * tells subscribers which.
  * <p>
  * With a {@link PartitionState}, every record packed is also applied to the state with its stream
  * sequence and its absolute ring position, and the stream continues from the state's last applied
@@ -96,6 +101,8 @@ public final class PartitionPublisher implements Agent
     private RingSetHeader ringSet;
     private long generation;
     private volatile boolean generationChanged;
+    private SourceMonitor sourceMonitor;
+    private SourceStatus announcedSourceStatus = SourceStatus.UNKNOWN;
 
     /**
      * Create a publisher for one partition.
@@ -203,7 +210,10 @@ public final class PartitionPublisher implements Agent
         packetHeaderEncoder.wrapAndApplyHeader(packetBuffer, 0, new MessageHeaderEncoder());
         packetHeaderEncoder.partitionId(partitionId);
         heartbeatEncoder.wrapAndApplyHeader(heartbeatBuffer, 0, new MessageHeaderEncoder());
-        heartbeatEncoder.partitionId(partitionId);
+        heartbeatEncoder.partitionId(partitionId)
+            .lastExchangeTimestamp(0)
+            .sourceHeartbeatAge(HeartbeatEncoder.sourceHeartbeatAgeNullValue())
+            .sourceStatus(SourceStatus.UNKNOWN);
     }
 
     /** {@inheritDoc} */
@@ -224,6 +234,17 @@ public final class PartitionPublisher implements Agent
     {
         this.ringSet = ringSet;
         this.generation = generation;
+    }
+
+    /**
+     * Carry the source's status in every heartbeat, and send one as soon as it changes. Without a monitor
+     * heartbeats say {@link SourceStatus#UNKNOWN}.
+     *
+     * @param sourceMonitor read on this publisher's thread only; set before the publisher runs.
+     */
+    public void monitorSource(final SourceMonitor sourceMonitor)
+    {
+        this.sourceMonitor = sourceMonitor;
     }
 
     /** Stop reading the ring as if its generation had changed (its owner replaced the ring set); any thread. */
@@ -269,9 +290,11 @@ public final class PartitionPublisher implements Agent
             workCount += snapshots.doWork(nowNs); // after the drain: the incremental stream goes first
         }
 
-        if (!packetPending && !stopped && nowNs - lastSendNs >= heartbeatIntervalNs)
+        final SourceStatus sourceStatus = null != sourceMonitor ? sourceMonitor.poll(nowNs) : SourceStatus.UNKNOWN;
+        if (!packetPending && !stopped &&
+            (nowNs - lastSendNs >= heartbeatIntervalNs || sourceStatus != announcedSourceStatus))
         {
-            workCount += sendHeartbeat(nowNs);
+            workCount += sendHeartbeat(nowNs, sourceStatus);
         }
 
         return workCount;
@@ -460,23 +483,33 @@ public final class PartitionPublisher implements Agent
         packetPending = false;
     }
 
-    private int sendHeartbeat(final long nowNs)
+    private int sendHeartbeat(final long nowNs, final SourceStatus sourceStatus)
     {
         heartbeatEncoder
             .nextStreamSequence(nextStreamSequence)
             .sendingTime(epochClock.nanoTime());
+        final SourceMonitor sourceMonitor = this.sourceMonitor;
+        if (null != sourceMonitor)
+        {
+            heartbeatEncoder
+                .lastExchangeTimestamp(sourceMonitor.lastExchangeTimestampNs())
+                .sourceHeartbeatAge(sourceMonitor.wireHeartbeatAgeMs())
+                .sourceStatus(sourceStatus);
+        }
 
         final long result = publication.offer(heartbeatBuffer, 0, HEARTBEAT_LENGTH);
         if (result > 0)
         {
             counters.heartbeats().incrementRelease();
             lastSendNs = nowNs;
+            announcedSourceStatus = sourceStatus;
             return 1;
         }
 
         if (result == Publication.NOT_CONNECTED)
         {
             lastSendNs = nowNs; // try again one interval later rather than every duty cycle
+            announcedSourceStatus = sourceStatus; // nobody to tell: a subscriber that joins gets the next one
         }
         else if (result != Publication.BACK_PRESSURED && result != Publication.ADMIN_ACTION)
         {

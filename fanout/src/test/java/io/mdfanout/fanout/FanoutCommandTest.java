@@ -46,6 +46,22 @@ final class FanoutCommandTest
         assertEquals(2, execute(new StringWriter(), "--partitions", "0"));
         assertEquals(2, execute(new StringWriter(), "--term-length-bytes", "1000"));
         assertEquals(2, execute(new StringWriter(), "--stats-interval-s", "-1"));
+        assertEquals(2, execute(new StringWriter(), "--source-timeout-ms", "150"));
+        assertEquals(2, execute(new StringWriter(), "--source-timeout-ms", "60001"));
+    }
+
+    @Test
+    void sourceTimeoutIsValidatedWithAMessageThatSaysWhy()
+    {
+        final IllegalArgumentException tooShort = org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () -> new FanoutConfig().sourceTimeoutNs(TimeUnit.MILLISECONDS.toNanos(150)).validate());
+        assertEquals("--source-timeout-ms must be 200..60000 (at least twice the feed handler's 100 ms heartbeat), " +
+            "not 150", tooShort.getMessage());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(500), new FanoutConfig().sourceTimeoutNs());
+        assertFalse(new FanoutConfig().sourceTimeoutReachesSilentTimeout(), "the defaults stay inside 2 s");
+        assertTrue(new FanoutConfig().sourceTimeoutNs(TimeUnit.MILLISECONDS.toNanos(1800)).validate()
+            .sourceTimeoutReachesSilentTimeout(), "1.8 s + a 250 ms heartbeat reach it");
     }
 
     @Test
@@ -54,7 +70,8 @@ final class FanoutCommandTest
         final FanoutCommand command = new FanoutCommand();
         new CommandLine(command).parseArgs(
             "--threading", "dedicated", "--idle-strategy", "busy-spin", "--driver-threading", "shared-network",
-            "--partitions", "8", "--heartbeat-interval-ms", "100", "--idle-max-park-us", "20");
+            "--partitions", "8", "--heartbeat-interval-ms", "100", "--idle-max-park-us", "20",
+            "--source-timeout-ms", "750");
         final FanoutConfig config = command.toConfig().validate();
         assertEquals(FanoutThreading.DEDICATED, config.threading());
         assertEquals(IdleStrategyType.BUSY_SPIN, config.idleStrategy());
@@ -63,6 +80,7 @@ final class FanoutCommandTest
         assertEquals(io.aeron.driver.ThreadingMode.SHARED_NETWORK, config.driverThreadingMode());
         assertEquals(8, config.partitionCount());
         assertEquals(TimeUnit.MILLISECONDS.toNanos(100), config.heartbeatIntervalNs());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(750), config.sourceTimeoutNs());
         assertEquals(FanoutConfig.DEFAULT_CHANNEL, config.channel());
     }
 
@@ -75,7 +93,7 @@ final class FanoutCommandTest
         assertEquals(0, commandLine.execute("--help"));
         for (final String option : List.of("--ring-dir", "--partitions", "--channel", "--stream-id-base", "--aeron-dir",
             "--driver-threading", "--threading", "--idle-strategy", "--idle-max-park-us", "--heartbeat-interval-ms", "--term-length-bytes",
-            "--ring-wait-timeout-s", "--stats-interval-s"))
+            "--ring-wait-timeout-s", "--stats-interval-s", "--source-timeout-ms"))
         {
             assertTrue(out.toString().contains(option), option);
         }

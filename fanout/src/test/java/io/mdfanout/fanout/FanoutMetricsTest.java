@@ -68,6 +68,10 @@ final class FanoutMetricsTest
             assertTrue(lines.contains("# TYPE mdfanout_fanout_snapshots_completed_total counter"), body);
             assertTrue(lines.contains("# TYPE mdfanout_fanout_state_orders gauge"), body);
             assertTrue(lines.contains("mdfanout_fanout_duty_cycle_errors_total 0.0"), body);
+            assertTrue(lines.contains("# TYPE mdfanout_fanout_source_status gauge"), body);
+            assertTrue(lines.contains("mdfanout_fanout_source_status 0.0"), "rings without a header: unknown " + body);
+            assertTrue(lines.contains("# TYPE mdfanout_fanout_source_heartbeat_age_seconds gauge"), body);
+            assertTrue(lines.contains("mdfanout_fanout_source_down_events_total 0.0"), body);
             assertFalse(body.contains("mdfanout_unmapped_counter"), "every fanout counter is mapped: " + body);
             assertTrue(lines.contains("# TYPE mdfanout_aeron_naks_received_total counter"), body);
             assertTrue(body.contains("mdfanout_aeron_position_bytes{kind=\"publisher\",registration_id="), body);

@@ -3,7 +3,9 @@ package io.mdfanout.fanout;
 import io.aeron.Aeron;
 import io.aeron.Subscription;
 import io.mdfanout.wire.PartitionRings;
+import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.wire.Partitioning;
+import io.mdfanout.wire.RingSetHeader;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -97,6 +99,80 @@ final class FanoutTest
             }
             Thread.yield();
         }
+    }
+
+    private static final String SOURCE_TEST_CHANNEL = "aeron:udp?endpoint=224.0.1.67:40607|interface=127.0.0.1";
+
+    /**
+     * Issue 26, source liveness: over a ring set whose header the test heartbeats as a feed handler would, every
+     * partition's heartbeats and the fanout's source metrics say LIVE; when the heartbeat stops (a feed handler
+     * dead or stopped by a signal: its rings just go quiet) they say FEED_HANDLER_DOWN within the source timeout,
+     * and LIVE again once it resumes.
+     */
+    @Test
+    void heartbeatsAndMetricsFollowTheFeedHandlersHeartbeat()
+    {
+        final RingSetHeader producer = RingSetHeader.openForProducer(ringDirectory);
+        closeables.add(producer);
+        producer.layout(2, 256 * 1024);
+        for (int partition = 0; partition < 2; partition++)
+        {
+            closeables.add(PartitionRings.create(ringDirectory, partition, 2, 256 * 1024, 1));
+        }
+        producer.generation(1);
+        // The feed handler's duty cycle, as far as the header goes: a heartbeat every 50 ms while it lives.
+        final java.util.concurrent.atomic.AtomicBoolean feedHandlerAlive = new java.util.concurrent.atomic.AtomicBoolean(true);
+        final java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        final Thread feedHandler = new Thread(() ->
+        {
+            while (running.get())
+            {
+                if (feedHandlerAlive.get())
+                {
+                    producer.heartbeat(System.currentTimeMillis(), 34_200_000_000_000L, RingSetHeader.SOURCE_LIVE);
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+            }
+        }, "test-feed-handler");
+        feedHandler.start();
+        closeables.add(() ->
+        {
+            running.set(false);
+            feedHandler.join();
+        });
+        final org.agrona.concurrent.status.CountersManager countersManager = TestCounters.newManager();
+        final Fanout fanout = new Fanout(config(2).channel(SOURCE_TEST_CHANNEL + "|mtu=8192")
+            .countersManager(countersManager).sourceTimeoutNs(TimeUnit.MILLISECONDS.toNanos(300)));
+        closeables.add(fanout);
+        final Aeron aeron = TestAeron.connect(fanout.aeronDirectoryName());
+        closeables.add(aeron);
+        final Subscription partitionOne = aeron.addSubscription(SOURCE_TEST_CHANNEL, Partitioning.streamId(STREAM_ID_BASE, 1));
+        final PacketCollector collector = new PacketCollector();
+        final Runnable work = () -> partitionOne.poll(collector, 100);
+        final SourceCounters source = fanout.sourceCounters();
+
+        awaitCondition(() -> lastSourceStatus(collector) == SourceStatus.LIVE &&
+            SourceStatus.LIVE.value() == source.status().get(), work, "live announced");
+        assertEquals(34_200_000_000_000L, collector.heartbeats.get(collector.heartbeats.size() - 1).lastExchangeTimestamp());
+
+        feedHandlerAlive.set(false);
+        final long stoppedNs = System.nanoTime();
+        awaitCondition(() -> lastSourceStatus(collector) == SourceStatus.FEED_HANDLER_DOWN &&
+            SourceStatus.FEED_HANDLER_DOWN.value() == source.status().get(), work, "feed handler down announced");
+        assertTrue(System.nanoTime() - stoppedNs < TimeUnit.SECONDS.toNanos(2), "well inside a subscriber's silent timeout");
+        assertTrue(source.heartbeatAgeMs().get() > 300, "age " + source.heartbeatAgeMs().get());
+        assertTrue(collector.heartbeats.get(collector.heartbeats.size() - 1).sourceHeartbeatAgeMs() > 300);
+        assertEquals(1, source.downEvents().get());
+
+        feedHandlerAlive.set(true);
+        awaitCondition(() -> lastSourceStatus(collector) == SourceStatus.LIVE &&
+            SourceStatus.LIVE.value() == source.status().get(), work, "live again");
+        assertEquals(1, source.downEvents().get());
+    }
+
+    private static SourceStatus lastSourceStatus(final PacketCollector collector)
+    {
+        return collector.heartbeats.isEmpty() ? null : collector.heartbeats.get(collector.heartbeats.size() - 1).sourceStatus();
     }
 
     private static final String SNAPSHOT_TEST_CHANNEL = "aeron:udp?endpoint=224.0.1.63:40603|interface=127.0.0.1";

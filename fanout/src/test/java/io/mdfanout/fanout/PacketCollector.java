@@ -5,6 +5,7 @@ import io.aeron.logbuffer.Header;
 import io.mdfanout.sbe.HeartbeatDecoder;
 import io.mdfanout.sbe.MessageHeaderDecoder;
 import io.mdfanout.sbe.PacketHeaderDecoder;
+import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
 
@@ -19,7 +20,8 @@ final class PacketCollector implements FragmentHandler
     {
     }
 
-    record Heartbeat(int streamId, long nextStreamSequence, long sendingTime, int partitionId, int length)
+    record Heartbeat(int streamId, long nextStreamSequence, long sendingTime, int partitionId, int length,
+        SourceStatus sourceStatus, long sourceHeartbeatAgeMs, long lastExchangeTimestamp)
     {
     }
 
@@ -42,7 +44,8 @@ final class PacketCollector implements FragmentHandler
         {
             heartbeatDecoder.wrapAndApplyHeader(buffer, offset, headerDecoder);
             heartbeats.add(new Heartbeat(header.streamId(), heartbeatDecoder.nextStreamSequence(),
-                heartbeatDecoder.sendingTime(), heartbeatDecoder.partitionId(), length));
+                heartbeatDecoder.sendingTime(), heartbeatDecoder.partitionId(), length, heartbeatDecoder.sourceStatus(),
+                heartbeatDecoder.sourceHeartbeatAge(), heartbeatDecoder.lastExchangeTimestamp()));
             return;
         }
         if (templateId != PacketHeaderDecoder.TEMPLATE_ID)

@@ -10,11 +10,15 @@ import io.mdfanout.fanout.state.PartitionStateCounters;
 import io.mdfanout.sbe.AddOrderEncoder;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
+import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.sbe.SystemEventEncoder;
 import io.mdfanout.testing.AllocationWindows;
 import io.mdfanout.wire.PartitionRings;
 import io.mdfanout.wire.PreciseEpochNanoClock;
+import io.mdfanout.wire.RingSetHeader;
 import org.agrona.CloseHelper;
+import org.agrona.concurrent.CachedEpochClock;
+import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -206,6 +210,72 @@ final class PartitionPublisherTest
         assertEquals(collector.heartbeats.size(), publisher.counters().heartbeats().get());
     }
 
+    /**
+     * Issue 26: an idle ring looks the same whether the market is quiet or the feed handler is dead, so every
+     * heartbeat says how the source is, and a change of it goes out at once, not an interval later.
+     */
+    @Test
+    void heartbeatsCarryTheSourceStatusAndEveryChangeGoesOutAtOnce()
+    {
+        start(MULTICAST_PUBLICATION, MULTICAST, 64 * 1024, NO_HEARTBEAT_NS);
+        final Path setDirectory = ringDirectory.resolve("set");
+        try (RingSetHeader producer = RingSetHeader.openForProducer(setDirectory);
+            RingSetHeader consumer = RingSetHeader.openExisting(setDirectory))
+        {
+            final CachedEpochClock clock = new CachedEpochClock();
+            clock.update(1_700_000_000_000L);
+            final long exchangeTime = 34_200_000_000_000L;
+            producer.heartbeat(clock.time(), exchangeTime, RingSetHeader.SOURCE_LIVE);
+            publisher.monitorSource(new SourceMonitor(consumer, clock, 500, null));
+
+            awaitCondition(() -> collector.heartbeats.size() == 1, "the source's status announced at once");
+            final PacketCollector.Heartbeat live = collector.heartbeats.get(0);
+            assertEquals(SourceStatus.LIVE, live.sourceStatus());
+            assertEquals(0, live.sourceHeartbeatAgeMs());
+            assertEquals(exchangeTime, live.lastExchangeTimestamp());
+            assertEquals(1, live.nextStreamSequence());
+            assertEquals(PartitionPublisher.HEARTBEAT_LENGTH, live.length());
+
+            for (int id = 1; id <= 3; id++)
+            {
+                assertTrue(messages.writeAddOrder(ring, id, INSTRUMENT));
+            }
+            awaitCondition(() -> collector.messageCount() == 3, "messages");
+            assertEquals(1, collector.heartbeats.size(), "no change, no heartbeat: the interval is 1000 s");
+
+            clock.advance(501); // the feed handler stopped heartbeating
+            awaitCondition(() -> collector.heartbeats.size() == 2, "the source announced down at once");
+            final PacketCollector.Heartbeat down = collector.heartbeats.get(1);
+            assertEquals(SourceStatus.FEED_HANDLER_DOWN, down.sourceStatus());
+            assertEquals(501, down.sourceHeartbeatAgeMs());
+            assertEquals(4, down.nextStreamSequence());
+
+            producer.heartbeat(clock.time(), exchangeTime + 1, RingSetHeader.SOURCE_LIVE);
+            awaitCondition(() -> collector.heartbeats.size() == 3, "the source announced live again at once");
+            assertEquals(SourceStatus.LIVE, collector.heartbeats.get(2).sourceStatus());
+            assertEquals(exchangeTime + 1, collector.heartbeats.get(2).lastExchangeTimestamp());
+
+            final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+            while (System.nanoTime() < deadlineNs)
+            {
+                publisher.doWork();
+                subscription.poll(collector, 100);
+            }
+            assertEquals(3, collector.heartbeats.size(), "nothing more while nothing changes");
+            assertReceivedInOrder(1, 3, 1);
+        }
+    }
+
+    @Test
+    void heartbeatsWithoutAMonitorSayTheSourceIsUnknown()
+    {
+        start(MULTICAST_PUBLICATION, MULTICAST, 64 * 1024, TimeUnit.MILLISECONDS.toNanos(20));
+        awaitCondition(() -> !collector.heartbeats.isEmpty(), "first heartbeat");
+        assertEquals(SourceStatus.UNKNOWN, collector.heartbeats.get(0).sourceStatus());
+        assertEquals(io.mdfanout.sbe.HeartbeatDecoder.sourceHeartbeatAgeNullValue(),
+            collector.heartbeats.get(0).sourceHeartbeatAgeMs());
+    }
+
     @Test
     void countsMessagesDroppedWhileNobodyIsConnectedAndStillAdvancesTheSequence()
     {
@@ -342,6 +412,64 @@ final class PartitionPublisherTest
         // The ring refuses writes whenever the driver has not yet moved the IPC publication limit
         // (back pressure), so the window publishes fewer than it attempted, but it must publish.
         assertTrue(publisher.counters().messagesPublished().get() - sentBeforeWindow > 1000);
+    }
+
+    /** A heartbeat each duty cycle, each announcing a changed source status: the liveness path allocates nothing. */
+    @Test
+    void sourceStatusHeartbeatsAllocateNothing() throws Exception
+    {
+        start(IPC_LARGE_TERM, IPC_LARGE_TERM, 64 * 1024, NO_HEARTBEAT_NS);
+        final CachedNanoClock nanoClock = new CachedNanoClock();
+        publisher = new PartitionPublisher(PARTITION, ring, publication, new PartitionCounters(countersManager, PARTITION),
+            NO_HEARTBEAT_NS, 1024, new PreciseEpochNanoClock(), nanoClock, errors::add);
+        final Path setDirectory = ringDirectory.resolve("set");
+        try (RingSetHeader producer = RingSetHeader.openForProducer(setDirectory);
+            RingSetHeader consumer = RingSetHeader.openExisting(setDirectory);
+            SourceCounters sourceCounters = new SourceCounters(countersManager))
+        {
+            final CachedEpochClock clock = new CachedEpochClock();
+            clock.update(1_700_000_000_000L);
+            publisher.monitorSource(new SourceMonitor(consumer, clock, 500, sourceCounters));
+            publisher.onStart();
+            final long[] received = new long[1];
+            final FragmentHandler countingHandler = (buffer, offset, length, header) -> received[0]++;
+            final AllocationWindows.Window flips = () ->
+            {
+                for (int i = 0; i < 10_000; i++)
+                {
+                    producer.heartbeat(clock.time(), i,
+                        (i & 1) == 0 ? RingSetHeader.SOURCE_LIVE : RingSetHeader.SOURCE_LINES_SILENT);
+                    nanoClock.advance(SourceMonitor.CHECK_INTERVAL_NS);
+                    while (publication.availableWindow() < 4096)
+                    {
+                        // IPC: wait for the driver to move the publication limit, so every heartbeat is accepted
+                        subscription.poll(countingHandler, 100);
+                        Thread.yield();
+                    }
+                    publisher.doWork();
+                    subscription.poll(countingHandler, 100);
+                }
+            };
+
+            allocatedBytes();
+            for (int window = 0; window < 10; window++)
+            {
+                final long windowStart = allocatedBytes();
+                flips.run();
+                if (allocatedBytes() == windowStart && window >= 2)
+                {
+                    break;
+                }
+            }
+            final long heartbeatsBefore = publisher.counters().heartbeats().get();
+            AllocationWindows.assertOneWindowAllocatesNothing(
+                "by 10,000 duty cycles announcing a changed source status", AllocationWindows.WINDOWS, flips);
+            // Nearly one a cycle: an offer refused at a term's end (admin action) is not retried once the status flips back.
+            final long heartbeatsSent = publisher.counters().heartbeats().get() - heartbeatsBefore;
+            assertTrue(heartbeatsSent > 9_000, "heartbeats sent in the window: " + heartbeatsSent);
+            assertTrue(received[0] > 0);
+            assertTrue(sourceCounters.downEvents().get() > 5_000, "every flip to lines silent counted");
+        }
     }
 
     /**

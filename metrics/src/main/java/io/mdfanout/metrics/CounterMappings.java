@@ -9,7 +9,7 @@ import static io.mdfanout.metrics.MetricKind.GAUGE;
 
 /**
  * The table mapping every mdfanout Agrona counter to its Prometheus metric. The fanout's counters
- * are told apart by type id (3000..3036, key = partition id); the feed handler's (type id 0) and the
+ * are told apart by type id (3000..3042, key = partition id, none for the fanout-wide ones); the feed handler's (type id 0) and the
  * SDK's (one type id per counters class) by their label, whose structure their XxxCounters classes
  * fix. The metrics module cannot depend on those modules (they depend on it), so the type ids are
  * repeated here; the scrape tests of each role fail on any counter this table does not map.
@@ -158,6 +158,18 @@ public final class CounterMappings
         partition(rules, 3035, "mdfanout_fanout_snapshot_sent_bytes_total", COUNTER, "Snapshot bytes published.");
         partition(rules, 3036, "mdfanout_fanout_snapshot_back_pressure_events_total", COUNTER,
             "Snapshot offers refused by back pressure.");
+        // The fanout's source, the feed handler writing its rings (SourceCounters, fanout-wide).
+        rules.add(new CounterRule(3040, "fanout source status", "mdfanout_fanout_source_status", GAUGE,
+            "Status of the fanout's source as its heartbeats announce it: 0 unknown, 1 live, 2 lines silent, " +
+            "3 loading a snapshot, 4 stopped, 5 feed handler down (no heartbeat for --source-timeout-ms).",
+            new String[0], new LabelValue[0]));
+        rules.add(new CounterRule(3041, "fanout source heartbeat age \\(ms\\)",
+            "mdfanout_fanout_source_heartbeat_age_seconds", GAUGE,
+            "Age of the feed handler's last heartbeat in the ring header, as the fanout last read it.",
+            new String[0], new LabelValue[0], 0.001));
+        rules.add(new CounterRule(3042, "fanout source down events", "mdfanout_fanout_source_down_events_total", COUNTER,
+            "Times the fanout saw its source go from live or unknown to down (lines silent, loading, stopped, " +
+            "feed handler down).", new String[0], new LabelValue[0]));
 
         // Subscriber SDK.
         subscriber(rules, "packets received", "mdfanout_subscriber_packets_received_total", "Packets accepted.");

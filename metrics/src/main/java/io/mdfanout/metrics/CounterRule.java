@@ -5,7 +5,8 @@ import java.util.regex.Pattern;
 
 /**
  * One row of the mapping from an Agrona counter (type id and label) to a Prometheus metric:
- * name, kind, help and label names, whose values come from the label pattern's groups.
+ * name, kind, help and label names, whose values come from the label pattern's groups, and a scale
+ * for counters kept in another unit than the metric's (milliseconds exported as {@code _seconds}).
  */
 public final class CounterRule
 {
@@ -19,6 +20,7 @@ public final class CounterRule
     private final String help;
     private final String[] labelNames;
     private final LabelValue[] labelValues;
+    private final double scale;
 
     CounterRule(
         final int typeId,
@@ -28,6 +30,19 @@ public final class CounterRule
         final String help,
         final String[] labelNames,
         final LabelValue[] labelValues)
+    {
+        this(typeId, labelRegex, name, kind, help, labelNames, labelValues, 1.0);
+    }
+
+    CounterRule(
+        final int typeId,
+        final String labelRegex,
+        final String name,
+        final MetricKind kind,
+        final String help,
+        final String[] labelNames,
+        final LabelValue[] labelValues,
+        final double scale)
     {
         if (MetricKind.COUNTER == kind && !name.endsWith("_total"))
         {
@@ -40,6 +55,13 @@ public final class CounterRule
         this.help = help;
         this.labelNames = labelNames;
         this.labelValues = labelValues;
+        this.scale = scale;
+    }
+
+    /** @return what the counter's value is multiplied by to give the metric's (1 unless the units differ). */
+    public double scale()
+    {
+        return scale;
     }
 
     /** @return the exposed name ({@code _total} included for counters). */

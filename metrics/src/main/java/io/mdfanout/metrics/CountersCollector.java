@@ -60,12 +60,13 @@ public final class CountersCollector implements MultiCollector
 
         countersReader.forEach((counterId, typeId, keyBuffer, label) ->
         {
-            final long value = countersReader.getCounterValue(counterId);
+            final long counterValue = countersReader.getCounterValue(counterId);
             for (final CounterRule rule : CounterMappings.rules())
             {
                 final String[] values = rule.match(typeId, label);
                 if (null != values)
                 {
+                    final double value = counterValue * rule.scale();
                     final Labels labels = constantLabels.merge(Labels.of(rule.labelNames(), values));
                     byRule.get(rule).add(MetricKind.COUNTER == rule.kind() ?
                         CounterSnapshot.CounterDataPointSnapshot.builder().value(value).labels(labels).build() :
@@ -74,7 +75,7 @@ public final class CountersCollector implements MultiCollector
                 }
             }
             unmapped.add(GaugeSnapshot.GaugeDataPointSnapshot.builder()
-                .value(value)
+                .value(counterValue)
                 .labels(constantLabels.merge(Labels.of("label", label, "type_id", Integer.toString(typeId),
                     "counter_id", Integer.toString(counterId))))
                 .build());

@@ -85,6 +85,11 @@ class MetricsServerTest
         final AtomicCounter stale = counters.newCounter(
             "mdfanout-sdk tail: stale events: late join", CounterMappings.SUBSCRIBER_TYPE_ID);
         final AtomicCounter unknown = counters.newCounter("something new");
+        final AtomicCounter sourceAge = counters.newCounter("fanout source heartbeat age (ms)", 3041);
+        final AtomicCounter sourceDown = counters.newCounter("mdfanout-sdk tail: stale events: source down",
+            CounterMappings.SUBSCRIBER_TYPE_ID);
+        sourceAge.setRelease(1_250);
+        sourceDown.incrementRelease();
         linePackets.incrementRelease();
         linePackets.incrementRelease();
         decoded.getAndAddRelease(5);
@@ -96,6 +101,8 @@ class MetricsServerTest
         final RingBuffer ring = new OneToOneRingBuffer(
             new UnsafeBuffer(ByteBuffer.allocateDirect(4096 + RingBufferDescriptor.TRAILER_LENGTH)));
         assertTrue(ring.write(1, new UnsafeBuffer(new byte[100]), 0, 100));
+        assertTrue(ring.write(1, new UnsafeBuffer(new byte[100]), 0, 100));
+        assertEquals(1, ring.read((msgTypeId, buffer, index, length) -> { }, 1));
 
         final LatencyHistogram latency = new LatencyHistogram(
             "mdfanout_test_latency_seconds", "Test latency.", Labels.EMPTY);
@@ -148,6 +155,11 @@ class MetricsServerTest
 
                 assertTrue(lines.contains("mdfanout_ring_capacity_bytes{partition=\"0\"} 4096.0"), body);
                 assertTrue(lines.contains("mdfanout_ring_used_bytes{partition=\"0\"} 112.0"), body);
+                assertTrue(lines.contains("# TYPE mdfanout_ring_consumed_bytes_total counter"), body);
+                assertTrue(lines.contains("mdfanout_ring_consumed_bytes_total{partition=\"0\"} 112.0"), body);
+                assertTrue(lines.contains("mdfanout_fanout_source_heartbeat_age_seconds 1.25"), "ms as seconds: " + body);
+                assertTrue(lines.contains(
+                    "mdfanout_subscriber_stale_total{reason=\"source_down\",subscriber=\"tail\"} 1.0"), body);
 
                 assertTrue(lines.contains("# TYPE mdfanout_test_latency_seconds histogram"), body);
                 assertTrue(lines.contains("mdfanout_test_latency_seconds_count 3"), body);

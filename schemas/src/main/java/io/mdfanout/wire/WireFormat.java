@@ -51,6 +51,12 @@ public final class WireFormat
     /** instrumentId of whole-market messages (system events, MWCB, partition-wide gap notices). */
     public static final long MARKET_WIDE_INSTRUMENT_ID = 0;
 
+    /**
+     * Block length of a Heartbeat of schema version 1, before version 2 appended the source's liveness
+     * (lastExchangeTimestamp, sourceHeartbeatAge, sourceStatus): what a fanout of an older release sends.
+     */
+    public static final int HEARTBEAT_V1_BLOCK_LENGTH = HeartbeatDecoder.lastExchangeTimestampEncodingOffset();
+
     /** Largest normalized or snapshot message this schema version defines, header included. */
     public static final int MAX_MESSAGE_LENGTH;
 
@@ -116,6 +122,26 @@ public final class WireFormat
     {
         return templateId >= 0 && templateId <= MAX_TEMPLATE_ID && BLOCK_LENGTHS[templateId] != 0 ?
             BLOCK_LENGTHS[templateId] : -1;
+    }
+
+    /**
+     * The shortest block this build accepts for a template written at a schema version: the block length
+     * of {@link #knownBlockLength(int)}, except for a message that grew in a later version than the writer's,
+     * whose older block is complete for that writer (the fields it lacks read as their null values through a
+     * decoder wrapped with the writer's version). Only the Heartbeat has grown so far (version 2); an older
+     * block that claims the newer version is short, since the decoder would read the new fields past it.
+     *
+     * @param templateId the template.
+     * @param version    the schema version in the message's header.
+     * @return the shortest acceptable block length, or -1 when this build does not know the template.
+     */
+    public static int minimumBlockLength(final int templateId, final int version)
+    {
+        if (HeartbeatDecoder.TEMPLATE_ID == templateId && version < HeartbeatDecoder.sourceStatusSinceVersion())
+        {
+            return HEARTBEAT_V1_BLOCK_LENGTH;
+        }
+        return knownBlockLength(templateId);
     }
 
     /**

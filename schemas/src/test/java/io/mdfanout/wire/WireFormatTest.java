@@ -1,9 +1,13 @@
 package io.mdfanout.wire;
 
+import io.mdfanout.sbe.AddOrderDecoder;
 import io.mdfanout.sbe.AddOrderEncoder;
+import io.mdfanout.sbe.HeartbeatDecoder;
+import io.mdfanout.sbe.HeartbeatEncoder;
 import io.mdfanout.sbe.ImbalanceDecoder;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.Side;
+import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.sbe.SystemEventDecoder;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -78,6 +82,38 @@ class WireFormatTest
         assertEquals(41, WireFormat.templateIdOf(written));
         assertEquals(WireFormat.SCHEMA_ID, WireFormat.schemaIdOf(written));
         assertEquals(WireFormat.SCHEMA_VERSION, WireFormat.versionOf(written));
+    }
+
+    /**
+     * Schema version 2 appended the source's liveness to the Heartbeat: a version-1 heartbeat (an older
+     * fanout) is still complete for this build, and its new fields read as null; a version-2 one must be whole.
+     */
+    @Test
+    void heartbeatGrewAtTheEndAndAVersionOneHeartbeatStillReads()
+    {
+        assertEquals(2, WireFormat.SCHEMA_VERSION);
+        assertEquals(8 + 8 + 2, WireFormat.HEARTBEAT_V1_BLOCK_LENGTH);
+        assertEquals(WireFormat.HEARTBEAT_V1_BLOCK_LENGTH + 8 + 4 + 1, HeartbeatDecoder.BLOCK_LENGTH);
+        assertEquals(WireFormat.HEARTBEAT_V1_BLOCK_LENGTH, WireFormat.minimumBlockLength(HeartbeatDecoder.TEMPLATE_ID, 1));
+        assertEquals(HeartbeatDecoder.BLOCK_LENGTH, WireFormat.minimumBlockLength(HeartbeatDecoder.TEMPLATE_ID, 2));
+        assertEquals(HeartbeatDecoder.BLOCK_LENGTH, WireFormat.minimumBlockLength(HeartbeatDecoder.TEMPLATE_ID, 3));
+        assertEquals(AddOrderDecoder.BLOCK_LENGTH, WireFormat.minimumBlockLength(AddOrderDecoder.TEMPLATE_ID, 1));
+        assertEquals(-1, WireFormat.minimumBlockLength(9, 1));
+
+        // What a version-1 fanout sends: its header says version 1 and an 18-byte block, nothing after it.
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[WireFormat.HEADER_LENGTH + WireFormat.HEARTBEAT_V1_BLOCK_LENGTH]);
+        final HeartbeatEncoder encoder = new HeartbeatEncoder().wrap(buffer, WireFormat.HEADER_LENGTH);
+        encoder.nextStreamSequence(42).sendingTime(7).partitionId(3);
+        new MessageHeaderEncoder().wrap(buffer, 0).blockLength(WireFormat.HEARTBEAT_V1_BLOCK_LENGTH)
+            .templateId(HeartbeatDecoder.TEMPLATE_ID).schemaId(WireFormat.SCHEMA_ID).version(1);
+        final long word = WireFormat.headerWord(buffer, 0);
+        final HeartbeatDecoder decoder = new HeartbeatDecoder().wrap(
+            buffer, WireFormat.HEADER_LENGTH, WireFormat.blockLengthOf(word), WireFormat.versionOf(word));
+        assertEquals(42, decoder.nextStreamSequence());
+        assertEquals(3, decoder.partitionId());
+        assertEquals(SourceStatus.NULL_VAL, decoder.sourceStatus());
+        assertEquals(HeartbeatDecoder.sourceHeartbeatAgeNullValue(), decoder.sourceHeartbeatAge());
+        assertEquals(HeartbeatDecoder.lastExchangeTimestampNullValue(), decoder.lastExchangeTimestamp());
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.aeron.Subscription;
 import io.aeron.UnavailableImageHandler;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -211,14 +212,42 @@ public final class FeedSubscriber implements AutoCloseable
     }
 
     /**
-     * Whether a partition is stale: its books may be wrong, it is recovering.
+     * Whether a partition is stale: its books may be wrong and it is recovering, or its source is down
+     * ({@link StaleReason#SOURCE_DOWN}) and nothing new will come until it is live again.
      *
      * @param partition a subscribed partition.
      * @return true while stale.
      */
     public boolean isStale(final int partition)
     {
+        final PartitionStream stream = processor.stream(slotOf(partition));
+        return stream.stale || stream.sourceDown;
+    }
+
+    /**
+     * Whether a partition is recovering: messages were or may have been lost on its stream, its incrementals
+     * are held back and it waits for a snapshot. Unlike {@link #isStale(int)}, false for a partition that is
+     * stale only because its source is down: nothing of its stream is missing.
+     *
+     * @param partition a subscribed partition.
+     * @return true while recovering.
+     */
+    public boolean isRecovering(final int partition)
+    {
         return processor.stream(slotOf(partition)).stale;
+    }
+
+    /**
+     * The status of the partition's source (the feed handler behind the fanout) as the last heartbeat
+     * announced it.
+     *
+     * @param partition a subscribed partition.
+     * @return the status; {@link SourceStatus#NULL_VAL} before any heartbeat, from a fanout that does not
+     * announce it (schema version 1), or one this build does not know (a newer fanout's).
+     */
+    public SourceStatus sourceStatus(final int partition)
+    {
+        return processor.stream(slotOf(partition)).sourceStatus;
     }
 
     /**

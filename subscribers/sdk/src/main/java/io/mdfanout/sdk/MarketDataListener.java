@@ -280,8 +280,10 @@ public interface MarketDataListener
     }
 
     /**
-     * A partition's state can no longer be trusted: messages were or may have been missed.
-     * Incrementals are held back until the partition recovers from a snapshot (when recovery is on).
+     * A partition's state can no longer be trusted: messages were or may have been missed, and
+     * incrementals are held back until the partition recovers from a snapshot (when recovery is on);
+     * or, with {@link StaleReason#SOURCE_DOWN}, the feed handler behind the fanout does not deliver, so
+     * nothing new will come until it is live again (nothing is held back, no snapshot is needed).
      *
      * @param partition the partition.
      * @param reason why.
@@ -325,11 +327,13 @@ public interface MarketDataListener
 
     /**
      * The partition is good again: a complete snapshot was applied and the held-back incrementals
-     * after it were delivered. Live delivery continues.
+     * after it were delivered, or (snapshot id 0) a source outage ended on an intact stream; and its
+     * source is live. Live delivery continues.
      *
      * @param partition the partition.
-     * @param snapshotId the snapshot applied.
-     * @param lastStreamSequence the snapshot's SnapshotBegin lastStreamSequence.
+     * @param snapshotId the snapshot applied, or 0 when none was needed.
+     * @param lastStreamSequence the snapshot's SnapshotBegin lastStreamSequence, or with snapshot id 0 the last
+     *                           stream sequence delivered.
      * @param staleForNanos how long the partition was stale.
      */
     default void onRecovered(

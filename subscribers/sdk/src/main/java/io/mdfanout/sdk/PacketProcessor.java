@@ -26,6 +26,7 @@ import io.mdfanout.sbe.SnapshotBeginDecoder;
 import io.mdfanout.sbe.SnapshotEndDecoder;
 import io.mdfanout.sbe.SnapshotInstrumentDecoder;
 import io.mdfanout.sbe.SnapshotOrderDecoder;
+import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sbe.TradeDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
@@ -50,7 +51,15 @@ import org.agrona.ErrorHandler;
  * (lastStreamSequence &gt;= first buffered sequence - 1) is applied. At a complete SnapshotEnd the
  * buffer is replayed through the normal dispatch, each message filtered by the lastStreamSequence
  * that covers its instrument in the snapshot (the filter stays on for live packets until the
- * stream passes the snapshot's highest L), and the partition is live again. Nothing allocates in
+ * stream passes the snapshot's highest L), and the partition is live again.
+ * <p>
+ * Source liveness (recovery on or off): a heartbeat whose source status says the feed does not deliver
+ * (feed handler down, stopped, loading, lines silent) makes the partition not good with
+ * {@link StaleReason#SOURCE_DOWN}, once per outage. Its stream is intact, so nothing is held back: a
+ * heartbeat saying LIVE, or a data packet (only the feed handler writes what packets carry), makes it
+ * good again at once, with {@code onRecovered} and snapshot id 0, unless a gap or another stream reason
+ * made it stale meanwhile; then the snapshot recovery above ends it, and its {@code onRecovered} waits
+ * for the source too. Heartbeats of an older fanout carry no status and change nothing. Nothing allocates in
  * steady state; the recovery buffer and filter array are allocated once, on a partition's first
  * recovery.
  */
@@ -205,6 +214,7 @@ final class PacketProcessor
         {
             onGap(stream, next);
         }
+        onSourceStatus(stream, heartbeat.sourceStatusRaw());
 
         try
         {
@@ -241,6 +251,11 @@ final class PacketProcessor
             counters.onOverlap(expected - firstSequence);
         }
         final long fromSequence = Math.max(firstSequence, expected);
+        if (stream.sourceDown)
+        {
+            // Data flows: the feed handler writes again. Good again now unless a gap above made it stale.
+            sourceLive(stream);
+        }
         stream.expectedSequence = endSequence;
 
         if (stream.stale)
@@ -363,8 +378,12 @@ final class PacketProcessor
         stream.allocateRecovery(recoveryBufferBytes);
         if (!stream.stale)
         {
+            if (!stream.sourceDown)
+            {
+                stream.staleSinceNs = nowNs; // good until now: a partition whose source was down is not good since then
+            }
             stream.stale = true;
-            stream.staleSinceNs = nowNs;
+            stream.recoverySnapshotId = 0;
         }
         restartBuffering(stream, sequence);
         counters.onStale(reason);
@@ -737,15 +756,85 @@ final class PacketProcessor
         stream.stale = false;
         stream.buffer.reset();
         closeSnapshotSubscription(stream);
+        stream.recoverySnapshotId = stream.snapshotId;
+        if (!stream.sourceDown)
+        {
+            recovered(stream);
+        }
+        // else: the books are consistent again, but not good until the source is live (sourceLive reports it)
+    }
+
+    /** The partition is good again: count and tell the listener. */
+    private void recovered(final PartitionStream stream)
+    {
+        final long snapshotId = stream.recoverySnapshotId;
+        final long lastStreamSequence = 0 != snapshotId ? stream.snapshotBeginSequence : stream.expectedSequence - 1;
+        stream.recoverySnapshotId = 0;
         counters.onRecovered();
         try
         {
-            listener.onRecovered(
-                stream.partition, stream.snapshotId, stream.snapshotBeginSequence, nowNs - stream.staleSinceNs);
+            listener.onRecovered(stream.partition, snapshotId, lastStreamSequence, nowNs - stream.staleSinceNs);
         }
         catch (final RuntimeException ex)
         {
             onListenerError(ex);
+        }
+    }
+
+    /**
+     * What the fanout's heartbeat says of its source: LIVE ends a source outage, a status that says the
+     * feed does not deliver starts one; UNKNOWN (nothing said yet), the null value (an older fanout) and a
+     * value this build does not know (a newer fanout) change nothing. Read raw: the generated enum lookup
+     * throws on an unknown value, and nothing received may make poll() throw.
+     */
+    private void onSourceStatus(final PartitionStream stream, final short status)
+    {
+        if (SourceStatus.LIVE.value() == status)
+        {
+            sourceLive(stream);
+        }
+        else if (SourceStatus.LINES_SILENT.value() == status || SourceStatus.LOADING.value() == status ||
+            SourceStatus.STOPPED.value() == status || SourceStatus.FEED_HANDLER_DOWN.value() == status)
+        {
+            sourceDown(stream);
+        }
+        stream.sourceStatus = status >= SourceStatus.UNKNOWN.value() && status <= SourceStatus.FEED_HANDLER_DOWN.value() ?
+            SourceStatus.get(status) : SourceStatus.NULL_VAL;
+    }
+
+    private void sourceDown(final PartitionStream stream)
+    {
+        if (stream.sourceDown || !stream.joined)
+        {
+            return;
+        }
+        if (!stream.stale)
+        {
+            stream.staleSinceNs = nowNs;
+            stream.recoverySnapshotId = 0;
+        }
+        stream.sourceDown = true;
+        counters.onStale(StaleReason.SOURCE_DOWN);
+        try
+        {
+            listener.onStale(stream.partition, StaleReason.SOURCE_DOWN, stream.expectedSequence);
+        }
+        catch (final RuntimeException ex)
+        {
+            onListenerError(ex);
+        }
+    }
+
+    private void sourceLive(final PartitionStream stream)
+    {
+        if (!stream.sourceDown)
+        {
+            return;
+        }
+        stream.sourceDown = false;
+        if (!stream.stale)
+        {
+            recovered(stream); // nothing was lost on the stream: the books are right as they are
         }
     }
 
@@ -901,7 +990,8 @@ final class PacketProcessor
             return WireFormat.knownBlockLength(templateId) > 0 ?
                 MalformedReason.NOT_A_PACKET.ordinal() : MalformedReason.UNKNOWN_TEMPLATE.ordinal();
         }
-        if (blockLength < WireFormat.knownBlockLength(templateId))
+        // A heartbeat of an older fanout is shorter and complete: its version says so (WireFormat.minimumBlockLength).
+        if (blockLength < WireFormat.minimumBlockLength(templateId, header.version()))
         {
             return MalformedReason.SHORT_BLOCK_LENGTH.ordinal();
         }

@@ -2,6 +2,7 @@ package io.mdfanout.sdk;
 
 import io.aeron.Aeron;
 import io.aeron.Subscription;
+import io.mdfanout.sbe.SourceStatus;
 
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
@@ -9,7 +10,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Everything the subscriber knows about one partition: the incremental stream being followed
  * (session, next sequence, retired sessions), its recovery state (buffer, snapshot subscription,
- * snapshot being applied, the per-instrument filter) and its liveness. Written by the polling
+ * snapshot being applied, the per-instrument filter), the status of its source and its liveness.
+ * The partition is good when neither {@link #stale} (held back, waiting for a snapshot) nor
+ * {@link #sourceDown} holds. Written by the polling
  * thread only, except {@link #lostImage}, which Aeron's client conductor sets.
  */
 final class PartitionStream
@@ -61,6 +64,14 @@ final class PartitionStream
     long snapshotInstrumentCount;
     long snapshotOrderCount;
     long snapshotMessageCount;
+
+    // Source (the feed handler behind the fanout), from the fanout's heartbeats.
+    /** Last status a heartbeat announced; NULL_VAL before any, or from a fanout of schema version 1. */
+    SourceStatus sourceStatus = SourceStatus.NULL_VAL;
+    /** A heartbeat said the source does not deliver, and no LIVE heartbeat or data has come since. */
+    boolean sourceDown;
+    /** Snapshot applied while the source was down, reported when the partition is good again; 0 for none. */
+    long recoverySnapshotId;
 
     // Liveness.
     long lastActivityNs;

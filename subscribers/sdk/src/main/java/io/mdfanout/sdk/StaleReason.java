@@ -20,7 +20,16 @@ public enum StaleReason
      * The bounded recovery buffer filled before a usable snapshot completed: the buffer was
      * dropped and restarted. Reported while already stale, since the recovery starts over.
      */
-    RECOVERY_BUFFER_OVERFLOW("recovery buffer overflow");
+    RECOVERY_BUFFER_OVERFLOW("recovery buffer overflow"),
+    /**
+     * The fanout's heartbeat says its source does not deliver: the feed handler is down (dead, hung or
+     * stopped), stopped cleanly, loading an exchange snapshot, or all its exchange lines are silent. The
+     * stream itself is intact, so nothing is held back and no snapshot is needed: the partition recovers
+     * ({@link MarketDataListener#onRecovered} with snapshot id 0) as soon as a heartbeat says the source is
+     * live or data arrives again, unless a gap or another reason made it stale meanwhile, in which case the
+     * usual snapshot recovery applies. Reported once per outage, even if the partition was already stale.
+     */
+    SOURCE_DOWN("source down");
 
     private final String label;
 

@@ -21,6 +21,7 @@ final class BookAndEventListener implements MarketDataListener
 {
     final OrderBooks books = new OrderBooks(1024, 16, new BookCounters(LocalCounters.create(4), "test"));
     final List<String> events = new ArrayList<>();
+    final List<Long> staleForNanos = new ArrayList<>();
     long incrementalMessages;
     long snapshotMessages;
 
@@ -33,6 +34,7 @@ final class BookAndEventListener implements MarketDataListener
         final int partition, final long snapshotId, final long lastStreamSequence, final long staleForNanos)
     {
         events.add("RECOVERED " + partition + " " + snapshotId + " " + lastStreamSequence);
+        this.staleForNanos.add(staleForNanos);
     }
 
     public void onStreamSilent(final int partition, final long silentForNanos)

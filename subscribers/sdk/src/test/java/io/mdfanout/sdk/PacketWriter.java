@@ -19,6 +19,7 @@ import io.mdfanout.sbe.OrderExecutedWithPriceEncoder;
 import io.mdfanout.sbe.OrderReplaceEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
 import io.mdfanout.sbe.RegShoRestrictionEncoder;
+import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.sbe.SystemEventEncoder;
 import io.mdfanout.sbe.TradeEncoder;
 import io.mdfanout.sbe.TradingStatusEncoder;
@@ -97,14 +98,36 @@ public final class PacketWriter
         return count;
     }
 
-    /** Write a heartbeat alone; returns its length. */
+    /** Write a heartbeat alone, its source status unknown; returns its length. */
     public int heartbeat(final int partition, final long nextSequence, final long sendingTime)
+    {
+        return heartbeat(partition, nextSequence, sendingTime, SourceStatus.UNKNOWN);
+    }
+
+    /** Write a heartbeat alone announcing a source status; returns its length. */
+    public int heartbeat(final int partition, final long nextSequence, final long sendingTime, final SourceStatus status)
     {
         heartbeat.wrapAndApplyHeader(buffer, 0, header)
             .nextStreamSequence(nextSequence)
             .sendingTime(sendingTime)
-            .partitionId(partition);
+            .partitionId(partition)
+            .lastExchangeTimestamp(0)
+            .sourceHeartbeatAge(0)
+            .sourceStatus(status);
         limit = HEADER_LENGTH + HeartbeatEncoder.BLOCK_LENGTH;
+        return limit;
+    }
+
+    /**
+     * Write a heartbeat as a fanout of schema version 1 sent it (no source status), with the given version in
+     * its header; returns its length.
+     */
+    public int heartbeatOfVersionOne(final int partition, final long nextSequence, final int headerVersion)
+    {
+        heartbeat.wrap(buffer, HEADER_LENGTH).nextStreamSequence(nextSequence).sendingTime(1).partitionId(partition);
+        header.wrap(buffer, 0).blockLength(io.mdfanout.wire.WireFormat.HEARTBEAT_V1_BLOCK_LENGTH)
+            .templateId(HeartbeatEncoder.TEMPLATE_ID).schemaId(HeartbeatEncoder.SCHEMA_ID).version(headerVersion);
+        limit = HEADER_LENGTH + io.mdfanout.wire.WireFormat.HEARTBEAT_V1_BLOCK_LENGTH;
         return limit;
     }
 

@@ -2,6 +2,7 @@ package io.mdfanout.sdk;
 
 import io.aeron.ExclusivePublication;
 import io.mdfanout.sbe.Side;
+import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.sdk.book.BookCounters;
 import io.mdfanout.sdk.book.OrderBooks;
 import io.mdfanout.testing.AllocationWindows;
@@ -13,7 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The whole receive path (Aeron poll, validation, sequencing, decode, typed dispatch and book
- * updates, plus heartbeats, duplicates and malformed packets) allocates nothing once warm.
+ * updates, plus heartbeats, duplicates and malformed packets) allocates nothing once warm, nor does a
+ * source outage: every other heartbeat says the feed handler is down, and the next packet ends it.
  */
 class SteadyStateAllocationTest
 {
@@ -70,6 +72,8 @@ class SteadyStateAllocationTest
             assertEquals(totalIterations / 16, counters.duplicatePackets());
             assertTrue(counters.heartbeats() > 0);
             assertEquals(0, counters.gaps());
+            assertEquals(totalIterations / 32, counters.staleEvents(StaleReason.SOURCE_DOWN));
+            assertEquals(totalIterations / 32, counters.recoveries(), "each outage ended by the next packet");
             assertEquals(0, books.counters().unknownOrderReferences());
             assertEquals(0, books.orderCount());
         }
@@ -103,7 +107,8 @@ class SteadyStateAllocationTest
         {
             TestMedia.offer(publication, writer.buffer(), length);                       // duplicate
             TestMedia.offer(publication, writer.buffer(), length - 3);                   // truncated
-            TestMedia.offer(publication, writer.buffer(), writer.heartbeat(PARTITION, nextSequence, i));
+            TestMedia.offer(publication, writer.buffer(), writer.heartbeat(PARTITION, nextSequence, i,
+                0 == (i & 16) ? SourceStatus.FEED_HANDLER_DOWN : SourceStatus.LIVE));
         }
 
         while (subscriber.expectedSequence(PARTITION) != nextSequence || subscriber.poll(10) > 0)

@@ -10,6 +10,7 @@ import io.mdfanout.sbe.SnapshotEndEncoder;
 import io.mdfanout.sbe.SnapshotInstrumentEncoder;
 import io.mdfanout.sbe.SnapshotOrderEncoder;
 import io.mdfanout.sbe.Side;
+import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -95,8 +96,15 @@ final class StreamPublisher implements AutoCloseable
 
     void heartbeat()
     {
+        heartbeat(SourceStatus.UNKNOWN);
+    }
+
+    /** A heartbeat announcing the status of the source, as a fanout does. */
+    void heartbeat(final SourceStatus status)
+    {
         new HeartbeatEncoder().wrapAndApplyHeader(buffer, 0, header)
-            .nextStreamSequence(nextSequence).sendingTime(System.currentTimeMillis()).partitionId(partition);
+            .nextStreamSequence(nextSequence).sendingTime(System.currentTimeMillis()).partitionId(partition)
+            .lastExchangeTimestamp(0).sourceHeartbeatAge(0).sourceStatus(status);
         TestMedia.offer(publication, buffer, WireFormat.HEADER_LENGTH + HeartbeatEncoder.BLOCK_LENGTH);
     }
 

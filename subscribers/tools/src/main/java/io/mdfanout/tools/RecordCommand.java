@@ -135,13 +135,13 @@ public final class RecordCommand implements Callable<Integer>
         }
     }
 
-    /** The partitions still stale, as {@code [2,3]}: what exit code 2 with recovery on is about. */
+    /** The partitions still recovering, as {@code [2,3]}: what exit code 2 with recovery on is about. */
     private static String stalePartitions(final FeedSubscriber subscriber)
     {
         final StringBuilder stale = new StringBuilder("[");
         for (final int partition : subscriber.partitions())
         {
-            if (subscriber.isStale(partition))
+            if (subscriber.isRecovering(partition))
             {
                 stale.append(stale.length() > 1 ? "," : "").append(partition);
             }

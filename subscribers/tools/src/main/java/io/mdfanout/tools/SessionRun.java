@@ -20,7 +20,10 @@ final class SessionRun
     static final int EXIT_CLEAN = 0;
     /** A configuration or I/O error. */
     static final int EXIT_ERROR = 1;
-    /** A partition is still stale, or (without recovery) a gap or malformed packet was seen. */
+    /**
+     * A partition is still recovering, or (without recovery) a gap or malformed packet was seen. A partition
+     * stale only because its source is down has lost nothing (an ended session's feed handler may stop).
+     */
     static final int EXIT_DATA_LOSS = 2;
     /** The timeout expired first. */
     static final int EXIT_TIMEOUT = 3;
@@ -90,7 +93,7 @@ final class SessionRun
     {
         for (final int partition : partitions)
         {
-            if (subscriber.isStale(partition))
+            if (subscriber.isRecovering(partition))
             {
                 return false;
             }
