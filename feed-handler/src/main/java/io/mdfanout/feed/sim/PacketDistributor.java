@@ -4,7 +4,8 @@ import org.agrona.DirectBuffer;
 
 /**
  * The packetizer's sink in the simulator: hands every generated packet, in this order, to the pcap capture and the
- * retransmission history (both see the session as generated, before any loss), then to each line, which may lose it.
+ * retransmission history and/or GLIMPSE state (they see the session as generated, before any loss), then to each
+ * line, which may lose it.
  * Any of them may be absent. Single-threaded, allocation-free.
  */
 public final class PacketDistributor implements PacketSink
@@ -19,7 +20,7 @@ public final class PacketDistributor implements PacketSink
      * Creates the distributor.
      *
      * @param capture the pcap writer, or null.
-     * @param history the retransmission history, or null.
+     * @param history the retransmission history and/or the GLIMPSE state, or null.
      * @param lines   the lines (A, then B when configured); may be empty.
      */
     public PacketDistributor(final PacketSink capture, final PacketSink history, final PacketSink... lines)

@@ -27,8 +27,9 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * Like a real exchange it can send on two lines (A and B, every packet on both), each losing data packets by its own
  * deterministic {@link LossModel} (random, bursts, outages); serve MoldUDP64 retransmission requests from a bounded
- * history (and keep serving for {@code --linger-ms} after the end); and record the session as generated, before any
- * loss, to a pcap capture.
+ * history (and keep serving for {@code --linger-ms} after the end); serve NASDAQ GLIMPSE 5.0 snapshots of the live
+ * session over SoupBinTCP ({@code --glimpse-port}, {@link GlimpseServer}); and record the session as generated, before
+ * any loss, to a pcap capture.
  * <p>
  * Exit codes: 0 done, 1 I/O failure, 2 bad configuration. Stops cleanly on SIGINT/SIGTERM: the packet in progress
  * is flushed, the end-of-session packet is sent and everything is closed.
@@ -39,7 +40,8 @@ import java.util.concurrent.TimeUnit;
     showDefaultValues = true,
     description = "Exchange simulator: sends a generated ITCH 5.0 session (or the messages of an ITCH file) as "
         + "MoldUDP64 over UDP multicast on one or two lines with optional loss injection, serves retransmission "
-        + "requests, and/or writes the session to a NASDAQ binary ITCH file or a pcap capture.")
+        + "requests and GLIMPSE 5.0 snapshots, and/or writes the session to a NASDAQ binary ITCH file or a pcap "
+        + "capture.")
 public final class SimulatorCommand implements Callable<Integer>
 {
     /** How often the end-of-session packet is repeated while the retransmission server lingers. */
@@ -53,6 +55,8 @@ public final class SimulatorCommand implements Callable<Integer>
     public static final int MAX_HISTORY_MESSAGES = 40_000_000;
     /** Largest --coalesce-us: a tenth of a second, past which it is an outage rather than packing. */
     static final long MAX_COALESCE_US = 100_000;
+    /** Default --glimpse-port: no GLIMPSE server. */
+    public static final int DEFAULT_GLIMPSE_PORT = 0;
 
     @Option(names = "--group", description = "IPv4 multicast group to send to.")
     String group = "239.1.1.1";
@@ -188,9 +192,26 @@ public final class SimulatorCommand implements Callable<Integer>
         + "(the most recent ones).")
     int retransmitHistoryMessages = 2_000_000;
 
-    @Option(names = "--linger-ms", description = "With a retransmission server: keep serving requests this long "
-        + "after the end of the session.")
+    @Option(names = "--linger-ms", description = "With a retransmission or GLIMPSE server: keep serving requests this "
+        + "long after the end of the session.")
     long lingerMs = 2_000;
+
+    @Option(names = "--glimpse-port", description = "Serve NASDAQ GLIMPSE 5.0 snapshots of the live session "
+        + "(SoupBinTCP over TCP) on this port: the state after the messages sent so far, then End of Snapshot with "
+        + "the MoldUDP64 sequence number of the next message; 0 = no server.")
+    int glimpsePort = DEFAULT_GLIMPSE_PORT;
+
+    @Option(names = "--glimpse-interface", description = "IP address the GLIMPSE server listens on "
+        + "(default: --interface; 0.0.0.0 for every interface).")
+    String glimpseInterface;
+
+    @Option(names = "--glimpse-username", description = "Username a GLIMPSE client must log in with, up to 6 "
+        + "characters (default: any).")
+    String glimpseUsername;
+
+    @Option(names = "--glimpse-password", description = "Password a GLIMPSE client must log in with, up to 10 "
+        + "characters (default: any).")
+    String glimpsePassword;
 
     @Option(names = "--pcap-file", description = "Write every packet of the session as generated (before any loss), "
         + "with heartbeats and end of session, to this classic pcap file (Ethernet/IPv4/UDP to line A).")
@@ -345,6 +366,22 @@ public final class SimulatorCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--retransmit-port must be 0..65535: " + retransmitPort);
         }
+        if (glimpsePort < 0 || glimpsePort > 65_535)
+        {
+            throw new IllegalArgumentException("--glimpse-port must be 0..65535: " + glimpsePort);
+        }
+        if (noSend && glimpsePort > 0)
+        {
+            throw new IllegalArgumentException("--glimpse-port serves the state of a live session; with --no-send " +
+                "nothing is live");
+        }
+        if (0 == glimpsePort && (null != glimpseInterface || null != glimpseUsername || null != glimpsePassword))
+        {
+            throw new IllegalArgumentException("--glimpse-interface, --glimpse-username and --glimpse-password need " +
+                "--glimpse-port");
+        }
+        GlimpseServer.validateCredential("--glimpse-username", glimpseUsername, GlimpseServer.MAX_USERNAME_LENGTH);
+        GlimpseServer.validateCredential("--glimpse-password", glimpsePassword, GlimpseServer.MAX_PASSWORD_LENGTH);
         if (retransmitHistoryMessages < 1 || retransmitHistoryMessages > MAX_HISTORY_MESSAGES || lingerMs < 0)
         {
             throw new IllegalArgumentException("--retransmit-history-messages must be 1.." + MAX_HISTORY_MESSAGES
@@ -520,19 +557,53 @@ public final class SimulatorCommand implements Callable<Integer>
         {
             final RetransmissionHistory history = 0 == retransmitPort ? null :
                 new RetransmissionHistory(retransmitHistoryMessages, ItchEncoder.MAX_MESSAGE_LENGTH);
+            final GlimpseState glimpseState = 0 == glimpsePort ? null :
+                new GlimpseState(GlimpseState.DEFAULT_INITIAL_ORDERS, counters.glimpseInconsistentMessages());
+            final GlimpseSnapshots snapshots = null == glimpseState ? null : new GlimpseSnapshots(glimpseState);
             try (RetransmissionServer server = null == history ? null : new RetransmissionServer(
-                interfaceAddress, retransmitPort, session, maxPacketBytes, history, counters))
+                interfaceAddress, retransmitPort, session, maxPacketBytes, history, counters);
+                GlimpseServer glimpseServer = null == snapshots ? null : new GlimpseServer(
+                    null == glimpseInterface ? interfaceAddress : glimpseInterface, glimpsePort, session,
+                    glimpseUsername, glimpsePassword, snapshots, counters, err).start())
             {
+                if (null != glimpseServer)
+                {
+                    err.println("simulator: GLIMPSE 5.0 (SoupBinTCP) on " +
+                        (null == glimpseInterface ? interfaceAddress : glimpseInterface) + ":" + glimpseServer.port());
+                }
                 final SimulatedLine lineA = new SimulatedLine(
                     senderA, lossModelA(), counters.lineAPacketsSent(), counters.lineADataPacketsDropped());
+                final PacketSink generated = asGenerated(history, glimpseState);
                 final PacketDistributor distributor = null == senderB ?
-                    new PacketDistributor(pcap, history, lineA) :
-                    new PacketDistributor(pcap, history, lineA, new SimulatedLine(
+                    new PacketDistributor(pcap, generated, lineA) :
+                    new PacketDistributor(pcap, generated, lineA, new SimulatedLine(
                         senderB, lossModelB(), counters.lineBPacketsSent(), counters.lineBDataPacketsDropped()));
-                final int exit = run(generator, fileSource, distributor, server, pcap, writer, clock, idle, counters);
+                final int exit = run(
+                    generator, fileSource, distributor, server, snapshots, pcap, writer, clock, idle, counters);
                 return 0 != exit ? exit : inputError(fileSource);
             }
         }
+    }
+
+    /**
+     * The sinks that see the session as generated, before any loss, besides the capture: the retransmission history
+     * and the GLIMPSE state, either absent.
+     */
+    private static PacketSink asGenerated(final PacketSink history, final PacketSink glimpseState)
+    {
+        if (null == glimpseState)
+        {
+            return history;
+        }
+        if (null == history)
+        {
+            return glimpseState;
+        }
+        return (buffer, offset, length) ->
+        {
+            history.onPacket(buffer, offset, length);
+            glimpseState.onPacket(buffer, offset, length);
+        };
     }
 
     private int run(
@@ -540,6 +611,7 @@ public final class SimulatorCommand implements Callable<Integer>
         final ItchFileSource fileSource,
         final PacketDistributor distributor,
         final RetransmissionServer server,
+        final GlimpseSnapshots snapshots,
         final PcapWriter pcap,
         final ItchFileWriter writer,
         final NanoClock clock,
@@ -552,7 +624,7 @@ public final class SimulatorCommand implements Callable<Integer>
         while (running && clock.nanoTime() < delayEndNs)
         {
             packetizer.heartbeatIfIdle();
-            idle.idle(poll(server));
+            idle.idle(poll(server) + poll(snapshots));
         }
 
         final long startNs = clock.nanoTime();
@@ -573,7 +645,8 @@ public final class SimulatorCommand implements Callable<Integer>
 
         while (running && !simulator.isDone())
         {
-            idle.idle(simulator.doWork() + poll(server));
+            // Between duty cycles every generated message has been sent and applied: a GLIMPSE snapshot is exact here.
+            idle.idle(simulator.doWork() + poll(server) + poll(snapshots));
             if (statsIntervalNs > 0)
             {
                 final long nowNs = clock.nanoTime();
@@ -587,32 +660,38 @@ public final class SimulatorCommand implements Callable<Integer>
             }
         }
         simulator.finish();
+        if (null != snapshots)
+        {
+            snapshots.sessionEnded(); // the state is final: the GLIMPSE server spins it itself from now on
+        }
         final long endNs = clock.nanoTime();
         final double elapsedS = (endNs - startNs) / 1e9;
         final boolean pcapOk = null == pcap || pcap.flush();
 
-        if (null != server)
+        if (null != server || null != snapshots)
         {
-            // Late requests (a feed handler recovering the tail of the session) are still served for a while,
-            // and the end of the session is repeated meanwhile, so that a receiver that lost it learns of the tail.
+            // Late requests (a feed handler recovering the tail of the session, or joining it late through GLIMPSE,
+            // which its own thread serves) are still served for a while, and the end of the session is repeated
+            // meanwhile, so that a receiver that lost it learns of the tail.
             final long lingerEndNs = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(lingerMs);
             while (running && clock.nanoTime() < lingerEndNs)
             {
-                idle.idle(server.poll() + (packetizer.endOfSessionIfIdle(END_OF_SESSION_REPEAT_NS) ? 1 : 0));
+                idle.idle(poll(server) + (packetizer.endOfSessionIfIdle(END_OF_SESSION_REPEAT_NS) ? 1 : 0));
             }
         }
 
         out.printf(Locale.ROOT,
             "simulator: done: messages=%d packets=%d heartbeats=%d bytes=%d sendErrors=%d elapsed=%.3fs "
                 + "rate=%.0f msg/s lineA(sent=%d lost=%d)%s retransmit(requests=%d rejected=%d partial=%d "
-                + "messages=%d packets=%d)%s%n",
+                + "messages=%d packets=%d)%s%s%n",
             counters.messagesSent().get(), counters.packetsSent().get(), counters.heartbeatsSent().get(),
             counters.bytesSent().get(), counters.sendErrors().get(), elapsedS,
             counters.messagesSent().get() / Math.max(elapsedS, 1e-9),
             counters.lineAPacketsSent().get(), counters.lineADataPacketsDropped().get(), lineB(counters),
             counters.retransmitRequestsReceived().get(), counters.retransmitRequestsRejected().get(),
             counters.retransmitRequestsPartlyServed().get(), counters.retransmitMessagesSent().get(),
-            counters.retransmitPacketsSent().get(), measured(simulator, counters, startNs, endNs));
+            counters.retransmitPacketsSent().get(), measured(simulator, counters, startNs, endNs),
+            glimpse(snapshots, counters));
         if (null != simulator.fileError())
         {
             err.println("simulator: ITCH file output stopped: " + simulator.fileError());
@@ -649,6 +728,21 @@ public final class SimulatorCommand implements Callable<Integer>
     private static int poll(final RetransmissionServer server)
     {
         return null == server ? 0 : server.poll();
+    }
+
+    private static int poll(final GlimpseSnapshots snapshots)
+    {
+        return null == snapshots ? 0 : snapshots.poll();
+    }
+
+    /** The GLIMPSE sessions, for the done line; empty without a GLIMPSE server. */
+    private static String glimpse(final GlimpseSnapshots snapshots, final SimulatorCounters counters)
+    {
+        return null == snapshots ? "" : String.format(Locale.ROOT,
+            " glimpse(sessions=%d rejected=%d failed=%d messages=%d inconsistent=%d)",
+            counters.glimpseSessionsServed().get(), counters.glimpseLoginsRejected().get(),
+            counters.glimpseSessionsFailed().get(), counters.glimpseMessagesSent().get(),
+            counters.glimpseInconsistentMessages().get());
     }
 
     private String lineB(final SimulatorCounters counters)

@@ -8,15 +8,16 @@ import org.agrona.concurrent.status.CountersReader;
 import java.nio.ByteBuffer;
 
 /**
- * The simulator's counters: written by the sending thread (release increments), readable from any
- * thread (stats line, later the Prometheus exporter) through {@link #countersReader()}.
+ * The simulator's counters: written by the sending thread (release increments), the GLIMPSE session counters by the
+ * GLIMPSE server's thread (one writer each), readable from any thread (stats line, later the Prometheus exporter)
+ * through {@link #countersReader()}.
  */
 public final class SimulatorCounters implements AutoCloseable
 {
     /** Counter type id of every simulator counter. */
     public static final int SIMULATOR_COUNTER_TYPE_ID = 7101;
 
-    private static final int COUNTERS = 16;
+    private static final int COUNTERS = 21;
 
     private final CountersManager countersManager;
     private final AtomicCounter messagesSent;
@@ -35,6 +36,11 @@ public final class SimulatorCounters implements AutoCloseable
     private final AtomicCounter retransmitMessagesSent;
     private final AtomicCounter retransmitPacketsSent;
     private final AtomicCounter pcapErrors;
+    private final AtomicCounter glimpseSessionsServed;
+    private final AtomicCounter glimpseLoginsRejected;
+    private final AtomicCounter glimpseSessionsFailed;
+    private final AtomicCounter glimpseMessagesSent;
+    private final AtomicCounter glimpseInconsistentMessages;
 
     /**
      * Allocates the counters from the given manager.
@@ -76,6 +82,18 @@ public final class SimulatorCounters implements AutoCloseable
         retransmitPacketsSent = countersManager.newCounter("simulator: retransmission packets sent",
             SIMULATOR_COUNTER_TYPE_ID);
         pcapErrors = countersManager.newCounter("simulator: pcap write errors (capture stopped)",
+            SIMULATOR_COUNTER_TYPE_ID);
+        glimpseSessionsServed = countersManager.newCounter(
+            "simulator: GLIMPSE sessions served (spin written through End of Snapshot)", SIMULATOR_COUNTER_TYPE_ID);
+        glimpseLoginsRejected = countersManager.newCounter("simulator: GLIMPSE logins rejected",
+            SIMULATOR_COUNTER_TYPE_ID);
+        glimpseSessionsFailed = countersManager.newCounter(
+            "simulator: GLIMPSE sessions failed (no login, malformed, client gone or stalled, sender stalled)",
+            SIMULATOR_COUNTER_TYPE_ID);
+        glimpseMessagesSent = countersManager.newCounter("simulator: GLIMPSE messages sent, End of Snapshot included",
+            SIMULATOR_COUNTER_TYPE_ID);
+        glimpseInconsistentMessages = countersManager.newCounter(
+            "simulator: messages the GLIMPSE state skipped (unknown order, duplicate add, truncated)",
             SIMULATOR_COUNTER_TYPE_ID);
     }
 
@@ -199,6 +217,36 @@ public final class SimulatorCounters implements AutoCloseable
         return pcapErrors;
     }
 
+    /** @return GLIMPSE sessions served through End of Snapshot. */
+    public AtomicCounter glimpseSessionsServed()
+    {
+        return glimpseSessionsServed;
+    }
+
+    /** @return GLIMPSE logins rejected. */
+    public AtomicCounter glimpseLoginsRejected()
+    {
+        return glimpseLoginsRejected;
+    }
+
+    /** @return GLIMPSE sessions that failed before End of Snapshot was written. */
+    public AtomicCounter glimpseSessionsFailed()
+    {
+        return glimpseSessionsFailed;
+    }
+
+    /** @return GLIMPSE messages sent, End of Snapshot included. */
+    public AtomicCounter glimpseMessagesSent()
+    {
+        return glimpseMessagesSent;
+    }
+
+    /** @return messages the GLIMPSE state skipped as inconsistent with the book or truncated. */
+    public AtomicCounter glimpseInconsistentMessages()
+    {
+        return glimpseInconsistentMessages;
+    }
+
     /**
      * Frees the counters in their manager.
      */
@@ -220,5 +268,10 @@ public final class SimulatorCounters implements AutoCloseable
         retransmitMessagesSent.close();
         retransmitPacketsSent.close();
         pcapErrors.close();
+        glimpseSessionsServed.close();
+        glimpseLoginsRejected.close();
+        glimpseSessionsFailed.close();
+        glimpseMessagesSent.close();
+        glimpseInconsistentMessages.close();
     }
 }
