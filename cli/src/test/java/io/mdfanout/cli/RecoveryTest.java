@@ -239,15 +239,18 @@ class RecoveryTest
         final String channel = "aeron:udp?endpoint=224.0.1.107:46600|interface=127.0.0.1|mtu=8192";
         try (ChainHarness chain = new ChainHarness(dir, "restart", PARTITIONS, channel, 4660))
         {
+            // A re-request server: the restarted fanout's start (a JVM and 4 state files pretouched) can starve
+            // the feed handler's receive thread on 2 cores for long enough that the kernel drops datagrams.
             final ChainProcess feedHandler = chain.feedHandler(
-                "--group", "239.255.46.7", "--port", "46700", "--interface", "127.0.0.1");
+                "--group", "239.255.46.7", "--port", "46700", "--interface", "127.0.0.1",
+                "--retransmit-server", "127.0.0.1:46750");
             final ChainProcess fanout = chain.fanout("--snapshot-interval-ms", SNAPSHOT_INTERVAL_MS);
             final List<ChainProcess> subscribers = chain.recorders(2);
 
             final ChainProcess simulator = chain.simulator(
                 "--group", "239.255.46.7", "--port", "46700", "--interface", "127.0.0.1",
                 "--seed", Long.toString(SEED), "--symbols", Integer.toString(SYMBOLS),
-                "--messages", Long.toString(messages), "--rate", "100000");
+                "--messages", Long.toString(messages), "--rate", "100000", "--retransmit-port", "46750");
             awaitSimulatorProgress(simulator, 400_000);
 
             fanout.kill9();

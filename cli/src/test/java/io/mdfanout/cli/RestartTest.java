@@ -37,6 +37,10 @@ class RestartTest
     private static final Pattern SIMULATOR_PROGRESS = Pattern.compile("simulator: messages=(\\d+)");
     private static final Pattern DECLARED = Pattern.compile("gapsDeclared=(\\d+) declaredMissing=(\\d+)");
     private static final Pattern REQUESTS = Pattern.compile("requests=(\\d+)");
+    private static final Pattern SOURCE_DOWN = Pattern.compile("STALE partition=(\\d+) reason=SOURCE_DOWN .*epochMs=(\\d+)");
+    private static final Pattern RECOVERED = Pattern.compile("RECOVERED partition=(\\d+) .*epochMs=(\\d+)");
+    /** The subscribers' default silent timeout (FeedSubscriberOptions). */
+    private static final long SILENT_TIMEOUT_MS = 2_000;
 
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -100,14 +104,15 @@ class RestartTest
             chain.namedFanout("fanout-restarted", "--snapshot-interval-ms", "1000");
 
             awaitSuccess(simulator, subscribers);
-            // The fanout resumes its stream from its persisted state in a new publication: the
-            // subscribers went stale (new publication) and recovered; what they recorded is still
-            // every message once, in order (the recorder fills the stale span from the snapshot and
-            // the buffered incrementals, and reports it).
+            // The fanout resumes its stream from its persisted state in a new Aeron session: the subscribers
+            // went stale (new publication) and recovered from its snapshots. The feed handler lost nothing.
+            final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, MESSAGES, PARTITIONS);
             for (int i = 1; i <= subscribers.size(); i++)
             {
-                final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, MESSAGES, PARTITIONS);
                 assertEquals(expected.books(), Files.readString(chain.books(i)), "subscriber-" + i + " books");
+                // Every message delivered is the oracle's, and from the recovery on none is skipped.
+                expected.verifyDisturbedRecording(chain.recording(i), "subscriber-" + i,
+                    RecoveryTest.lastRecovered(subscribers.get(i - 1)));
             }
             chain.passed();
         }
@@ -152,6 +157,67 @@ class RestartTest
             assertTrue(feedHandler.linesContaining("stopped writing at sequence").size() >= 1, "the stall was logged");
             chain.passed();
         }
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void aFeedHandlerStoppedIsReportedByEverySubscriberWithinTheSilentTimeoutAndRecoveredAfterItContinues(
+        @TempDir final Path dir) throws Exception
+    {
+        final long seed = 52005L;
+        final long messages = 600_000;
+        final String channel = "aeron:udp?endpoint=224.0.1.163:52800|interface=127.0.0.1|mtu=8192";
+        try (ChainHarness chain = new ChainHarness(dir, "sigstop", PARTITIONS, channel, 5800))
+        {
+            final ChainProcess feedHandler = chain.feedHandler(
+                lines(52801, 52803, "--retransmit-server", "127.0.0.1:52850"));
+            chain.fanout("--snapshot-interval-ms", "1000");
+            final List<ChainProcess> subscribers = chain.recorders(2);
+            final ChainProcess simulator = chain.simulator(simulatorArgs(seed, messages, 50_000, 52801, 52803, 52850));
+
+            awaitSimulatorProgress(simulator, messages * 3 / 10);
+            feedHandler.signal("STOP");
+            final long stoppedAtMs = System.currentTimeMillis();
+            Thread.sleep(3_000);
+            final long continuedAtMs = System.currentTimeMillis();
+            feedHandler.signal("CONT");
+
+            awaitSuccess(simulator, subscribers);
+            // Nothing was lost: the feed handler took its backlog from the socket buffers and the re-request server.
+            verifyExactlyOnce(chain, seed, messages, subscribers);
+            for (final ChainProcess subscriber : subscribers)
+            {
+                for (int partition = 0; partition < PARTITIONS; partition++)
+                {
+                    final Matcher stale = firstAfter(subscriber, SOURCE_DOWN, partition, stoppedAtMs);
+                    assertTrue(null != stale, subscriber.name() + " reported partition " + partition + " source down");
+                    final long reportedAfterMs = Long.parseLong(stale.group(2)) - stoppedAtMs;
+                    assertTrue(reportedAfterMs <= SILENT_TIMEOUT_MS, subscriber.name() + " partition " + partition +
+                        " knew within the silent timeout: " + reportedAfterMs + " ms after SIGSTOP");
+                    final Matcher recovered = firstAfter(subscriber, RECOVERED, partition, continuedAtMs);
+                    assertTrue(null != recovered, subscriber.name() + " recovered partition " + partition + " after SIGCONT");
+                    System.out.println(subscriber.name() + ": " + stale.group() + " (" + reportedAfterMs +
+                        " ms after SIGSTOP) -> " + recovered.group());
+                }
+            }
+            chain.passed();
+        }
+    }
+
+    /** The first line matching {@code pattern} (partition as group 1, epoch ms as the last group) at or after a time. */
+    private static Matcher firstAfter(
+        final ChainProcess process, final Pattern pattern, final int partition, final long fromMs) throws IOException
+    {
+        for (final String line : process.linesContaining(pattern.pattern().substring(0, pattern.pattern().indexOf(' '))))
+        {
+            final Matcher matcher = pattern.matcher(line);
+            if (matcher.find() && Integer.parseInt(matcher.group(1)) == partition &&
+                Long.parseLong(matcher.group(matcher.groupCount())) >= fromMs)
+            {
+                return matcher;
+            }
+        }
+        return null;
     }
 
     @Test
@@ -209,7 +275,14 @@ class RestartTest
     static void verifyExactlyOnce(final ChainHarness chain, final long seed, final List<ChainProcess> subscribers)
         throws IOException
     {
-        final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, MESSAGES, PARTITIONS);
+        verifyExactlyOnce(chain, seed, MESSAGES, subscribers);
+    }
+
+    static void verifyExactlyOnce(
+        final ChainHarness chain, final long seed, final long messages, final List<ChainProcess> subscribers)
+        throws IOException
+    {
+        final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, messages, PARTITIONS);
         for (int i = 1; i <= subscribers.size(); i++)
         {
             expected.verifyRecording(chain.recording(i), "subscriber-" + i);

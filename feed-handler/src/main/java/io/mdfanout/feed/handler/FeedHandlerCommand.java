@@ -2,12 +2,17 @@ package io.mdfanout.feed.handler;
 
 import io.mdfanout.affinity.AffinityPlan;
 import io.mdfanout.affinity.CpuSelection;
+import io.mdfanout.feed.glimpse.GlimpseClient;
+import io.mdfanout.feed.glimpse.GlimpseClientConfig;
+import io.mdfanout.feed.glimpse.GlimpseException;
+import io.mdfanout.feed.glimpse.GlimpseResult;
 import io.mdfanout.feed.normalize.PartitionRingSet;
 import io.mdfanout.metrics.CountersCollector;
 import io.mdfanout.metrics.LatencyHistogram;
 import io.mdfanout.metrics.MetricsOptions;
 import io.mdfanout.metrics.MetricsServer;
 import io.mdfanout.metrics.RingCollector;
+import io.mdfanout.wire.RingSetHeader;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Labels;
 import org.agrona.CloseHelper;
@@ -142,6 +147,25 @@ public final class FeedHandlerCommand implements Callable<Integer>
             "write from the re-request server (or declares it as a gap) rather than stalling silently.")
     int ringFullWaitMs;
 
+    @Option(names = "--glimpse",
+        description = "The exchange's GLIMPSE 5.0 snapshot service as HOST:PORT (SoupBinTCP). A feed handler that " +
+            "starts with no rings to re-attach to (a new pod mid-session) loads the snapshot (directory, trading " +
+            "states, every open order) into a new generation of rings and continues the MoldUDP64 stream at the " +
+            "snapshot's sequence; absent: it requests what the re-request server can give and declares the rest.")
+    String glimpse;
+
+    @Option(names = "--glimpse-username", defaultValue = GlimpseClientConfig.DEFAULT_USERNAME,
+        description = "SoupBinTCP username for --glimpse (up to 6 characters).")
+    String glimpseUsername;
+
+    @Option(names = "--glimpse-password", defaultValue = GlimpseClientConfig.DEFAULT_PASSWORD,
+        description = "SoupBinTCP password for --glimpse (up to 10 characters).")
+    String glimpsePassword;
+
+    @Option(names = "--glimpse-timeout-ms", defaultValue = "" + GlimpseClientConfig.DEFAULT_TIMEOUT_MS,
+        description = "Longest a GLIMPSE snapshot load may take, connection included, before the start fails.")
+    long glimpseTimeoutMs;
+
     @Option(names = "--cpus", defaultValue = "auto", converter = CpusConverter.class,
         description = "CPU pinning of the receive/decode thread: auto = pin it to the second CPU of the allowed set " +
             "when it has 2 or more (the first stays with the JVM and OS), otherwise run it unpinned with the backoff " +
@@ -205,6 +229,11 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 .ringFullWaitMs(ringFullWaitMs)
                 .cpus(cpus)
                 .validate();
+            if (null != glimpse)
+            {
+                GlimpseClient.parseAddress(glimpse);
+                glimpseConfig().validate();
+            }
             affinityPlan = AffinityPlan.forThisProcess("feed-handler", config.cpus(), List.of(RECEIVE_THREAD), System.err);
         }
         catch (final IllegalArgumentException ex)
@@ -233,6 +262,10 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 final LatencyHistogram receiveLatency = metrics.enabled() ? newReceiveLatency() : null;
                 final FeedHandlerAgent agent = new FeedHandlerAgent(
                     config, rings, counters.countersManager(), receiveLatency);
+                if (null != glimpse)
+                {
+                    loadGlimpse(rings, agent);
+                }
                 runner = new AgentRunner(
                     runIdleStrategy.newIdleStrategy(config.idleMaxParkNs()),
                     (throwable) -> System.err.println("feed-handler: error: " + throwable),
@@ -270,6 +303,47 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 CloseHelper.quietClose(rings);
             }
         }
+    }
+
+    private GlimpseClientConfig glimpseConfig()
+    {
+        return new GlimpseClientConfig()
+            .username(glimpseUsername)
+            .password(glimpsePassword)
+            .timeoutMs(glimpseTimeoutMs);
+    }
+
+    /**
+     * Join mid-session from the exchange's snapshot, before the duty cycle starts: the sockets are open
+     * already, so what the feed sends meanwhile waits in their buffers. Rings that were re-attached need
+     * no snapshot. A load that fails stops the start (exit 1): the rings then say that their load did not
+     * complete, so the next start makes a new generation and loads again rather than resume half a snapshot.
+     */
+    private void loadGlimpse(final PartitionRingSet rings, final FeedHandlerAgent agent)
+    {
+        if (rings.isResumed())
+        {
+            System.err.println("feed-handler: GLIMPSE not needed: the rings were re-attached");
+            return;
+        }
+        rings.header().sourceState(RingSetHeader.SOURCE_LOADING);
+        System.err.println("feed-handler: GLIMPSE: loading the exchange's snapshot from " + glimpse +
+            " into generation " + rings.generation() + " (the feed's packets wait in the socket buffers)");
+        final GlimpseResult result;
+        try
+        {
+            result = new GlimpseClient(glimpseConfig()).load(glimpse, agent::onSnapshotMessage);
+        }
+        catch (final GlimpseException ex)
+        {
+            throw new IllegalStateException("GLIMPSE: cannot load the snapshot from " + glimpse + ": " +
+                ex.getMessage(), ex);
+        }
+        agent.onSnapshotComplete(result.nextSequence());
+        rings.header().heartbeat(System.currentTimeMillis(), 0, RingSetHeader.SOURCE_LIVE);
+        System.err.println("feed-handler: GLIMPSE: " + result.messages() + " messages (" + result.bytes() +
+            " bytes) in " + result.durationNs() / 1_000_000 + " ms, session '" + result.session().trim() +
+            "', continuing at sequence " + result.nextSequence());
     }
 
     private static LatencyHistogram newReceiveLatency()

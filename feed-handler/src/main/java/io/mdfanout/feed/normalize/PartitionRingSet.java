@@ -141,6 +141,10 @@ public final class PartitionRingSet implements AutoCloseable
         {
             return "no rings in " + directory;
         }
+        if (RingSetHeader.SOURCE_LOADING == header.sourceState())
+        {
+            return "the last exchange snapshot load into them did not complete";
+        }
         if (header.partitionCount() != partitionCount)
         {
             return "the rings have " + header.partitionCount() + " partitions, --partitions is " + partitionCount;
