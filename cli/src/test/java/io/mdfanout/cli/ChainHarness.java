@@ -180,6 +180,28 @@ final class ChainHarness implements AutoCloseable
         }
     }
 
+    /** Wait until the simulator's progress line says it sent at least {@code messages} (3 minutes at most). */
+    static void awaitSimulatorProgress(final ChainProcess simulator, final long messages)
+        throws IOException, InterruptedException
+    {
+        final java.util.regex.Pattern progress = java.util.regex.Pattern.compile("simulator: messages=(\\d+)");
+        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+        while (System.nanoTime() < deadline)
+        {
+            final java.util.regex.Matcher matcher = progress.matcher(simulator.lastLineContaining("simulator: messages="));
+            if (matcher.find() && Long.parseLong(matcher.group(1)) >= messages)
+            {
+                return;
+            }
+            if (!simulator.isAlive())
+            {
+                fail("the simulator ended before sending " + messages + " messages");
+            }
+            Thread.sleep(20);
+        }
+        fail("the simulator did not reach " + messages + " messages");
+    }
+
     private static String[] concat(final String[] first, final String[] second)
     {
         final String[] all = java.util.Arrays.copyOf(first, first.length + second.length);

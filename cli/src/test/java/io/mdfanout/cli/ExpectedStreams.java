@@ -167,22 +167,7 @@ final class ExpectedStreams
                     fail(who + ": partition " + p + " delivered stream sequence " + sequence +
                         " where " + nextSequence[p] + " was due (lost, duplicated or reordered)");
                 }
-                final int index = (int)(sequence - 1);
-                if (index >= counts[p])
-                {
-                    fail(who + ": partition " + p + " delivered more messages than expected");
-                }
-                final int start = (int)offsets[p][index];
-                final int length = (int)(offsets[p][index + 1] - start);
-                assertEquals(length, records.length(), who + ": length of partition " + p + " message " + sequence);
-                for (int i = 0; i < length; i++)
-                {
-                    if (bytes[p].getByte(start + i) != records.message()[i])
-                    {
-                        fail(who + ": partition " + p + " message " + sequence + " differs from the oracle at byte " +
-                            i + " (template " + (bytes[p].getShort(start + 2) & 0xFFFF) + ")");
-                    }
-                }
+                assertOracleMessage(records, p, sequence, who);
                 nextSequence[p]++;
                 total++;
             }
@@ -230,21 +215,8 @@ final class ExpectedStreams
                     fail(who + ": partition " + p + " delivered stream sequence " + sequence + " after " +
                         lastSequence[p] + " (duplicated or reordered)");
                 }
+                assertOracleMessage(records, p, sequence, who);
                 final int index = (int)(sequence - 1);
-                if (index >= counts[p])
-                {
-                    fail(who + ": partition " + p + " delivered more messages than expected");
-                }
-                final int start = (int)offsets[p][index];
-                final int length = (int)(offsets[p][index + 1] - start);
-                assertEquals(length, records.length(), who + ": length of partition " + p + " message " + sequence);
-                for (int i = 0; i < length; i++)
-                {
-                    if (bytes[p].getByte(start + i) != records.message()[i])
-                    {
-                        fail(who + ": partition " + p + " message " + sequence + " differs from the oracle at byte " + i);
-                    }
-                }
                 if (sequence > lastRecovered[p])
                 {
                     deliveredAfter.get(p).computeIfAbsent(instrumentOf(p, index), k -> new ArrayList<>()).add(sequence);
@@ -278,6 +250,27 @@ final class ExpectedStreams
         System.out.println(who + ": " + total + " messages verified byte for byte, " + checkedAfterRecovery +
             " after the last recovery with none skipped (recovered at " + Arrays.toString(lastRecovered) + ")");
         return total;
+    }
+
+    /** The record is the oracle's message at that stream sequence of that partition, byte for byte. */
+    private void assertOracleMessage(final RecordFile records, final int p, final long sequence, final String who)
+    {
+        final int index = (int)(sequence - 1);
+        if (index >= counts[p])
+        {
+            fail(who + ": partition " + p + " delivered more messages than expected");
+        }
+        final int start = (int)offsets[p][index];
+        final int length = (int)(offsets[p][index + 1] - start);
+        assertEquals(length, records.length(), who + ": length of partition " + p + " message " + sequence);
+        for (int i = 0; i < length; i++)
+        {
+            if (bytes[p].getByte(start + i) != records.message()[i])
+            {
+                fail(who + ": partition " + p + " message " + sequence + " differs from the oracle at byte " +
+                    i + " (template " + (bytes[p].getShort(start + 2) & 0xFFFF) + ")");
+            }
+        }
     }
 
     private long instrumentOf(final int partition, final int index)

@@ -50,7 +50,7 @@ class GlimpseStartTest
                 "--messages", Long.toString(MESSAGES), "--rate", "50000", "--retransmit-port", "53150",
                 "--glimpse-port", "53160", "--linger-ms", "5000");
 
-            RestartTest.awaitSimulatorProgress(simulator, MESSAGES / 2);
+            ChainHarness.awaitSimulatorProgress(simulator, MESSAGES / 2);
             first.kill9();
             assertFalse(first.isAlive());
             // A new pod: nothing of the dead feed handler's is left (the fanout's state lives elsewhere here).

@@ -57,7 +57,6 @@ class RecoveryTest
     /** A recovery from a snapshot (snapshot id 0 is the end of a SOURCE_DOWN outage, which needs none). */
     private static final Pattern RECOVERED = Pattern.compile(
         "RECOVERED partition=(\\d+) snapshotId=([1-9]\\d*) lastStreamSequence=(\\d+) staleMs=(\\d+) epochMs=(\\d+)");
-    private static final Pattern SIMULATOR_PROGRESS = Pattern.compile("simulator: messages=(\\d+)");
 
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -80,7 +79,7 @@ class RecoveryTest
             // the same snapshots. Not later: on 2 busy cores their JVMs took seconds to start, and one
             // that joined a partition in the session's last second waited for a snapshot (one a second)
             // that never came before the end.
-            awaitSimulatorProgress(simulator, messages * 3 / 8);
+            ChainHarness.awaitSimulatorProgress(simulator, messages * 3 / 8);
             final List<ChainProcess> late = chain.recorders(2, 3, List.of());
 
             assertEquals(0, simulator.waitFor(5, TimeUnit.MINUTES), "simulator exit code");
@@ -187,7 +186,7 @@ class RecoveryTest
                 "--seed", Long.toString(SEED), "--symbols", Integer.toString(SYMBOLS),
                 "--messages", Long.toString(messages), "--rate", Integer.toString(rate));
 
-            awaitSimulatorProgress(simulator, 200_000);
+            ChainHarness.awaitSimulatorProgress(simulator, 200_000);
             final long beforeStartNs = System.nanoTime();
             final long beforeStart = observer.received();
             Thread.sleep(3_000);
@@ -251,7 +250,7 @@ class RecoveryTest
                 "--group", "239.255.46.7", "--port", "46700", "--interface", "127.0.0.1",
                 "--seed", Long.toString(SEED), "--symbols", Integer.toString(SYMBOLS),
                 "--messages", Long.toString(messages), "--rate", "100000", "--retransmit-port", "46750");
-            awaitSimulatorProgress(simulator, 400_000);
+            ChainHarness.awaitSimulatorProgress(simulator, 400_000);
 
             fanout.kill9();
             final long killedAtMs = System.currentTimeMillis();
@@ -321,25 +320,6 @@ class RecoveryTest
         }
     }
 
-    private static void awaitSimulatorProgress(final ChainProcess simulator, final long messages)
-        throws IOException, InterruptedException
-    {
-        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-        while (System.nanoTime() < deadline)
-        {
-            final Matcher matcher = SIMULATOR_PROGRESS.matcher(simulator.lastLineContaining("simulator: messages="));
-            if (matcher.find() && Long.parseLong(matcher.group(1)) >= messages)
-            {
-                return;
-            }
-            if (!simulator.isAlive())
-            {
-                fail("the simulator ended before sending " + messages + " messages");
-            }
-            Thread.sleep(50);
-        }
-        fail("the simulator did not reach " + messages + " messages");
-    }
 
     /** The STALE lines of a stream reason (not SOURCE_DOWN), in order. */
     private static List<String> dataStaleLines(final ChainProcess process) throws IOException

@@ -34,7 +34,6 @@ class RestartTest
     private static final long MESSAGES = 1_000_000;
     private static final String LINE_A = "239.255.52.1";
     private static final String LINE_B = "239.255.52.3";
-    private static final Pattern SIMULATOR_PROGRESS = Pattern.compile("simulator: messages=(\\d+)");
     private static final Pattern DECLARED = Pattern.compile("gapsDeclared=(\\d+) declaredMissing=(\\d+)");
     private static final Pattern REQUESTS = Pattern.compile("requests=(\\d+)");
     private static final Pattern SOURCE_DOWN = Pattern.compile("STALE partition=(\\d+) reason=SOURCE_DOWN .*epochMs=(\\d+)");
@@ -57,7 +56,7 @@ class RestartTest
             final List<ChainProcess> subscribers = chain.recorders(2);
             final ChainProcess simulator = chain.simulator(simulatorArgs(seed, MESSAGES, 100_000, 52101, 52103, 52150));
 
-            awaitSimulatorProgress(simulator, MESSAGES * 4 / 10);
+            ChainHarness.awaitSimulatorProgress(simulator, MESSAGES * 4 / 10);
             feedHandler.kill9();
             assertFalse(feedHandler.isAlive(), "the feed handler is dead");
             Thread.sleep(2_000);
@@ -95,7 +94,7 @@ class RestartTest
             final List<ChainProcess> subscribers = chain.recorders(2);
             final ChainProcess simulator = chain.simulator(simulatorArgs(seed, MESSAGES, 100_000, 52201, 52203, 52250));
 
-            awaitSimulatorProgress(simulator, MESSAGES * 4 / 10);
+            ChainHarness.awaitSimulatorProgress(simulator, MESSAGES * 4 / 10);
             feedHandler.kill9();
             fanout.kill9();
             assertFalse(feedHandler.isAlive() || fanout.isAlive(), "both are dead");
@@ -134,7 +133,7 @@ class RestartTest
             final List<ChainProcess> subscribers = chain.recorders(2);
             final ChainProcess simulator = chain.simulator(simulatorArgs(seed, MESSAGES, 100_000, 52701, 52703, 52750));
 
-            awaitSimulatorProgress(simulator, MESSAGES * 3 / 10);
+            ChainHarness.awaitSimulatorProgress(simulator, MESSAGES * 3 / 10);
             fanout.kill9();
             Thread.sleep(4_000);
             assertTrue(feedHandler.isAlive(), "the feed handler reads on through the fanout outage");
@@ -175,7 +174,7 @@ class RestartTest
             final List<ChainProcess> subscribers = chain.recorders(2);
             final ChainProcess simulator = chain.simulator(simulatorArgs(seed, messages, 50_000, 52801, 52803, 52850));
 
-            awaitSimulatorProgress(simulator, messages * 3 / 10);
+            ChainHarness.awaitSimulatorProgress(simulator, messages * 3 / 10);
             feedHandler.signal("STOP");
             final long stoppedAtMs = System.currentTimeMillis();
             Thread.sleep(3_000);
@@ -235,7 +234,7 @@ class RestartTest
             chain.fanout("--snapshot-interval-ms", "1000");
             final List<ChainProcess> subscribers = chain.recorders(1);
             final ChainProcess simulator = chain.simulator(simulatorArgs(seed, messages, 20_000, 52401, 52403, 52450));
-            awaitSimulatorProgress(simulator, messages / 10);
+            ChainHarness.awaitSimulatorProgress(simulator, messages / 10);
 
             final ChainProcess second = chain.start("feed-handler-second", feedHandlerArgs(chain, feed));
             assertEquals(1, second.waitFor(60, TimeUnit.SECONDS), "a second feed handler on the ring directory exits 1");
@@ -312,25 +311,6 @@ class RestartTest
         }
     }
 
-    static void awaitSimulatorProgress(final ChainProcess simulator, final long messages)
-        throws IOException, InterruptedException
-    {
-        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-        while (System.nanoTime() < deadline)
-        {
-            final Matcher matcher = SIMULATOR_PROGRESS.matcher(simulator.lastLineContaining("simulator: messages="));
-            if (matcher.find() && Long.parseLong(matcher.group(1)) >= messages)
-            {
-                return;
-            }
-            if (!simulator.isAlive())
-            {
-                fail("the simulator ended before sending " + messages + " messages");
-            }
-            Thread.sleep(20);
-        }
-        fail("the simulator did not reach " + messages + " messages");
-    }
 
     private static String[] lines(final int portA, final int portB, final String... more)
     {

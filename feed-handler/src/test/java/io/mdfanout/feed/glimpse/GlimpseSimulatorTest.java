@@ -189,6 +189,12 @@ class GlimpseSimulatorTest
                 assertEquals(messages + 1, last.nextSequence());
                 assertEquals(expected, afterEnd.book().dump());
 
+                // The server counts a session once it has ended, which is after the client has its End of Snapshot.
+                final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (counters.glimpseSessionsServed().get() < 4 && System.nanoTime() < deadlineNs)
+                {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+                }
                 assertEquals(4, counters.glimpseSessionsServed().get());
                 assertEquals(1, counters.glimpseLoginsRejected().get());
                 assertEquals(1, counters.glimpseSessionsFailed().get(), "the client that hung up");
