@@ -41,7 +41,8 @@ aeron:udp?endpoint={{ $a.endpoint }}{{ if $a.interface }}|interface={{ $a.interf
 {{- end -}}
 
 {{/*
-/dev/shm size of a feed pod in MiB: the rings (capacity + 768-byte trailer per partition), the
+/dev/shm size of a feed pod in MiB: the rings (capacity + Agrona's 768-byte trailer + the 128-byte ring header per partition, and the
+4 KiB rings.header), the
 fanout's state files (sparse; about 120 bytes per order slot when full), the Aeron log buffers
 of the incremental and snapshot publications (3 terms each per partition) and the headroom.
 Call with (dict "root" $ "feed" $feed).
@@ -49,7 +50,7 @@ Call with (dict "root" $ "feed" $feed).
 {{- define "mdfanout.shmMiB" -}}
 {{- $f := .feed -}}
 {{- $mib := 1048576 -}}
-{{- $rings := mul $f.partitions (add $f.ringCapacityBytes 768) -}}
+{{- $rings := add (mul $f.partitions (add $f.ringCapacityBytes 896)) 4096 -}}
 {{- $state := mul $f.partitions (mul $f.maxOrders 120) -}}
 {{- $aeron := mul $f.partitions (mul 6 $f.aeron.termLength) -}}
 {{- $headroom := include "mdfanout.toMiB" .root.Values.shmHeadroom | int -}}

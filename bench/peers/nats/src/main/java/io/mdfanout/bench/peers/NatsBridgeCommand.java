@@ -10,7 +10,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -195,8 +194,7 @@ public final class NatsBridgeCommand implements Callable<Integer>
         final File file = PartitionRings.ringFile(directory, partition).toFile();
         while (true)
         {
-            final long capacity = file.length() - RingBufferDescriptor.TRAILER_LENGTH;
-            if (file.isFile() && capacity > 0 && Long.bitCount(capacity) == 1)
+            if (file.isFile() && PartitionRings.capacityOf(file.length()) > 0)
             {
                 return PartitionRings.map(directory, partition);
             }
