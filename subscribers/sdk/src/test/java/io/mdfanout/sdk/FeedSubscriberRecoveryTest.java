@@ -1,6 +1,5 @@
 package io.mdfanout.sdk;
 
-import io.mdfanout.wire.Partitioning;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,17 +51,7 @@ class FeedSubscriberRecoveryTest
             Throwable::printStackTrace, options);
     }
 
-    private static StreamPublisher incremental(final String channel, final int streamIdBase)
-    {
-        return new StreamPublisher(media.publication(channel, Partitioning.streamId(streamIdBase, PARTITION)), PARTITION);
-    }
 
-    private static StreamPublisher snapshots(final String channel, final int streamIdBase)
-    {
-        return new StreamPublisher(media.publication(
-            channel, Partitioning.snapshotStreamId(Partitioning.defaultSnapshotStreamIdBase(streamIdBase), PARTITION)),
-            PARTITION);
-    }
 
     private static void pollUntil(final BooleanSupplier condition, final FeedSubscriber... subscribers)
     {
@@ -139,8 +128,8 @@ class FeedSubscriberRecoveryTest
         final List<byte[]> messages = MarketScript.generate(1, 3000, INSTRUMENTS, true);
         final BookAndEventListener fullListener = new BookAndEventListener();
         final BookAndEventListener lateListener = new BookAndEventListener();
-        try (StreamPublisher incremental = incremental(channel, base);
-            StreamPublisher snapshots = snapshots(channel, base);
+        try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
+            StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
             FeedSubscriber full = subscriber(channel, base, fullListener, new FeedSubscriberOptions()))
         {
             TestMedia.awaitConnected(full, incremental.publication());
@@ -192,8 +181,8 @@ class FeedSubscriberRecoveryTest
         final int base = 2200;
         final List<byte[]> messages = MarketScript.generate(2, 3000, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
-        try (StreamPublisher incremental = incremental(channel, base);
-            StreamPublisher snapshots = snapshots(channel, base);
+        try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
+            StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
             FeedSubscriber late = subscriber(channel, base, listener, new FeedSubscriberOptions()))
         {
             TestMedia.awaitConnected(late, incremental.publication());
@@ -230,8 +219,8 @@ class FeedSubscriberRecoveryTest
         final int base = 2300;
         final List<byte[]> messages = MarketScript.generate(3, 2000, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
-        try (StreamPublisher incremental = incremental(channel, base);
-            StreamPublisher snapshots = snapshots(channel, base);
+        try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
+            StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
             FeedSubscriber subscriber = subscriber(channel, base, listener, new FeedSubscriberOptions()))
         {
             TestMedia.awaitConnected(subscriber, incremental.publication());
@@ -262,8 +251,8 @@ class FeedSubscriberRecoveryTest
         final int base = 2400;
         final List<byte[]> messages = MarketScript.generate(4, 1500, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
-        try (StreamPublisher incremental = incremental(channel, base);
-            StreamPublisher snapshots = snapshots(channel, base);
+        try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
+            StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
             FeedSubscriber late = subscriber(channel, base, listener, new FeedSubscriberOptions()))
         {
             TestMedia.awaitConnected(late, incremental.publication());
@@ -308,8 +297,8 @@ class FeedSubscriberRecoveryTest
         final BookAndEventListener listener = new BookAndEventListener();
         final FeedSubscriberOptions options = new FeedSubscriberOptions()
             .recoveryBufferBytes(FeedSubscriberOptions.MIN_RECOVERY_BUFFER_BYTES);
-        try (StreamPublisher incremental = incremental(channel, base);
-            StreamPublisher snapshots = snapshots(channel, base);
+        try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
+            StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
             FeedSubscriber late = subscriber(channel, base, listener, options))
         {
             TestMedia.awaitConnected(late, incremental.publication());
@@ -357,11 +346,11 @@ class FeedSubscriberRecoveryTest
         final int base = 2600;
         final List<byte[]> messages = MarketScript.generate(6, 1500, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
-        try (StreamPublisher snapshots = snapshots(channel, base);
+        try (StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
             FeedSubscriber subscriber = subscriber(channel, base, listener, new FeedSubscriberOptions()))
         {
             final int oldSessionId;
-            try (StreamPublisher first = incremental(channel, base))
+            try (StreamPublisher first = media.incremental(channel, base, PARTITION))
             {
                 oldSessionId = first.sessionId();
                 TestMedia.awaitConnected(subscriber, first.publication());
@@ -370,7 +359,7 @@ class FeedSubscriberRecoveryTest
                 assertFalse(subscriber.isStale(PARTITION));
             }
 
-            try (StreamPublisher restarted = incremental(channel, base))
+            try (StreamPublisher restarted = media.incremental(channel, base, PARTITION))
             {
                 restarted.nextSequence(1001);   // the restarted fanout continues its persisted sequence
                 pollUntil(() -> restarted.publication().isConnected(), subscriber);
@@ -414,7 +403,7 @@ class FeedSubscriberRecoveryTest
         final BookAndEventListener listener = new BookAndEventListener();
         final FeedSubscriberOptions options = new FeedSubscriberOptions()
             .silentTimeoutNs(TimeUnit.MILLISECONDS.toNanos(300));
-        try (StreamPublisher incremental = incremental(channel, base);
+        try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
             FeedSubscriber subscriber = subscriber(channel, base, listener, options))
         {
             TestMedia.awaitConnected(subscriber, incremental.publication());

@@ -10,12 +10,10 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Source liveness (issue 26) over real Aeron multicast: a fanout's heartbeat that says its feed handler does
@@ -55,33 +53,8 @@ class FeedSubscriberSourceTest
             Throwable::printStackTrace, new FeedSubscriberOptions().nanoClock(clock).recoveryEnabled(recovery));
     }
 
-    private static StreamPublisher incremental(final String channel, final int streamIdBase)
-    {
-        return new StreamPublisher(media.publication(channel, Partitioning.streamId(streamIdBase, PARTITION)), PARTITION);
-    }
 
-    private static StreamPublisher snapshots(final String channel, final int streamIdBase)
-    {
-        return new StreamPublisher(media.publication(
-            channel, Partitioning.snapshotStreamId(Partitioning.defaultSnapshotStreamIdBase(streamIdBase), PARTITION)),
-            PARTITION);
-    }
 
-    private static void pollUntil(final FeedSubscriber subscriber, final BooleanSupplier condition)
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean())
-        {
-            if (0 == subscriber.poll(10))
-            {
-                if (System.nanoTime() > deadline)
-                {
-                    fail("condition not reached; counters: " + subscriber.counters());
-                }
-                Thread.yield();
-            }
-        }
-    }
 
     /** Send a heartbeat and poll until the subscriber has taken it. */
     private static void heartbeat(
@@ -89,7 +62,7 @@ class FeedSubscriberSourceTest
     {
         final long before = subscriber.counters().heartbeats();
         publisher.heartbeat(status);
-        pollUntil(subscriber, () -> subscriber.counters().heartbeats() > before);
+        TestMedia.pollUntil(subscriber, () -> subscriber.counters().heartbeats() > before);
     }
 
     private static MarketScript.State state(final List<byte[]> messages, final int count)
@@ -106,13 +79,13 @@ class FeedSubscriberSourceTest
         final int base = 3100;
         final List<byte[]> messages = MarketScript.generate(11, 200, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
-        try (StreamPublisher incremental = incremental(channel, base);
+        try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
             FeedSubscriber subscriber = subscriber(channel, base, listener, true))
         {
             TestMedia.awaitConnected(subscriber, incremental.publication());
             heartbeat(incremental, subscriber, SourceStatus.LIVE);
             incremental.send(messages.subList(0, 100), 5);
-            pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 101);
+            TestMedia.pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 101);
             assertEquals(List.of(), listener.events, "joined at sequence 1 with a live source: good from the start");
             assertEquals(SourceStatus.LIVE, subscriber.sourceStatus(PARTITION));
 
@@ -134,7 +107,7 @@ class FeedSubscriberSourceTest
             assertFalse(subscriber.isStale(PARTITION));
 
             incremental.send(messages.subList(100, 200), 5);
-            pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 201);
+            TestMedia.pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 201);
             assertEquals(state(messages, 200).dump(), listener.books.dump());
             assertTrue(listener.clean());
             final SubscriberCounters counters = subscriber.counters();
@@ -153,12 +126,12 @@ class FeedSubscriberSourceTest
         final int base = 3200;
         final List<byte[]> messages = MarketScript.generate(13, 100, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
-        try (StreamPublisher incremental = incremental(channel, base);
+        try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
             FeedSubscriber subscriber = subscriber(channel, base, listener, true))
         {
             TestMedia.awaitConnected(subscriber, incremental.publication());
             incremental.send(messages.subList(0, 50), 5);
-            pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 51);
+            TestMedia.pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 51);
 
             for (final SourceStatus down : new SourceStatus[]{
                 SourceStatus.LINES_SILENT, SourceStatus.LOADING, SourceStatus.STOPPED, SourceStatus.FEED_HANDLER_DOWN })
@@ -170,7 +143,7 @@ class FeedSubscriberSourceTest
                 clock.advance(TimeUnit.MILLISECONDS.toNanos(250));
                 final long next = incremental.nextSequence();
                 incremental.send(messages.subList((int)next - 1, (int)next + 4), 5);
-                pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == next + 5);
+                TestMedia.pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == next + 5);
                 assertEquals(List.of("STALE 0 SOURCE_DOWN " + next, "RECOVERED 0 0 " + (next - 1)), listener.events,
                     down.name() + ": recovered before the packet's messages");
                 assertEquals(delivered + 5, listener.incrementalMessages, "delivered, not held back");
@@ -194,13 +167,13 @@ class FeedSubscriberSourceTest
         final int base = 3300;
         final List<byte[]> messages = MarketScript.generate(17, 300, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
-        try (StreamPublisher incremental = incremental(channel, base);
-            StreamPublisher snapshots = snapshots(channel, base);
+        try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
+            StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
             FeedSubscriber subscriber = subscriber(channel, base, listener, true))
         {
             TestMedia.awaitConnected(subscriber, incremental.publication());
             incremental.send(messages.subList(0, 100), 5);
-            pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 101);
+            TestMedia.pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 101);
             heartbeat(incremental, subscriber, SourceStatus.FEED_HANDLER_DOWN);
             clock.advance(TimeUnit.MILLISECONDS.toNanos(100));
 
@@ -236,7 +209,7 @@ class FeedSubscriberSourceTest
             assertEquals(List.of(TimeUnit.MILLISECONDS.toNanos(500)), listener.staleForNanos, "stale since the source went down");
 
             incremental.send(messages.subList(110, 300), 5);
-            pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 301);
+            TestMedia.pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 301);
             assertEquals(state(messages, 300).dump(), listener.books.dump());
             assertTrue(listener.clean());
             assertEquals(1, subscriber.counters().recoveries());
@@ -250,17 +223,17 @@ class FeedSubscriberSourceTest
         final int base = 3400;
         final List<byte[]> messages = MarketScript.generate(19, 60, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
-        try (StreamPublisher incremental = incremental(channel, base);
+        try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
             FeedSubscriber subscriber = subscriber(channel, base, listener, false))
         {
             TestMedia.awaitConnected(subscriber, incremental.publication());
             incremental.send(messages.subList(0, 30), 5);
-            pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 31);
+            TestMedia.pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 31);
             heartbeat(incremental, subscriber, SourceStatus.STOPPED);
             assertEquals(List.of("STALE 0 SOURCE_DOWN 31"), listener.events);
             assertTrue(subscriber.isStale(PARTITION));
             incremental.send(messages.subList(30, 60), 5);
-            pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 61);
+            TestMedia.pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 61);
             assertEquals(List.of("STALE 0 SOURCE_DOWN 31", "RECOVERED 0 0 30"), listener.events);
             assertEquals(60, listener.incrementalMessages);
             assertEquals(state(messages, 60).dump(), listener.books.dump());
@@ -283,14 +256,14 @@ class FeedSubscriberSourceTest
         {
             TestMedia.awaitConnected(subscriber, publication);
             TestMedia.offer(publication, writer.buffer(), writer.heartbeatOfVersionOne(PARTITION, 1, 1));
-            pollUntil(subscriber, () -> 1 == subscriber.counters().heartbeats());
+            TestMedia.pollUntil(subscriber, () -> 1 == subscriber.counters().heartbeats());
             assertEquals(SourceStatus.NULL_VAL, subscriber.sourceStatus(PARTITION));
             assertEquals(List.of(), listener.events);
             assertEquals(0, subscriber.counters().malformed());
 
             // The same short block claiming version 2 lacks the fields it says it has.
             TestMedia.offer(publication, writer.buffer(), writer.heartbeatOfVersionOne(PARTITION, 1, 2));
-            pollUntil(subscriber, () -> 1 == subscriber.counters().malformed(MalformedReason.SHORT_BLOCK_LENGTH));
+            TestMedia.pollUntil(subscriber, () -> 1 == subscriber.counters().malformed(MalformedReason.SHORT_BLOCK_LENGTH));
             assertEquals(1, subscriber.counters().heartbeats());
 
             // A status a newer fanout may define: says nothing to this build, and never throws out of poll().
@@ -298,7 +271,7 @@ class FeedSubscriberSourceTest
             writer.buffer().putByte(PacketWriter.HEADER_LENGTH + io.mdfanout.sbe.HeartbeatEncoder.sourceStatusEncodingOffset(),
                 (byte)9);
             TestMedia.offer(publication, writer.buffer(), length);
-            pollUntil(subscriber, () -> 2 == subscriber.counters().heartbeats());
+            TestMedia.pollUntil(subscriber, () -> 2 == subscriber.counters().heartbeats());
             assertEquals(SourceStatus.NULL_VAL, subscriber.sourceStatus(PARTITION));
             assertEquals(List.of(), listener.events);
             assertEquals(0, subscriber.counters().listenerErrors());

@@ -4,6 +4,7 @@ import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.mdfanout.wire.Partitioning;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -60,6 +61,20 @@ public final class TestMedia implements AutoCloseable
     public ExclusivePublication publication(final String channel, final int streamId)
     {
         return aeron.addExclusivePublication(channel, streamId);
+    }
+
+    /** A publisher of a partition's incremental stream, as the fanout's. */
+    public StreamPublisher incremental(final String channel, final int streamIdBase, final int partition)
+    {
+        return new StreamPublisher(publication(channel, Partitioning.streamId(streamIdBase, partition)), partition);
+    }
+
+    /** A publisher of a partition's snapshot stream, on the default snapshot stream ids. */
+    public StreamPublisher snapshots(final String channel, final int streamIdBase, final int partition)
+    {
+        return new StreamPublisher(publication(
+            channel, Partitioning.snapshotStreamId(Partitioning.defaultSnapshotStreamIdBase(streamIdBase), partition)),
+            partition);
     }
 
     /** Offer until accepted (or fail the test after 5 s). */
