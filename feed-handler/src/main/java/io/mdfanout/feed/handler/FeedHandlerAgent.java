@@ -3,7 +3,6 @@ package io.mdfanout.feed.handler;
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.normalize.PartitionRingSet;
-import io.mdfanout.feed.recovery.RequestSender;
 import io.mdfanout.metrics.LatencyHistogram;
 import io.mdfanout.wire.PreciseEpochNanoClock;
 import io.mdfanout.wire.RingSetHeader;

@@ -1,7 +1,6 @@
 package io.mdfanout.sdk;
 
 import io.aeron.Aeron;
-import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.mdfanout.sbe.AddOrderAttributedDecoder;
 import io.mdfanout.sbe.AddOrderDecoder;
