@@ -61,6 +61,9 @@ refuse "mdcControl" --set 'feeds[0].name=a,feeds[0].partitions=1,feeds[0].lineA.
 refuse "termLength" --set 'feeds[0].name=a,feeds[0].partitions=1,feeds[0].lineA.group=239.1.1.1,feeds[0].lineA.port=1,feeds[0].aeron.mode=multicast,feeds[0].aeron.endpoint=224.0.1.1:1,feeds[0].aeron.mtu=8192,feeds[0].aeron.termLength=1000,feeds[0].aeron.streamIdBase=1'
 refuse "name" --set 'feeds[0].name=Bad_Name,feeds[0].partitions=1,feeds[0].lineA.group=239.1.1.1,feeds[0].lineA.port=1,feeds[0].aeron.mode=multicast,feeds[0].aeron.endpoint=224.0.1.1:1,feeds[0].aeron.mtu=8192,feeds[0].aeron.termLength=65536,feeds[0].aeron.streamIdBase=1'
 refuse "fanotu" --set fanotu.cpus=2
+# A typo in any nested object is refused too, not ignored (additionalProperties: false everywhere).
+refuse "maxUnavaliable" --set podDisruptionBudget.maxUnavaliable=1
+refuse "inteval" --set metrics.serviceMonitor.inteval=30s
 refuse "names no feed" --set subscriberExample.enabled=true,subscriberExample.feed=nope
 
 # ---- 3. a real control plane -----------------------------------------------------------------

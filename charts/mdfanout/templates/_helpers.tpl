@@ -57,6 +57,15 @@ Call with (dict "root" $ "feed" $feed).
 {{- add (div (add $rings $state $aeron) $mib) 1 $headroom -}}
 {{- end -}}
 
+{{/*
+/dev/shm size of a subscriber in MiB: its embedded driver's images of the feed's incremental and, while
+recovering, snapshot streams (3 terms each per partition), the CnC and loss report files, and 64 MiB spare.
+*/}}
+{{- define "mdfanout.subscriberShmMiB" -}}
+{{- $mib := 1048576 -}}
+{{- add (div (mul .partitions (mul 6 .aeron.termLength)) $mib) 64 -}}
+{{- end -}}
+
 {{/* A Kubernetes quantity in Mi or Gi (as this chart's values use) to MiB. */}}
 {{- define "mdfanout.toMiB" -}}
 {{- $q := toString . -}}
