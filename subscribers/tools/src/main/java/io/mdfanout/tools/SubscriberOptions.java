@@ -1,12 +1,19 @@
 package io.mdfanout.tools;
 
+import io.aeron.ChannelUri;
+import io.aeron.CommonContext;
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.FeedSubscriberOptions;
 import io.mdfanout.metrics.MetricsOptions;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -30,6 +37,12 @@ public final class SubscriberOptions
     @Option(names = "--aeron-dir",
         description = "Aeron directory of an external media driver; absent = launch an embedded driver.")
     String aeronDir;
+
+    @Option(names = "--advertise-interface",
+        description = "Multi-destination-cast: put this network interface's IPv4 address into the channel's endpoint, " +
+            "the address the fanout sends to (e.g. net1, the first Multus interface of a pod, whose address the " +
+            "pod's status does not show); absent: the endpoint as given.")
+    String advertiseInterface;
 
     @Option(names = "--snapshot-channel",
         description = "Aeron channel of the snapshot streams; absent = the same channel as the incrementals.")
@@ -102,6 +115,15 @@ public final class SubscriberOptions
         }
         metrics.validate();
         idle.validate();
+        if (null != advertiseInterface)
+        {
+            final String address = ipv4AddressOf(advertiseInterface);
+            channel = withEndpointHost(channel, address, "--channel");
+            if (null != snapshotChannel)
+            {
+                snapshotChannel = withEndpointHost(snapshotChannel, address, "--snapshot-channel");
+            }
+        }
         final int[] resolved = resolvePartitionList();
         feedSubscriberOptions().validate(channel, streamIdBase, resolved);
         return resolved;
@@ -121,6 +143,51 @@ public final class SubscriberOptions
                 snapshotStreamIdBase : FeedSubscriberOptions.DEFAULT_SNAPSHOT_STREAM_ID_BASE)
             .recoveryBufferBytes(recoveryBufferBytes)
             .silentTimeoutNs(TimeUnit.MILLISECONDS.toNanos(silentTimeoutMs));
+    }
+
+    /** The first IPv4 address of a network interface, or a one-line error naming the interfaces there are. */
+    static String ipv4AddressOf(final String interfaceName)
+    {
+        try
+        {
+            final NetworkInterface networkInterface = NetworkInterface.getByName(interfaceName);
+            if (null == networkInterface)
+            {
+                final List<String> names = new ArrayList<>();
+                for (final NetworkInterface each : Collections.list(NetworkInterface.getNetworkInterfaces()))
+                {
+                    names.add(each.getName());
+                }
+                throw new IllegalArgumentException(
+                    "--advertise-interface " + interfaceName + ": no such interface here (there are " + names + ")");
+            }
+            for (final InetAddress address : Collections.list(networkInterface.getInetAddresses()))
+            {
+                if (address instanceof Inet4Address)
+                {
+                    return address.getHostAddress();
+                }
+            }
+            throw new IllegalArgumentException("--advertise-interface " + interfaceName + " has no IPv4 address");
+        }
+        catch (final SocketException ex)
+        {
+            throw new IllegalArgumentException("--advertise-interface " + interfaceName + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /** The channel with its endpoint's host replaced, its port kept; a channel without an endpoint is refused. */
+    static String withEndpointHost(final String channel, final String host, final String option)
+    {
+        final ChannelUri uri = ChannelUri.parse(channel);
+        final String endpoint = uri.get(CommonContext.ENDPOINT_PARAM_NAME);
+        if (null == endpoint || endpoint.lastIndexOf(':') < 0)
+        {
+            throw new IllegalArgumentException(
+                "--advertise-interface needs an endpoint host:port in " + option + ": " + channel);
+        }
+        uri.put(CommonContext.ENDPOINT_PARAM_NAME, host + endpoint.substring(endpoint.lastIndexOf(':')));
+        return uri.toString();
     }
 
     private int[] resolvePartitionList()

@@ -24,6 +24,29 @@ class ToolsCommandLineTest
     }
 
     @Test
+    void advertiseInterfacePutsTheInterfacesAddressIntoTheEndpoint()
+    {
+        assertEquals("127.0.0.1", SubscriberOptions.ipv4AddressOf("lo"));
+        final io.aeron.ChannelUri rewritten = io.aeron.ChannelUri.parse(SubscriberOptions.withEndpointHost(
+            "aeron:udp?endpoint=10.0.0.7:0|control=10.20.0.10:40457|control-mode=dynamic", "127.0.0.1", "--channel"));
+        assertEquals("127.0.0.1:0", rewritten.get("endpoint"), "the host replaced, the port kept");
+        assertEquals("10.20.0.10:40457", rewritten.get("control"));
+        assertEquals("dynamic", rewritten.get("control-mode"));
+        final IllegalArgumentException unknown = org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> SubscriberOptions.ipv4AddressOf("nosuch9"));
+        assertTrue(unknown.getMessage().startsWith("--advertise-interface nosuch9: no such interface here (there are ["),
+            unknown.getMessage());
+        assertTrue(unknown.getMessage().contains("lo"), unknown.getMessage());
+
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final StatsCommand stats = new StatsCommand();
+        stats.stderr = new PrintStream(err, true, StandardCharsets.UTF_8);
+        assertEquals(1, new CommandLine(stats).execute("--advertise-interface", "nosuch9"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("stats: --advertise-interface nosuch9: no such interface"),
+            err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void shouldRejectWrongConfigurationWithOneLine()
     {
         final ByteArrayOutputStream tailErr = new ByteArrayOutputStream();
