@@ -225,18 +225,6 @@ public final class PartitionRings
             return header.getLongVolatile(GENERATION_OFFSET);
         }
 
-        /** @return partitions of the set this ring belongs to. */
-        public int partitionCount()
-        {
-            return header.getInt(PARTITION_COUNT_OFFSET);
-        }
-
-        /** @return SBE schema version of the records, as the producer wrote it. */
-        public int schemaVersion()
-        {
-            return header.getInt(SCHEMA_VERSION_OFFSET);
-        }
-
         /** @return exchange sequence of the last record known visible (0 for none). */
         public long committedSequence()
         {

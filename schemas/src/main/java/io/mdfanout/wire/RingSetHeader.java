@@ -17,8 +17,8 @@ import java.nio.file.StandardOpenOption;
 /**
  * The header of a ring directory, {@code <dir>/rings.header}: one small memory-mapped file that says
  * what the partition rings beside it are (layout version, partition count, capacity, schema id and
- * version), which generation of them is current, and how their producer is doing (its pid, a
- * heartbeat, the last exchange timestamp it wrote and the state of its source).
+ * version), which generation of them is current, and how their producer is doing (a heartbeat,
+ * the last exchange timestamp it wrote and the state of its source; who it is, the lock file says).
  * <p>
  * The file is created once and then only ever written in place: a consumer keeps it mapped for its
  * whole life and learns of new rings by the generation changing here, never by the file being
@@ -60,14 +60,12 @@ public final class RingSetHeader implements AutoCloseable
     static final int SCHEMA_ID_OFFSET = 20;
     static final int SCHEMA_VERSION_OFFSET = 24;
     static final int GENERATION_OFFSET = 64;
-    static final int PRODUCER_PID_OFFSET = 128;
     static final int HEARTBEAT_OFFSET = 136;
     static final int LAST_EXCHANGE_TIMESTAMP_OFFSET = 144;
     static final int SOURCE_STATE_OFFSET = 152;
     static final int SESSION_OFFSET = 192;
     /** Length of a MoldUDP64 session name. */
     public static final int SESSION_LENGTH = 10;
-    static final int SESSION_SEQUENCE_START_OFFSET = 208;
     static final int COMMITTED_SEQUENCE_OFFSET = 256;
 
     private final Path file;
@@ -253,17 +251,7 @@ public final class RingSetHeader implements AutoCloseable
         buffer.putLongRelease(GENERATION_OFFSET, generation);
     }
 
-    /** @return pid of the producer that last wrote here. */
-    public long producerPid()
-    {
-        return buffer.getLongVolatile(PRODUCER_PID_OFFSET);
-    }
 
-    /** Record the producer's pid. */
-    public void producerPid(final long pid)
-    {
-        buffer.putLongRelease(PRODUCER_PID_OFFSET, pid);
-    }
 
     /** @return epoch milliseconds of the producer's last heartbeat, 0 for none. */
     public long heartbeatEpochMs()
@@ -318,17 +306,7 @@ public final class RingSetHeader implements AutoCloseable
         buffer.putBytes(SESSION_OFFSET, session);
     }
 
-    /** @return the first MoldUDP64 sequence the current generation holds (after a snapshot, its next sequence). */
-    public long sessionSequenceStart()
-    {
-        return buffer.getLongVolatile(SESSION_SEQUENCE_START_OFFSET);
-    }
 
-    /** Record where the current generation's sequences start. */
-    public void sessionSequenceStart(final long sequence)
-    {
-        buffer.putLongRelease(SESSION_SEQUENCE_START_OFFSET, sequence);
-    }
 
     /**
      * @return the MoldUDP64 sequence through which the producer processed the feed into every ring: a

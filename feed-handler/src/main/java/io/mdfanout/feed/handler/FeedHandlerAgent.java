@@ -291,16 +291,10 @@ public final class FeedHandlerAgent implements Agent
         arbiter.resumeAt(nextSequence, "");
         if (null != header)
         {
-            header.sessionSequenceStart(nextSequence);
             header.committedSequence(nextSequence - 1);
         }
     }
 
-    /** @return messages of an exchange snapshot written so far. */
-    public long snapshotMessages()
-    {
-        return snapshotMessages;
-    }
 
     /** {@inheritDoc} */
     public String roleName()

@@ -74,7 +74,6 @@ public final class BatchingRingWriter
     private long batchStartPosition;
     /** Exchange sequence of the last record claimed. */
     private long lastClaimSequence;
-    private long lastCommittedSequence;
     private final PartitionRings.MappedRing marks;
     private final RingBuffer ring;
 
@@ -99,8 +98,7 @@ public final class BatchingRingWriter
     {
         this.marks = marks;
         this.ring = ring;
-        this.lastCommittedSequence = null == marks ? 0 : marks.committedSequence();
-        this.lastClaimSequence = lastCommittedSequence;
+        this.lastClaimSequence = null == marks ? 0 : marks.committedSequence();
         if (null != ring.buffer().byteArray())
         {
             throw new IllegalArgumentException("a partition ring is off heap (a mapped file or a direct buffer), " +
@@ -250,7 +248,6 @@ public final class BatchingRingWriter
             if (null != marks)
             {
                 marks.commit(lastClaimSequence);
-                lastCommittedSequence = lastClaimSequence;
             }
         }
     }
@@ -267,11 +264,6 @@ public final class BatchingRingWriter
         return ring;
     }
 
-    /** Exchange sequence of the last record published with the commit marks (0 for none, or without marks). */
-    public long lastCommittedSequence()
-    {
-        return lastCommittedSequence;
-    }
 
     /**
      * Forget the commit marks: a new MoldUDP64 session numbers its messages from 1 again. Publish first.
@@ -279,7 +271,6 @@ public final class BatchingRingWriter
     public void resetSequence()
     {
         lastClaimSequence = 0;
-        lastCommittedSequence = 0;
         if (null != marks)
         {
             marks.resetMarks();

@@ -307,11 +307,6 @@ public final class ItchNormalizer
         flush();
     }
 
-    /** @return the sequence the feed is processed through (the last message or gap handed to this normalizer). */
-    public long processedThrough()
-    {
-        return processedThrough;
-    }
 
     /**
      * Bound the wait for a full ring: past it the write is abandoned and the normalizer is

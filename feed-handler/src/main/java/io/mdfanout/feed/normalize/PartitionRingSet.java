@@ -120,7 +120,6 @@ public final class PartitionRingSet implements AutoCloseable
                 newGenerationReason = refusal;
                 createGeneration(partitionCount, capacity);
             }
-            header.producerPid(ProcessHandle.current().pid());
             for (int i = 0; i < partitionCount; i++)
             {
                 rings[i] = mappedRings[i].ring();
@@ -187,7 +186,6 @@ public final class PartitionRingSet implements AutoCloseable
         header.layout(partitionCount, capacity);
         header.committedSequence(0);
         header.session(new byte[RingSetHeader.SESSION_LENGTH]);
-        header.sessionSequenceStart(0);
         for (int i = 0; i < partitionCount; i++)
         {
             mappedRings[i] = PartitionRings.create(directory, i, partitionCount, capacity, generation);
@@ -247,11 +245,6 @@ public final class PartitionRingSet implements AutoCloseable
         return resumed;
     }
 
-    /** @return why a new generation was made, or null when the rings were resumed. */
-    public String newGenerationReason()
-    {
-        return newGenerationReason;
-    }
 
     /** @return the current generation. */
     public long generation()
