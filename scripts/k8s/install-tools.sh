@@ -2,7 +2,8 @@
 # Installs what the chart tests need, idempotently, into ~/.cache/mdfanout/k8s:
 #   helm v3.16.4, kwok v0.8.0, and kube-apiserver, kube-controller-manager, kube-scheduler
 #   v1.33.13 built from source (no binaries can be downloaded here, the Go module proxy can),
-#   plus etcd from Debian. A second run finds everything in place and returns at once.
+#   plus etcd from Debian; for the real node (node-test.sh) the kubelet v1.33.13 built the same way,
+#   containerd, runc and the CNI plugins from Debian. A second run finds everything in place and returns at once.
 set -euo pipefail
 
 K8S_VERSION=v1.33.13
@@ -19,6 +20,11 @@ log() { echo "k8s-tools: $*" >&2; }
 if ! command -v etcd >/dev/null 2>&1; then
   log "installing etcd (Debian etcd-server)"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq etcd-server >/dev/null
+fi
+
+if ! command -v containerd >/dev/null 2>&1 || ! command -v runc >/dev/null 2>&1 || [ ! -x /usr/lib/cni/bridge ]; then
+  log "installing containerd, runc and the CNI plugins (Debian)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq containerd runc containernetworking-plugins >/dev/null
 fi
 
 if [ ! -x "$BIN/helm" ]; then
@@ -43,13 +49,13 @@ if [ ! -s "$CACHE/kwok-stages.yaml" ]; then
 fi
 
 need_build=0
-for component in kube-apiserver kube-controller-manager kube-scheduler; do
+for component in kube-apiserver kube-controller-manager kube-scheduler kubelet; do
   [ -x "$BIN/$component" ] || need_build=1
 done
 if [ "$need_build" = 1 ]; then
   src="$CACHE/src"
   mkdir -p "$src"
-  log "building kube-apiserver, kube-controller-manager, kube-scheduler $K8S_VERSION (first run only: several minutes)"
+  log "building kube-apiserver, kube-controller-manager, kube-scheduler, kubelet $K8S_VERSION (first run only: several minutes)"
   (
     cd "$src"
     {
@@ -78,11 +84,12 @@ import (
 	_ "k8s.io/kubernetes/cmd/kube-apiserver"
 	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
 	_ "k8s.io/kubernetes/cmd/kube-scheduler"
+	_ "k8s.io/kubernetes/cmd/kubelet"
 )
 GO
     go mod tidy -e >/dev/null 2>&1 || true
     ldflags="-s -w -X k8s.io/component-base/version.gitVersion=$K8S_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=33 -X k8s.io/client-go/pkg/version.gitVersion=$K8S_VERSION"
-    for component in kube-apiserver kube-controller-manager kube-scheduler; do
+    for component in kube-apiserver kube-controller-manager kube-scheduler kubelet; do
       [ -x "$BIN/$component" ] || go build -ldflags "$ldflags" -o "$BIN/$component" "k8s.io/kubernetes/cmd/$component"
     done
   )

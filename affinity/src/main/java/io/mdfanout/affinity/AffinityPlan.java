@@ -11,7 +11,9 @@ import java.util.concurrent.ThreadFactory;
  * <ul>
  *     <li>{@code auto}: with at least busy threads + 1 allowed CPUs, the lowest allowed CPU is left
  *     to the JVM, the OS and the non-busy threads (metrics, stats, the Aeron client conductor) and
- *     the busy threads get the next ones in ascending order. With fewer, or where affinity cannot
+ *     the busy threads get the next ones in ascending order. With exactly one allowed CPU per busy
+ *     thread, each busy thread still gets its own and the rest of the JVM shares them, so the busy
+ *     threads back off when idle ({@link #mustBackOff()}). With fewer, or where affinity cannot
  *     be set, nothing is pinned and {@link #fellBackToShared()} tells the role to run shared threads
  *     with backing-off idle strategies, since spinning unpinned threads on too few CPUs would starve
  *     each other. When the allowed set is every online CPU of the machine, the CPUs are not the
@@ -116,24 +118,31 @@ public final class AffinityPlan
             {
                 return new AffinityPlan(role, selection, threads, allowedCpus, null, cannotPin, null, log);
             }
-            if (allowedCpus.size() < threadCount + 1)
+            // CPUs of the process's own (static CPU manager, cpuset, taskset) can each take a busy thread even
+            // when none is left over for the JVM; on CPUs every process shares, one must be left over.
+            final boolean ownCpus = !allowedCpus.equals(onlineCpus);
+            final int needed = ownCpus ? threadCount : threadCount + 1;
+            if (allowedCpus.size() < needed)
             {
                 return new AffinityPlan(role, selection, threads, allowedCpus, null,
                     plural(allowedCpus.size(), "CPU") + " allowed (" + allowedCpus + ") but " +
                     plural(threadCount, "busy thread") + " (" + String.join(", ", threads) + ") " +
-                    (threadCount == 1 ? "needs " : "need ") +
-                    (threadCount + 1) + " (one each and one for the JVM and OS)", null, log);
+                    (threadCount == 1 ? "needs " : "need ") + needed +
+                    (ownCpus ? " (one each)" : " (one each and one for the JVM and OS)"), null, log);
             }
-            if (allowedCpus.equals(onlineCpus))
+            if (!ownCpus)
             {
                 return new AffinityPlan(role, selection, threads, allowedCpus, null, null,
                     "the allowed set " + allowedCpus + " is every online CPU, not CPUs of this process's own " +
                     "(static CPU manager, cpuset or taskset), so other processes would pin to the same ones", log);
             }
+            // The lowest allowed CPU stays with the JVM and OS; with exactly one CPU per busy thread (a container
+            // given whole CPUs for its busy threads alone) each still gets its own, and the rest share them.
+            final int spare = allowedCpus.size() > threadCount ? 1 : 0;
             final int[] cpus = new int[threadCount];
             for (int i = 0; i < threadCount; i++)
             {
-                cpus[i] = allowedCpus.cpu(i + 1); // the lowest allowed CPU stays with the JVM and OS
+                cpus[i] = allowedCpus.cpu(i + spare);
             }
             return new AffinityPlan(role, selection, threads, allowedCpus, cpus, null, null, log);
         }
@@ -173,6 +182,25 @@ public final class AffinityPlan
     public boolean isPinned()
     {
         return null != threadCpus;
+    }
+
+    /**
+     * @return true when every allowed CPU has a busy thread pinned to it, so the JVM's other threads, the OS and
+     * the busy threads share them: the busy threads must back off when idle rather than spin.
+     */
+    public boolean sharesCpusWithJvm()
+    {
+        return isPinned() && unpinnedCpus().isEmpty();
+    }
+
+    /**
+     * @return true when busy threads must back off when idle: pinning fell back ({@link #fellBackToShared()}) or
+     * {@code auto} pinned them with no CPU to spare for the JVM ({@link #sharesCpusWithJvm()}). An explicit list
+     * runs as configured: whoever named the CPUs chose.
+     */
+    public boolean mustBackOff()
+    {
+        return fellBackToShared() || (selection.isAuto() && sharesCpusWithJvm());
     }
 
     /**
@@ -266,7 +294,9 @@ public final class AffinityPlan
                 line.append(' ').append(threads.get(i)).append("->").append(threadCpus[i]);
             }
             final CpuSet rest = unpinnedCpus();
-            return line.append("; JVM and OS on ").append(rest.isEmpty() ? "(no CPU to spare)" : rest.toString())
+            return line.append("; JVM and OS on ").append(rest.isEmpty() ?
+                (mustBackOff() ? "the same CPUs (no CPU to spare: the busy threads back off when idle)" :
+                "the same CPUs (no CPU to spare)") : rest.toString())
                 .append(" (allowed ").append(allowed).append(", --cpus ").append(selection).append(')').toString();
         }
         if (null != notExclusiveReason)

@@ -34,34 +34,52 @@ final class AffinityPlanTest
     }
 
     @Test
-    void autoOnOneCpuFallsBackWithTheReason()
+    void autoOnOneCpuPinsTheOneBusyThreadAndBacksOff()
     {
-        final AffinityPlan plan = plan("auto", ONE, "0");
+        // A container given one whole CPU for the feed handler's one busy thread: pin it there, the JVM shares it.
+        final AffinityPlan plan = plan("auto", ONE, "1");
+        assertTrue(plan.isPinned());
+        assertFalse(plan.fellBackToShared());
+        assertTrue(plan.sharesCpusWithJvm());
+        assertTrue(plan.mustBackOff());
+        assertEquals(1, plan.cpuOf("feed-receive"));
+        assertEquals(CpuSet.empty(), plan.unpinnedCpus());
+        assertEquals("test: cpu pinning: feed-receive->1; JVM and OS on the same CPUs (no CPU to spare: the busy " +
+            "threads back off when idle) (allowed 1, --cpus auto)", plan.startupLine());
+    }
+
+    @Test
+    void autoOnTooFewCpusFallsBackWithTheReason()
+    {
+        final AffinityPlan plan = plan("auto", FANOUT, "0");
         assertFalse(plan.isPinned());
         assertTrue(plan.fellBackToShared());
-        assertEquals(-1, plan.cpuOf("feed-receive"));
-        assertEquals("1 CPU allowed (0) but 1 busy thread (feed-receive) needs 2 (one each and one for the JVM and OS)",
+        assertTrue(plan.mustBackOff());
+        assertEquals(-1, plan.cpuOf("fanout-publisher"));
+        assertEquals("1 CPU allowed (0) but 2 busy threads (fanout-publisher, driver-shared) need 2 (one each)",
             plan.fallbackReason());
         assertEquals("test: cpu pinning off: " + plan.fallbackReason() +
             "; running shared threads with backoff idle strategies, unpinned (--cpus auto)", plan.startupLine());
     }
 
     @Test
-    void autoOnTwoCpusPinsOneThreadButNotTwo()
+    void autoOnTwoCpusPinsOneThreadWithASpareAndTwoWithout()
     {
         final AffinityPlan one = plan("auto", ONE, "0-1");
         assertTrue(one.isPinned());
         assertFalse(one.fellBackToShared());
+        assertFalse(one.mustBackOff());
         assertEquals(1, one.cpuOf("feed-receive"));
         assertEquals(CpuSet.of(0), one.unpinnedCpus());
         assertEquals("test: cpu pinning: feed-receive->1; JVM and OS on 0 (allowed 0-1, --cpus auto)", one.startupLine());
 
         final AffinityPlan two = plan("auto", FANOUT, "0-1");
-        assertFalse(two.isPinned());
-        assertTrue(two.fellBackToShared());
-        assertEquals("2 CPUs allowed (0-1) but 2 busy threads (fanout-publisher, driver-shared) need 3 " +
-            "(one each and one for the JVM and OS)", two.fallbackReason());
-        assertEquals(CpuSet.parse("0-1"), two.unpinnedCpus());
+        assertTrue(two.isPinned());
+        assertFalse(two.fellBackToShared());
+        assertTrue(two.mustBackOff());
+        assertEquals(0, two.cpuOf("fanout-publisher"));
+        assertEquals(1, two.cpuOf("driver-shared"));
+        assertEquals(CpuSet.empty(), two.unpinnedCpus());
     }
 
     @Test
@@ -102,7 +120,7 @@ final class AffinityPlanTest
         assertEquals(12, exact.cpuOf("driver-shared"));
         assertEquals(CpuSet.of(3), exact.unpinnedCpus());
 
-        assertTrue(plan("auto", FANOUT, "5,40").fellBackToShared());
+        assertTrue(plan("auto", FANOUT, "40").fellBackToShared());
     }
 
     @Test
@@ -157,7 +175,8 @@ final class AffinityPlanTest
         final AffinityPlan all = plan("0-1", FANOUT, "0-1");
         assertEquals(0, all.cpuOf("fanout-publisher"));
         assertEquals(1, all.cpuOf("driver-shared"));
-        assertTrue(all.startupLine().contains("JVM and OS on (no CPU to spare)"), all.startupLine());
+        assertTrue(all.startupLine().contains("JVM and OS on the same CPUs (no CPU to spare) "), all.startupLine());
+        assertFalse(all.mustBackOff(), "an explicit list runs as configured");
 
         assertEquals(2, plan("2-9", ONE, "0-15").cpuOf("feed-receive"), "extra CPUs stay unused");
     }
@@ -191,7 +210,7 @@ final class AffinityPlanTest
     @Test
     void unpinnedThreadsGetAPlainFactoryAndPinnedOnesAPinningFactory()
     {
-        assertFalse(plan("auto", FANOUT, "0-1").threadFactory("driver-shared") instanceof PinningThreadFactory);
+        assertFalse(plan("auto", FANOUT, "0").threadFactory("driver-shared") instanceof PinningThreadFactory);
         assertEquals(2, ((PinningThreadFactory)plan("auto", FANOUT, "0-3").threadFactory("driver-shared")).cpu());
         assertThrows(IllegalArgumentException.class, () -> plan("auto", FANOUT, "0-3").threadFactory("other"));
     }

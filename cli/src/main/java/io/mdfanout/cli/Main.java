@@ -6,6 +6,7 @@ import io.mdfanout.feed.handler.FeedHandlerCommand;
 import io.mdfanout.feed.replay.ReplayCommand;
 import io.mdfanout.feed.sim.SimulatorCommand;
 import io.mdfanout.tools.BookCommand;
+import io.mdfanout.tools.CheckCommand;
 import io.mdfanout.tools.LatencyCommand;
 import io.mdfanout.tools.RawAeronPubCommand;
 import io.mdfanout.tools.RawAeronSubCommand;
@@ -33,6 +34,7 @@ import picocli.CommandLine.Command;
         MediaDriverCommand.class,
         TailCommand.class,
         BookCommand.class,
+        CheckCommand.class,
         StatsCommand.class,
         RecordCommand.class,
         LatencyCommand.class,

@@ -141,7 +141,7 @@ public final class Fanout implements AutoCloseable
         // Too few CPUs for auto pinning: spinning or dedicated threads would starve each other, so share and back off.
         final boolean shared = affinityPlan.fellBackToShared();
         threading = shared ? FanoutThreading.SHARED : config.threading();
-        idleStrategy = shared ? config.idleStrategy().onSharedCores() : config.idleStrategy();
+        idleStrategy = affinityPlan.mustBackOff() ? config.idleStrategy().onSharedCores() : config.idleStrategy();
         driverThreadingMode = shared && ThreadingMode.INVOKER != config.driverThreadingMode() ?
             ThreadingMode.SHARED : config.driverThreadingMode();
         final int partitionCount = config.partitionCount();

@@ -4,6 +4,7 @@ import io.aeron.driver.ThreadingMode;
 import io.mdfanout.affinity.AffinityPlan;
 import io.mdfanout.affinity.CpuSelection;
 import io.mdfanout.metrics.AeronCountersCollector;
+import io.mdfanout.metrics.AffinityCollector;
 import io.mdfanout.metrics.CncCounters;
 import io.mdfanout.metrics.CountersCollector;
 import io.mdfanout.metrics.MetricsOptions;
@@ -262,6 +263,7 @@ public final class FanoutCommand implements Callable<Integer>
         final PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(new CountersCollector(fanout.countersReader()));
         registry.register(new AeronCountersCollector(driverCounters::reader));
+        registry.register(new AffinityCollector(fanout.affinityPlan()));
         final MetricsServer server;
         try
         {

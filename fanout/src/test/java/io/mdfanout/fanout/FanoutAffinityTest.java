@@ -105,7 +105,7 @@ final class FanoutAffinityTest
         final Run run = runUntilRunning(twoCpus, 1, "--cpus", twoCpus.toString());
         final List<String> output = run.output;
         assertTrue(output.contains("fanout: cpu pinning: fanout-publisher->" + twoCpus.cpu(0) + " driver-shared->" +
-            twoCpus.cpu(1) + "; JVM and OS on (no CPU to spare) (allowed " + twoCpus + ", --cpus " + twoCpus + ")"),
+            twoCpus.cpu(1) + "; JVM and OS on the same CPUs (no CPU to spare) (allowed " + twoCpus + ", --cpus " + twoCpus + ")"),
             String.join("\n", output));
         assertEquals(CpuSet.of(twoCpus.cpu(0)), run.cpusOfThreadNamed("fanout-partitio"), run.tasks.toString());
         assertEquals(CpuSet.of(twoCpus.cpu(1)), run.cpusOfThreadNamed(run.driverThreadName()), run.tasks.toString());

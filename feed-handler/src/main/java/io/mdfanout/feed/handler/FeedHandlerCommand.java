@@ -7,6 +7,7 @@ import io.mdfanout.feed.glimpse.GlimpseClientConfig;
 import io.mdfanout.feed.glimpse.GlimpseException;
 import io.mdfanout.feed.glimpse.GlimpseResult;
 import io.mdfanout.feed.normalize.PartitionRingSet;
+import io.mdfanout.metrics.AffinityCollector;
 import io.mdfanout.metrics.CountersCollector;
 import io.mdfanout.metrics.LatencyHistogram;
 import io.mdfanout.metrics.MetricsOptions;
@@ -242,9 +243,14 @@ public final class FeedHandlerCommand implements Callable<Integer>
             return 2;
         }
         System.err.println(affinityPlan.startupLine());
-        // Too few CPUs to pin: a spinning thread would fight the JVM and the other roles for them, so back off.
-        final IdleStrategyChoice runIdleStrategy = affinityPlan.fellBackToShared() ?
+        // Too few CPUs to pin, or none to spare: a spinning thread would fight the JVM (and other roles), so back off.
+        final IdleStrategyChoice runIdleStrategy = affinityPlan.mustBackOff() ?
             config.idleStrategy().onSharedCores() : config.idleStrategy();
+        if (runIdleStrategy != config.idleStrategy())
+        {
+            System.err.println("feed-handler: idle strategy " + runIdleStrategy.cliName() + " (" +
+                config.idleStrategy().cliName() + " asked; the receive thread shares its CPU)");
+        }
 
         // The barrier is closed last: its shutdown hook holds the JVM until everything below is released.
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
@@ -273,7 +279,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
                     agent);
                 System.err.println("feed-handler: " + config);
                 AgentRunner.startOnThread(runner, affinityPlan.threadFactory(RECEIVE_THREAD));
-                metricsServer = startMetrics(counters, rings, receiveLatency);
+                metricsServer = startMetrics(counters, rings, receiveLatency, affinityPlan);
                 if (statsIntervalS > 0)
                 {
                     statsThread = startStatsThread(agent, statsIntervalS);
@@ -353,7 +359,8 @@ public final class FeedHandlerCommand implements Callable<Integer>
     }
 
     private MetricsServer startMetrics(
-        final InMemoryCounters counters, final PartitionRingSet rings, final LatencyHistogram receiveLatency)
+        final InMemoryCounters counters, final PartitionRingSet rings, final LatencyHistogram receiveLatency,
+        final AffinityPlan affinityPlan)
     {
         if (!metrics.enabled())
         {
@@ -364,6 +371,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
         registry.register(new CountersCollector(counters.countersManager()));
         registry.register(new RingCollector(rings.rings()));
         registry.register(receiveLatency);
+        registry.register(new AffinityCollector(affinityPlan));
         final MetricsServer server = MetricsServer.start(metrics, registry);
         System.err.println("feed-handler: metrics: " + server.url());
         return server;

@@ -65,19 +65,25 @@ final class FeedHandlerAffinityTest
     }
 
     @Test
-    void autoOnOneCpuFallsBackAndPinsNothing() throws Exception
+    void autoOnOneCpuOfItsOwnPinsTheReceiveThreadThereAndBacksOff() throws Exception
     {
+        // As a container given one whole CPU by the static CPU manager: that CPU is the process's own.
         assumeTrue(new File("/usr/bin/taskset").canExecute() || new File("/bin/taskset").canExecute(),
             "taskset (util-linux) is needed to restrict the child process");
         final CpuSet oneCpu = CpuSet.of(ThreadAffinity.processAllowedCpus().cpu(0));
+        assumeTrue(!oneCpu.equals(ThreadAffinity.onlineCpus()), "a machine of more than one CPU");
         final Run run = start(oneCpu, 47013, "--cpus", "auto", "--idle-strategy", "busy-spin");
         try
         {
-            run.awaitThread(RECEIVE_THREAD_NAME);
-            assertTrue(run.output().contains("feed-handler: cpu pinning off: 1 CPU allowed (" + oneCpu + ") but 1 busy " +
-                "thread (feed-receive) needs 2 (one each and one for the JVM and OS); running shared threads with " +
-                "backoff idle strategies, unpinned (--cpus auto)"), String.join("\n", run.output()));
-            assertNoThreadPinned(run, oneCpu);
+            final String pinned = run.awaitLine("feed-handler: pinned ");
+            final TaskCpus receive = run.awaitThread(RECEIVE_THREAD_NAME);
+            assertEquals("feed-handler: pinned feed-receive (tid " + receive.tid() + ") to CPU " + oneCpu, pinned);
+            assertEquals(oneCpu, receive.cpus(), "read back from the kernel");
+            assertTrue(run.output().contains("feed-handler: cpu pinning: feed-receive->" + oneCpu + "; JVM and OS on " +
+                "the same CPUs (no CPU to spare: the busy threads back off when idle) (allowed " + oneCpu +
+                ", --cpus auto)"), String.join("\n", run.output()));
+            assertTrue(run.output().stream().anyMatch((line) -> line.equals("feed-handler: idle strategy backoff (busy-spin asked; the receive thread shares its CPU)")),
+                "busy-spin asked, backoff run: " + String.join("\n", run.output()));
         }
         finally
         {
