@@ -6,6 +6,8 @@
 #   control-plane.sh start <dir>   start everything, write <dir>/kubeconfig, wait until ready
 #   control-plane.sh stop <dir>    stop everything started from <dir>
 #
+# A real node (node.sh: containerd and a kubelet) can join: the API server reaches kubelets with the
+# admin certificate (kubectl logs and exec).
 # Nodes: NODES (default 2) nodes named mdfanout-node-<i> with NODE_CPUS CPUs, NODE_MEMORY and
 # 2 GiB of 2 MiB hugepages, labelled and tainted as low-latency nodes are in the chart's README.
 set -euo pipefail
@@ -88,6 +90,8 @@ start() {
     --service-account-signing-key-file "$pki/sa.key" --service-account-issuer https://kubernetes.default.svc \
     --service-cluster-ip-range 10.96.0.0/16 --authorization-mode RBAC,Node \
     --enable-admission-plugins NamespaceLifecycle,ServiceAccount,DefaultStorageClass,ResourceQuota,LimitRanger,Priority \
+    --kubelet-client-certificate "$pki/admin.crt" --kubelet-client-key "$pki/admin.key" \
+    --kubelet-preferred-address-types InternalIP,Hostname \
     >"$dir/kube-apiserver.log" 2>&1 &
   echo $! > "$dir/kube-apiserver.pid"
 

@@ -43,23 +43,27 @@ aeron:udp?endpoint={{ $a.endpoint }}{{ if $a.interface }}|interface={{ $a.interf
 {{/*
 /dev/shm size of a feed pod in MiB: the rings (capacity + Agrona's 768-byte trailer + the 128-byte ring header per partition, and the
 4 KiB rings.header), the
-fanout's state files (sparse; about 120 bytes per order slot when full), the Aeron log buffers
-of the incremental and snapshot publications (3 terms each per partition) and the headroom.
+fanout's state files (pre-touched by default: per partition 96 bytes per order slot, the 64-byte pool entry and
+its index, plus 22 MiB of instrument entries for the 65,536 stock locates), the Aeron log buffers
+of the incremental and snapshot publications (3 terms each per partition), the media driver's CnC file and loss
+report (48 MiB with Aeron's default buffers: 8 MiB of counter values, 32 MiB of their metadata, 4 MiB of error
+log, the conductor and broadcast buffers) and the headroom.
 Call with (dict "root" $ "feed" $feed).
 */}}
 {{- define "mdfanout.shmMiB" -}}
 {{- $f := .feed -}}
 {{- $mib := 1048576 -}}
 {{- $rings := add (mul $f.partitions (add $f.ringCapacityBytes 896)) 4096 -}}
-{{- $state := mul $f.partitions (mul $f.maxOrders 120) -}}
-{{- $aeron := mul $f.partitions (mul 6 $f.aeron.termLength) -}}
+{{- $state := mul $f.partitions (add (mul $f.maxOrders 96) 23068672) -}}
+{{- $aeron := add (mul $f.partitions (mul 6 $f.aeron.termLength)) (mul 48 $mib) -}}
 {{- $headroom := include "mdfanout.toMiB" .root.Values.shmHeadroom | int -}}
 {{- add (div (add $rings $state $aeron) $mib) 1 $headroom -}}
 {{- end -}}
 
 {{/*
 /dev/shm size of a subscriber in MiB: its embedded driver's images of the feed's incremental and, while
-recovering, snapshot streams (3 terms each per partition), the CnC and loss report files, and 64 MiB spare.
+recovering, snapshot streams (3 terms each per partition), the CnC and loss report files (48 MiB, as the feed pod's)
+and 16 MiB spare.
 */}}
 {{- define "mdfanout.subscriberShmMiB" -}}
 {{- $mib := 1048576 -}}
@@ -75,9 +79,15 @@ recovering, snapshot streams (3 terms each per partition), the CnC and loss repo
 {{- end -}}
 {{- end -}}
 
+{{/* The roles' --cpus for a container's cpus value: auto (pin to its exclusive CPUs) for whole CPUs, none for a
+shared fraction ("500m"), whose CPUs are the node's shared pool. */}}
+{{- define "mdfanout.cpusOption" -}}
+{{- if hasSuffix "m" (toString .) }}none{{ else }}auto{{ end -}}
+{{- end -}}
+
 {{/*
-Guaranteed QoS resources: requests equal to limits, an integer CPU count (the static CPU manager
-gives such a container exclusive CPUs). Call with (dict "cpus" n "memory" q "hugepages" hugepagesValues).
+Guaranteed QoS resources: requests equal to limits: whole CPUs (the static CPU manager gives
+such a container exclusive CPUs) or a fraction such as 500m (the shared pool). Call with (dict "cpus" n "memory" q "hugepages" hugepagesValues).
 */}}
 {{- define "mdfanout.guaranteedResources" -}}
 {{- $r := dict "cpu" (toString .cpus) "memory" .memory -}}
@@ -88,7 +98,8 @@ requests: {{- toYaml $r | nindent 2 }}
 limits: {{- toYaml $r | nindent 2 }}
 {{- end -}}
 
-{{/* JVM options of a role: a fixed, pre-touched heap (no resizing pauses), the image's other defaults. */}}
+{{/* JVM options of a role: a fixed, pre-touched heap (no resizing pauses), on huge pages when the chart asks for
+them, the image's other defaults. Call with (dict "heap" h "hugepages" hugepagesValues). */}}
 {{- define "mdfanout.javaOptions" -}}
--Xms{{ . }} -Xmx{{ . }} -XX:+AlwaysPreTouch -XX:+UseParallelGC -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp -Djna.tmpdir=/tmp -Daeron.print.configuration=false
+-Xms{{ .heap }} -Xmx{{ .heap }}{{ if .hugepages.enabled }} -XX:+UseLargePages -XX:LargePageSizeInBytes={{ .hugepages.size | replace "Mi" "m" | replace "Gi" "g" }}{{ end }} -XX:+AlwaysPreTouch -XX:+UseParallelGC -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp -Djna.tmpdir=/tmp -Daeron.print.configuration=false
 {{- end -}}

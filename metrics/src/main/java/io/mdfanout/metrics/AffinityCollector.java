@@ -9,7 +9,8 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 /**
  * Where a role's busy threads run, from its {@link AffinityPlan}: one {@code mdfanout_thread_pinned_cpu} series per
  * busy thread (the CPU it is pinned to, -1 when unpinned) and {@code mdfanout_allowed_cpus}, the number of CPUs the
- * process may use (its cpuset: a Guaranteed container's exclusive CPUs under the static CPU manager). Together
+ * process may use, with the list in its {@code cpus} label (its cpuset: a Guaranteed container's exclusive CPUs
+ * under the static CPU manager; fixed for the life of the process, so the label does not churn). Together
  * they show on a dashboard that a pod got the CPUs it was meant to and pinned its threads there.
  */
 public final class AffinityCollector implements MultiCollector
@@ -37,9 +38,12 @@ public final class AffinityCollector implements MultiCollector
         }
         final GaugeSnapshot.Builder allowed = GaugeSnapshot.builder()
             .name("mdfanout_allowed_cpus")
-            .help("CPUs this process may run on (its cpuset); 0 when unknown.");
+            .help("Number of CPUs this process may run on (its cpuset, read from inside the container at start), " +
+                "listed in the cpus label; 0 when unknown.");
         allowed.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
-            .value(null == plan.allowedCpus() ? 0 : plan.allowedCpus().size()).build());
+            .value(null == plan.allowedCpus() ? 0 : plan.allowedCpus().size())
+            .labels(Labels.of("cpus", null == plan.allowedCpus() ? "unknown" : plan.allowedCpus().toString()))
+            .build());
         return MetricSnapshots.of(pinned.build(), allowed.build());
     }
 }

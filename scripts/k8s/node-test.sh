@@ -1,0 +1,433 @@
+#!/usr/bin/env bash
+# The chart on a real node (part of make test): a control plane (control-plane.sh, no fake nodes) and a
+# real node (node.sh: containerd and a kubelet with the static CPU manager) on this machine, the
+# project's image imported into the node's containerd, then
+#   1. helm install --wait of scripts/k8s/node-values.yaml: the simulator as the exchange, the feed pod
+#      (feed handler with one exclusive CPU, fanout on a shared fraction), a subscriber; every pod Running
+#      on the real node, Guaranteed;
+#   2. CPU pinning: the feed handler's exclusive CPU is the same from the kubelet's CPU manager state, the
+#      container's cgroup, inside the container (java -XshowSettings:system through kubectl exec, and the
+#      application's own start line and metric) and the receive thread's affinity read from /proc; the
+#      shared-fraction containers run on the shared pool, disjoint from it; the heaps sit on huge pages;
+#   3. helm test: a subscriber pod that passes only when it sees live books with no gap;
+#   4. a real Prometheus discovers the pods through this API server and every dashboard and alert query
+#      returns data from them;
+#   5. the feed-handler container killed (-9), then the fanout container: the kubelet restarts each and the
+#      subscriber's stream shows what OPERATIONS.md promises (SOURCE_DOWN and back with no gap and nothing
+#      declared; a new publication recovered from a snapshot), helm test green after each;
+#   6. helm upgrade with a changed value rolls the feed pod and subscribers recover; helm uninstall leaves
+#      nothing; the node's teardown leaves no process, mount, cgroup or interface behind.
+# Figures (restart and recovery times, re-requested messages) are printed as it goes.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+BIN="${MDFANOUT_CACHE:-$HOME/.cache/mdfanout}/k8s/bin"
+HELM="$BIN/helm"
+CHART=charts/mdfanout
+VALUES=scripts/k8s/node-values.yaml
+IMAGE=localhost/mdfanout:node-test
+NS=mdf
+RELEASE=md
+NODE_NAME=mdfanout-real-node
+PROM_PORT=47790
+SUB_PORT=47743
+FH_PORT=47741
+FO_PORT=47742
+HUGEPAGES_2M=512
+export CONTAINERS_CONF="${MDFANOUT_CONTAINERS_CONF:-$PWD/scripts/image/containers.conf}"
+work="$(mktemp -d /tmp/mdfanout-node-test.XXXXXX)"
+plane="$work/plane"
+node="$work/node"
+failures=0
+started="$(date +%s)"
+hugepages_before="$(cat /proc/sys/vm/nr_hugepages)"
+
+pass() { echo "node-test: ok - $*"; }
+fail() { echo "node-test: FAIL - $*" >&2; failures=$((failures + 1)); }
+info() { echo "node-test: $*"; }
+die() { fail "$*"; exit 1; }
+k() { kubectl --kubeconfig "$plane/kubeconfig" "$@"; }
+ctr_() { ctr --address "$node/containerd/containerd.sock" --namespace k8s.io "$@"; }
+
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  if [ "$failures" != 0 ] || [ "$rc" != 0 ]; then
+    k get pods -A -o wide >&2 2>/dev/null || true
+    for pod in $(k get pods -n "$NS" -o name 2>/dev/null); do
+      for c in $(k get -n "$NS" "$pod" -o jsonpath='{.spec.containers[*].name}' 2>/dev/null); do
+        k logs -n "$NS" "$pod" -c "$c" >"$work/log-${pod#pod/}-$c.log" 2>&1 || true
+        k logs -n "$NS" "$pod" -c "$c" --previous >"$work/log-${pod#pod/}-$c.previous.log" 2>/dev/null || true
+        echo "----- $pod $c (full log: $work/log-${pod#pod/}-$c.log) -----" >&2
+        grep -v '^\s*at \|lineA\[packets\|^messages/s=' "$work/log-${pod#pod/}-$c.log" | tail -12 >&2 || true
+      done
+    done
+  fi
+  [ -f "$work/prometheus.pid" ] && kill "$(cat "$work/prometheus.pid")" 2>/dev/null || true
+  scripts/k8s/node.sh stop "$node" >/dev/null 2>&1 || true
+  scripts/k8s/control-plane.sh stop "$plane" >/dev/null 2>&1 || true
+  echo "$hugepages_before" > /proc/sys/vm/nr_hugepages 2>/dev/null || true
+  podman rmi -f "$IMAGE" >/dev/null 2>&1 || true
+  # What the node leaves must be nothing: processes, mounts, cgroups, the bridge.
+  local left=""
+  pgrep -f "$node/" >/dev/null 2>&1 && left="$left processes"
+  findmnt -rn -o TARGET | grep -qF "$work/" && left="$left mounts"
+  ls -d /sys/fs/cgroup/*/kubepods >/dev/null 2>&1 && left="$left cgroups"
+  ip link show mdfnode0 >/dev/null 2>&1 && left="$left bridge"
+  if [ -n "$left" ]; then
+    echo "node-test: FAIL - the node's teardown left:$left" >&2; failures=$((failures + 1))
+  else
+    echo "node-test: ok - teardown left no process, mount, cgroup or interface of the node"
+  fi
+  if [ "$failures" = 0 ] && [ "$rc" = 0 ]; then
+    rm -rf "$work"
+    echo "node-test: all passed in $(( $(date +%s) - started )) s"
+  else
+    echo "node-test: $failures failure(s), exit $rc; logs kept in $work" >&2
+    [ "$rc" = 0 ] && rc=1
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---- the image, the control plane, the node -------------------------------------------------------
+info "building $IMAGE (prebuilt distribution on the local JRE base)"
+MDFANOUT_ENGINE=podman TARGET=prebuilt BASE="$(scripts/image/local-bases.sh jre podman)" \
+  scripts/image/build.sh "$IMAGE" --network host >"$work/image-build.log" 2>&1 \
+  || { tail -20 "$work/image-build.log" >&2; die "image build"; }
+podman save --format oci-archive -o "$work/image.tar" "$IMAGE" >/dev/null 2>&1 || die "podman save"
+
+# Huge pages for the heaps: the kubelet reads the pool when it starts.
+echo "$HUGEPAGES_2M" > /proc/sys/vm/nr_hugepages
+NODES=0 scripts/k8s/control-plane.sh start "$plane" >"$work/control-plane.log" 2>&1 \
+  || { tail -20 "$work/control-plane.log" >&2; die "control plane did not start"; }
+NODE_NAME="$NODE_NAME" scripts/k8s/node.sh start "$plane" "$node" >"$work/node.log" 2>&1 \
+  || { tail -20 "$work/node.log" >&2; die "node did not start"; }
+scripts/k8s/node.sh import "$node" "$work/image.tar" || die "image import"
+rm -f "$work/image.tar"
+allocatable="$(k get node "$NODE_NAME" -o jsonpath='cpu={.status.allocatable.cpu} memory={.status.allocatable.memory} hugepages-2Mi={.status.allocatable.hugepages-2Mi}')"
+pass "real node $NODE_NAME Ready ($("$BIN/kubelet" --version), containerd $(containerd --version | awk '{print $3}'), static CPU manager): $allocatable"
+
+# ---- 1. install ---------------------------------------------------------------------------------------
+k create namespace "$NS" >/dev/null
+install_started="$(date +%s)"
+if "$HELM" --kubeconfig "$plane/kubeconfig" install "$RELEASE" "$CHART" -n "$NS" -f "$VALUES" \
+  --set hugepages.enabled=true,hugepages.amount=256Mi --wait --timeout 300s >"$work/install.log" 2>&1; then
+  pass "helm install --wait on the real node in $(( $(date +%s) - install_started )) s"
+else
+  cat "$work/install.log" >&2; die "helm install --wait"
+fi
+k get pods -n "$NS" -o json >"$work/pods.json"
+python3 - "$work/pods.json" "$NODE_NAME" <<'PY' && pass "every pod Running on the real node, Guaranteed (requests = limits)" || fail "pod checks"
+import json, sys
+pods = json.load(open(sys.argv[1]))['items']
+problems = []
+for pod in pods:
+    name = pod['metadata']['name']
+    status = pod['status']
+    ready = all(c.get('ready') for c in status.get('containerStatuses', []))
+    print(f"  {name}: {status.get('phase')} on {pod['spec'].get('nodeName')}, qos {status.get('qosClass')}, ready {ready}, "
+          + ", ".join(f"{c['name']} cpu={c['resources']['limits']['cpu']}" for c in pod['spec']['containers']))
+    if status.get('phase') != 'Running' or not ready:
+        problems.append(f"{name} {status.get('phase')} ready={ready}")
+    if pod['spec'].get('nodeName') != sys.argv[2]:
+        problems.append(f"{name} on {pod['spec'].get('nodeName')}")
+    if status.get('qosClass') != 'Guaranteed':
+        problems.append(f"{name} qos {status.get('qosClass')}")
+if len(pods) < 3:
+    problems.append(f"{len(pods)} pods, expected the exchange, the feed pod and the subscriber")
+for p in problems:
+    print('  problem:', p)
+sys.exit(1 if problems else 0)
+PY
+
+feed_pod() { k get pods -n "$NS" -l app.kubernetes.io/component=feed -o jsonpath='{.items[0].metadata.name}'; }
+container_id() { # pod container -> the containerd id
+  k get pod -n "$NS" "$1" -o jsonpath="{.status.containerStatuses[?(@.name==\"$2\")].containerID}" | sed 's|containerd://||'
+}
+host_pid() { ctr_ tasks ls | awk -v id="$1" '$1 == id {print $2}'; }
+restarts() { k get pod -n "$NS" "$1" -o jsonpath="{.status.containerStatuses[?(@.name==\"$2\")].restartCount}"; }
+metrics() { curl -sf "http://$(k get node "$NODE_NAME" -o jsonpath='{.status.addresses[?(@.type=="InternalIP")].address}'):$1/metrics"; }
+metric() { # port name [label filter]: the sum of the samples of a metric
+  metrics "$1" | awk -v name="$2" -v filter="${3:-}" '
+    $1 ~ ("^" name "({|$)") && index($1, filter) > 0 {sum += $NF; found = 1}
+    END {if (found) printf "%.0f\n", sum; else print "none"}'
+}
+node_ip="$(k get node "$NODE_NAME" -o jsonpath='{.status.addresses[?(@.type=="InternalIP")].address}')"
+
+# ---- 2. CPU pinning and huge pages --------------------------------------------------------------------
+pod="$(feed_pod)"
+uid="$(k get pod -n "$NS" "$pod" -o jsonpath='{.metadata.uid}')"
+state="$(cat "$node/kubelet/cpu_manager_state")"
+assigned="$(python3 -c 'import json,sys; s=json.loads(sys.argv[1]); print(s["entries"].get(sys.argv[2], {}).get("feed-handler", ""))' "$state" "$uid")"
+shared="$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["defaultCpuSet"])' "$state")"
+others="$(python3 -c 'import json,sys; s=json.loads(sys.argv[1]); print(sorted((c for e in s["entries"].values() for c in e)))' "$state")"
+info "kubelet CPU manager state: feed-handler of $pod -> '$assigned', shared pool '$shared', containers with exclusive CPUs: $others"
+[ -n "$assigned" ] && [ "$others" = "['feed-handler']" ] && pass "the kubelet gave the feed handler exclusive CPU $assigned and no other container any" \
+  || fail "CPU manager state: $state"
+fh_id="$(container_id "$pod" feed-handler)"
+fo_id="$(container_id "$pod" fanout)"
+fh_pid="$(host_pid "$fh_id")"
+fo_pid="$(host_pid "$fo_id")"
+fh_allowed="$(awk '/^Cpus_allowed_list/ {print $2}' "/proc/$fh_pid/status")"
+fo_allowed="$(awk '/^Cpus_allowed_list/ {print $2}' "/proc/$fo_pid/status")"
+fh_cgroup="$(cat /sys/fs/cgroup/cpuset/kubepods/pod"$uid"/"$fh_id"/cpuset.cpus 2>/dev/null || echo missing)"
+# The JVM's own view from a second process in the container (the image has no shell): its effective processors.
+inside="$(k exec -n "$NS" "$pod" -c feed-handler -- java -Xms8m -Xmx16m -XX:-AlwaysPreTouch -XX:-UseLargePages \
+  -XshowSettings:system -version 2>&1 | awk '/List of Effective Processors/ {getline; gsub(/^ +| +$/, ""); gsub(/ +/, ","); print; exit}')"
+info "feed handler: /proc/$fh_pid Cpus_allowed_list $fh_allowed, cgroup cpuset.cpus $fh_cgroup, inside the container (java -XshowSettings:system) CPU Sets: $inside"
+[ "$fh_allowed" = "$assigned" ] && [ "$fh_cgroup" = "$assigned" ] && [ "$inside" = "$assigned" ] \
+  && pass "exclusive cpuset $assigned: the same from the kubelet's state, the cgroup, /proc and inside the container" \
+  || fail "exclusive cpuset: kubelet '$assigned', /proc '$fh_allowed', cgroup '$fh_cgroup', inside '$inside'"
+k logs -n "$NS" "$pod" -c feed-handler >"$work/feed-handler.log"
+start_line="$(grep -m1 '^feed-handler: cpu pinning' "$work/feed-handler.log" || true)"
+pinned_line="$(grep -m1 '^feed-handler: pinned feed-receive' "$work/feed-handler.log" || true)"
+tid="$(sed -n 's/.*(tid \([0-9]*\)).*/\1/p' <<<"$pinned_line")"
+# The log names the thread id in the container's PID namespace; NSpid maps it to the host's.
+host_tid=""
+for task in /proc/"$fh_pid"/task/*; do
+  [ "$(awk '/^NSpid:/ {print $NF}' "$task/status" 2>/dev/null)" = "$tid" ] && host_tid="${task##*/}"
+done
+thread_cpus="$(awk '/^Cpus_allowed_list/ {print $2}' "/proc/$fh_pid/task/$host_tid/status" 2>/dev/null || echo none)"
+thread_comm="$(cat "/proc/$fh_pid/task/$host_tid/comm" 2>/dev/null || echo none)"
+info "log: $start_line"
+info "log: $pinned_line; on the host that thread is /proc/$fh_pid/task/$host_tid: comm $thread_comm, Cpus_allowed_list $thread_cpus"
+[[ "$start_line" == "feed-handler: cpu pinning: feed-receive->$assigned; "*"(allowed $assigned, --cpus auto)" ]] \
+  && [ "$pinned_line" = "feed-handler: pinned feed-receive (tid $tid) to CPU $assigned" ] \
+  && [ "$thread_cpus" = "$assigned" ] && [ "$thread_comm" = feed-handler ] \
+  && pass "the feed handler read its cpuset ($assigned) and pinned its receive thread there, seen in /proc" \
+  || fail "receive thread pinning"
+pinned_metric="$(metric $FH_PORT mdfanout_thread_pinned_cpu 'thread="feed-receive"')"
+allowed_metric="$(metrics $FH_PORT | grep -m1 '^mdfanout_allowed_cpus' || true)"
+[ "$pinned_metric" = "$assigned" ] && [[ "$allowed_metric" == *"cpus=\"$assigned\""* ]] \
+  && pass "metrics: mdfanout_thread_pinned_cpu{thread=\"feed-receive\"} $pinned_metric, $allowed_metric" \
+  || fail "pinning metrics: '$pinned_metric' '$allowed_metric'"
+python3 - "$shared" "$assigned" "$fo_allowed" <<'PY' && pass "the fanout (shared fraction) runs on the shared pool $fo_allowed, disjoint from $assigned" || fail "fanout cpuset $fo_allowed"
+import sys
+def cpus(s):
+    out = set()
+    for part in s.split(','):
+        a, _, b = part.partition('-')
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+shared, exclusive, fanout = (cpus(x) for x in sys.argv[1:4])
+sys.exit(0 if fanout == shared and not (fanout & exclusive) else 1)
+PY
+grep -q '^fanout: cpu pinning off (--cpus none)' <(k logs -n "$NS" "$pod" -c fanout) && [ "$(metric $FO_PORT mdfanout_thread_pinned_cpu)" -lt 0 ] \
+  && pass "the fanout pins nothing (--cpus none) and says so in its log and metric" || fail "fanout pinning line or metric"
+hp_total="$(awk '/^HugePages_Total/ {print $2}' /proc/meminfo)"
+hp_free="$(awk '/^HugePages_Free/ {print $2}' /proc/meminfo)"
+hp_used=$((hp_total - hp_free))
+# Two heaps of 96m on 2 MiB pages: at least 96 pages.
+[ "$hp_used" -ge 96 ] && ! grep -qi "large pages" "$work/feed-handler.log" \
+  && pass "huge pages in use by the heaps: $hp_used of $hp_total 2 MiB pages taken, no JVM warning" \
+  || fail "huge pages: $hp_used of $hp_total used; $(grep -i 'large pages' "$work/feed-handler.log" | head -1)"
+
+# ---- 3. helm test -------------------------------------------------------------------------------------
+helm_test() {
+  local what="$1" out="$work/helm-test-$2.log"
+  if "$HELM" --kubeconfig "$plane/kubeconfig" test "$RELEASE" -n "$NS" --logs --timeout 240s >"$out" 2>&1 \
+    && grep -q '^check: ok' "$out"; then
+    pass "helm test $what: $(grep -m1 '^check: ok' "$out")"
+  else
+    cat "$out" >&2; fail "helm test $what"
+  fi
+}
+helm_test "after install" install
+
+# ---- 4. real Prometheus, discovering the pods through the API server ----------------------------------
+cat > "$work/prometheus.yml" <<PROM
+global: {scrape_interval: 2s, evaluation_interval: 2s}
+rule_files: ["$PWD/$CHART/rules/mdfanout-rules.yaml"]
+scrape_configs:
+  - job_name: mdfanout
+    kubernetes_sd_configs:
+      - role: pod
+        api_server: https://127.0.0.1:16443
+        namespaces: {names: [$NS]}
+        tls_config: {ca_file: "$plane/pki/ca.crt", cert_file: "$plane/pki/admin.crt", key_file: "$plane/pki/admin.key"}
+    relabel_configs:
+      - {source_labels: [__meta_kubernetes_pod_container_port_name], regex: "metrics-.*", action: keep}
+      - {source_labels: [__meta_kubernetes_namespace], target_label: namespace}
+      - {source_labels: [__meta_kubernetes_pod_name], target_label: pod}
+      - {source_labels: [__meta_kubernetes_pod_container_name], target_label: container}
+      - {source_labels: [__meta_kubernetes_pod_label_mdfanout_io_feed], target_label: feed}
+PROM
+prometheus --config.file "$work/prometheus.yml" --storage.tsdb.path "$work/prometheus-data" \
+  --web.listen-address "127.0.0.1:$PROM_PORT" >"$work/prometheus.log" 2>&1 &
+echo $! > "$work/prometheus.pid"
+prom_query() { curl -sf --get "http://127.0.0.1:$PROM_PORT/api/v1/query" --data-urlencode "query=$1"; }
+for _ in $(seq 1 60); do
+  up="$(prom_query 'count(up == 1)' 2>/dev/null | python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)' 2>/dev/null || echo 0)"
+  [ "$up" -ge 3 ] && break
+  sleep 1
+done
+targets="$(curl -sf "http://127.0.0.1:$PROM_PORT/api/v1/targets" | python3 -c '
+import json, sys
+t = json.load(sys.stdin)["data"]["activeTargets"]
+print(" ".join(x["labels"]["container"] + "=" + x["health"] for x in t))')"
+[ "$up" -ge 3 ] && pass "Prometheus discovered the pods through the API server: $targets" || fail "Prometheus targets: $targets"
+sleep 12 # a few scrapes, so that rates and increases have two samples
+python3 - "http://127.0.0.1:$PROM_PORT" "$CHART" <<'PY' && pass "every dashboard and alert-rule query returns data from the pods" || fail "queries without data"
+import glob, json, re, sys, urllib.parse, urllib.request
+base, chart = sys.argv[1:3]
+queries = []
+for path in sorted(glob.glob(chart + "/dashboards/*.json")):
+    def walk(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("expr"), str) and node["expr"].strip():
+                queries.append(node["expr"])
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    dashboard = json.load(open(path))
+    walk(dashboard.get("panels", []))
+threshold = re.compile(r"\s*(>=|<=|==|!=|>|<)\s*[0-9.]+\s*$")
+for line in open(chart + "/rules/mdfanout-rules.yaml"):
+    m = re.match(r"^\s*expr:\s*(.+)$", line)
+    if m:
+        for side in re.split(r"\s+(?:and|or|unless)\s+", m.group(1).strip()):
+            side = threshold.sub("", side)
+            inner = re.match(r"^absent\((.*)\)$", side)
+            queries.append(inner.group(1) if inner else side)
+# Series that exist only where the chart runs what this node does not (a standalone media driver).
+only_elsewhere = re.compile(r"media_driver|mdfanout_driver_")
+empty = []
+for q in queries:
+    q2 = re.sub(r"\$__rate_interval|\$__interval|\$__range", "1m", q)
+    q2 = re.sub(r"\$\{?[A-Za-z_]+(:[a-z]+)?\}?", ".*", q2)
+    url = base + "/api/v1/query?" + urllib.parse.urlencode({"query": q2})
+    try:
+        r = json.load(urllib.request.urlopen(url))
+        ok = r["status"] == "success" and r["data"]["result"]
+    except Exception as e:
+        ok = False
+    if not ok and not only_elsewhere.search(q2):
+        empty.append(q2)
+print(f"  {len(queries)} queries ({len(queries) - len(empty)} with data)")
+for q in empty:
+    print("  no data:", q)
+sys.exit(1 if empty else 0)
+PY
+rules_health="$(curl -sf "http://127.0.0.1:$PROM_PORT/api/v1/rules" | python3 -c '
+import json, sys
+rules = [r for g in json.load(sys.stdin)["data"]["groups"] for r in g["rules"]]
+bad = [r["name"] for r in rules if r["health"] != "ok"]
+firing = [r["name"] for r in rules if r.get("state") == "firing"]
+print(f"{len(rules)} rules, unhealthy {bad}, firing {firing}")')"
+[[ "$rules_health" == *"unhealthy []"* ]] && pass "alert rules loaded and evaluated: $rules_health" || fail "rules: $rules_health"
+
+# ---- 5. restarts --------------------------------------------------------------------------------------
+sub() { metric $SUB_PORT "$@"; }
+await_recovered() { # what baseline-stale-minus-recoveries -> waits until the subscriber is back and delivering
+  local what="$1" base_open="$2" base_delivered="$3" t0="$4"
+  for _ in $(seq 1 120); do
+    local open delivered
+    open=$(( $(sub mdfanout_subscriber_stale_events_total) - $(sub mdfanout_subscriber_recoveries_total) ))
+    delivered="$(sub mdfanout_subscriber_messages_delivered_total)"
+    if [ "$open" -le "$base_open" ] && [ "$delivered" -gt "$base_delivered" ]; then
+      info "$what: the subscriber is live again $(( $(date +%s) - t0 )) s after the kill"
+      return 0
+    fi
+    sleep 1
+  done
+  return 1
+}
+kill_container() { # container -> kills its process from the host, waits for the kubelet to restart it
+  local name="$1" pod id pid before t0
+  pod="$(feed_pod)"
+  id="$(container_id "$pod" "$name")"
+  pid="$(host_pid "$id")"
+  before="$(restarts "$pod" "$name")"
+  t0="$(date +%s)"
+  kill -9 "$pid"
+  for _ in $(seq 1 120); do
+    [ "$(restarts "$pod" "$name")" -gt "$before" ] && \
+      [ "$(k get pod -n "$NS" "$pod" -o jsonpath="{.status.containerStatuses[?(@.name==\"$name\")].ready}")" = true ] && break
+    sleep 1
+  done
+  local after new_id
+  after="$(restarts "$pod" "$name")"
+  new_id="$(container_id "$pod" "$name")"
+  if [ "$after" -gt "$before" ] && [ "$new_id" != "$id" ] && ! kill -0 "$pid" 2>/dev/null; then
+    pass "$name: pid $pid killed (-9); the kubelet restarted it (restarts $before -> $after, new container) and it was Ready in $(( $(date +%s) - t0 )) s"
+  else
+    fail "$name restart: restarts $before -> $after, container $id -> $new_id"
+  fi
+}
+
+t0="$(date +%s)"
+base_open=$(( $(sub mdfanout_subscriber_stale_events_total) - $(sub mdfanout_subscriber_recoveries_total) ))
+base_delivered="$(sub mdfanout_subscriber_messages_delivered_total)"
+base_source_down="$(sub mdfanout_subscriber_stale_total 'reason="source_down"')"
+base_gaps="$(sub mdfanout_subscriber_gaps_total)"
+base_missing="$(sub mdfanout_subscriber_missing_messages_total)"
+base_snapshots="$(sub mdfanout_subscriber_snapshots_applied_total)"
+kill_container feed-handler
+await_recovered "feed handler restart" "$base_open" "$base_delivered" "$t0" || fail "the subscriber did not recover from the feed handler restart"
+sleep 3
+source_down="$(sub mdfanout_subscriber_stale_total 'reason="source_down"')"
+gaps="$(sub mdfanout_subscriber_gaps_total)"
+missing="$(sub mdfanout_subscriber_missing_messages_total)"
+snapshots="$(sub mdfanout_subscriber_snapshots_applied_total)"
+declared="$(metric $FH_PORT mdfanout_feed_gaps_declared_total)"
+refilled="$(metric $FH_PORT mdfanout_feed_gap_fill_messages_total)"
+requests="$(metric $FH_PORT mdfanout_feed_retransmit_requests_total)"
+info "feed handler restart: subscriber stale SOURCE_DOWN $base_source_down -> $source_down, gaps $base_gaps -> $gaps, missing $base_missing -> $missing, snapshots $base_snapshots -> $snapshots; restarted feed handler: $requests re-requests, $refilled messages refilled, $declared gaps declared"
+[ "$source_down" -gt "$base_source_down" ] && [ "$gaps" = "$base_gaps" ] && [ "$missing" = "$base_missing" ] \
+  && [ "$snapshots" = "$base_snapshots" ] && [ "$declared" = 0 ] && [ "$refilled" -gt 0 ] \
+  && pass "feed handler restart kept the promise: SOURCE_DOWN, then the same stream with no gap and no snapshot; the missed span ($refilled messages) re-requested, nothing declared" \
+  || fail "feed handler restart: the stream's promise"
+helm_test "after the feed handler restart" fh-restart
+
+t0="$(date +%s)"
+base_open=$(( $(sub mdfanout_subscriber_stale_events_total) - $(sub mdfanout_subscriber_recoveries_total) ))
+base_delivered="$(sub mdfanout_subscriber_messages_delivered_total)"
+base_stale="$(sub mdfanout_subscriber_stale_events_total)"
+base_snapshots="$(sub mdfanout_subscriber_snapshots_applied_total)"
+kill_container fanout
+await_recovered "fanout restart" "$base_open" "$base_delivered" "$t0" || fail "the subscriber did not recover from the fanout restart"
+stale="$(sub mdfanout_subscriber_stale_events_total)"
+snapshots="$(sub mdfanout_subscriber_snapshots_applied_total)"
+reasons="$(metrics $SUB_PORT | grep '^mdfanout_subscriber_stale_total' | tr '\n' ' ')"
+info "fanout restart: subscriber stale events $base_stale -> $stale, snapshots applied $base_snapshots -> $snapshots ($reasons)"
+[ "$stale" -gt "$base_stale" ] && [ "$snapshots" -gt "$base_snapshots" ] \
+  && pass "fanout restart kept the promise: the subscriber went stale and recovered from a snapshot of the new publication" \
+  || fail "fanout restart: the stream's promise"
+helm_test "after the fanout restart" fo-restart
+
+# ---- 6. upgrade and uninstall -------------------------------------------------------------------------
+old_uid="$(k get pods -n "$NS" -l app.kubernetes.io/component=feed -o jsonpath='{.items[0].metadata.uid}')"
+base_open=$(( $(sub mdfanout_subscriber_stale_events_total) - $(sub mdfanout_subscriber_recoveries_total) ))
+base_delivered="$(sub mdfanout_subscriber_messages_delivered_total)"
+base_recoveries="$(sub mdfanout_subscriber_recoveries_total)"
+t0="$(date +%s)"
+if "$HELM" --kubeconfig "$plane/kubeconfig" upgrade "$RELEASE" "$CHART" -n "$NS" -f "$VALUES" \
+  --set hugepages.enabled=true,hugepages.amount=256Mi,fanout.heap=112m --wait --timeout 300s >"$work/upgrade.log" 2>&1; then
+  new_uid="$(k get pods -n "$NS" -l app.kubernetes.io/component=feed --field-selector=status.phase=Running -o jsonpath='{.items[0].metadata.uid}')"
+  [ -n "$new_uid" ] && [ "$new_uid" != "$old_uid" ] && pass "helm upgrade (fanout.heap 96m -> 112m) rolled the feed pod in $(( $(date +%s) - t0 )) s" \
+    || fail "helm upgrade did not roll the feed pod ($old_uid -> $new_uid)"
+else
+  cat "$work/upgrade.log" >&2; fail "helm upgrade"
+fi
+await_recovered "upgrade" "$base_open" "$base_delivered" "$t0" && [ "$(sub mdfanout_subscriber_recoveries_total)" -gt "$base_recoveries" ] \
+  && pass "the subscriber recovered after the upgrade (recoveries $base_recoveries -> $(sub mdfanout_subscriber_recoveries_total))" \
+  || fail "the subscriber did not recover after the upgrade"
+helm_test "after the upgrade" upgrade
+
+"$HELM" --kubeconfig "$plane/kubeconfig" uninstall "$RELEASE" -n "$NS" --wait --timeout 120s >/dev/null 2>&1 || fail "helm uninstall"
+for _ in $(seq 1 60); do
+  left="$(k get all,configmap,pdb,networkpolicy,secret -n "$NS" -l app.kubernetes.io/instance=$RELEASE -o name 2>/dev/null; k get pods -n "$NS" -o name 2>/dev/null)"
+  containers="$(ctr_ containers ls -q | wc -l)"
+  mounts="$(findmnt -rn -o TARGET | grep -cF "$node/kubelet/pods/" || true)"
+  [ -z "$left" ] && [ "$containers" = 0 ] && [ "$mounts" = 0 ] && break
+  sleep 1
+done
+[ -z "$left" ] && [ "$containers" = 0 ] && [ "$mounts" = 0 ] \
+  && pass "helm uninstall left nothing: no object of the release, no container on the node, no pod volume mounted" \
+  || fail "after helm uninstall: objects '$left', $containers containers, $mounts pod mounts"
+
+[ "$failures" = 0 ] || exit 1
