@@ -6,7 +6,7 @@ MVN_FLAGS ?= -B -ntp
 JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
-.PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools k8s-tools chart-test \
+.PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools netns-tools k8s-tools chart-test \
 	bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full bench-bundle bench-bundle-test
 
 help:
@@ -50,7 +50,7 @@ $(JAR): $(SOURCES)
 	$(MVN) $(MVN_FLAGS) -q install -DskipTests
 	@touch $(JAR)
 
-test: toolchain monitoring-tools
+test: toolchain monitoring-tools netns-tools
 	$(MVN) $(MVN_FLAGS) install
 	$(MAKE) bench-bundle-test
 	$(MAKE) image-test
@@ -60,6 +60,11 @@ test: toolchain monitoring-tools
 monitoring-tools:
 	@command -v prometheus >/dev/null && command -v promtool >/dev/null || \
 	  { echo "installing prometheus"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus; }
+
+# iproute2 (ip netns) for TwoHostTest, which runs the fanout and its subscribers in two network namespaces.
+netns-tools:
+	@command -v ip >/dev/null || \
+	  { echo "installing iproute2"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2; }
 
 # helm, kwok, etcd and kube-apiserver/controller-manager/scheduler v1.33 built from source, cached
 # under ~/.cache/mdfanout/k8s (the first run takes several minutes).

@@ -137,7 +137,20 @@ final class ChainHarness implements AutoCloseable
         return process;
     }
 
-    private void awaitFile(final Path file, final int timeoutSeconds) throws InterruptedException
+    /**
+     * A role started under a command prefix that execs it ({@code ip netns exec NS}: the role on another
+     * "host"), with extra JVM options; taken down with the others.
+     */
+    ChainProcess start(final String name, final List<String> prefix, final List<String> jvmArgs, final String... args)
+        throws IOException
+    {
+        final ChainProcess process = ChainProcess.start(name, dir, prefix, jvmArgs, args);
+        processes.add(process);
+        return process;
+    }
+
+    /** Wait for a file a role writes (a subscriber's ready file), failing early when any role has exited. */
+    void awaitFile(final Path file, final int timeoutSeconds) throws InterruptedException
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         while (!Files.exists(file))

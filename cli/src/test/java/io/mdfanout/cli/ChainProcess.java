@@ -34,7 +34,19 @@ final class ChainProcess implements AutoCloseable
     static ChainProcess start(final String name, final Path logDir, final List<String> jvmArgs, final String... args)
         throws IOException
     {
-        final List<String> command = new ArrayList<>();
+        return start(name, logDir, List.of(), jvmArgs, args);
+    }
+
+    /**
+     * Start a role under a command prefix that execs it, such as {@code ip netns exec NS} (the role on
+     * another "host", {@link TwoHostTest}): the process is still the role's JVM, so stopping it works as
+     * for any other.
+     */
+    static ChainProcess start(
+        final String name, final Path logDir, final List<String> prefix, final List<String> jvmArgs, final String... args)
+        throws IOException
+    {
+        final List<String> command = new ArrayList<>(prefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("--add-opens");
         command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
