@@ -7,11 +7,15 @@
 # Targets: "runtime" (the default, last stage) is a Java 17 runtime with the CLI jar and its
 # libraries, run as a non-root user, the distribution built by Maven in the "build" stage;
 # "prebuilt" is the same image with the distribution built beforehand on the host (`make build`:
-# cli/target/mdfanout.jar + cli/target/lib), for machines that cannot pull a builder image
-# (`--target prebuilt`; builders skip the Maven stage then).
+# cli/target/mdfanout.jar + cli/target/lib + cli/target/aeron-tools), for machines that cannot pull
+# a builder image (`--target prebuilt`; builders skip the Maven stage then).
+# Both carry Aeron's inspection tools in /opt/aeron (aeron-all.jar, kept off the roles' class path),
+# as the commands aeron-stat, aeron-error-stat, aeron-loss-stat and aeron-backlog-stat on PATH
+# (docs/AERON-TOOLS.md), e.g. `kubectl exec POD -c fanout -- aeron-stat AERON_DIR watch=false`.
 # Build arguments:
 #   BUILDER  the Maven + JDK 17 image of the build stage
-#   BASE     the Java 17 runtime image (java on PATH; a shell is not needed)
+#   BASE     the Java 17 runtime image (java on PATH, and at /opt/java/openjdk/bin/java as in the
+#            Eclipse Temurin images, for the Aeron tools' commands; a shell is not needed)
 #   VERSION, REVISION, CREATED  stamped into the OCI labels
 ARG BUILDER=docker.io/library/maven:3.9-eclipse-temurin-17
 ARG BASE=docker.io/library/eclipse-temurin:17-jre
@@ -34,7 +38,8 @@ RUN rm -rf target */target subscribers/*/target \
  && mvn -B -ntp -q -pl cli -am package -DskipTests \
  && mkdir -p /dist \
  && cp cli/target/mdfanout.jar /dist/ \
- && cp -r cli/target/lib /dist/lib
+ && cp -r cli/target/lib /dist/lib \
+ && cp -r cli/target/aeron-tools /aeron-tools
 
 # ---- base: the runtime image without the distribution ---------------------------------------------
 FROM ${BASE} AS base
@@ -64,6 +69,13 @@ USER 10001:10001
 WORKDIR /tmp
 # Prometheus metrics of the roles (feed handler, fanout, subscriber tools).
 EXPOSE 9401 9402 9403
+# Aeron's inspection tools (scripts/image/aeron-tools): each command is a file whose first line runs
+# /opt/java/openjdk/bin/java with the argument file /opt/aeron/aeron-tools.args (a small heap, the
+# class path /opt/aeron/aeron-all.jar + the launcher jar), so they need no shell either; the jars come
+# with the distribution below.
+COPY scripts/image/aeron-tools/ /opt/aeron/
+ENV PATH="/opt/aeron/bin:${PATH}"
+
 # Writable places: /dev/shm (rings, fanout state, Aeron directories; size it with --shm-size or a
 # memory-backed emptyDir) and /tmp (the tools' embedded media drivers). The opens are what Aeron
 # and Agrona need; they are here rather than in JDK_JAVA_OPTIONS so overriding the tunables cannot
@@ -81,9 +93,11 @@ CMD ["--help"]
 
 # ---- prebuilt: the distribution built on the host (make build) (--target prebuilt) ---------------
 FROM base AS prebuilt
+COPY cli/target/aeron-tools/ /opt/aeron/
 COPY cli/target/mdfanout.jar /opt/mdfanout/mdfanout.jar
 COPY cli/target/lib/ /opt/mdfanout/lib/
 
 # ---- runtime (the default target): the distribution the build stage made --------------------------
 FROM base AS runtime
+COPY --from=build /aeron-tools/ /opt/aeron/
 COPY --from=build /dist/ /opt/mdfanout/

@@ -23,8 +23,8 @@ if [ -z "$engine" ]; then
   fi
 fi
 
-if [ "${TARGET:-}" = prebuilt ] && [ ! -f "$root/cli/target/mdfanout.jar" ]; then
-  echo "image: target prebuilt needs cli/target/mdfanout.jar and cli/target/lib; run 'make build' first" >&2
+if [ "${TARGET:-}" = prebuilt ] && { [ ! -f "$root/cli/target/mdfanout.jar" ] || [ ! -f "$root/cli/target/aeron-tools/aeron-all.jar" ]; }; then
+  echo "image: target prebuilt needs cli/target/mdfanout.jar, cli/target/lib and cli/target/aeron-tools; run 'make build' first" >&2
   exit 1
 fi
 

@@ -10,7 +10,11 @@
 #      simulator -> (MoldUDP64 multicast) -> feed-handler -> (ring files in a shared /dev/shm
 #      directory, as a pod's memory-backed emptyDir) -> fanout -> (Aeron multicast) -> record,
 #      and asserts that the recorder saw END_OF_MESSAGES on every partition with nothing missing
-#      (exit 0), and that the long-running roles stop cleanly on SIGTERM.
+#      (exit 0), and that the long-running roles stop cleanly on SIGTERM;
+#   3. before they stop, runs Aeron's inspection tools of the image (aeron-stat, aeron-error-stat,
+#      aeron-loss-stat, aeron-backlog-stat: docs/AERON-TOOLS.md) in the fanout's container against its
+#      embedded media driver, as `kubectl exec` would, and checks that each shows that driver's data
+#      (the bytes the fanout sent, its error and loss reports, its publications' backlog).
 # Everything it creates (containers, the test image, ring files, its work directory) is removed at
 # the end, pass or fail; the cached base image stays for the next run.
 #
@@ -64,7 +68,8 @@ builder="$("$here/local-bases.sh" builder podman)"
 build_started="$(date +%s)"
 MDFANOUT_ENGINE=podman BASE="$base" BUILDER="$builder" "$here/build.sh" "$tag" --quiet --layers=false \
   --network host >/dev/null
-log "built $tag (Maven build stage on $builder, runtime on $base) in $(( $(date +%s) - build_started )) s"
+log "built $tag (Maven build stage on $builder, runtime on $base) in $(( $(date +%s) - build_started )) s;" \
+  "$(podman image inspect --format '{{.Size}}' "$tag") bytes"
 
 # ---- 1. the image's contract: user, entry point, ports, version, every role's --help ------------
 [ "$(podman image inspect --format '{{.Config.User}}' "$tag")" = "10001:10001" ] || fail "image does not run as 10001:10001"
@@ -150,6 +155,59 @@ received="$(sed -n 's/^record: messages=\([0-9]*\).*/\1/p' <<<"$summary")"
 [ "${received:-0}" -ge $(( messages / 2 )) ] || fail "record got only $received messages of a $messages-message session: $summary"
 [ -s "$work/out/record.bin" ] || fail "record wrote no file"
 log "record: END_OF_MESSAGES on every partition; $summary"
+
+# ---- 3. Aeron's inspection tools, in the fanout's container, against its embedded media driver -----
+# As an operator would run them (kubectl exec POD -c fanout -- aeron-stat DIR). The fanout names its
+# driver's directory at start; its publications are still up (the recorder has gone).
+aeron_dir="$(podman logs "$id-fanout" 2>&1 | sed -n 's/.* mediaDriverDir=\([^ ]*\).*/\1/p' | head -1)"
+[ -n "$aeron_dir" ] || fail "the fanout logged no mediaDriverDir=: $(podman logs "$id-fanout" 2>&1 | tail -3)"
+aeron_tool() { # output file, expected exit code, podman exec options... -- command and arguments...
+  local file="$work/$1" expected="$2" code=0
+  shift 2
+  local opts=()
+  while [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  timeout 60 podman exec "${opts[@]}" "$id-fanout" "$@" >"$file" 2>"$file.err" || code=$?
+  [ "$code" = "$expected" ] || fail "'$*' in the fanout's container exited $code, not $expected:" \
+    "$(head -c 1500 "$file") $(tail -c 1500 "$file.err")"
+}
+show() { head -c 2000 "$work/$1"; }
+
+# Without a directory (no argument, no AERON_DIR): a usage error that lists the driver directories.
+aeron_tool aeron-stat-usage.txt 2 -- aeron-stat
+grep -qx "  $aeron_dir" "$work/aeron-stat-usage.txt.err" \
+  || fail "aeron-stat without a directory did not list $aeron_dir: $(cat "$work/aeron-stat-usage.txt.err")"
+
+# AeronStat, once: the driver's system counters, with the bytes the fanout sent, and its publications.
+aeron_tool aeron-stat.txt 0 -- aeron-stat "$aeron_dir" watch=false
+grep -q ' - Aeron Stat (CnC v' "$work/aeron-stat.txt" || fail "aeron-stat printed no header: $(show aeron-stat.txt)"
+bytes_sent="$(sed -n 's/^ *0: *\([0-9,]*\) - Bytes sent$/\1/p' "$work/aeron-stat.txt" | tr -d ,)"
+[ "${bytes_sent:-0}" -gt 0 ] || fail "aeron-stat shows no bytes sent by the fanout's driver: $(show aeron-stat.txt)"
+# e.g. " 48:     673,824 - pub-pos (exclusive): 2 -1396706665 4700 aeron:udp?mtu=8192|...|endpoint=224.0.47.1:47456|..."
+pub_pos="$(sed -n 's/^ *[0-9]*: *\([0-9,]*\) - pub-pos ([a-z]*): [0-9]* -\{0,1\}[0-9]* 4700 aeron:udp?.*endpoint=224\.0\.47\.1:47456.*/\1/p' \
+  "$work/aeron-stat.txt" | head -1 | tr -d ,)"
+[ "${pub_pos:-0}" -gt 0 ] || fail "aeron-stat shows no position of the fanout's publication on stream 4700: $(show aeron-stat.txt)"
+
+# ErrorStat, the directory from AERON_DIR: its count line.
+aeron_tool aeron-error-stat.txt 0 -e AERON_DIR="$aeron_dir" -- aeron-error-stat
+grep -qE '^[0-9]+ distinct errors observed\.$' "$work/aeron-error-stat.txt" \
+  || fail "aeron-error-stat printed no error count: $(show aeron-error-stat.txt)"
+
+# LossStat: the loss report's header and its entry count.
+aeron_tool aeron-loss-stat.txt 0 -- aeron-loss-stat "$aeron_dir"
+grep -q '^#OBSERVATION_COUNT,TOTAL_BYTES_LOST,' "$work/aeron-loss-stat.txt" && \
+  grep -qE '^[0-9]+ loss entries$' "$work/aeron-loss-stat.txt" \
+  || fail "aeron-loss-stat printed no loss report: $(show aeron-loss-stat.txt)"
+
+# BacklogStat: the fanout's publications (stream 4700 and up) with their publisher and sender.
+aeron_tool aeron-backlog-stat.txt 0 -- aeron-backlog-stat "$aeron_dir"
+grep -q '^sessionId=-\{0,1\}[0-9]* streamId=4700 channel=aeron:udp?.*endpoint=224\.0\.47\.1:47456' "$work/aeron-backlog-stat.txt" && \
+  grep -q 'for publisher' "$work/aeron-backlog-stat.txt" && grep -q 'sender' "$work/aeron-backlog-stat.txt" \
+  || fail "aeron-backlog-stat shows no backlog of the fanout's stream 4700: $(show aeron-backlog-stat.txt)"
+log "Aeron tools in the fanout's container on $aeron_dir: aeron-stat (bytes sent $bytes_sent, stream 4700 at $pub_pos)," \
+  "aeron-error-stat ($(grep -E 'distinct errors observed' "$work/aeron-error-stat.txt"))," \
+  "aeron-loss-stat ($(grep -E 'loss entries$' "$work/aeron-loss-stat.txt")), aeron-backlog-stat" \
+  "($(grep -c '^sessionId=' "$work/aeron-backlog-stat.txt") streams)"
 
 # The long-running roles stop on SIGTERM (podman stop), well before the kill that follows it.
 for role in fanout feed-handler; do
