@@ -7,7 +7,7 @@ JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
 .PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools netns-tools k8s-tools chart-test \
-	bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full bench-bundle bench-bundle-test
+	node-test bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full bench-bundle bench-bundle-test
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
@@ -18,6 +18,8 @@ help:
 	@echo "              LOCAL_BASES=1: no pulls, local base images made from this machine's JDK, Maven and ~/.m2 (podman)"
 	@echo "make image-test - build the image on the local bases and smoke-test it in containers (part of make test)"
 	@echo "make chart-test - lint, render, schema-check the Helm chart and helm install it on a local control plane (part of make test)"
+	@echo "make node-test - the chart on a real kubelet node here (containerd, static CPU manager): pods, pinning, helm test,"
+	@echo "              Prometheus, restarts, upgrade, uninstall (part of make test)"
 	@echo "make bench-itchy [ITCH_FILE=F] - native decoder peer: the Rust itchy crate decodes F (default: a generated"
 	@echo "              5M-message session in ~/.cache/mdfanout/peers) from memory; one machine-readable result line"
 	@echo "make bench-nats-setup - build nats-server from the Go module proxy into ~/.cache/mdfanout/peers/bin (cached)"
@@ -55,6 +57,7 @@ test: toolchain monitoring-tools netns-tools
 	$(MAKE) bench-bundle-test
 	$(MAKE) image-test
 	$(MAKE) chart-test
+	$(MAKE) node-test
 
 # Prometheus and promtool (Debian's) for MonitoringTest, which checks the dashboards and rules.
 monitoring-tools:
@@ -73,6 +76,11 @@ k8s-tools:
 
 chart-test: k8s-tools
 	@scripts/k8s/chart-test.sh
+
+# The chart on a real node of this machine: containerd and a kubelet with the static CPU manager beside the
+# control plane, the chain installed, pinned, scraped, restarted, upgraded and uninstalled (scripts/k8s/node-test.sh).
+node-test: build k8s-tools
+	@scripts/k8s/node-test.sh
 
 demo: build
 	@scripts/demo.sh

@@ -3,7 +3,7 @@
 #   helm v3.16.4, kwok v0.8.0, and kube-apiserver, kube-controller-manager, kube-scheduler
 #   v1.33.13 built from source (no binaries can be downloaded here, the Go module proxy can),
 #   plus etcd from Debian; for the real node (node-test.sh) the kubelet v1.33.13 built the same way,
-#   containerd, runc and the CNI plugins from Debian. A second run finds everything in place and returns at once.
+#   containerd, runc and the CNI plugins from Debian, and Prometheus 2.42 with Kubernetes service discovery. A second run finds everything in place and returns at once.
 set -euo pipefail
 
 K8S_VERSION=v1.33.13
@@ -25,6 +25,18 @@ fi
 if ! command -v containerd >/dev/null 2>&1 || ! command -v runc >/dev/null 2>&1 || [ ! -x /usr/lib/cni/bridge ]; then
   log "installing containerd, runc and the CNI plugins (Debian)"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq containerd runc containernetworking-plugins >/dev/null
+fi
+
+# Prometheus 2.42 (module v0.42.0) built from source: Debian's package leaves out the Kubernetes service
+# discovery the node test scrapes the pods with. The module's replace directives apply only when it is the
+# main module, so it is built from a copy of its source.
+if [ ! -x "$BIN/prometheus" ]; then
+  log "building prometheus v2.42.0 with Kubernetes service discovery (first run only: about 2 minutes)"
+  src="$(go mod download -json github.com/prometheus/prometheus@v0.42.0 | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')"
+  build="$(mktemp -d)"
+  cp -r "$src/." "$build/" && chmod -R u+w "$build"
+  (cd "$build" && go build -ldflags "-s -w -X github.com/prometheus/common/version.Version=2.42.0" -o "$BIN/prometheus" ./cmd/prometheus)
+  rm -rf "$build"
 fi
 
 if [ ! -x "$BIN/helm" ]; then

@@ -30,11 +30,13 @@ aeron:udp?endpoint={{ $a.endpoint }}{{ if $a.interface }}|interface={{ $a.interf
 {{- end -}}
 {{- end -}}
 
-{{/* The Aeron channel a subscriber uses ($(POD_IP) is expanded by the kubelet). Call with the feed. */}}
+{{/* The Aeron channel a subscriber uses ($(POD_IP) is expanded by the kubelet). In mdc mode one fixed port: every
+partition's subscription then shares one socket and the fanout sends each stream to each subscriber once (with port 0
+each subscription got a socket of its own, and the fanout sent every stream to all of them). Call with the feed. */}}
 {{- define "mdfanout.subscriptionChannel" -}}
 {{- $a := .aeron -}}
 {{- if eq $a.mode "mdc" -}}
-aeron:udp?endpoint=$(POD_IP):0|control={{ $a.mdcControl }}|control-mode=dynamic
+aeron:udp?endpoint=$(POD_IP):{{ $a.mdcSubscriberPort | default 40458 }}|control={{ $a.mdcControl }}|control-mode=dynamic
 {{- else -}}
 aeron:udp?endpoint={{ $a.endpoint }}{{ if $a.interface }}|interface={{ $a.interface }}{{ end }}
 {{- end -}}

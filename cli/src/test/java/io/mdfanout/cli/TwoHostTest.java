@@ -87,9 +87,10 @@ class TwoHostTest
     {
         final int mtu = chartDefaultMtu();
         final String control = hosts.addressA() + ":54190";
-        // As the chart renders mode mdc: the subscribers put their own address (B's veth) into the endpoint.
+        // As the chart renders mode mdc: the subscribers put their own address (B's veth) into the endpoint, on one
+        // fixed port each (the chart's aeron.mdcSubscriberPort; here both share B's address, so two ports).
         final String publication = "aeron:udp?control=" + control + "|control-mode=dynamic|mtu=" + mtu;
-        final String subscription = "aeron:udp?endpoint=0.0.0.0:0|control=" + control + "|control-mode=dynamic";
+        final String subscription = "aeron:udp?endpoint=0.0.0.0:5430{i}|control=" + control + "|control-mode=dynamic";
         runAcrossTheLink(dir, "twohost-mdc", 54002L, "239.255.54.3", 54103, publication, subscription,
             List.of("--advertise-interface", hosts.vethB()));
     }
@@ -133,7 +134,8 @@ class TwoHostTest
             final List<ChainProcess> subscribers = new ArrayList<>();
             for (int i = 1; i <= SUBSCRIBERS; i++)
             {
-                final List<String> args = new ArrayList<>(List.of("record", "--channel", subscription,
+                final List<String> args = new ArrayList<>(List.of("record", "--channel",
+                    subscription.replace("{i}", Integer.toString(i)),
                     "--stream-id-base", "5400", "--partitions", partitions,
                     "--out", chain.recording(i).toString(), "--books-out", chain.books(i).toString(),
                     "--ready-file", dir.resolve("subscriber-" + i + ".ready").toString(),
@@ -185,6 +187,10 @@ class TwoHostTest
             assertTrue(rxBytes >= recorded / SUBSCRIBERS / 2,
                 "the stream crossed the link: " + rxBytes + " bytes received on B's veth, recordings " + recorded);
             assertTrue(rxPackets >= MESSAGES / 100, "frames crossed the link: " + rxPackets);
+            // ... once per subscriber at most: multicast one copy for both, MDC one per destination (with a port per
+            // subscription, MDC sent each subscriber the whole feed once per partition: over 4 times the recordings).
+            assertTrue(rxBytes < 2 * recorded, "each subscriber received the feed once: " + rxBytes +
+                " bytes on B's veth for " + recorded + " bytes of recordings");
             // ... and without IP fragmentation: every frame fit the 1500-byte link.
             assertEquals(0, delta(ipBeforeA, ipAfterA, "FragCreates"), "host A fragmented nothing");
             assertEquals(0, delta(ipBeforeA, ipAfterA, "FragOKs"), "host A fragmented no datagram");
