@@ -161,6 +161,8 @@ public final class Fanout implements AutoCloseable
             lockStateDirectory();
             openRingSet();
             mapRings();
+            SharedMemoryBudget.check(config, null == config.aeronDirectoryName() ?
+                embeddedDriverDirectory(config.resolvedStateDirectory()) : null);
             openStates();
             connectAeron();
             addPublications();

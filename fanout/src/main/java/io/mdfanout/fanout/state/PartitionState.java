@@ -126,6 +126,15 @@ public final class PartitionState implements AutoCloseable
     }
 
     /**
+     * @param maxOrders live orders the pool holds.
+     * @return the length of a partition state file for that many orders (all of it resident once pre-touched).
+     */
+    public static long fileLength(final int maxOrders)
+    {
+        return new StateLayout(maxOrders).fileLength;
+    }
+
+    /**
      * Open a partition's state file, creating it (sparse) if absent, or resuming it: the layout is
      * checked and a message left half applied by a killed process is rolled back.
      *
