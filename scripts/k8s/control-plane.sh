@@ -15,6 +15,7 @@ set -euo pipefail
 cmd="${1:?start|stop}"
 dir="${2:?state directory}"
 BIN="${MDFANOUT_CACHE:-$HOME/.cache/mdfanout}/k8s/bin"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 NODES="${NODES:-2}"
 NODE_CPUS="${NODE_CPUS:-16}"
 NODE_MEMORY="${NODE_MEMORY:-64Gi}"
@@ -53,20 +54,8 @@ EXT
   openssl genrsa -out sa.key 2048 2>/dev/null
   openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null
   cd - >/dev/null
-  cat > "$dir/kubeconfig" <<KC
-apiVersion: v1
-kind: Config
-clusters:
-- name: local
-  cluster: {server: "https://127.0.0.1:$PORT", certificate-authority: "$pki/ca.crt"}
-users:
-- name: admin
-  user: {client-certificate: "$pki/admin.crt", client-key: "$pki/admin.key"}
-contexts:
-- name: local
-  context: {cluster: local, user: admin}
-current-context: local
-KC
+  "$here/kubeconfig.sh" "https://127.0.0.1:$PORT" "$pki/ca.crt" "$pki/admin.crt" \
+    "$pki/admin.key" admin "$dir/kubeconfig"
 }
 
 start() {

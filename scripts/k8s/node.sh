@@ -122,21 +122,8 @@ CNI
     -out "$pki/kubelet.crt" -days 2 2>/dev/null
   local server
   server="$(awk '/server:/ {gsub(/[",}]/, ""); for (i = 1; i <= NF; i++) if ($i ~ /^https:/) print $i}' "$plane/kubeconfig" | head -1)"
-  cat > "$dir/kubelet.kubeconfig" <<KC
-apiVersion: v1
-kind: Config
-clusters:
-- name: local
-  cluster: {server: "$server", certificate-authority: "$plane/pki/ca.crt"}
-users:
-- name: kubelet
-  user: {client-certificate: "$pki/kubelet.crt", client-key: "$pki/kubelet.key"}
-contexts:
-- name: local
-  context: {cluster: local, user: kubelet}
-current-context: local
-KC
-  chmod 600 "$dir/kubelet.kubeconfig"
+  "$here/kubeconfig.sh" "$server" "$plane/pki/ca.crt" "$pki/kubelet.crt" "$pki/kubelet.key" kubelet \
+    "$dir/kubelet.kubeconfig"
 
   # ---- the kubelet: static CPU manager, CPU reserved for the system (the shared pool keeps CPU 0)
   cat > "$dir/kubelet.yaml" <<KUBELET
