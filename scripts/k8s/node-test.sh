@@ -257,6 +257,8 @@ scrape_configs:
       - {source_labels: [__meta_kubernetes_namespace], target_label: namespace}
       - {source_labels: [__meta_kubernetes_pod_name], target_label: pod}
       - {source_labels: [__meta_kubernetes_pod_container_name], target_label: container}
+      # The jobs the chart's ServiceMonitor names, which the rules and dashboards select on.
+      - {source_labels: [__meta_kubernetes_pod_container_name], regex: "(.*)", replacement: "mdfanout-\$1", target_label: job}
       - {source_labels: [__meta_kubernetes_pod_label_mdfanout_io_feed], target_label: feed}
 PROM
 # Debian's Prometheus has no Kubernetes service discovery: install-tools.sh builds 2.42 with it.

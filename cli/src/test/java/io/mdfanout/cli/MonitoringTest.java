@@ -81,12 +81,6 @@ class MonitoringTest
         "$namespace", NAMESPACE,
         "$feed", FEED,
         "$instance", "(" + String.join("|", INSTANCES) + ")");
-    /**
-     * Metrics a dashboard plots that this chain may not export: mdfanout_thread_pinned_cpu (the busy threads'
-     * pinning, plotted by the "Busy thread CPU" panel) is being added to the feed handler and the fanout on
-     * another branch; until it is there the query must be valid but may return nothing.
-     */
-    private static final Set<String> MAY_BE_ABSENT = Set.of("mdfanout_thread_pinned_cpu");
     private static final Pattern METRIC_NAME = Pattern.compile("\\b(up|mdfanout_\\w+|jvm_\\w+|process_\\w+)\\b");
     private static final Pattern SELECTOR = Pattern.compile("\\{[^}]*}");
     private static final Pattern RANGE = Pattern.compile("\\[[^\\]]*]");
@@ -259,27 +253,15 @@ class MonitoringTest
                 final Set<String> queries = new LinkedHashSet<>();
                 queries.addAll(dashboardQueries());
                 queries.addAll(ruleQueries());
-                int mayBeAbsent = 0;
                 for (final String query : queries)
                 {
-                    final String result = query(query);
-                    if (MAY_BE_ABSENT.stream().anyMatch(query::contains))
+                    if (!hasData(query(query)))
                     {
-                        mayBeAbsent++;
-                        if (!result.contains("\"status\":\"success\""))
-                        {
-                            failures.add(query + " -> " + result);
-                        }
-                        System.out.println("monitoring: " + (hasData(result) ? "data" : "no data (may be absent)") +
-                            " for " + query);
-                    }
-                    else if (!hasData(result))
-                    {
-                        failures.add(query + " -> " + result);
+                        failures.add(query + " -> " + query(query));
                     }
                 }
                 System.out.println("monitoring: " + queries.size() + " dashboard and rule queries checked against " +
-                    "Prometheus (" + mayBeAbsent + " allowed to be empty), " + failures.size() + " without data");
+                    "Prometheus, " + failures.size() + " without data");
                 failures.addAll(variableQueryFailures());
                 assertEquals(List.of(), failures, "every dashboard, variable and alert-rule query returns data");
 
