@@ -66,6 +66,12 @@ refuse "maxUnavaliable" --set podDisruptionBudget.maxUnavaliable=1
 refuse "inteval" --set metrics.serviceMonitor.inteval=30s
 refuse "names no feed" --set subscriberExample.enabled=true,subscriberExample.feed=nope
 
+# Every pod template of the full values carries the pull secret (the subscriber example and the test pod too).
+pods="$(grep -c '^kind: \(Deployment\|Pod\)$' "$work/full.yaml" || true)"
+secrets="$(grep -c 'imagePullSecrets:' "$work/full.yaml" || true)"
+[ "$pods" -gt 0 ] && [ "$pods" = "$secrets" ] && pass "imagePullSecrets on all $pods pod templates of the full values" \
+  || fail "imagePullSecrets on $secrets of $pods pod templates"
+
 # ---- 3. a real control plane -----------------------------------------------------------------
 scripts/k8s/control-plane.sh start "$plane" >"$work/control-plane.log" 2>&1 \
   || { cat "$work/control-plane.log" >&2; fail "control plane did not start"; exit 1; }
@@ -118,8 +124,8 @@ for pod in pods:
         if r.get('requests') != r.get('limits'):
             problems.append(f"{name}/{c['name']} requests {r.get('requests')} != limits {r.get('limits')}")
         cpu = r.get('requests', {}).get('cpu', '')
-        if not cpu.isdigit():
-            problems.append(f"{name}/{c['name']} cpu {cpu!r} is not a whole number")
+        if not (cpu.isdigit() or (cpu.endswith('m') and cpu[:-1].isdigit())):
+            problems.append(f"{name}/{c['name']} cpu {cpu!r} is neither whole CPUs nor a millicore fraction")
         print(f"  {name} on {pod['spec'].get('nodeName')}: {c['name']} cpu={cpu} memory={r.get('requests', {}).get('memory')} qos={pod['status'].get('qosClass')}")
 if not pods:
     problems.append('no pods')
@@ -127,7 +133,7 @@ for p in problems:
     print('  problem:', p)
 sys.exit(1 if problems else 0)
 PY
-  then pass "$release: every pod scheduled, Running, Guaranteed, requests = limits with whole CPUs"
+  then pass "$release: every pod scheduled, Running, Guaranteed, requests = limits (whole CPUs or a fraction)"
   else fail "$release: pod checks"; fi
 }
 
