@@ -172,13 +172,14 @@ public final class ReplayCommand implements Callable<Integer>
         final NormalizerCounters normalizerCounters =
             new NormalizerCounters(counters.countersManager(), "replay", ringOptions.partitions());
         final ReplayCounters replayCounters = new ReplayCounters(counters.countersManager());
-        Thread heartbeatThread = null;
+        // A resource after the rings: closed (stopped and joined) before they are unmapped on every path, so the
+        // heartbeat never writes to an unmapped header.
         try (PartitionRingSet rings = new PartitionRingSet(ringOptions.ringDir(), ringOptions.partitions(),
             ringOptions.ringCapacity(), "replay", PartitionRingSet.Mode.NEW_GENERATION, null);
+            Heartbeat heartbeat = new Heartbeat(startHeartbeatThread(rings));
             ReplayInput input = ReplayInput.open(file, replayCounters.fileBytesRead()))
         {
             System.err.println("replay: rings: " + rings.describe());
-            heartbeatThread = startHeartbeatThread(rings);
             final ItchNormalizer normalizer =
                 new ItchNormalizer(rings.rings(), idle.newIdleStrategy(), normalizerCounters);
             final boolean capture = ReplayFormat.ITCH != input.format();
@@ -242,8 +243,7 @@ public final class ReplayCommand implements Callable<Integer>
                     return 1;
                 }
             }
-            stop(heartbeatThread);
-            heartbeatThread = null;
+            heartbeat.close();
             rings.header().sourceState(io.mdfanout.wire.RingSetHeader.SOURCE_STOPPED);
             return ItchFileReplayer.Outcome.COMPLETED == outcome ? 0 : 1;
         }
@@ -264,10 +264,6 @@ public final class ReplayCommand implements Callable<Integer>
         }
         finally
         {
-            if (null != heartbeatThread)
-            {
-                heartbeatThread.interrupt();
-            }
             if (null != statsThread)
             {
                 statsThread.interrupt();
@@ -306,6 +302,23 @@ public final class ReplayCommand implements Callable<Integer>
             }
         }
         return true;
+    }
+
+    /** The heartbeat thread as a resource: closing it stops it and waits for it, once. */
+    private static final class Heartbeat implements AutoCloseable
+    {
+        private Thread thread;
+
+        Heartbeat(final Thread thread)
+        {
+            this.thread = thread;
+        }
+
+        public void close()
+        {
+            stop(thread);
+            thread = null;
+        }
     }
 
     /** Stop the display thread and wait for its last line, keeping this thread's interrupt status. */
