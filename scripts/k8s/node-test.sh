@@ -93,6 +93,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # ---- the image, the control plane, the node -------------------------------------------------------
+scripts/image/setup-podman.sh >/dev/null # podman, as make image-test sets it up (idempotent)
 info "building $IMAGE (prebuilt distribution on the local JRE base)"
 MDFANOUT_ENGINE=podman TARGET=prebuilt BASE="$(scripts/image/local-bases.sh jre podman)" \
   scripts/image/build.sh "$IMAGE" --network host >"$work/image-build.log" 2>&1 \
