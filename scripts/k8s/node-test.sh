@@ -150,13 +150,13 @@ container_id() { # pod container -> the containerd id
 }
 host_pid() { ctr_ tasks ls | awk -v id="$1" '$1 == id {print $2}'; }
 restarts() { k get pod -n "$NS" "$1" -o jsonpath="{.status.containerStatuses[?(@.name==\"$2\")].restartCount}"; }
-metrics() { curl -sf "http://$(k get node "$NODE_NAME" -o jsonpath='{.status.addresses[?(@.type=="InternalIP")].address}'):$1/metrics"; }
+node_ip="$(k get node "$NODE_NAME" -o jsonpath='{.status.addresses[?(@.type=="InternalIP")].address}')"
+metrics() { curl -sf "http://$node_ip:$1/metrics"; }
 metric() { # port name [label filter]: the sum of the samples of a metric
   metrics "$1" | awk -v name="$2" -v filter="${3:-}" '
     $1 ~ ("^" name "({|$)") && index($1, filter) > 0 {sum += $NF; found = 1}
     END {if (found) printf "%.0f\n", sum; else print "none"}'
 }
-node_ip="$(k get node "$NODE_NAME" -o jsonpath='{.status.addresses[?(@.type=="InternalIP")].address}')"
 
 # ---- 2. CPU pinning and huge pages --------------------------------------------------------------------
 pod="$(feed_pod)"

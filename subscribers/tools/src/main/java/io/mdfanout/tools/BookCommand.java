@@ -176,7 +176,7 @@ public final class BookCommand implements Callable<Integer>
     /** Feeds the books and counts messages per instrument to find the most active ones. */
     static class ActivityListener extends RecoveryReportingListener
     {
-        private final OrderBooks books;
+        final OrderBooks books;
         private final Long2LongHashMap messagesByInstrument = new Long2LongHashMap(0);
         private final MarketDataListener forward;
 

@@ -15,6 +15,7 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -87,7 +88,7 @@ public final class CheckCommand implements Callable<Integer>
             {
                 if (System.nanoTime() - joinDeadline > 0)
                 {
-                    return fail(watcher, subscriber, partitions,
+                    return fail(watcher, partitions,
                         "not every partition became live within " + joinTimeoutS + " s");
                 }
                 idle.idle(subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT));
@@ -100,12 +101,12 @@ public final class CheckCommand implements Callable<Integer>
             }
             if (!stopSignal.isRunning())
             {
-                return fail(watcher, subscriber, partitions, "stopped by a signal before the end of the check");
+                return fail(watcher, partitions, "stopped by a signal before the end of the check");
             }
             final String problem = watcher.problem(subscriber, minMessages);
             if (null != problem)
             {
-                return fail(watcher, subscriber, partitions, problem);
+                return fail(watcher, partitions, problem);
             }
             stdout.println("check: ok: " + watcher.summary(partitions) + " in " + durationS + " s, no gap, books " +
                 books.activeInstrumentIds().length + " instruments with " + books.orderCount() + " orders" +
@@ -119,7 +120,7 @@ public final class CheckCommand implements Callable<Integer>
         }
     }
 
-    private int fail(final Watcher watcher, final FeedSubscriber subscriber, final int[] partitions, final String why)
+    private int fail(final Watcher watcher, final int[] partitions, final String why)
     {
         stdout.println("check: FAILED: " + why + " (" + watcher.summary(partitions) + ")");
         return FAILED;
@@ -140,7 +141,6 @@ public final class CheckCommand implements Callable<Integer>
     /** Feeds the books, counts each partition's messages and remembers what went wrong while watched. */
     static final class Watcher extends BookCommand.ActivityListener
     {
-        private final OrderBooks books;
         private final long[] messages;
         private final boolean[] joined;
         private final List<String> problems = new ArrayList<>();
@@ -149,7 +149,6 @@ public final class CheckCommand implements Callable<Integer>
         Watcher(final OrderBooks books, final RecoveryEvents events, final int[] partitions)
         {
             super(books, events);
-            this.books = books;
             int highest = 0;
             for (final int partition : partitions)
             {
@@ -161,7 +160,7 @@ public final class CheckCommand implements Callable<Integer>
 
         void startWatching()
         {
-            java.util.Arrays.fill(messages, 0);
+            Arrays.fill(messages, 0);
             watching = true;
         }
 
