@@ -44,7 +44,7 @@ RUN rm -rf target */target subscribers/*/target \
 # ---- base: the runtime image without the distribution ---------------------------------------------
 FROM ${BASE} AS base
 ARG BASE
-ARG VERSION=0.1.0-SNAPSHOT
+ARG VERSION=0.1.0
 ARG REVISION=unknown
 ARG CREATED=unknown
 LABEL org.opencontainers.image.title="mdfanout" \
