@@ -11,6 +11,7 @@ import io.mdfanout.fanout.snapshot.SnapshotCounters;
 import io.mdfanout.fanout.snapshot.SnapshotPublisher;
 import io.mdfanout.fanout.state.PartitionState;
 import io.mdfanout.fanout.state.PartitionStateCounters;
+import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.PartitionRings;
 import io.mdfanout.wire.Partitioning;
 import io.mdfanout.wire.PreciseEpochNanoClock;

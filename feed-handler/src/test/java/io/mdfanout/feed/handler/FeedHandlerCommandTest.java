@@ -31,7 +31,7 @@ class FeedHandlerCommandTest
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--interface", "10.255.255.254"));
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--ring-capacity-bytes", "1000"));
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--partitions", "0"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-strategy", "spin"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-strategy", "nap"));
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-max-park-us", "0"));
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-max-park-us", "2000000"));
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--session", "ELEVENCHARS"));
