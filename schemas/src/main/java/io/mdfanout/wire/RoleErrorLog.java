@@ -65,8 +65,23 @@ public final class RoleErrorLog implements ErrorHandler, AutoCloseable
      */
     public static RoleErrorLog open(final Path directory, final String role, final ErrorHandler oneLine)
     {
-        return new RoleErrorLog(
-            file(directory, role), role, DEFAULT_LENGTH, oneLine, System.err, SystemEpochClock.INSTANCE);
+        return open(directory, role, oneLine, System.err);
+    }
+
+    /**
+     * An error log for a role instance, made lazily in {@code directory}, for a role that writes its stderr lines to
+     * a stream of its own.
+     *
+     * @param directory where the instance keeps its own files ({@link #tempDirectory()} if it has none).
+     * @param role      the role's name, e.g. {@code simulator}, the prefix of its stderr lines.
+     * @param oneLine   prints the role's one line on stderr for an error (its existing message); null for none.
+     * @param err       where the line naming the file goes.
+     * @return the error log.
+     */
+    public static RoleErrorLog open(
+        final Path directory, final String role, final ErrorHandler oneLine, final PrintStream err)
+    {
+        return new RoleErrorLog(file(directory, role), role, DEFAULT_LENGTH, oneLine, err, SystemEpochClock.INSTANCE);
     }
 
     /**

@@ -16,6 +16,7 @@ import io.mdfanout.metrics.RingCollector;
 import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.RingSetHeader;
+import io.mdfanout.wire.RoleErrorLog;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Labels;
 import org.agrona.CloseHelper;
@@ -255,6 +256,8 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 config.idleStrategy().cliName() + " asked; the receive thread shares its CPU)");
         }
 
+        final RoleErrorLog errorLog = RoleErrorLog.open(
+            config.ringDir(), "feed-handler", (throwable) -> System.err.println("feed-handler: error: " + throwable));
         // The barrier is closed last: its shutdown hook holds the JVM until everything below is released.
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
         {
@@ -277,7 +280,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 }
                 runner = new AgentRunner(
                     runIdleStrategy.newIdleStrategy(config.idleMaxParkNs()),
-                    (throwable) -> System.err.println("feed-handler: error: " + throwable),
+                    errorLog,
                     null,
                     agent);
                 System.err.println("feed-handler: " + config);
@@ -298,6 +301,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
             }
             catch (final RuntimeException ex)
             {
+                errorLog.record(ex);
                 System.err.println("feed-handler: error: " + ex.getMessage());
                 return 1;
             }
@@ -310,6 +314,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 CloseHelper.quietClose(metricsServer);
                 CloseHelper.quietClose(runner);
                 CloseHelper.quietClose(rings);
+                errorLog.close();
             }
         }
     }

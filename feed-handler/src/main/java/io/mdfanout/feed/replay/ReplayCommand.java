@@ -11,6 +11,7 @@ import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.normalize.PartitionRingSet;
 import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.IdleStrategyType;
+import io.mdfanout.wire.RoleErrorLog;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -260,6 +261,7 @@ public final class ReplayCommand implements Callable<Integer>
         }
         catch (final IOException | RuntimeException ex)
         {
+            RoleErrorLog.open(ringOptions.ringDir(), "replay", null).record(ex);
             System.err.println("replay: error: " + file + ": " + ex.getMessage());
             return 1;
         }

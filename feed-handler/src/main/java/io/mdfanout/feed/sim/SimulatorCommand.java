@@ -3,6 +3,7 @@ package io.mdfanout.feed.sim;
 import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.PreciseEpochNanoClock;
+import io.mdfanout.wire.RoleErrorLog;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -288,6 +289,7 @@ public final class SimulatorCommand implements Callable<Integer>
         }
         catch (final IOException ex)
         {
+            RoleErrorLog.open(RoleErrorLog.tempDirectory(), "simulator", null, err).record(ex);
             err.println("simulator: I/O error: " + ex);
             return EXIT_IO;
         }

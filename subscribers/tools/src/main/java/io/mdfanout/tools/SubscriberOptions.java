@@ -6,6 +6,7 @@ import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.FeedSubscriberOptions;
 import io.mdfanout.metrics.MetricsOptions;
 import io.mdfanout.wire.Defaults;
+import io.mdfanout.wire.RoleErrorLog;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -227,6 +228,19 @@ public final class SubscriberOptions
     public MetricsOptions metrics()
     {
         return metrics;
+    }
+
+    /**
+     * Where a tool's unexpected errors (a listener that threw) go: the error log every role has, in
+     * {@code java.io.tmpdir} (a tool owns no directory), and one line on stderr for each.
+     *
+     * @param tool the tool's name, e.g. {@code tail}.
+     * @return the error handler for the subscriber.
+     */
+    public RoleErrorLog errorLog(final String tool)
+    {
+        return RoleErrorLog.open(
+            RoleErrorLog.tempDirectory(), tool, (throwable) -> System.err.println(tool + ": error: " + throwable));
     }
 
     /** @return idle strategy of the poll thread and the embedded media driver. */
