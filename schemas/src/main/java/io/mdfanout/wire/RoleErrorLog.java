@@ -30,8 +30,8 @@ import java.time.Instant;
  * directory for the feed handler and replay, the state directory for the fanout, and {@code java.io.tmpdir} for the
  * roles that own none (simulator, subscriber tools). The file is made on the first error only, so that a healthy
  * run leaves nothing behind, and its path is printed on stderr then; a file of the same name (a restarted
- * container's previous instance had the same pid) is renamed {@code <file>.prev} first. Read it with {@link #read(Path, PrintStream)}
- * ({@code mdfanout error-stat <file>}).
+ * container's previous instance had the same pid) is renamed {@code <file>.prev} first. Read it with
+ * {@link #read(Path, PrintStream)} ({@code mdfanout error-stat <file>}).
  * <p>
  * Errors are rare and off the message path: recording takes a lock and may allocate.
  */
@@ -200,7 +200,8 @@ public final class RoleErrorLog implements ErrorHandler, AutoCloseable
             if (Files.exists(file))
             {
                 // Same name, so same pid: a restarted container's. Keep the last instance's errors one restart longer.
-                Files.move(file, file.resolveSibling(file.getFileName() + ".prev"), StandardCopyOption.REPLACE_EXISTING);
+                Files.move(
+                    file, file.resolveSibling(file.getFileName() + ".prev"), StandardCopyOption.REPLACE_EXISTING);
             }
             mapped = IoUtil.mapNewFile(file.toFile(), length, true);
             log = new DistinctErrorLog(new UnsafeBuffer(mapped), clock);

@@ -39,7 +39,8 @@ class IdleStrategyTypeTest
     void backoffAndParkAreTheSharedStrategies()
     {
         assertEquals(IdleStrategyType.PARK, IdleStrategyType.parse("park"));
-        assertEquals(IdleStrategyType.park(50_000).toString(), IdleStrategyType.PARK.newIdleStrategy(50_000).toString());
+        assertEquals(IdleStrategyType.park(50_000).toString(),
+            IdleStrategyType.PARK.newIdleStrategy(50_000).toString());
         assertEquals(IdleStrategyType.backoff(IdleStrategyType.DEFAULT_MAX_PARK_NS).toString(),
             IdleStrategyType.BACKOFF.newIdleStrategy().toString());
     }

@@ -75,8 +75,8 @@ public final class FeedHandlerCommand implements Callable<Integer>
 
     @Option(names = "--idle-strategy", defaultValue = Defaults.IDLE_STRATEGY,
         description = "Idle strategy of the receive thread: backoff, park (backoff without yields, for cores shared " +
-            "with busy threads), yield or busy-spin (busy-spin only on a pinned core); also sleep and Agrona's aliases " +
-            "noop, spin, sleep-ns and sleep-ms.")
+            "with busy threads), yield or busy-spin (busy-spin only on a pinned core); also sleep and Agrona's " +
+            "aliases noop, spin, sleep-ns and sleep-ms.")
     String idleStrategy;
 
     @Option(names = "--idle-max-park-us", defaultValue = Defaults.IDLE_MAX_PARK_US_STRING,
