@@ -2,6 +2,7 @@ package io.mdfanout.fanout;
 
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.mdfanout.wire.IdleStrategyType;
 import org.agrona.ErrorHandler;
 
 import java.util.concurrent.ThreadFactory;

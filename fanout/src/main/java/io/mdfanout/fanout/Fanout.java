@@ -11,10 +11,12 @@ import io.mdfanout.fanout.snapshot.SnapshotCounters;
 import io.mdfanout.fanout.snapshot.SnapshotPublisher;
 import io.mdfanout.fanout.state.PartitionState;
 import io.mdfanout.fanout.state.PartitionStateCounters;
+import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.PartitionRings;
 import io.mdfanout.wire.Partitioning;
 import io.mdfanout.wire.PreciseEpochNanoClock;
 import io.mdfanout.wire.RingSetHeader;
+import io.mdfanout.wire.RoleErrorLog;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
@@ -98,6 +100,7 @@ public final class Fanout implements AutoCloseable
 
     private final FanoutConfig config;
     private final ErrorHandler errorHandler;
+    private final RoleErrorLog errorLog;
     private final PartitionRings.MappedRing[] rings;
     private final ExclusivePublication[] publications;
     private final PartitionCounters[] counters;
@@ -136,7 +139,10 @@ public final class Fanout implements AutoCloseable
     public Fanout(final FanoutConfig config)
     {
         this.config = config.validate();
-        this.errorHandler = null != config.errorHandler() ? config.errorHandler() : Fanout::printError;
+        // Unless told otherwise, errors go to the one error log of every role, in this instance's state directory.
+        errorLog = null != config.errorHandler() ? null :
+            RoleErrorLog.open(config.resolvedStateDirectory(), "fanout", Fanout::printError);
+        this.errorHandler = null != config.errorHandler() ? config.errorHandler() : errorLog;
         affinityPlan = planAffinity(config);
         // Too few CPUs for auto pinning: spinning or dedicated threads would starve each other, so share and back off.
         final boolean shared = affinityPlan.fellBackToShared();
@@ -968,6 +974,7 @@ public final class Fanout implements AutoCloseable
         CloseHelper.closeAll(rings);
         CloseHelper.close(ringSet);
         CloseHelper.close(lockChannel); // releases the lock
+        CloseHelper.close(errorLog);
         if (null != config.countersManager())
         {
             CloseHelper.closeAll(counters);

@@ -9,6 +9,8 @@ import io.mdfanout.metrics.CncCounters;
 import io.mdfanout.metrics.CountersCollector;
 import io.mdfanout.metrics.MetricsOptions;
 import io.mdfanout.metrics.MetricsServer;
+import io.mdfanout.wire.Defaults;
+import io.mdfanout.wire.IdleStrategyType;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import picocli.CommandLine;
@@ -39,19 +41,19 @@ public final class FanoutCommand implements Callable<Integer>
 {
     private static final long MONITOR_INTERVAL_MS = 100;
 
-    @Option(names = "--ring-dir", defaultValue = FanoutConfig.DEFAULT_RING_DIRECTORY,
+    @Option(names = "--ring-dir", defaultValue = Defaults.RING_DIR,
         description = "Directory of the partition ring files (the feed handler's --ring-dir).")
     Path ringDirectory;
 
-    @Option(names = "--partitions", defaultValue = "" + FanoutConfig.DEFAULT_PARTITION_COUNT,
+    @Option(names = "--partitions", defaultValue = Defaults.PARTITION_COUNT_STRING,
         description = "Number of partitions: rings to drain and streams to publish; must match the feed handler.")
     int partitions;
 
-    @Option(names = "--channel", defaultValue = FanoutConfig.DEFAULT_CHANNEL,
+    @Option(names = "--channel", defaultValue = Defaults.CHANNEL,
         description = "Aeron channel every partition stream is published on.")
     String channel;
 
-    @Option(names = "--stream-id-base", defaultValue = "" + FanoutConfig.DEFAULT_STREAM_ID_BASE,
+    @Option(names = "--stream-id-base", defaultValue = Defaults.STREAM_ID_BASE_STRING,
         description = "Stream id of partition 0; partition p is published on base + p.")
     int streamIdBase;
 
@@ -69,13 +71,14 @@ public final class FanoutCommand implements Callable<Integer>
         description = "Publisher threads: shared (all partitions on one thread) or dedicated (one per partition).")
     FanoutThreading threading;
 
-    @Option(names = "--idle-strategy", defaultValue = "backoff", converter = IdleStrategyConverter.class,
+    @Option(names = "--idle-strategy", defaultValue = Defaults.IDLE_STRATEGY, converter = IdleStrategyConverter.class,
         description = "What the publisher threads and the embedded driver's threads do when idle: backoff, park " +
             "(backoff without yields, for cores shared with busy threads), yield, busy-spin or sleep (busy-spin and " +
-            "yield only on pinned cores: auto pinning on too few CPUs falls back to backoff).")
+            "yield only on pinned cores: auto pinning on too few CPUs falls back to backoff); Agrona's aliases noop, " +
+            "spin, sleep-ns and sleep-ms too.")
     IdleStrategyType idleStrategy;
 
-    @Option(names = "--idle-max-park-us", defaultValue = "100",
+    @Option(names = "--idle-max-park-us", defaultValue = Defaults.IDLE_MAX_PARK_US_STRING,
         description = "Longest park of the backoff and park idle strategies (spin, yield, then park from 1 us " +
             "doubling up to this; the park of sleep), in microseconds, for publishers and the embedded driver: the " +
             "most a message waits at each idle thread.")
@@ -397,7 +400,14 @@ public final class FanoutCommand implements Callable<Integer>
     {
         public IdleStrategyType convert(final String value)
         {
-            return parse(IdleStrategyType.class, value);
+            try
+            {
+                return IdleStrategyType.parse(value);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandLine.TypeConversionException(ex.getMessage());
+            }
         }
     }
 

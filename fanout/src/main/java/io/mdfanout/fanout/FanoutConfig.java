@@ -5,6 +5,8 @@ import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.LogBufferDescriptor;
 import io.mdfanout.affinity.CpuSelection;
 import io.mdfanout.fanout.state.StateLayout;
+import io.mdfanout.wire.Defaults;
+import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.status.CountersManager;
@@ -20,13 +22,13 @@ import java.util.concurrent.TimeUnit;
 public final class FanoutConfig
 {
     /** Default directory holding the partition ring files. */
-    public static final String DEFAULT_RING_DIRECTORY = "/dev/shm/mdfanout/feed-1";
+    public static final String DEFAULT_RING_DIRECTORY = Defaults.RING_DIR;
     /** Default number of partitions. */
-    public static final int DEFAULT_PARTITION_COUNT = 4;
+    public static final int DEFAULT_PARTITION_COUNT = Defaults.PARTITION_COUNT;
     /** Default publication channel: multicast on the loopback interface, one 8 KiB frame per packet. */
-    public static final String DEFAULT_CHANNEL = "aeron:udp?endpoint=224.0.1.1:40456|interface=127.0.0.1|mtu=8192";
+    public static final String DEFAULT_CHANNEL = Defaults.CHANNEL;
     /** Default stream id of partition 0. */
-    public static final int DEFAULT_STREAM_ID_BASE = 1000;
+    public static final int DEFAULT_STREAM_ID_BASE = Defaults.STREAM_ID_BASE;
     /** Default heartbeat interval. */
     public static final long DEFAULT_HEARTBEAT_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(250);
     /**

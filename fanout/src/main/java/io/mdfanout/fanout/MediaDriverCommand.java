@@ -7,6 +7,8 @@ import io.mdfanout.affinity.CpuSelection;
 import io.mdfanout.metrics.AeronCountersCollector;
 import io.mdfanout.metrics.MetricsOptions;
 import io.mdfanout.metrics.MetricsServer;
+import io.mdfanout.wire.Defaults;
+import io.mdfanout.wire.IdleStrategyType;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.ShutdownSignalBarrier;
@@ -54,13 +56,14 @@ public final class MediaDriverCommand implements Callable<Integer>
         description = "CPU pinning of the driver's busy threads: auto, none or a CPU list (see the fanout's --cpus).")
     CpuSelection cpus;
 
-    @Option(names = "--idle-strategy", defaultValue = "backoff", converter = FanoutCommand.IdleStrategyConverter.class,
+    @Option(names = "--idle-strategy", defaultValue = Defaults.IDLE_STRATEGY,
+        converter = FanoutCommand.IdleStrategyConverter.class,
         description = "What the driver's threads do when idle: backoff, park (backoff without yields, for cores " +
             "shared with busy threads), yield, busy-spin or sleep (busy-spin and yield only on pinned cores: auto " +
-            "pinning on too few CPUs falls back to backoff).")
+            "pinning on too few CPUs falls back to backoff); Agrona's aliases noop, spin, sleep-ns and sleep-ms too.")
     IdleStrategyType idleStrategy;
 
-    @Option(names = "--idle-max-park-us", defaultValue = "100",
+    @Option(names = "--idle-max-park-us", defaultValue = Defaults.IDLE_MAX_PARK_US_STRING,
         description = "Longest park of the backoff and park idle strategies (the park of sleep), in microseconds.")
     long idleMaxParkUs;
 

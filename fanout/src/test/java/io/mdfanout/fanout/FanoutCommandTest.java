@@ -1,5 +1,6 @@
 package io.mdfanout.fanout;
 
+import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.PartitionRings;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.Test;

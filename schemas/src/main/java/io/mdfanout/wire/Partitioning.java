@@ -26,7 +26,7 @@ public final class Partitioning
      * snapshots go on stream {@code streamIdBase + DEFAULT_SNAPSHOT_STREAM_ID_OFFSET + p} unless
      * a snapshot stream id base is configured.
      */
-    public static final int DEFAULT_SNAPSHOT_STREAM_ID_OFFSET = 10_000;
+    public static final int DEFAULT_SNAPSHOT_STREAM_ID_OFFSET = Defaults.SNAPSHOT_STREAM_ID_OFFSET;
 
     /** The snapshot stream id base used when none is configured. */
     public static int defaultSnapshotStreamIdBase(final int streamIdBase)

@@ -13,7 +13,10 @@ import io.mdfanout.metrics.LatencyHistogram;
 import io.mdfanout.metrics.MetricsOptions;
 import io.mdfanout.metrics.MetricsServer;
 import io.mdfanout.metrics.RingCollector;
+import io.mdfanout.wire.Defaults;
+import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.RingSetHeader;
+import io.mdfanout.wire.RoleErrorLog;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Labels;
 import org.agrona.CloseHelper;
@@ -70,12 +73,13 @@ public final class FeedHandlerCommand implements Callable<Integer>
     @Mixin
     RingOptions rings;
 
-    @Option(names = "--idle-strategy", defaultValue = "backoff",
+    @Option(names = "--idle-strategy", defaultValue = Defaults.IDLE_STRATEGY,
         description = "Idle strategy of the receive thread: backoff, park (backoff without yields, for cores shared " +
-            "with busy threads), yield or busy-spin (busy-spin only on a pinned core).")
+            "with busy threads), yield or busy-spin (busy-spin only on a pinned core); also sleep and Agrona's " +
+            "aliases noop, spin, sleep-ns and sleep-ms.")
     String idleStrategy;
 
-    @Option(names = "--idle-max-park-us", defaultValue = "100",
+    @Option(names = "--idle-max-park-us", defaultValue = Defaults.IDLE_MAX_PARK_US_STRING,
         description = "Longest park of the backoff and park idle strategies (spin, yield, then park from 1 us " +
             "doubling up to this), in microseconds: the most a datagram waits for an idle receive thread to wake.")
     long idleMaxParkUs;
@@ -210,7 +214,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 .ringDir(rings.ringDir())
                 .partitions(rings.partitions())
                 .ringCapacity(rings.ringCapacity())
-                .idleStrategy(IdleStrategyChoice.parse(idleStrategy))
+                .idleStrategy(IdleStrategyType.parse(idleStrategy))
                 .idleMaxParkNs(TimeUnit.MICROSECONDS.toNanos(idleMaxParkUs))
                 .stampReceiveTime(stampReceiveTime)
                 .receiveBufferBytes(receiveBufferBytes)
@@ -244,7 +248,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
         }
         System.err.println(affinityPlan.startupLine());
         // Too few CPUs to pin, or none to spare: a spinning thread would fight the JVM (and other roles), so back off.
-        final IdleStrategyChoice runIdleStrategy = affinityPlan.mustBackOff() ?
+        final IdleStrategyType runIdleStrategy = affinityPlan.mustBackOff() ?
             config.idleStrategy().onSharedCores() : config.idleStrategy();
         if (runIdleStrategy != config.idleStrategy())
         {
@@ -252,6 +256,8 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 config.idleStrategy().cliName() + " asked; the receive thread shares its CPU)");
         }
 
+        final RoleErrorLog errorLog = RoleErrorLog.open(
+            config.ringDir(), "feed-handler", (throwable) -> System.err.println("feed-handler: error: " + throwable));
         // The barrier is closed last: its shutdown hook holds the JVM until everything below is released.
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
         {
@@ -274,7 +280,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 }
                 runner = new AgentRunner(
                     runIdleStrategy.newIdleStrategy(config.idleMaxParkNs()),
-                    (throwable) -> System.err.println("feed-handler: error: " + throwable),
+                    errorLog,
                     null,
                     agent);
                 System.err.println("feed-handler: " + config);
@@ -295,6 +301,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
             }
             catch (final RuntimeException ex)
             {
+                errorLog.record(ex);
                 System.err.println("feed-handler: error: " + ex.getMessage());
                 return 1;
             }
@@ -307,6 +314,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 CloseHelper.quietClose(metricsServer);
                 CloseHelper.quietClose(runner);
                 CloseHelper.quietClose(rings);
+                errorLog.close();
             }
         }
     }

@@ -2,6 +2,8 @@ package io.mdfanout.feed.handler;
 
 import io.mdfanout.affinity.CpuSelection;
 import io.mdfanout.feed.recovery.HoldBuffer;
+import io.mdfanout.wire.Defaults;
+import io.mdfanout.wire.IdleStrategyType;
 import org.agrona.BitUtil;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -22,15 +24,15 @@ import java.nio.file.Paths;
 public final class FeedHandlerConfig
 {
     /** Default multicast group of the feed. */
-    public static final String DEFAULT_GROUP = "239.1.1.1";
+    public static final String DEFAULT_GROUP = Defaults.FEED_GROUP;
     /** Default UDP port of the feed. */
-    public static final int DEFAULT_PORT = 26400;
+    public static final int DEFAULT_PORT = Defaults.FEED_PORT;
     /** Default interface address the group is joined on. */
-    public static final String DEFAULT_INTERFACE = "127.0.0.1";
+    public static final String DEFAULT_INTERFACE = Defaults.FEED_INTERFACE;
     /** Default ring directory. */
-    public static final String DEFAULT_RING_DIR = "/dev/shm/mdfanout/feed-1";
+    public static final String DEFAULT_RING_DIR = Defaults.RING_DIR;
     /** Default partition count. */
-    public static final int DEFAULT_PARTITIONS = 4;
+    public static final int DEFAULT_PARTITIONS = Defaults.PARTITION_COUNT;
     /** Default ring data capacity in bytes. */
     public static final int DEFAULT_RING_CAPACITY = 8 * 1024 * 1024;
     /** Largest maximum park of the backoff idle strategy accepted: one second. */
@@ -73,8 +75,8 @@ public final class FeedHandlerConfig
     private Path ringDir = Paths.get(DEFAULT_RING_DIR);
     private int partitions = DEFAULT_PARTITIONS;
     private int ringCapacity = DEFAULT_RING_CAPACITY;
-    private IdleStrategyChoice idleStrategy = IdleStrategyChoice.BACKOFF;
-    private long idleMaxParkNs = IdleStrategyChoice.DEFAULT_MAX_PARK_NS;
+    private IdleStrategyType idleStrategy = IdleStrategyType.BACKOFF;
+    private long idleMaxParkNs = IdleStrategyType.DEFAULT_MAX_PARK_NS;
     private CpuSelection cpus = CpuSelection.AUTO;
     private int receiveBufferBytes = DEFAULT_RCVBUF_BYTES;
     private int datagramsPerPoll = DEFAULT_DATAGRAMS_PER_POLL;
@@ -186,14 +188,14 @@ public final class FeedHandlerConfig
     }
 
     /** Idle strategy of the receive loop and of ring-full waits. */
-    public FeedHandlerConfig idleStrategy(final IdleStrategyChoice idleStrategy)
+    public FeedHandlerConfig idleStrategy(final IdleStrategyType idleStrategy)
     {
         this.idleStrategy = idleStrategy;
         return this;
     }
 
     /** Idle strategy. */
-    public IdleStrategyChoice idleStrategy()
+    public IdleStrategyType idleStrategy()
     {
         return idleStrategy;
     }
@@ -201,7 +203,7 @@ public final class FeedHandlerConfig
     /**
      * Longest park of the backoff idle strategy (receive loop and ring-full waits).
      *
-     * @param idleMaxParkNs at least {@link IdleStrategyChoice#MIN_PARK_NS}.
+     * @param idleMaxParkNs at least {@link IdleStrategyType#MIN_PARK_NS}.
      * @return this.
      */
     public FeedHandlerConfig idleMaxParkNs(final long idleMaxParkNs)
@@ -560,7 +562,7 @@ public final class FeedHandlerConfig
         {
             throw new IllegalArgumentException("idle strategy is required");
         }
-        if (idleMaxParkNs < IdleStrategyChoice.MIN_PARK_NS || idleMaxParkNs > MAX_IDLE_MAX_PARK_NS)
+        if (idleMaxParkNs < IdleStrategyType.MIN_PARK_NS || idleMaxParkNs > MAX_IDLE_MAX_PARK_NS)
         {
             throw new IllegalArgumentException("idle max park must be 1 us to 1 s: " + idleMaxParkNs + " ns");
         }

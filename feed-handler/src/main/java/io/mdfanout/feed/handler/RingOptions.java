@@ -1,5 +1,6 @@
 package io.mdfanout.feed.handler;
 
+import io.mdfanout.wire.Defaults;
 import org.agrona.BitUtil;
 import picocli.CommandLine.Option;
 
@@ -12,11 +13,11 @@ import java.nio.file.Path;
  */
 public final class RingOptions
 {
-    @Option(names = "--ring-dir", defaultValue = FeedHandlerConfig.DEFAULT_RING_DIR,
+    @Option(names = "--ring-dir", defaultValue = Defaults.RING_DIR,
         description = "Directory of the partition ring files (partition-<n>.ring).")
     Path ringDir;
 
-    @Option(names = "--partitions", defaultValue = "" + FeedHandlerConfig.DEFAULT_PARTITIONS,
+    @Option(names = "--partitions", defaultValue = Defaults.PARTITION_COUNT_STRING,
         description = "Number of partitions (one ring each).")
     int partitions;
 

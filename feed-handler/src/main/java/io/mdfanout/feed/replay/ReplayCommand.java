@@ -5,11 +5,13 @@ import io.mdfanout.feed.handler.MoldUdp64PacketProcessor;
 import io.mdfanout.feed.handler.FeedStats;
 import io.mdfanout.feed.handler.PeriodicPrinter;
 import io.mdfanout.feed.handler.RingOptions;
-import io.mdfanout.feed.handler.IdleStrategyChoice;
 import io.mdfanout.feed.handler.InMemoryCounters;
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.normalize.PartitionRingSet;
+import io.mdfanout.wire.Defaults;
+import io.mdfanout.wire.IdleStrategyType;
+import io.mdfanout.wire.RoleErrorLog;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -88,7 +90,7 @@ public final class ReplayCommand implements Callable<Integer>
         description = "After the last message, wait until the consumer (fanout) has drained every ring.")
     boolean waitForConsumer;
 
-    @Option(names = "--idle-strategy", defaultValue = "backoff",
+    @Option(names = "--idle-strategy", defaultValue = Defaults.IDLE_STRATEGY,
         description = "How to wait while a ring is full: backoff, park, yield or busy-spin.")
     String idleStrategy;
 
@@ -105,12 +107,12 @@ public final class ReplayCommand implements Callable<Integer>
     public Integer call()
     {
         final ReplayPace replayPace;
-        final IdleStrategyChoice idle;
+        final IdleStrategyType idle;
         int groupAddress = 0;
         try
         {
             replayPace = ReplayPace.parse(pace);
-            idle = IdleStrategyChoice.parse(idleStrategy);
+            idle = IdleStrategyType.parse(idleStrategy);
             ringOptions.validate();
             if (statsIntervalS < 0)
             {
@@ -259,6 +261,7 @@ public final class ReplayCommand implements Callable<Integer>
         }
         catch (final IOException | RuntimeException ex)
         {
+            RoleErrorLog.open(ringOptions.ringDir(), "replay", null).record(ex);
             System.err.println("replay: error: " + file + ": " + ex.getMessage());
             return 1;
         }

@@ -1,7 +1,9 @@
 package io.mdfanout.feed.sim;
 
-import io.mdfanout.feed.handler.IdleStrategyChoice;
+import io.mdfanout.wire.Defaults;
+import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.PreciseEpochNanoClock;
+import io.mdfanout.wire.RoleErrorLog;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -59,13 +61,13 @@ public final class SimulatorCommand implements Callable<Integer>
     public static final int DEFAULT_GLIMPSE_PORT = 0;
 
     @Option(names = "--group", description = "IPv4 multicast group to send to.")
-    String group = "239.1.1.1";
+    String group = Defaults.FEED_GROUP;
 
     @Option(names = "--port", description = "UDP port.")
-    int port = 26400;
+    int port = Defaults.FEED_PORT;
 
     @Option(names = "--interface", description = "IP address of the interface to send through.")
-    String interfaceAddress = "127.0.0.1";
+    String interfaceAddress = Defaults.FEED_INTERFACE;
 
     @Option(names = "--ttl", description = "Multicast TTL (0 = this host only).")
     int ttl = 1;
@@ -114,7 +116,7 @@ public final class SimulatorCommand implements Callable<Integer>
 
     @Option(names = "--idle-strategy", description = "What the send loop does between messages: backoff (the " +
         "default), park (backoff without yields, for cores shared with busy threads), yield or busy-spin.")
-    String idleStrategy = IdleStrategyChoice.BACKOFF.cliName();
+    String idleStrategy = Defaults.IDLE_STRATEGY;
 
     @Option(names = "--heartbeat-interval-ms", description = "Idle time before a MoldUDP64 heartbeat.")
     long heartbeatIntervalMs = 1_000;
@@ -287,6 +289,7 @@ public final class SimulatorCommand implements Callable<Integer>
         }
         catch (final IOException ex)
         {
+            RoleErrorLog.open(RoleErrorLog.tempDirectory(), "simulator", null, err).record(ex);
             err.println("simulator: I/O error: " + ex);
             return EXIT_IO;
         }
@@ -307,7 +310,7 @@ public final class SimulatorCommand implements Callable<Integer>
     private void validate()
     {
         MoldUdp64Packetizer.validateSession(session);
-        IdleStrategyChoice.parse(idleStrategy);
+        IdleStrategyType.parse(idleStrategy);
         if (noSend && null == itchFile && null == pcapFile)
         {
             throw new IllegalArgumentException("--no-send needs --itch-file or --pcap-file");
@@ -544,7 +547,7 @@ public final class SimulatorCommand implements Callable<Integer>
     private int send(final SessionConfig config, final SimulatorCounters counters) throws IOException
     {
         final NanoClock clock = SystemNanoClock.INSTANCE;
-        final IdleStrategy idle = IdleStrategyChoice.parse(idleStrategy).newIdleStrategy();
+        final IdleStrategy idle = IdleStrategyType.parse(idleStrategy).newIdleStrategy();
         final SessionGenerator generator = null == fromItchFile ? new SessionGenerator(seed, config) : null;
 
         try (ItchFileSource fileSource = null == fromItchFile ? null : ItchFileSource.open(fromItchFile, messages);

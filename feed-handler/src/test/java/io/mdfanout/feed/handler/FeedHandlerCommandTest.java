@@ -1,9 +1,16 @@
 package io.mdfanout.feed.handler;
 
+import io.mdfanout.wire.RoleErrorLog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,7 +38,7 @@ class FeedHandlerCommandTest
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--interface", "10.255.255.254"));
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--ring-capacity-bytes", "1000"));
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--partitions", "0"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-strategy", "spin"));
+        assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-strategy", "nap"));
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-max-park-us", "0"));
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-max-park-us", "2000000"));
         assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--session", "ELEVENCHARS"));
@@ -76,6 +83,24 @@ class FeedHandlerCommandTest
     void helpWorks()
     {
         assertEquals(0, run("--help"));
+    }
+
+    @Test
+    void aFailedStartIsRecordedInTheErrorLogInTheRingDirectory() throws Exception
+    {
+        final int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
+        {
+            closedPort = socket.getLocalPort();
+        }
+        assertEquals(1, run("--ring-dir", dir.toString(), "--group", "239.255.43.9", "--port", "43009",
+            "--glimpse", "127.0.0.1:" + closedPort));
+
+        final Path errorLog = RoleErrorLog.file(dir, "feed-handler");
+        assertTrue(Files.isRegularFile(errorLog), errorLog.toString());
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertEquals(1, RoleErrorLog.read(errorLog, new PrintStream(out, true)));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("GLIMPSE: cannot load the snapshot"), out.toString());
     }
 
     @Test

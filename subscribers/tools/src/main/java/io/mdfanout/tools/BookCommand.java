@@ -6,6 +6,7 @@ import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.book.OrderBook;
 import io.mdfanout.sdk.book.OrderBooks;
 import io.mdfanout.sdk.book.PriceLevels;
+import io.mdfanout.wire.RoleErrorLog;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
@@ -64,11 +65,12 @@ public final class BookCommand implements Callable<Integer>
 
         final OrderBooks books = new OrderBooks();
         final ActivityListener listener = new ActivityListener(books, new RecoveryEvents(stderr));
+        final RoleErrorLog errorLog = subscriberOptions.errorLog("book");
         try (StopSignal stopSignal = new StopSignal();
             ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
             ToolMetrics metrics = new ToolMetrics("book"); // closed before the media: a scrape reads the driver's counters
             FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, listener, metrics.counters(), Throwable::printStackTrace,
+                subscriberOptions.streamIdBase(), partitions, listener, metrics.counters(), errorLog,
                 metrics.feedSubscriberOptions(subscriberOptions)))
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "book");

@@ -6,6 +6,7 @@ import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.StaleReason;
 import io.mdfanout.sdk.book.OrderBook;
 import io.mdfanout.sdk.book.OrderBooks;
+import io.mdfanout.wire.RoleErrorLog;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine;
@@ -74,11 +75,12 @@ public final class CheckCommand implements Callable<Integer>
 
         final OrderBooks books = new OrderBooks();
         final Watcher watcher = new Watcher(books, new RecoveryEvents(stderr), partitions);
+        final RoleErrorLog errorLog = subscriberOptions.errorLog("check");
         try (StopSignal stopSignal = new StopSignal();
             ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
             ToolMetrics metrics = new ToolMetrics("check");
             FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, watcher, metrics.counters(), Throwable::printStackTrace,
+                subscriberOptions.streamIdBase(), partitions, watcher, metrics.counters(), errorLog,
                 metrics.feedSubscriberOptions(subscriberOptions)))
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "check");

@@ -1,9 +1,8 @@
 package io.mdfanout.tools;
 
-import io.mdfanout.affinity.IdleStrategies;
-import org.agrona.concurrent.BusySpinIdleStrategy;
+import io.mdfanout.wire.Defaults;
+import io.mdfanout.wire.IdleStrategyType;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.YieldingIdleStrategy;
 import picocli.CommandLine.Option;
 
 import java.util.concurrent.TimeUnit;
@@ -11,8 +10,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * What a tool's poll thread and its embedded media driver do when a duty cycle found no work: the same
  * {@code --idle-strategy} and {@code --idle-max-park-us} options, with the same meaning and defaults, as the feed
- * handler and the fanout; {@code backoff} and {@code park} ({@code backoff} without the yields, for cores shared
- * with busy threads on EEVDF kernels) are {@link IdleStrategies}'.
+ * handler and the fanout, parsed by the one parser, {@link IdleStrategyType}.
  * <p>
  * The benchmark's raw Aeron baseline ({@code raw-aeron-pub}, {@code raw-aeron-sub}) takes these options too, so
  * the chain and the baseline are compared with the same idle behaviour.
@@ -20,16 +18,16 @@ import java.util.concurrent.TimeUnit;
 public final class IdleOptions
 {
     /** Default longest park of {@code backoff}. */
-    public static final long DEFAULT_MAX_PARK_US = IdleStrategies.DEFAULT_MAX_PARK_NS / 1000;
+    public static final long DEFAULT_MAX_PARK_US = IdleStrategyType.DEFAULT_MAX_PARK_US;
     private static final long MAX_MAX_PARK_US = TimeUnit.SECONDS.toMicros(1);
 
-    @Option(names = "--idle-strategy", defaultValue = "backoff",
+    @Option(names = "--idle-strategy", defaultValue = Defaults.IDLE_STRATEGY,
         description = "What the poll thread and the embedded media driver do when idle: backoff, park (backoff " +
             "without yields, for cores shared with busy threads), yield or busy-spin (yield and busy-spin only with a " +
-            "core to spare).")
-    String idleStrategy = "backoff";
+            "core to spare); also sleep and Agrona's aliases noop, spin, sleep-ns and sleep-ms.")
+    String idleStrategy = Defaults.IDLE_STRATEGY;
 
-    @Option(names = "--idle-max-park-us", defaultValue = "" + DEFAULT_MAX_PARK_US,
+    @Option(names = "--idle-max-park-us", defaultValue = Defaults.IDLE_MAX_PARK_US_STRING,
         description = "Longest park of the backoff and park idle strategies (spin, yield, then park from 1 us " +
             "doubling up to this), in microseconds: the most a message waits at each idle thread.")
     long maxParkUs = DEFAULT_MAX_PARK_US;
@@ -52,12 +50,7 @@ public final class IdleOptions
      */
     public void validate()
     {
-        if (!"backoff".equals(idleStrategy) && !"park".equals(idleStrategy) && !"yield".equals(idleStrategy) &&
-            !"busy-spin".equals(idleStrategy))
-        {
-            throw new IllegalArgumentException(
-                "unknown --idle-strategy '" + idleStrategy + "' (backoff, park, yield or busy-spin)");
-        }
+        IdleStrategyType.parse(idleStrategy);
         if (!"shared".equals(driverThreading) && !"invoker".equals(driverThreading))
         {
             throw new IllegalArgumentException(
@@ -78,19 +71,20 @@ public final class IdleOptions
     public IdleStrategy newIdleStrategy()
     {
         validate();
-        switch (idleStrategy)
-        {
-            case "yield": return new YieldingIdleStrategy();
-            case "busy-spin": return new BusySpinIdleStrategy();
-            case "park": return IdleStrategies.park(TimeUnit.MICROSECONDS.toNanos(maxParkUs));
-            default: return IdleStrategies.backoff(TimeUnit.MICROSECONDS.toNanos(maxParkUs));
-        }
+        return IdleStrategyType.parse(idleStrategy).newIdleStrategy(TimeUnit.MICROSECONDS.toNanos(maxParkUs));
     }
 
     /** @return e.g. {@code backoff(maxPark=100us)}, for start-up lines. */
     public String toString()
     {
-        return "backoff".equals(idleStrategy) || "park".equals(idleStrategy) ?
-            idleStrategy + "(maxPark=" + maxParkUs + "us)" : idleStrategy;
+        try
+        {
+            final IdleStrategyType type = IdleStrategyType.parse(idleStrategy);
+            return type.parks() ? type.cliName() + "(maxPark=" + maxParkUs + "us)" : type.cliName();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return idleStrategy;
+        }
     }
 }

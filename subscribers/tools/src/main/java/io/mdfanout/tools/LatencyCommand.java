@@ -5,6 +5,7 @@ import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.SubscriberCounters;
 import io.mdfanout.wire.PreciseEpochNanoClock;
+import io.mdfanout.wire.RoleErrorLog;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.EpochNanoClock;
@@ -118,8 +119,9 @@ public final class LatencyCommand implements Callable<Integer>
                 recorder, toFanoutSend, fromFanoutSend, new PreciseEpochNanoClock(), partitions,
                 new RecoveryEvents(stdout));
             final int exitCode;
+            final RoleErrorLog errorLog = subscriberOptions.errorLog("latency");
             try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, listener, counters, Throwable::printStackTrace,
+                subscriberOptions.streamIdBase(), partitions, listener, counters, errorLog,
                 metrics.feedSubscriberOptions(subscriberOptions)))
             {
                 exitCode = SessionRun.run(subscriber, listener, stopSignal, readyFile, untilEndOfMessages, timeoutS,

@@ -4,6 +4,7 @@ import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.SubscriberCounters;
 import io.mdfanout.sdk.book.OrderBooks;
+import io.mdfanout.wire.RoleErrorLog;
 import org.agrona.DirectBuffer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -96,8 +97,9 @@ public final class RecordCommand implements Callable<Integer>
                 new EndOfMessagesTracker(recorder, books, partitions, new RecoveryEvents(stdout));
             final int exitCode;
             final String stalePartitions;
+            final RoleErrorLog errorLog = subscriberOptions.errorLog("record");
             try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, listener, counters, Throwable::printStackTrace,
+                subscriberOptions.streamIdBase(), partitions, listener, counters, errorLog,
                 metrics.feedSubscriberOptions(subscriberOptions)))
             {
                 exitCode = SessionRun.run(subscriber, listener, stopSignal, readyFile, untilEndOfMessages, timeoutS,

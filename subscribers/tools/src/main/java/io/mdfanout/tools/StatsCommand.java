@@ -2,6 +2,7 @@ package io.mdfanout.tools;
 
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.SubscriberCounters;
+import io.mdfanout.wire.RoleErrorLog;
 import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -45,12 +46,13 @@ public final class StatsCommand implements Callable<Integer>
             return 1;
         }
 
+        final RoleErrorLog errorLog = subscriberOptions.errorLog("stats");
         try (StopSignal stopSignal = new StopSignal();
             ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
             ToolMetrics metrics = new ToolMetrics("stats"); // closed before the media: a scrape reads the driver's counters
             FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
                 subscriberOptions.streamIdBase(), partitions, new EventPrinter(new RecoveryEvents(stderr)), metrics.counters(),
-                Throwable::printStackTrace, metrics.feedSubscriberOptions(subscriberOptions)))
+                errorLog, metrics.feedSubscriberOptions(subscriberOptions)))
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "stats");
             final IdleStrategy idle = media.pollIdle(subscriberOptions.idle().newIdleStrategy());

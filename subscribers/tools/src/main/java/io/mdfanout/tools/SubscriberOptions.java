@@ -5,6 +5,8 @@ import io.aeron.CommonContext;
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.FeedSubscriberOptions;
 import io.mdfanout.metrics.MetricsOptions;
+import io.mdfanout.wire.Defaults;
+import io.mdfanout.wire.RoleErrorLog;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -21,14 +23,15 @@ import java.util.concurrent.TimeUnit;
 public final class SubscriberOptions
 {
     @Option(names = "--channel", description = "Aeron channel the fanout publishes on.",
-        defaultValue = "aeron:udp?endpoint=224.0.1.1:40456|interface=127.0.0.1|mtu=8192")
+        defaultValue = Defaults.CHANNEL)
     String channel;
 
     @Option(names = "--stream-id-base", description = "Aeron stream id of partition 0 (partition p uses base + p).",
-        defaultValue = "1000")
+        defaultValue = Defaults.STREAM_ID_BASE_STRING)
     int streamIdBase;
 
-    @Option(names = "--partitions", description = "Number of partitions the fanout publishes.", defaultValue = "4")
+    @Option(names = "--partitions", description = "Number of partitions the fanout publishes.",
+        defaultValue = Defaults.PARTITION_COUNT_STRING)
     int partitionCount;
 
     @Option(names = "--partition", description = "Subscribe to this partition only (repeatable); default all.")
@@ -225,6 +228,19 @@ public final class SubscriberOptions
     public MetricsOptions metrics()
     {
         return metrics;
+    }
+
+    /**
+     * Where a tool's unexpected errors (a listener that threw) go: the error log every role has, in
+     * {@code java.io.tmpdir} (a tool owns no directory), and one line on stderr for each.
+     *
+     * @param tool the tool's name, e.g. {@code tail}.
+     * @return the error handler for the subscriber.
+     */
+    public RoleErrorLog errorLog(final String tool)
+    {
+        return RoleErrorLog.open(
+            RoleErrorLog.tempDirectory(), tool, (throwable) -> System.err.println(tool + ": error: " + throwable));
     }
 
     /** @return idle strategy of the poll thread and the embedded media driver. */

@@ -22,6 +22,7 @@ import io.mdfanout.sbe.TradingStatusDecoder;
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.book.InstrumentDirectory;
+import io.mdfanout.wire.RoleErrorLog;
 import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -73,11 +74,12 @@ public final class TailCommand implements Callable<Integer>
 
         final Printer printer = new Printer(
             stdout, new RecoveryEvents(stderr), new HashSet<>(symbols), 0 == count ? Long.MAX_VALUE : count);
+        final RoleErrorLog errorLog = subscriberOptions.errorLog("tail");
         try (StopSignal stopSignal = new StopSignal();
             ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
             ToolMetrics metrics = new ToolMetrics("tail"); // closed before the media: a scrape reads the driver's counters
             FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, printer, metrics.counters(), Throwable::printStackTrace,
+                subscriberOptions.streamIdBase(), partitions, printer, metrics.counters(), errorLog,
                 metrics.feedSubscriberOptions(subscriberOptions)))
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "tail");

@@ -123,7 +123,7 @@ class ToolsCommandLineTest
         final IdleOptions park = new IdleOptions();
         new CommandLine(park).parseArgs("--idle-strategy", "park", "--idle-max-park-us", "50");
         assertEquals("park(maxPark=50us)", park.toString());
-        assertEquals(io.mdfanout.affinity.IdleStrategies.park(50_000).toString(), park.newIdleStrategy().toString());
+        assertEquals(io.mdfanout.wire.IdleStrategyType.park(50_000).toString(), park.newIdleStrategy().toString());
     }
 
     private static String tailError(final String... args)
