@@ -12,7 +12,6 @@ import static io.mdfanout.wire.MdfanoutCounters.BOOK_DUPLICATE_ORDER_IDS_TYPE_ID
 import static io.mdfanout.wire.MdfanoutCounters.BOOK_INVALID_ORDERS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.BOOK_ORDER_EVENTS_APPLIED_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.BOOK_UNKNOWN_ORDER_REFERENCES_TYPE_ID;
-import static io.mdfanout.wire.MdfanoutCounters.BY_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_BACK_PRESSURE_EVENTS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_DUTY_CYCLE_ERRORS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_HEARTBEATS_TYPE_ID;
