@@ -369,14 +369,14 @@ kill_container() { # container -> kills its process from the host, waits for the
 t0="$(date +%s)"
 base_recoveries="$(sub mdfanout_subscriber_recoveries_total)"
 base_delivered="$(sub mdfanout_subscriber_messages_delivered_total)"
-base_source_down="$(sub mdfanout_subscriber_stale_total 'reason="source_down"')"
+base_source_down="$(sub mdfanout_subscriber_stale_events_total 'reason="source_down"')"
 base_gaps="$(sub mdfanout_subscriber_gaps_total)"
 base_missing="$(sub mdfanout_subscriber_missing_messages_total)"
 base_snapshots="$(sub mdfanout_subscriber_snapshots_applied_total)"
 kill_container feed-handler
 await_recovered "feed handler restart" "$base_recoveries" "$base_delivered" "$t0" || fail "the subscriber did not recover from the feed handler restart"
 sleep 3
-source_down="$(sub mdfanout_subscriber_stale_total 'reason="source_down"')"
+source_down="$(sub mdfanout_subscriber_stale_events_total 'reason="source_down"')"
 gaps="$(sub mdfanout_subscriber_gaps_total)"
 missing="$(sub mdfanout_subscriber_missing_messages_total)"
 snapshots="$(sub mdfanout_subscriber_snapshots_applied_total)"
@@ -399,7 +399,7 @@ kill_container fanout
 await_recovered "fanout restart" "$base_recoveries" "$base_delivered" "$t0" || fail "the subscriber did not recover from the fanout restart"
 stale="$(sub mdfanout_subscriber_stale_events_total)"
 snapshots="$(sub mdfanout_subscriber_snapshots_applied_total)"
-reasons="$(metrics $SUB_PORT | grep '^mdfanout_subscriber_stale_total' | tr '\n' ' ')"
+reasons="$(metrics $SUB_PORT | grep '^mdfanout_subscriber_stale_events_total' | tr '\n' ' ')"
 info "fanout restart: subscriber stale events $base_stale -> $stale, snapshots applied $base_snapshots -> $snapshots ($reasons)"
 [ "$stale" -gt "$base_stale" ] && [ "$snapshots" -gt "$base_snapshots" ] \
   && pass "fanout restart kept the promise: the subscriber went stale and recovered from a snapshot of the new publication" \

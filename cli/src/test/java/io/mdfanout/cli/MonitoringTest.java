@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * labels, and every query of every dashboard panel and every alert rule must return data (the
  * dashboards' template variables substituted with the chain's namespace, feed and instances, and
  * {@code $__rate_interval} with 1m), as must every variable's {@code label_values} query. promtool
- * checks the rules file and runs its unit tests ({@code mdfanout-rules.test.yaml}: the liveness
+ * checks the rules file and runs its unit tests ({@code mdfanout-rules.test.yaml}: the liveness and stale subscriber
  * alerts on their real durations), and the server itself must load every rule with health "ok".
  * <p>
  * Without the chain: every panel has a description, a unit and queries that filter by the
@@ -347,7 +347,7 @@ class MonitoringTest
         awaitAlert(FEED_HANDLER_DOWN, null, "inactive", 30);
         awaitAlert(TARGET_DOWN, null, "inactive", 30);
         awaitAlert(METRICS_ABSENT, null, "inactive", 30);
-        awaitQuery("mdfanout_subscriber_stale_total{reason=\"source_down\"} > 0", 20);
+        awaitQuery("mdfanout_subscriber_stale_events_total{reason=\"source_down\"} > 0", 20);
         // What it lost while stopped, it declares (no line B, no re-request server).
         awaitAlert(GAPS_DECLARED, null, "firing", 30);
         System.out.println("monitoring: dead feed handler alerted (the subscriber stale with SOURCE_DOWN; its target " +

@@ -45,6 +45,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_DUTY_CYCLE_ERRORS_TYPE_ID;
+
 /**
  * The running fanout: maps the partition rings the feed handler created, connects to a media
  * driver (embedded by default), adds one {@link ExclusivePublication} per partition on the
@@ -72,9 +74,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class Fanout implements AutoCloseable
 {
-    /** Type id of the fanout-wide "duty-cycle errors" counter (exceptions caught by an agent runner). */
-    public static final int DUTY_CYCLE_ERRORS_TYPE_ID = 3000;
-
     /** Held, exclusively, in the state directory for as long as the fanout runs. */
     public static final String LOCK_FILE_NAME = "fanout.lock";
     private static final int COUNTER_VALUES_LENGTH = 64 * 1024;
@@ -568,7 +567,7 @@ public final class Fanout implements AutoCloseable
     /** Once per fanout: publishers that follow a new generation keep counting in the same counters. */
     private void createCounters()
     {
-        dutyCycleErrors = countersManager.newCounter("fanout duty-cycle errors", DUTY_CYCLE_ERRORS_TYPE_ID);
+        dutyCycleErrors = countersManager.newCounter("fanout duty-cycle errors", FANOUT_DUTY_CYCLE_ERRORS_TYPE_ID);
         sourceCounters = new SourceCounters(countersManager);
         for (int partition = 0; partition < publishers.length; partition++)
         {

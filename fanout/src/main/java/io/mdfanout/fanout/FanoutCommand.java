@@ -270,7 +270,7 @@ public final class FanoutCommand implements Callable<Integer>
         final MetricsServer server;
         try
         {
-            server = MetricsServer.start(metrics, registry);
+            server = MetricsServer.start("fanout", metrics, registry);
         }
         catch (final RuntimeException ex)
         {

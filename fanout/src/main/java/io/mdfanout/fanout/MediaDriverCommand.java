@@ -119,7 +119,7 @@ public final class MediaDriverCommand implements Callable<Integer>
                 final MediaDriver running = driver;
                 final PrometheusRegistry registry = new PrometheusRegistry();
                 registry.register(new AeronCountersCollector(() -> running.context().countersManager()));
-                metricsServer = MetricsServer.start(metrics, registry);
+                metricsServer = MetricsServer.start("media-driver", metrics, registry);
                 err.println("media-driver: metrics: " + metricsServer.url());
             }
             barrier.await();

@@ -4,6 +4,17 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_BACK_PRESSURE_EVENTS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_HEARTBEATS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_INVALID_RECORDS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_MAX_MESSAGES_PER_PACKET_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_MESSAGES_PUBLISHED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_NEXT_STREAM_SEQUENCE_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_NOT_CONNECTED_DROPPED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_PACKETS_PUBLISHED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_PUBLICATION_ERRORS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_RECORDS_READ_TYPE_ID;
+
 /**
  * The counters of one partition's publisher. Single writer (the publisher's duty cycle, using
  * release-ordered updates); any other thread may read them, e.g. a stats printer or a
@@ -15,27 +26,6 @@ import org.agrona.concurrent.status.CountersManager;
  */
 public final class PartitionCounters implements AutoCloseable
 {
-    /** Type id of the "ring records read" counter (valid and invalid records consumed from the ring). */
-    public static final int RECORDS_READ_TYPE_ID = 3001;
-    /** Type id of the "messages published" counter. */
-    public static final int MESSAGES_PUBLISHED_TYPE_ID = 3002;
-    /** Type id of the "packets published" counter. */
-    public static final int PACKETS_PUBLISHED_TYPE_ID = 3003;
-    /** Type id of the "max messages per packet" counter. */
-    public static final int MAX_MESSAGES_PER_PACKET_TYPE_ID = 3004;
-    /** Type id of the "heartbeats sent" counter. */
-    public static final int HEARTBEATS_TYPE_ID = 3005;
-    /** Type id of the "back-pressure events" counter. */
-    public static final int BACK_PRESSURE_EVENTS_TYPE_ID = 3006;
-    /** Type id of the "messages dropped, not connected" counter. */
-    public static final int NOT_CONNECTED_DROPPED_TYPE_ID = 3007;
-    /** Type id of the "invalid ring records" counter. */
-    public static final int INVALID_RECORDS_TYPE_ID = 3008;
-    /** Type id of the "publication errors" counter. */
-    public static final int PUBLICATION_ERRORS_TYPE_ID = 3009;
-    /** Type id of the "next stream sequence" gauge. */
-    public static final int NEXT_STREAM_SEQUENCE_TYPE_ID = 3010;
-
     private final int partitionId;
     private final AtomicCounter recordsRead;
     private final AtomicCounter messagesPublished;
@@ -57,19 +47,20 @@ public final class PartitionCounters implements AutoCloseable
     public PartitionCounters(final CountersManager countersManager, final int partitionId)
     {
         this.partitionId = partitionId;
-        recordsRead = newCounter(countersManager, RECORDS_READ_TYPE_ID, "ring records read");
-        messagesPublished = newCounter(countersManager, MESSAGES_PUBLISHED_TYPE_ID, "messages published");
-        packetsPublished = newCounter(countersManager, PACKETS_PUBLISHED_TYPE_ID, "packets published");
-        maxMessagesPerPacket = newCounter(countersManager, MAX_MESSAGES_PER_PACKET_TYPE_ID, "max messages per packet");
-        heartbeats = newCounter(countersManager, HEARTBEATS_TYPE_ID, "heartbeats sent");
+        recordsRead = newCounter(countersManager, FANOUT_RECORDS_READ_TYPE_ID, "ring records read");
+        messagesPublished = newCounter(countersManager, FANOUT_MESSAGES_PUBLISHED_TYPE_ID, "messages published");
+        packetsPublished = newCounter(countersManager, FANOUT_PACKETS_PUBLISHED_TYPE_ID, "packets published");
+        maxMessagesPerPacket = newCounter(
+            countersManager, FANOUT_MAX_MESSAGES_PER_PACKET_TYPE_ID, "max messages per packet");
+        heartbeats = newCounter(countersManager, FANOUT_HEARTBEATS_TYPE_ID, "heartbeats sent");
         backPressureEvents = newCounter(
-            countersManager, BACK_PRESSURE_EVENTS_TYPE_ID, "back-pressure events (packets held for retry)");
+            countersManager, FANOUT_BACK_PRESSURE_EVENTS_TYPE_ID, "back-pressure events (packets held for retry)");
         notConnectedDropped = newCounter(
-            countersManager, NOT_CONNECTED_DROPPED_TYPE_ID, "messages dropped, no subscriber connected");
-        invalidRecords = newCounter(countersManager, INVALID_RECORDS_TYPE_ID, "invalid ring records skipped");
+            countersManager, FANOUT_NOT_CONNECTED_DROPPED_TYPE_ID, "messages dropped, no subscriber connected");
+        invalidRecords = newCounter(countersManager, FANOUT_INVALID_RECORDS_TYPE_ID, "invalid ring records skipped");
         publicationErrors = newCounter(
-            countersManager, PUBLICATION_ERRORS_TYPE_ID, "publication errors (closed or max position)");
-        nextStreamSequence = newCounter(countersManager, NEXT_STREAM_SEQUENCE_TYPE_ID, "next stream sequence");
+            countersManager, FANOUT_PUBLICATION_ERRORS_TYPE_ID, "publication errors (closed or max position)");
+        nextStreamSequence = newCounter(countersManager, FANOUT_NEXT_STREAM_SEQUENCE_TYPE_ID, "next stream sequence");
         nextStreamSequence.setRelease(1);
     }
 

@@ -4,6 +4,10 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_SOURCE_DOWN_EVENTS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_SOURCE_HEARTBEAT_AGE_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_SOURCE_STATUS_TYPE_ID;
+
 /**
  * The fanout's view of its source, the feed handler writing its rings, for export: the status its
  * heartbeats announce, the age of the feed handler's last heartbeat and how often the source was
@@ -12,13 +16,6 @@ import org.agrona.concurrent.status.CountersManager;
  */
 public final class SourceCounters implements AutoCloseable
 {
-    /** Type id of the "source status" gauge: the {@code SourceStatus} value of the wire (1 = live, 5 = feed handler down). */
-    public static final int SOURCE_STATUS_TYPE_ID = 3040;
-    /** Type id of the "source heartbeat age" gauge, in milliseconds. */
-    public static final int SOURCE_HEARTBEAT_AGE_TYPE_ID = 3041;
-    /** Type id of the "source down events" counter. */
-    public static final int SOURCE_DOWN_EVENTS_TYPE_ID = 3042;
-
     private final AtomicCounter status;
     private final AtomicCounter heartbeatAgeMs;
     private final AtomicCounter downEvents;
@@ -30,9 +27,10 @@ public final class SourceCounters implements AutoCloseable
      */
     public SourceCounters(final CountersManager countersManager)
     {
-        status = countersManager.newCounter("fanout source status", SOURCE_STATUS_TYPE_ID);
-        heartbeatAgeMs = countersManager.newCounter("fanout source heartbeat age (ms)", SOURCE_HEARTBEAT_AGE_TYPE_ID);
-        downEvents = countersManager.newCounter("fanout source down events", SOURCE_DOWN_EVENTS_TYPE_ID);
+        status = countersManager.newCounter("fanout source status", FANOUT_SOURCE_STATUS_TYPE_ID);
+        heartbeatAgeMs = countersManager.newCounter(
+            "fanout source heartbeat age (ms)", FANOUT_SOURCE_HEARTBEAT_AGE_TYPE_ID);
+        downEvents = countersManager.newCounter("fanout source down events", FANOUT_SOURCE_DOWN_EVENTS_TYPE_ID);
     }
 
     /** @return the {@code SourceStatus} value last derived (0 unknown, 1 live, 2 lines silent, 3 loading, 4 stopped, 5 feed handler down). */

@@ -74,9 +74,11 @@ final class FanoutMetricsTest
             assertTrue(lines.contains("mdfanout_fanout_source_down_events_total 0.0"), body);
             assertFalse(body.contains("mdfanout_unmapped_counter"), "every fanout counter is mapped: " + body);
             assertTrue(lines.contains("# TYPE mdfanout_aeron_naks_received_total counter"), body);
-            assertTrue(body.contains("mdfanout_aeron_position_bytes{kind=\"publisher\",registration_id="), body);
+            assertTrue(body.contains("mdfanout_aeron_position_bytes{kind=\"publisher\",session_id="), body);
             assertTrue(body.contains("stream_id=\"1001\""), body);
             assertTrue(body.contains("# TYPE jvm_threads_current gauge"), body);
+            assertTrue(body.contains("mdfanout_build_info{revision=\""), body);
+            assertTrue(body.contains(",role=\"fanout\",version=\""), body);
 
             process.destroy();
             assertTrue(process.waitFor(20, TimeUnit.SECONDS), "stopped after SIGTERM");

@@ -8,8 +8,8 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import org.agrona.concurrent.status.CountersReader;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -17,6 +17,10 @@ import java.util.function.Supplier;
  * selected system counters as {@code mdfanout_aeron_*_total} and the per-stream positions
  * (publisher, sender, receiver high-water mark, receiver, subscriber) as
  * {@code mdfanout_aeron_position_bytes{kind, stream_id, session_id}}. Read at scrape time only.
+ * <p>
+ * The positions carry no registration id (a new one on every reconnect would churn the series): where two counters
+ * of one driver share kind, stream and session (two subscriptions of one stream), the subscriber and receiver
+ * positions export the lowest (the slowest reader, what holds the publisher back) and the others the highest.
  */
 public final class AeronCountersCollector implements MultiCollector
 {
@@ -104,7 +108,7 @@ public final class AeronCountersCollector implements MultiCollector
         }
         final long[] systemValues = new long[SYSTEM_COUNTERS.length];
         final boolean[] systemFound = new boolean[SYSTEM_COUNTERS.length];
-        final List<GaugeSnapshot.GaugeDataPointSnapshot> positions = new ArrayList<>();
+        final Map<Labels, long[]> positions = new LinkedHashMap<>();
 
         reader.forEach((counterId, typeId, keyBuffer, label) ->
         {
@@ -125,14 +129,22 @@ public final class AeronCountersCollector implements MultiCollector
             if (null != kind)
             {
                 // Stream counters' key: registration id (long, 0), session id (int, 8), stream id (int, 12).
-                positions.add(GaugeSnapshot.GaugeDataPointSnapshot.builder()
-                    .value(reader.getCounterValue(counterId))
-                    .labels(Labels.of(
-                        "kind", kind,
-                        "stream_id", Integer.toString(keyBuffer.getInt(12)),
-                        "session_id", Integer.toString(keyBuffer.getInt(8)),
-                        "registration_id", Long.toString(keyBuffer.getLong(0))))
-                    .build());
+                final Labels labels = Labels.of(
+                    "kind", kind,
+                    "stream_id", Integer.toString(keyBuffer.getInt(12)),
+                    "session_id", Integer.toString(keyBuffer.getInt(8)));
+                final long value = reader.getCounterValue(counterId);
+                final long[] position = positions.get(labels);
+                if (null == position)
+                {
+                    positions.put(labels, new long[]{ value });
+                }
+                else
+                {
+                    final boolean slowest = AeronCounters.DRIVER_SUBSCRIBER_POSITION_TYPE_ID == typeId ||
+                        AeronCounters.DRIVER_RECEIVER_POS_TYPE_ID == typeId;
+                    position[0] = slowest ? Math.min(position[0], value) : Math.max(position[0], value);
+                }
             }
         });
 
@@ -165,7 +177,8 @@ public final class AeronCountersCollector implements MultiCollector
             final GaugeSnapshot.Builder builder = GaugeSnapshot.builder()
                 .name("mdfanout_aeron_position_bytes")
                 .help("Aeron stream positions in bytes: kind = publisher, sender, receiver_hwm, receiver, subscriber.");
-            positions.forEach(builder::dataPoint);
+            positions.forEach((labels, position) -> builder.dataPoint(
+                GaugeSnapshot.GaugeDataPointSnapshot.builder().value(position[0]).labels(labels).build()));
             snapshots.metricSnapshot(builder.build());
         }
         return snapshots.build();

@@ -1,61 +1,71 @@
 package io.mdfanout.metrics;
 
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.agrona.DirectBuffer;
 
 /**
- * One row of the mapping from an Agrona counter (type id and label) to a Prometheus metric:
- * name, kind, help and label names, whose values come from the label pattern's groups, and a scale
- * for counters kept in another unit than the metric's (milliseconds exported as {@code _seconds}).
+ * One row of the mapping from an Agrona counter type id to a Prometheus metric family: name, kind, help, how the
+ * labels come from the counter's key, and a scale for counters kept in another unit than the metric's
+ * (milliseconds exported as {@code _seconds}). A row may instead mark its type id as folded into another family
+ * (a total whose breakdown is exported, or a second counter of a quantity another exports): known, not exported.
  */
 public final class CounterRule
 {
-    /** Type id wildcard: the rule matches on the label alone. */
-    public static final int ANY_TYPE_ID = -1;
-
     private final int typeId;
-    private final Pattern label;
     private final String name;
     private final MetricKind kind;
     private final String help;
-    private final String[] labelNames;
-    private final LabelValue[] labelValues;
+    private final CounterKey key;
     private final double scale;
+    private final boolean exported;
 
-    CounterRule(
+    private CounterRule(
         final int typeId,
-        final String labelRegex,
         final String name,
         final MetricKind kind,
         final String help,
-        final String[] labelNames,
-        final LabelValue[] labelValues)
+        final CounterKey key,
+        final double scale,
+        final boolean exported)
     {
-        this(typeId, labelRegex, name, kind, help, labelNames, labelValues, 1.0);
-    }
-
-    CounterRule(
-        final int typeId,
-        final String labelRegex,
-        final String name,
-        final MetricKind kind,
-        final String help,
-        final String[] labelNames,
-        final LabelValue[] labelValues,
-        final double scale)
-    {
-        if (MetricKind.COUNTER == kind && !name.endsWith("_total"))
+        if (exported && MetricKind.COUNTER == kind && !name.endsWith("_total"))
         {
             throw new IllegalArgumentException("a counter's name ends in _total: " + name);
         }
         this.typeId = typeId;
-        this.label = Pattern.compile(labelRegex);
         this.name = name;
         this.kind = kind;
         this.help = help;
-        this.labelNames = labelNames;
-        this.labelValues = labelValues;
+        this.key = key;
         this.scale = scale;
+        this.exported = exported;
+    }
+
+    static CounterRule exported(
+        final int typeId,
+        final String name,
+        final MetricKind kind,
+        final String help,
+        final CounterKey key,
+        final double scale)
+    {
+        return new CounterRule(typeId, name, kind, help, key, scale, true);
+    }
+
+    static CounterRule folded(final int typeId, final String into)
+    {
+        return new CounterRule(typeId, into, MetricKind.COUNTER, "folded into " + into, CounterKey.NONE, 1.0, false);
+    }
+
+    /** @return the counter type id this row maps. */
+    public int typeId()
+    {
+        return typeId;
+    }
+
+    /** @return false when the counter is folded into another family and not exported itself. */
+    public boolean exported()
+    {
+        return exported;
     }
 
     /** @return what the counter's value is multiplied by to give the metric's (1 unless the units differ). */
@@ -64,7 +74,7 @@ public final class CounterRule
         return scale;
     }
 
-    /** @return the exposed name ({@code _total} included for counters). */
+    /** @return the exposed name ({@code _total} included for counters); for a folded row, the family it is in. */
     public String name()
     {
         return name;
@@ -85,30 +95,15 @@ public final class CounterRule
     /** @return the Prometheus label names. */
     public String[] labelNames()
     {
-        return labelNames.clone();
+        return key.labelNames();
     }
 
     /**
-     * @param counterTypeId the counter's type id.
-     * @param counterLabel  the counter's label.
-     * @return the label values when this rule maps the counter, else null.
+     * @param keyBuffer the counter's key.
+     * @return the label values, in the order of {@link #labelNames()}.
      */
-    String[] match(final int counterTypeId, final String counterLabel)
+    String[] labelValues(final DirectBuffer keyBuffer)
     {
-        if (ANY_TYPE_ID != typeId && typeId != counterTypeId)
-        {
-            return null;
-        }
-        final Matcher matcher = label.matcher(counterLabel);
-        if (!matcher.matches())
-        {
-            return null;
-        }
-        final String[] values = new String[labelNames.length];
-        for (int i = 0; i < values.length; i++)
-        {
-            values[i] = labelValues[i].apply(matcher.group(i + 1));
-        }
-        return values;
+        return key.values(keyBuffer);
     }
 }

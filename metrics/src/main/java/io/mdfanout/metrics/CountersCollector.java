@@ -15,11 +15,12 @@ import java.util.Map;
 
 /**
  * Exports a process's Agrona counters, read through a {@link CountersReader} over its
- * CountersManager's buffers, as Prometheus metrics named by {@link CounterMappings}. Runs on the
+ * CountersManager's buffers, as Prometheus metrics named by {@link CounterMappings} after their type id, with
+ * labels from their key. Runs on the
  * scrape thread: the writers are never involved beyond their ordered stores, and a counter
  * allocated or freed concurrently is simply seen or not.
  * <p>
- * A counter no rule maps is exported as {@code mdfanout_unmapped_counter{label="..."}} so that
+ * A counter whose type id no rule maps is exported as {@code mdfanout_unmapped_counter{label="..."}} so that
  * nothing is silently hidden; tests assert the mdfanout roles have none.
  */
 public final class CountersCollector implements MultiCollector
@@ -61,24 +62,23 @@ public final class CountersCollector implements MultiCollector
         countersReader.forEach((counterId, typeId, keyBuffer, label) ->
         {
             final long counterValue = countersReader.getCounterValue(counterId);
-            for (final CounterRule rule : CounterMappings.rules())
+            final CounterRule rule = CounterMappings.find(typeId);
+            if (null == rule)
             {
-                final String[] values = rule.match(typeId, label);
-                if (null != values)
-                {
-                    final double value = counterValue * rule.scale();
-                    final Labels labels = constantLabels.merge(Labels.of(rule.labelNames(), values));
-                    byRule.get(rule).add(MetricKind.COUNTER == rule.kind() ?
-                        CounterSnapshot.CounterDataPointSnapshot.builder().value(value).labels(labels).build() :
-                        GaugeSnapshot.GaugeDataPointSnapshot.builder().value(value).labels(labels).build());
-                    return;
-                }
+                unmapped.add(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+                    .value(counterValue)
+                    .labels(constantLabels.merge(Labels.of("label", label, "type_id", Integer.toString(typeId),
+                        "counter_id", Integer.toString(counterId))))
+                    .build());
             }
-            unmapped.add(GaugeSnapshot.GaugeDataPointSnapshot.builder()
-                .value(counterValue)
-                .labels(constantLabels.merge(Labels.of("label", label, "type_id", Integer.toString(typeId),
-                    "counter_id", Integer.toString(counterId))))
-                .build());
+            else if (rule.exported())
+            {
+                final double value = counterValue * rule.scale();
+                final Labels labels = constantLabels.merge(Labels.of(rule.labelNames(), rule.labelValues(keyBuffer)));
+                byRule.get(rule).add(MetricKind.COUNTER == rule.kind() ?
+                    CounterSnapshot.CounterDataPointSnapshot.builder().value(value).labels(labels).build() :
+                    GaugeSnapshot.GaugeDataPointSnapshot.builder().value(value).labels(labels).build());
+            }
         });
 
         final MetricSnapshots.Builder snapshots = MetricSnapshots.builder();

@@ -32,17 +32,20 @@ public final class MetricsServer implements AutoCloseable
     }
 
     /**
-     * Register the JVM metrics in {@code registry} and start serving it.
+     * Register the JVM metrics and {@code mdfanout_build_info} in {@code registry} and start serving it.
      *
+     * @param role     the process's role, the label role of {@code mdfanout_build_info}, e.g. {@code fanout}.
      * @param options  where to bind; must be {@link MetricsOptions#enabled() enabled} (or port 0 from
      *                 {@link #start(String, int, PrometheusRegistry)} for an ephemeral port in tests).
      * @param registry the process's collectors.
      * @return the running server.
      * @throws IllegalArgumentException when the options are wrong or the address cannot be bound (one line).
      */
-    public static MetricsServer start(final MetricsOptions options, final PrometheusRegistry registry)
+    public static MetricsServer start(
+        final String role, final MetricsOptions options, final PrometheusRegistry registry)
     {
         options.validate();
+        registry.register(new BuildInfoCollector(role));
         return start(options.bind(), options.port(), registry);
     }
 

@@ -6,6 +6,8 @@ import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.mdfanout.testing.AllocationWindows;
+import io.mdfanout.wire.BuildInfo;
+import io.mdfanout.wire.MdfanoutCounters;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Labels;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -19,6 +21,7 @@ import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.lang.reflect.Field;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -26,10 +29,21 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_MESSAGES_PUBLISHED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_SOURCE_HEARTBEAT_AGE_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_GAPS_DECLARED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_LINE_PACKETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_MESSAGES_DECODED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_MESSAGES_HELD_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.REPLAY_RECORDS_READ_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_STALE_BY_REASON_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_STALE_EVENTS_TYPE_ID;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -77,17 +91,26 @@ class MetricsServerTest
     void servesMappedCountersRingsLatencyAndAeronCounters() throws Exception
     {
         final CountersManager counters = newCountersManager();
-        final AtomicCounter linePackets = counters.newCounter("feed-handler: line A packets");
-        final AtomicCounter decoded = counters.newCounter("feed-handler: ITCH messages decoded type=A");
-        final AtomicCounter held = counters.newCounter("feed-handler: messages held behind a gap (gauge)");
+        final AtomicCounter linePackets = counters.newCounter(
+            "feed-handler: line A packets", FEED_LINE_PACKETS_TYPE_ID, (key) -> key.putInt(0, 0));
+        final AtomicCounter decoded = counters.newCounter(
+            "feed-handler: ITCH messages decoded type=A", FEED_MESSAGES_DECODED_TYPE_ID, (key) -> key.putInt(0, 'A'));
+        final AtomicCounter held = counters.newCounter(
+            "feed-handler: messages held behind a gap (gauge)", FEED_MESSAGES_HELD_TYPE_ID);
         final AtomicCounter published = counters.newCounter(
-            "fanout partition=1 messages published", 3002, (key) -> key.putInt(0, 1));
-        final AtomicCounter stale = counters.newCounter(
-            "mdfanout-sdk tail: stale events: late join", CounterMappings.SUBSCRIBER_TYPE_ID);
+            "fanout partition=1 messages published", FANOUT_MESSAGES_PUBLISHED_TYPE_ID, (key) -> key.putInt(0, 1));
+        final AtomicCounter stale = counters.newCounter("mdfanout-sdk tail: stale events: late join",
+            SUBSCRIBER_STALE_BY_REASON_TYPE_ID,
+            (key) -> MdfanoutCounters.putSubscriberReasonKey(key, "tail", "late join"));
+        final AtomicCounter staleTotal = counters.newCounter("mdfanout-sdk tail: stale events",
+            SUBSCRIBER_STALE_EVENTS_TYPE_ID, (key) -> MdfanoutCounters.putSubscriberKey(key, "tail"));
         final AtomicCounter unknown = counters.newCounter("something new");
-        final AtomicCounter sourceAge = counters.newCounter("fanout source heartbeat age (ms)", 3041);
+        final AtomicCounter sourceAge = counters.newCounter(
+            "fanout source heartbeat age (ms)", FANOUT_SOURCE_HEARTBEAT_AGE_TYPE_ID);
         final AtomicCounter sourceDown = counters.newCounter("mdfanout-sdk tail: stale events: source down",
-            CounterMappings.SUBSCRIBER_TYPE_ID);
+            SUBSCRIBER_STALE_BY_REASON_TYPE_ID,
+            (key) -> MdfanoutCounters.putSubscriberReasonKey(key, "tail", "source down"));
+        staleTotal.getAndAddRelease(2);
         sourceAge.setRelease(1_250);
         sourceDown.incrementRelease();
         linePackets.incrementRelease();
@@ -136,6 +159,7 @@ class MetricsServerTest
             registry.register(new RingCollector(new RingBuffer[]{ ring }));
             registry.register(latency);
             registry.register(new AeronCountersCollector(cnc::reader));
+            registry.register(new BuildInfoCollector("test"));
             try (MetricsServer server = MetricsServer.start("127.0.0.1", 0, registry))
             {
                 assertEquals("http://127.0.0.1:" + server.port() + "/metrics", server.url());
@@ -150,7 +174,9 @@ class MetricsServerTest
                 assertTrue(lines.contains("mdfanout_feed_held_messages 7.0"), body);
                 assertTrue(lines.contains("mdfanout_fanout_messages_published_total{partition=\"1\"} 11.0"), body);
                 assertTrue(lines.contains(
-                    "mdfanout_subscriber_stale_total{reason=\"late_join\",subscriber=\"tail\"} 1.0"), body);
+                    "mdfanout_subscriber_stale_events_total{reason=\"late_join\",subscriber=\"tail\"} 1.0"), body);
+                assertFalse(body.contains("mdfanout_subscriber_stale_events_total{subscriber="),
+                    "total folded: " + body);
                 assertTrue(body.contains("mdfanout_unmapped_counter{counter_id="), body);
 
                 assertTrue(lines.contains("mdfanout_ring_capacity_bytes{partition=\"0\"} 4096.0"), body);
@@ -159,7 +185,9 @@ class MetricsServerTest
                 assertTrue(lines.contains("mdfanout_ring_consumed_bytes_total{partition=\"0\"} 112.0"), body);
                 assertTrue(lines.contains("mdfanout_fanout_source_heartbeat_age_seconds 1.25"), "ms as seconds: " + body);
                 assertTrue(lines.contains(
-                    "mdfanout_subscriber_stale_total{reason=\"source_down\",subscriber=\"tail\"} 1.0"), body);
+                    "mdfanout_subscriber_stale_events_total{reason=\"source_down\",subscriber=\"tail\"} 1.0"), body);
+                assertTrue(lines.contains("mdfanout_build_info{revision=\"" + BuildInfo.revision() +
+                    "\",role=\"test\",version=\"" + BuildInfo.version() + "\"} 1.0"), body);
 
                 assertTrue(lines.contains("# TYPE mdfanout_test_latency_seconds histogram"), body);
                 assertTrue(lines.contains("mdfanout_test_latency_seconds_count 3"), body);
@@ -167,7 +195,8 @@ class MetricsServerTest
                 assertTrue(lines.contains("mdfanout_test_latency_seconds_bucket{le=\"+Inf\"} 3"), body);
 
                 assertTrue(lines.contains("# TYPE mdfanout_aeron_naks_sent_total counter"), body);
-                assertTrue(body.contains("mdfanout_aeron_position_bytes{kind=\"publisher\""), body);
+                assertTrue(body.contains("mdfanout_aeron_position_bytes{kind=\"publisher\",session_id="), body);
+                assertFalse(body.contains("registration_id"), "no label that churns on reconnect: " + body);
                 assertTrue(body.contains("stream_id=\"4242\""), body);
                 assertTrue(body.contains("jvm_memory_used_bytes"), body);
             }
@@ -211,13 +240,38 @@ class MetricsServerTest
     @Test
     void everyRuleIsWellFormed()
     {
+        final Set<String> families = new HashSet<>();
         for (final CounterRule rule : CounterMappings.rules())
         {
             assertTrue(rule.name().matches("mdfanout_[a-z0-9_]+"), rule.name());
             assertFalse(rule.help().isEmpty());
+            assertFalse(rule.name().contains("_by_"), "a breakdown is a label, not a family: " + rule.name());
+            if (rule.exported())
+            {
+                assertTrue(families.add(rule.name()), "one rule per family: " + rule.name());
+            }
         }
-        assertEquals("mdfanout_feed_gaps_declared_total",
-            CounterMappings.find(0, "feed-handler: gaps declared unrecoverable").name());
-        assertEquals(null, CounterMappings.find(0, "replay: records read"));
+        for (final CounterRule rule : CounterMappings.rules())
+        {
+            assertTrue(families.contains(rule.name()), "folded into an exported family: " + rule.name());
+        }
+        assertEquals("mdfanout_feed_gaps_declared_total", CounterMappings.find(FEED_GAPS_DECLARED_TYPE_ID).name());
+        assertEquals(null, CounterMappings.find(REPLAY_RECORDS_READ_TYPE_ID));
+    }
+
+    @Test
+    void everyTypeIdOfTheExportingRolesIsMapped() throws IllegalAccessException
+    {
+        // The feed handler, the fanout and the SDK serve metrics; replay and the simulator only print.
+        for (final Field field : MdfanoutCounters.class.getFields())
+        {
+            final String name = field.getName();
+            if (name.endsWith("_TYPE_ID") &&
+                (name.startsWith("FEED_") || name.startsWith("FANOUT_") || name.startsWith("SUBSCRIBER_") ||
+                name.startsWith("BOOK_")))
+            {
+                assertTrue(null != CounterMappings.find(field.getInt(null)), "no rule for " + name);
+            }
+        }
     }
 }

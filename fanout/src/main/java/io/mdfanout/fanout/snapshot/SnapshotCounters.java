@@ -4,27 +4,20 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_SNAPSHOTS_ABANDONED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_SNAPSHOTS_COMPLETED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_SNAPSHOTS_SKIPPED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_SNAPSHOTS_STARTED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_SNAPSHOT_BACK_PRESSURE_EVENTS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_SNAPSHOT_BYTES_SENT_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_SNAPSHOT_MESSAGES_SENT_TYPE_ID;
+
 /**
  * Counters of one partition's snapshot stream. Single writer (the partition's consumer thread,
  * release-ordered updates); any thread may read them. Own type ids, partition id as 4-byte key.
  */
 public final class SnapshotCounters implements AutoCloseable
 {
-    /** Type id of the "snapshots started" counter. */
-    public static final int STARTED_TYPE_ID = 3030;
-    /** Type id of the "snapshots completed" counter. */
-    public static final int COMPLETED_TYPE_ID = 3031;
-    /** Type id of the "snapshots abandoned" counter. */
-    public static final int ABANDONED_TYPE_ID = 3032;
-    /** Type id of the "snapshots skipped, not connected" counter. */
-    public static final int SKIPPED_TYPE_ID = 3033;
-    /** Type id of the "snapshot messages sent" counter. */
-    public static final int MESSAGES_SENT_TYPE_ID = 3034;
-    /** Type id of the "snapshot bytes sent" counter. */
-    public static final int BYTES_SENT_TYPE_ID = 3035;
-    /** Type id of the "snapshot back-pressure events" counter. */
-    public static final int BACK_PRESSURE_EVENTS_TYPE_ID = 3036;
-
     private final int partitionId;
     private final AtomicCounter started;
     private final AtomicCounter completed;
@@ -41,14 +34,18 @@ public final class SnapshotCounters implements AutoCloseable
     public SnapshotCounters(final CountersManager countersManager, final int partitionId)
     {
         this.partitionId = partitionId;
-        started = newCounter(countersManager, STARTED_TYPE_ID, "snapshots started");
-        completed = newCounter(countersManager, COMPLETED_TYPE_ID, "snapshots completed");
-        abandoned = newCounter(countersManager, ABANDONED_TYPE_ID, "snapshots abandoned (not connected or closed)");
-        skipped = newCounter(countersManager, SKIPPED_TYPE_ID, "snapshots skipped, no snapshot subscriber connected");
-        messagesSent = newCounter(countersManager, MESSAGES_SENT_TYPE_ID, "snapshot messages sent");
-        bytesSent = newCounter(countersManager, BYTES_SENT_TYPE_ID, "snapshot bytes sent");
+        started = newCounter(countersManager, FANOUT_SNAPSHOTS_STARTED_TYPE_ID, "snapshots started");
+        completed = newCounter(countersManager, FANOUT_SNAPSHOTS_COMPLETED_TYPE_ID, "snapshots completed");
+        abandoned = newCounter(
+            countersManager, FANOUT_SNAPSHOTS_ABANDONED_TYPE_ID, "snapshots abandoned (not connected or closed)");
+        skipped = newCounter(
+            countersManager, FANOUT_SNAPSHOTS_SKIPPED_TYPE_ID, "snapshots skipped, no snapshot subscriber connected");
+        messagesSent = newCounter(countersManager, FANOUT_SNAPSHOT_MESSAGES_SENT_TYPE_ID, "snapshot messages sent");
+        bytesSent = newCounter(countersManager, FANOUT_SNAPSHOT_BYTES_SENT_TYPE_ID, "snapshot bytes sent");
         backPressureEvents = newCounter(
-            countersManager, BACK_PRESSURE_EVENTS_TYPE_ID, "snapshot back-pressure events (packet held for retry)");
+            countersManager,
+            FANOUT_SNAPSHOT_BACK_PRESSURE_EVENTS_TYPE_ID,
+            "snapshot back-pressure events (packet held for retry)");
     }
 
     private AtomicCounter newCounter(final CountersManager countersManager, final int typeId, final String name)

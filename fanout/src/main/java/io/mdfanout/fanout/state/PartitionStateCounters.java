@@ -4,29 +4,21 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_STATE_INSTRUMENTS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_STATE_ORDERS_REJECTED_POOL_FULL_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_STATE_ORDERS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_STATE_RECORDS_SKIPPED_AFTER_RESTART_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_STATE_REJECTED_UPDATES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_STATE_RESETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_STATE_ROLLED_BACK_STORES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_STATE_UNKNOWN_ORDER_UPDATES_TYPE_ID;
+
 /**
  * Counters of one partition's state. Single writer (the partition's consumer thread, release-ordered
  * updates); any thread may read them. Each has its own type id and the partition id as 4-byte key.
  */
 public final class PartitionStateCounters implements AutoCloseable
 {
-    /** Type id of the "orders in state" gauge. */
-    public static final int ORDERS_IN_STATE_TYPE_ID = 3020;
-    /** Type id of the "instruments with state" gauge. */
-    public static final int INSTRUMENTS_WITH_STATE_TYPE_ID = 3021;
-    /** Type id of the "orders rejected, pool full" counter. */
-    public static final int ORDERS_REJECTED_POOL_FULL_TYPE_ID = 3022;
-    /** Type id of the "unknown-order updates" counter. */
-    public static final int UNKNOWN_ORDER_UPDATES_TYPE_ID = 3023;
-    /** Type id of the "rejected state updates" counter. */
-    public static final int REJECTED_UPDATES_TYPE_ID = 3024;
-    /** Type id of the "records skipped after restart" counter. */
-    public static final int RECORDS_SKIPPED_AFTER_RESTART_TYPE_ID = 3025;
-    /** Type id of the "state resets" counter. */
-    public static final int STATE_RESETS_TYPE_ID = 3026;
-    /** Type id of the "stores rolled back on open" counter. */
-    public static final int ROLLED_BACK_STORES_TYPE_ID = 3027;
-
     private final int partitionId;
     private final AtomicCounter ordersInState;
     private final AtomicCounter instrumentsWithState;
@@ -44,19 +36,23 @@ public final class PartitionStateCounters implements AutoCloseable
     public PartitionStateCounters(final CountersManager countersManager, final int partitionId)
     {
         this.partitionId = partitionId;
-        ordersInState = newCounter(countersManager, ORDERS_IN_STATE_TYPE_ID, "orders in state");
-        instrumentsWithState = newCounter(countersManager, INSTRUMENTS_WITH_STATE_TYPE_ID, "instruments with state");
+        ordersInState = newCounter(countersManager, FANOUT_STATE_ORDERS_TYPE_ID, "orders in state");
+        instrumentsWithState = newCounter(countersManager, FANOUT_STATE_INSTRUMENTS_TYPE_ID, "instruments with state");
         ordersRejectedPoolFull = newCounter(
-            countersManager, ORDERS_REJECTED_POOL_FULL_TYPE_ID, "orders rejected, state pool full");
+            countersManager, FANOUT_STATE_ORDERS_REJECTED_POOL_FULL_TYPE_ID, "orders rejected, state pool full");
         unknownOrderUpdates = newCounter(
-            countersManager, UNKNOWN_ORDER_UPDATES_TYPE_ID, "state updates for unknown order ids");
-        rejectedUpdates = newCounter(countersManager, REJECTED_UPDATES_TYPE_ID,
+            countersManager, FANOUT_STATE_UNKNOWN_ORDER_UPDATES_TYPE_ID, "state updates for unknown order ids");
+        rejectedUpdates = newCounter(countersManager, FANOUT_STATE_REJECTED_UPDATES_TYPE_ID,
             "state updates rejected (duplicate order id, bad side, instrument id out of range)");
         recordsSkippedAfterRestart = newCounter(
-            countersManager, RECORDS_SKIPPED_AFTER_RESTART_TYPE_ID, "records skipped after restart (already applied)");
-        stateResets = newCounter(countersManager, STATE_RESETS_TYPE_ID, "state resets (new ring)");
+            countersManager,
+            FANOUT_STATE_RECORDS_SKIPPED_AFTER_RESTART_TYPE_ID,
+            "records skipped after restart (already applied)");
+        stateResets = newCounter(countersManager, FANOUT_STATE_RESETS_TYPE_ID, "state resets (new ring)");
         rolledBackStores = newCounter(
-            countersManager, ROLLED_BACK_STORES_TYPE_ID, "state stores rolled back on open (unfinished message)");
+            countersManager,
+            FANOUT_STATE_ROLLED_BACK_STORES_TYPE_ID,
+            "state stores rolled back on open (unfinished message)");
     }
 
     private AtomicCounter newCounter(final CountersManager countersManager, final int typeId, final String name)

@@ -4,6 +4,25 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
+import static io.mdfanout.wire.MdfanoutCounters.FEED_DECLARED_MISSING_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_ENDED_SESSION_PACKETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_GAPS_DECLARED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_GAPS_DETECTED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_GAPS_FILLED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_LINES_SILENT_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_LINE_DUPLICATE_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_LINE_GAP_FILL_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_LINE_MESSAGES_ACCEPTED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_LINE_PACKETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_MESSAGES_HELD_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_REQUESTS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_RETRIES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_SEND_ERRORS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_TIMEOUTS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_RING_STALLS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_RING_STALL_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_SESSIONS_ADOPTED_TYPE_ID;
+
 /**
  * Counters of A/B line arbitration and MoldUDP64 gap recovery, per line (A, B and the
  * retransmission channel R) and for the recovery as a whole. Single writer (the feed-handler
@@ -52,26 +71,47 @@ public final class ArbitrationCounters implements AutoCloseable
         for (int line = 0; line < LINE_COUNT; line++)
         {
             final String name = labelPrefix + ": line " + LINE_NAMES[line];
-            packets[line] = countersManager.newCounter(name + " packets");
-            accepted[line] = countersManager.newCounter(name + " messages accepted first");
-            duplicates[line] = countersManager.newCounter(name + " duplicate messages");
-            fills[line] = countersManager.newCounter(name + " messages that filled a gap");
+            packets[line] = newLineCounter(countersManager, name + " packets", FEED_LINE_PACKETS_TYPE_ID, line);
+            accepted[line] = newLineCounter(
+                countersManager, name + " messages accepted first", FEED_LINE_MESSAGES_ACCEPTED_TYPE_ID, line);
+            duplicates[line] = newLineCounter(
+                countersManager, name + " duplicate messages", FEED_LINE_DUPLICATE_MESSAGES_TYPE_ID, line);
+            fills[line] = newLineCounter(
+                countersManager, name + " messages that filled a gap", FEED_LINE_GAP_FILL_MESSAGES_TYPE_ID, line);
         }
-        requestsSent = countersManager.newCounter(labelPrefix + ": retransmission requests sent");
-        requestsRetried = countersManager.newCounter(labelPrefix + ": retransmission requests retried");
-        requestsTimedOut = countersManager.newCounter(labelPrefix + ": retransmission requests timed out");
-        requestSendErrors = countersManager.newCounter(labelPrefix + ": retransmission request send errors");
-        gapsDetected = countersManager.newCounter(labelPrefix + ": gaps detected");
-        gapsFilled = countersManager.newCounter(labelPrefix + ": gaps filled");
-        gapsDeclared = countersManager.newCounter(labelPrefix + ": gaps declared unrecoverable");
-        declaredMissingMessages = countersManager.newCounter(labelPrefix + ": messages missing in declared gaps");
-        messagesHeld = countersManager.newCounter(labelPrefix + ": messages held behind a gap (gauge)");
-        linesSilent = countersManager.newCounter(labelPrefix + ": lines silent (gauge)");
-        sessionsAdopted = countersManager.newCounter(labelPrefix + ": new sessions adopted after end of session");
-        endedSessionPackets = countersManager.newCounter(labelPrefix + ": packets of an ended session ignored");
-        ringStalls = countersManager.newCounter(labelPrefix + ": ring stalls (a ring full past the ring-full wait)");
+        requestsSent = countersManager.newCounter(
+            labelPrefix + ": retransmission requests sent", FEED_RETRANSMIT_REQUESTS_TYPE_ID);
+        requestsRetried = countersManager.newCounter(
+            labelPrefix + ": retransmission requests retried", FEED_RETRANSMIT_RETRIES_TYPE_ID);
+        requestsTimedOut = countersManager.newCounter(
+            labelPrefix + ": retransmission requests timed out", FEED_RETRANSMIT_TIMEOUTS_TYPE_ID);
+        requestSendErrors = countersManager.newCounter(
+            labelPrefix + ": retransmission request send errors", FEED_RETRANSMIT_SEND_ERRORS_TYPE_ID);
+        gapsDetected = countersManager.newCounter(labelPrefix + ": gaps detected", FEED_GAPS_DETECTED_TYPE_ID);
+        gapsFilled = countersManager.newCounter(labelPrefix + ": gaps filled", FEED_GAPS_FILLED_TYPE_ID);
+        gapsDeclared = countersManager.newCounter(
+            labelPrefix + ": gaps declared unrecoverable", FEED_GAPS_DECLARED_TYPE_ID);
+        declaredMissingMessages = countersManager.newCounter(
+            labelPrefix + ": messages missing in declared gaps", FEED_DECLARED_MISSING_MESSAGES_TYPE_ID);
+        messagesHeld = countersManager.newCounter(
+            labelPrefix + ": messages held behind a gap (gauge)", FEED_MESSAGES_HELD_TYPE_ID);
+        linesSilent = countersManager.newCounter(labelPrefix + ": lines silent (gauge)", FEED_LINES_SILENT_TYPE_ID);
+        sessionsAdopted = countersManager.newCounter(
+            labelPrefix + ": new sessions adopted after end of session", FEED_SESSIONS_ADOPTED_TYPE_ID);
+        endedSessionPackets = countersManager.newCounter(
+            labelPrefix + ": packets of an ended session ignored", FEED_ENDED_SESSION_PACKETS_TYPE_ID);
+        ringStalls = countersManager.newCounter(
+            labelPrefix + ": ring stalls (a ring full past the ring-full wait)", FEED_RING_STALLS_TYPE_ID);
         ringStallDroppedMessages = countersManager.newCounter(
-            labelPrefix + ": messages received while a ring stalled (requested or declared after)");
+            labelPrefix + ": messages received while a ring stalled (requested or declared after)",
+            FEED_RING_STALL_MESSAGES_TYPE_ID);
+    }
+
+    private static AtomicCounter newLineCounter(
+        final CountersManager countersManager, final String label, final int typeId, final int line)
+    {
+        // Key: the line index, from which the metrics' label line is derived.
+        return countersManager.newCounter(label, typeId, (key) -> key.putInt(0, line));
     }
 
     /** Times a ring stayed full past the ring-full wait: the feed handler stopped writing and read on. */

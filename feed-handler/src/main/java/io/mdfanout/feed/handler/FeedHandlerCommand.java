@@ -380,7 +380,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
         registry.register(new RingCollector(rings.rings()));
         registry.register(receiveLatency);
         registry.register(new AffinityCollector(affinityPlan));
-        final MetricsServer server = MetricsServer.start(metrics, registry);
+        final MetricsServer server = MetricsServer.start("feed-handler", metrics, registry);
         System.err.println("feed-handler: metrics: " + server.url());
         return server;
     }

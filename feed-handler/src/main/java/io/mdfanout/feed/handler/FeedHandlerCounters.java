@@ -4,6 +4,21 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
+import static io.mdfanout.wire.MdfanoutCounters.FEED_BYTES_RECEIVED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_DUPLICATE_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_DUPLICATE_PACKETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_END_OF_SESSION_PACKETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_HEARTBEATS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_MALFORMED_BLOCKS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_MISSING_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_PACKETS_RECEIVED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_PACKET_ERRORS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_RECEIVE_ERRORS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_SEQUENCE_GAPS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_STALE_END_OF_SESSION_PACKETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_TRUNCATED_PACKETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_WRONG_SESSION_PACKETS_TYPE_ID;
+
 /**
  * Counters of the MoldUDP64 receive and sequencing step. Single writer (the feed-handler
  * thread), readable by any thread through the {@link CountersManager}'s buffers. The ITCH
@@ -34,20 +49,29 @@ public final class FeedHandlerCounters implements AutoCloseable
      */
     public FeedHandlerCounters(final CountersManager countersManager, final String labelPrefix)
     {
-        packetsReceived = countersManager.newCounter(labelPrefix + ": packets received");
-        bytesReceived = countersManager.newCounter(labelPrefix + ": bytes received");
-        truncatedPackets = countersManager.newCounter(labelPrefix + ": truncated packets");
-        malformedBlocks = countersManager.newCounter(labelPrefix + ": malformed message blocks");
-        wrongSession = countersManager.newCounter(labelPrefix + ": packets of a wrong session");
-        duplicatePackets = countersManager.newCounter(labelPrefix + ": duplicate packets");
-        duplicateMessages = countersManager.newCounter(labelPrefix + ": duplicate messages");
-        gaps = countersManager.newCounter(labelPrefix + ": sequence gaps");
-        missingMessages = countersManager.newCounter(labelPrefix + ": missing messages");
-        endOfSession = countersManager.newCounter(labelPrefix + ": end of session packets");
-        staleEndOfSession = countersManager.newCounter(labelPrefix + ": stale end of session packets ignored");
-        heartbeats = countersManager.newCounter(labelPrefix + ": heartbeats");
-        receiveErrors = countersManager.newCounter(labelPrefix + ": socket receive errors");
-        packetErrors = countersManager.newCounter(labelPrefix + ": packets failed with an unexpected error");
+        packetsReceived = countersManager.newCounter(labelPrefix + ": packets received", FEED_PACKETS_RECEIVED_TYPE_ID);
+        bytesReceived = countersManager.newCounter(labelPrefix + ": bytes received", FEED_BYTES_RECEIVED_TYPE_ID);
+        truncatedPackets = countersManager.newCounter(
+            labelPrefix + ": truncated packets", FEED_TRUNCATED_PACKETS_TYPE_ID);
+        malformedBlocks = countersManager.newCounter(
+            labelPrefix + ": malformed message blocks", FEED_MALFORMED_BLOCKS_TYPE_ID);
+        wrongSession = countersManager.newCounter(
+            labelPrefix + ": packets of a wrong session", FEED_WRONG_SESSION_PACKETS_TYPE_ID);
+        duplicatePackets = countersManager.newCounter(
+            labelPrefix + ": duplicate packets", FEED_DUPLICATE_PACKETS_TYPE_ID);
+        duplicateMessages = countersManager.newCounter(
+            labelPrefix + ": duplicate messages", FEED_DUPLICATE_MESSAGES_TYPE_ID);
+        gaps = countersManager.newCounter(labelPrefix + ": sequence gaps", FEED_SEQUENCE_GAPS_TYPE_ID);
+        missingMessages = countersManager.newCounter(labelPrefix + ": missing messages", FEED_MISSING_MESSAGES_TYPE_ID);
+        endOfSession = countersManager.newCounter(
+            labelPrefix + ": end of session packets", FEED_END_OF_SESSION_PACKETS_TYPE_ID);
+        staleEndOfSession = countersManager.newCounter(
+            labelPrefix + ": stale end of session packets ignored", FEED_STALE_END_OF_SESSION_PACKETS_TYPE_ID);
+        heartbeats = countersManager.newCounter(labelPrefix + ": heartbeats", FEED_HEARTBEATS_TYPE_ID);
+        receiveErrors = countersManager.newCounter(
+            labelPrefix + ": socket receive errors", FEED_RECEIVE_ERRORS_TYPE_ID);
+        packetErrors = countersManager.newCounter(
+            labelPrefix + ": packets failed with an unexpected error", FEED_PACKET_ERRORS_TYPE_ID);
     }
 
     /** Datagrams received (every one, valid or not). */

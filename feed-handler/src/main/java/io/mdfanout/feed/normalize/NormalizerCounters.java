@@ -5,6 +5,16 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
+import static io.mdfanout.wire.MdfanoutCounters.FEED_GAP_NOTICES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_INVALID_FIELD_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_INVALID_LENGTH_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_MESSAGES_DECODED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_MESSAGES_NORMALIZED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_RING_FULL_WAITS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_RING_RECORDS_WRITTEN_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_RING_WRITES_ABANDONED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_UNKNOWN_TYPE_MESSAGES_TYPE_ID;
+
 /**
  * Counters of the ITCH to SBE normalization step. Single writer (the thread that calls
  * {@link ItchNormalizer}), read by any thread through the {@link CountersManager}'s buffers.
@@ -32,20 +42,34 @@ public final class NormalizerCounters implements AutoCloseable
     {
         for (final byte type : ItchMessageType.ALL_TYPES)
         {
+            // Key: the ITCH message type character, from which the metrics' label type is derived.
             decodedByType[type & 0xFF] = countersManager.newCounter(
-                labelPrefix + ": ITCH messages decoded type=" + (char)type);
+                labelPrefix + ": ITCH messages decoded type=" + (char)type,
+                FEED_MESSAGES_DECODED_TYPE_ID,
+                (key) -> key.putInt(0, type));
         }
-        messagesPublished = countersManager.newCounter(labelPrefix + ": messages published");
-        ringRecordsWritten = countersManager.newCounter(labelPrefix + ": ring records written");
-        gapNoticesPublished = countersManager.newCounter(labelPrefix + ": gap notices published");
-        unknownTypes = countersManager.newCounter(labelPrefix + ": unknown message types");
-        invalidLength = countersManager.newCounter(labelPrefix + ": messages shorter than their type");
-        invalidField = countersManager.newCounter(labelPrefix + ": messages with an invalid field");
-        ringWritesAbandoned = countersManager.newCounter(labelPrefix + ": ring writes abandoned on interrupt");
+        messagesPublished = countersManager.newCounter(
+            labelPrefix + ": messages published", FEED_MESSAGES_NORMALIZED_TYPE_ID);
+        ringRecordsWritten = countersManager.newCounter(
+            labelPrefix + ": ring records written", FEED_RING_RECORDS_WRITTEN_TYPE_ID);
+        gapNoticesPublished = countersManager.newCounter(
+            labelPrefix + ": gap notices published", FEED_GAP_NOTICES_TYPE_ID);
+        unknownTypes = countersManager.newCounter(
+            labelPrefix + ": unknown message types", FEED_UNKNOWN_TYPE_MESSAGES_TYPE_ID);
+        invalidLength = countersManager.newCounter(
+            labelPrefix + ": messages shorter than their type", FEED_INVALID_LENGTH_MESSAGES_TYPE_ID);
+        invalidField = countersManager.newCounter(
+            labelPrefix + ": messages with an invalid field", FEED_INVALID_FIELD_MESSAGES_TYPE_ID);
+        ringWritesAbandoned = countersManager.newCounter(
+            labelPrefix + ": ring writes abandoned on interrupt", FEED_RING_WRITES_ABANDONED_TYPE_ID);
         ringFullWaits = new AtomicCounter[partitionCount];
         for (int i = 0; i < partitionCount; i++)
         {
-            ringFullWaits[i] = countersManager.newCounter(labelPrefix + ": ring full waits partition=" + i);
+            final int partition = i;
+            ringFullWaits[i] = countersManager.newCounter(
+                labelPrefix + ": ring full waits partition=" + i,
+                FEED_RING_FULL_WAITS_TYPE_ID,
+                (key) -> key.putInt(0, partition));
         }
     }
 

@@ -4,6 +4,19 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
+import static io.mdfanout.wire.MdfanoutCounters.CAPTURE_DATAGRAMS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.CAPTURE_FILTERED_OUT_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.CAPTURE_FIRST_FRAGMENTS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.CAPTURE_FRAGMENTS_SKIPPED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.CAPTURE_MALFORMED_RECORDS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.CAPTURE_NON_IPV4_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.CAPTURE_NON_UDP_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.CAPTURE_OTHER_BLOCKS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.CAPTURE_RECORDS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.CAPTURE_SNAPPED_RECORDS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.CAPTURE_TRUNCATED_AT_END_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.CAPTURE_UNKNOWN_LINK_TYPE_TYPE_ID;
+
 /**
  * Counters of a capture (pcap, pcapng) replay, from the capture records down to the UDP datagrams
  * handed to the MoldUDP64 processor. Packet, sequence and message counters are the processor's and
@@ -31,18 +44,28 @@ public final class CaptureCounters implements AutoCloseable
      */
     public CaptureCounters(final CountersManager countersManager)
     {
-        records = countersManager.newCounter("replay capture: packet records read");
-        snappedRecords = countersManager.newCounter("replay capture: records captured shorter than on the wire (skipped)");
-        malformedRecords = countersManager.newCounter("replay capture: malformed records or frames (skipped)");
-        unknownLinkType = countersManager.newCounter("replay capture: records of an unsupported link type (skipped)");
-        nonIpv4 = countersManager.newCounter("replay capture: frames not IPv4 (skipped)");
-        nonUdp = countersManager.newCounter("replay capture: IPv4 datagrams not UDP (skipped)");
-        fragmentsSkipped = countersManager.newCounter("replay capture: IPv4 fragments after the first (skipped)");
-        firstFragments = countersManager.newCounter("replay capture: first IPv4 fragments (partial payload processed)");
-        filteredOut = countersManager.newCounter("replay capture: UDP datagrams not matching --group/--port");
-        datagrams = countersManager.newCounter("replay capture: UDP datagrams processed as MoldUDP64");
-        otherBlocks = countersManager.newCounter("replay capture: pcapng blocks of other types (skipped)");
-        truncatedAtEnd = countersManager.newCounter("replay capture: records or blocks cut short by the end of the file");
+        records = countersManager.newCounter("replay capture: packet records read", CAPTURE_RECORDS_TYPE_ID);
+        snappedRecords = countersManager.newCounter(
+            "replay capture: records captured shorter than on the wire (skipped)", CAPTURE_SNAPPED_RECORDS_TYPE_ID);
+        malformedRecords = countersManager.newCounter(
+            "replay capture: malformed records or frames (skipped)", CAPTURE_MALFORMED_RECORDS_TYPE_ID);
+        unknownLinkType = countersManager.newCounter(
+            "replay capture: records of an unsupported link type (skipped)", CAPTURE_UNKNOWN_LINK_TYPE_TYPE_ID);
+        nonIpv4 = countersManager.newCounter("replay capture: frames not IPv4 (skipped)", CAPTURE_NON_IPV4_TYPE_ID);
+        nonUdp = countersManager.newCounter(
+            "replay capture: IPv4 datagrams not UDP (skipped)", CAPTURE_NON_UDP_TYPE_ID);
+        fragmentsSkipped = countersManager.newCounter(
+            "replay capture: IPv4 fragments after the first (skipped)", CAPTURE_FRAGMENTS_SKIPPED_TYPE_ID);
+        firstFragments = countersManager.newCounter(
+            "replay capture: first IPv4 fragments (partial payload processed)", CAPTURE_FIRST_FRAGMENTS_TYPE_ID);
+        filteredOut = countersManager.newCounter(
+            "replay capture: UDP datagrams not matching --group/--port", CAPTURE_FILTERED_OUT_TYPE_ID);
+        datagrams = countersManager.newCounter(
+            "replay capture: UDP datagrams processed as MoldUDP64", CAPTURE_DATAGRAMS_TYPE_ID);
+        otherBlocks = countersManager.newCounter(
+            "replay capture: pcapng blocks of other types (skipped)", CAPTURE_OTHER_BLOCKS_TYPE_ID);
+        truncatedAtEnd = countersManager.newCounter(
+            "replay capture: records or blocks cut short by the end of the file", CAPTURE_TRUNCATED_AT_END_TYPE_ID);
     }
 
     /** Packet records read (pcap records, pcapng Enhanced and Simple Packet blocks), valid or not. */

@@ -4,6 +4,12 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
+import static io.mdfanout.wire.MdfanoutCounters.REPLAY_BYTES_READ_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.REPLAY_FILE_BYTES_READ_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.REPLAY_RECORDS_READ_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.REPLAY_TRUNCATED_RECORDS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.REPLAY_UNFRAMEABLE_RECORDS_TYPE_ID;
+
 /**
  * Counters of the file reading and ITCH framing step of a replay (capture framing has
  * {@link CaptureCounters}); message-level counters (decoded per type,
@@ -24,11 +30,14 @@ public final class ReplayCounters implements AutoCloseable
      */
     public ReplayCounters(final CountersManager countersManager)
     {
-        recordsRead = countersManager.newCounter("replay: records read");
-        bytesRead = countersManager.newCounter("replay: message bytes read");
-        truncatedRecords = countersManager.newCounter("replay: records truncated by the end of the file");
-        unframeableRecords = countersManager.newCounter("replay: zero-length records of unknown type (replay stopped)");
-        fileBytesRead = countersManager.newCounter("replay: bytes of the file read (compressed if gzip)");
+        recordsRead = countersManager.newCounter("replay: records read", REPLAY_RECORDS_READ_TYPE_ID);
+        bytesRead = countersManager.newCounter("replay: message bytes read", REPLAY_BYTES_READ_TYPE_ID);
+        truncatedRecords = countersManager.newCounter(
+            "replay: records truncated by the end of the file", REPLAY_TRUNCATED_RECORDS_TYPE_ID);
+        unframeableRecords = countersManager.newCounter(
+            "replay: zero-length records of unknown type (replay stopped)", REPLAY_UNFRAMEABLE_RECORDS_TYPE_ID);
+        fileBytesRead = countersManager.newCounter(
+            "replay: bytes of the file read (compressed if gzip)", REPLAY_FILE_BYTES_READ_TYPE_ID);
     }
 
     /** Records framed and handed to the normalizer (valid or not). */

@@ -15,7 +15,7 @@ import java.nio.ByteBuffer;
 public final class SimulatorCounters implements AutoCloseable
 {
     /** Counter type id of every simulator counter. */
-    public static final int SIMULATOR_COUNTER_TYPE_ID = 7101;
+    public static final int SIMULATOR_COUNTER_TYPE_ID = io.mdfanout.wire.MdfanoutCounters.SIMULATOR_TYPE_ID;
 
     private static final int COUNTERS = 21;
 

@@ -79,6 +79,10 @@ final class FeedHandlerMetricsTest
             assertFalse(lines.contains("mdfanout_feed_packets_received_total{line=\"A\"} 0.0"), body);
             assertTrue(lines.contains("# TYPE mdfanout_feed_held_messages gauge"), body);
             assertTrue(lines.contains("mdfanout_feed_gaps_detected_total 0.0"), body);
+            assertTrue(body.contains("mdfanout_feed_duplicate_messages_total{line=\"B\"} "),
+                "one family, per line: " + body);
+            assertFalse(body.contains("mdfanout_feed_datagrams_received_total"), "sum of packets_received: " + body);
+            assertTrue(body.contains(",role=\"feed-handler\",version=\""), body);
             assertTrue(lines.contains("mdfanout_ring_capacity_bytes{partition=\"1\"} 65536.0"), body);
             // A system event goes to every partition and nothing drains the rings here.
             assertFalse(lines.contains("mdfanout_ring_used_bytes{partition=\"0\"} 0.0"), body);

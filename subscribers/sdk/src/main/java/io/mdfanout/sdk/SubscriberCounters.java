@@ -1,8 +1,34 @@
 package io.mdfanout.sdk;
 
+import io.mdfanout.wire.MdfanoutCounters;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
+
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_DUPLICATE_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_DUPLICATE_PACKETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_FILTERED_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_GAPS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_HEARTBEATS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_LISTENER_ERRORS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_MALFORMED_BY_REASON_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_MALFORMED_SNAPSHOT_PACKETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_MALFORMED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_MISSING_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_OLD_SESSION_PACKETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_PACKETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERIES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERY_ATTEMPTS_ABANDONED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERY_BUFFER_OVERFLOWS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SILENT_STREAMS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SNAPSHOTS_APPLIED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SNAPSHOTS_IGNORED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SNAPSHOT_GAPS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SNAPSHOT_PACKETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_STALE_BY_REASON_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_STALE_EVENTS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SUBSCRIPTION_ERRORS_TYPE_ID;
 
 /**
  * Counters of a {@link FeedSubscriber}. Written only by the polling thread (release semantics),
@@ -10,8 +36,6 @@ import org.agrona.concurrent.status.CountersManager;
  */
 public final class SubscriberCounters implements AutoCloseable
 {
-    /** Counter type id of every subscriber counter. */
-    public static final int SUBSCRIBER_COUNTER_TYPE_ID = 7001_100;
     /** How many counters one instance allocates. */
     public static final int COUNTER_COUNT = 23 + MalformedReason.values().length + StaleReason.values().length;
 
@@ -49,49 +73,80 @@ public final class SubscriberCounters implements AutoCloseable
     public SubscriberCounters(final CountersManager countersManager, final String name)
     {
         final String prefix = "mdfanout-sdk " + name + ": ";
-        packets = countersManager.newCounter(prefix + "packets received", SUBSCRIBER_COUNTER_TYPE_ID);
-        messages = countersManager.newCounter(prefix + "messages delivered", SUBSCRIBER_COUNTER_TYPE_ID);
-        heartbeats = countersManager.newCounter(prefix + "heartbeats received", SUBSCRIBER_COUNTER_TYPE_ID);
-        gaps = countersManager.newCounter(prefix + "stream gaps", SUBSCRIBER_COUNTER_TYPE_ID);
-        missingMessages = countersManager.newCounter(prefix + "missing messages", SUBSCRIBER_COUNTER_TYPE_ID);
-        duplicatePackets = countersManager.newCounter(prefix + "duplicate packets", SUBSCRIBER_COUNTER_TYPE_ID);
-        duplicateMessages = countersManager.newCounter(prefix + "duplicate messages skipped", SUBSCRIBER_COUNTER_TYPE_ID);
-        malformed = countersManager.newCounter(prefix + "malformed packets", SUBSCRIBER_COUNTER_TYPE_ID);
-        listenerErrors = countersManager.newCounter(prefix + "listener exceptions", SUBSCRIBER_COUNTER_TYPE_ID);
+        packets = newCounter(countersManager, prefix + "packets received", SUBSCRIBER_PACKETS_TYPE_ID, name);
+        messages = newCounter(countersManager, prefix + "messages delivered", SUBSCRIBER_MESSAGES_TYPE_ID, name);
+        heartbeats = newCounter(countersManager, prefix + "heartbeats received", SUBSCRIBER_HEARTBEATS_TYPE_ID, name);
+        gaps = newCounter(countersManager, prefix + "stream gaps", SUBSCRIBER_GAPS_TYPE_ID, name);
+        missingMessages = newCounter(
+            countersManager, prefix + "missing messages", SUBSCRIBER_MISSING_MESSAGES_TYPE_ID, name);
+        duplicatePackets = newCounter(
+            countersManager, prefix + "duplicate packets", SUBSCRIBER_DUPLICATE_PACKETS_TYPE_ID, name);
+        duplicateMessages = newCounter(
+            countersManager, prefix + "duplicate messages skipped", SUBSCRIBER_DUPLICATE_MESSAGES_TYPE_ID, name);
+        malformed = newCounter(countersManager, prefix + "malformed packets", SUBSCRIBER_MALFORMED_TYPE_ID, name);
+        listenerErrors = newCounter(
+            countersManager, prefix + "listener exceptions", SUBSCRIBER_LISTENER_ERRORS_TYPE_ID, name);
         final MalformedReason[] reasons = MalformedReason.values();
         malformedByReason = new AtomicCounter[reasons.length];
         for (final MalformedReason reason : reasons)
         {
             malformedByReason[reason.ordinal()] = countersManager.newCounter(
-                prefix + "malformed packets: " + reason.label(), SUBSCRIBER_COUNTER_TYPE_ID);
+                prefix + "malformed packets: " + reason.label(),
+                SUBSCRIBER_MALFORMED_BY_REASON_TYPE_ID,
+                (key) -> MdfanoutCounters.putSubscriberReasonKey(key, name, reason.label()));
         }
-        staleEvents = countersManager.newCounter(prefix + "stale events", SUBSCRIBER_COUNTER_TYPE_ID);
+        staleEvents = newCounter(countersManager, prefix + "stale events", SUBSCRIBER_STALE_EVENTS_TYPE_ID, name);
         final StaleReason[] staleReasons = StaleReason.values();
         staleByReason = new AtomicCounter[staleReasons.length];
         for (final StaleReason reason : staleReasons)
         {
             staleByReason[reason.ordinal()] = countersManager.newCounter(
-                prefix + "stale events: " + reason.label(), SUBSCRIBER_COUNTER_TYPE_ID);
+                prefix + "stale events: " + reason.label(),
+                SUBSCRIBER_STALE_BY_REASON_TYPE_ID,
+                (key) -> MdfanoutCounters.putSubscriberReasonKey(key, name, reason.label()));
         }
-        recoveries = countersManager.newCounter(prefix + "recoveries completed", SUBSCRIBER_COUNTER_TYPE_ID);
-        recoveryAttemptsAbandoned = countersManager.newCounter(
-            prefix + "recovery attempts abandoned", SUBSCRIBER_COUNTER_TYPE_ID);
-        snapshotsApplied = countersManager.newCounter(prefix + "snapshots applied", SUBSCRIBER_COUNTER_TYPE_ID);
-        snapshotsIgnored = countersManager.newCounter(
-            prefix + "snapshots ignored (other session or too old)", SUBSCRIBER_COUNTER_TYPE_ID);
-        recoveryBufferOverflows = countersManager.newCounter(
-            prefix + "recovery buffer overflows", SUBSCRIBER_COUNTER_TYPE_ID);
-        filteredMessages = countersManager.newCounter(
-            prefix + "messages filtered (already in snapshot)", SUBSCRIBER_COUNTER_TYPE_ID);
-        snapshotPackets = countersManager.newCounter(prefix + "snapshot packets received", SUBSCRIBER_COUNTER_TYPE_ID);
-        snapshotGaps = countersManager.newCounter(prefix + "snapshot stream gaps", SUBSCRIBER_COUNTER_TYPE_ID);
-        malformedSnapshotPackets = countersManager.newCounter(
-            prefix + "malformed snapshot packets", SUBSCRIBER_COUNTER_TYPE_ID);
-        oldSessionPackets = countersManager.newCounter(
-            prefix + "old-session packets ignored", SUBSCRIBER_COUNTER_TYPE_ID);
-        silentStreams = countersManager.newCounter(prefix + "streams gone silent", SUBSCRIBER_COUNTER_TYPE_ID);
-        subscriptionErrors = countersManager.newCounter(
-            prefix + "subscription errors", SUBSCRIBER_COUNTER_TYPE_ID);
+        recoveries = newCounter(countersManager, prefix + "recoveries completed", SUBSCRIBER_RECOVERIES_TYPE_ID, name);
+        recoveryAttemptsAbandoned = newCounter(
+            countersManager,
+            prefix + "recovery attempts abandoned",
+            SUBSCRIBER_RECOVERY_ATTEMPTS_ABANDONED_TYPE_ID,
+            name);
+        snapshotsApplied = newCounter(
+            countersManager, prefix + "snapshots applied", SUBSCRIBER_SNAPSHOTS_APPLIED_TYPE_ID, name);
+        snapshotsIgnored = newCounter(
+            countersManager,
+            prefix + "snapshots ignored (other session or too old)",
+            SUBSCRIBER_SNAPSHOTS_IGNORED_TYPE_ID,
+            name);
+        recoveryBufferOverflows = newCounter(
+            countersManager, prefix + "recovery buffer overflows", SUBSCRIBER_RECOVERY_BUFFER_OVERFLOWS_TYPE_ID, name);
+        filteredMessages = newCounter(
+            countersManager,
+            prefix + "messages filtered (already in snapshot)",
+            SUBSCRIBER_FILTERED_MESSAGES_TYPE_ID,
+            name);
+        snapshotPackets = newCounter(
+            countersManager, prefix + "snapshot packets received", SUBSCRIBER_SNAPSHOT_PACKETS_TYPE_ID, name);
+        snapshotGaps = newCounter(
+            countersManager, prefix + "snapshot stream gaps", SUBSCRIBER_SNAPSHOT_GAPS_TYPE_ID, name);
+        malformedSnapshotPackets = newCounter(
+            countersManager,
+            prefix + "malformed snapshot packets",
+            SUBSCRIBER_MALFORMED_SNAPSHOT_PACKETS_TYPE_ID,
+            name);
+        oldSessionPackets = newCounter(
+            countersManager, prefix + "old-session packets ignored", SUBSCRIBER_OLD_SESSION_PACKETS_TYPE_ID, name);
+        silentStreams = newCounter(
+            countersManager, prefix + "streams gone silent", SUBSCRIBER_SILENT_STREAMS_TYPE_ID, name);
+        subscriptionErrors = newCounter(
+            countersManager, prefix + "subscription errors", SUBSCRIBER_SUBSCRIPTION_ERRORS_TYPE_ID, name);
+    }
+
+    private static AtomicCounter newCounter(
+        final CountersManager countersManager, final String label, final int typeId, final String name)
+    {
+        // Key: the subscriber's name, from which the metrics' label subscriber is derived.
+        return countersManager.newCounter(label, typeId, (key) -> MdfanoutCounters.putSubscriberKey(key, name));
     }
 
     /** @return Aeron messages accepted as packets (heartbeats excluded). */

@@ -77,7 +77,7 @@ final class ToolMetrics implements AutoCloseable
         registry.register(new CountersCollector(countersManager));
         registry.register(new AeronCountersCollector(media.aeron()::countersReader));
         registry.register(deliveryLatency);
-        server = MetricsServer.start(options, registry);
+        server = MetricsServer.start(tool, options, registry);
         out.println(tool + ": metrics: " + server.url());
     }
 

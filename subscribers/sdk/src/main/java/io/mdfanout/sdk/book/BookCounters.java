@@ -1,16 +1,20 @@
 package io.mdfanout.sdk.book;
 
+import io.mdfanout.wire.MdfanoutCounters;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
+
+import static io.mdfanout.wire.MdfanoutCounters.BOOK_DUPLICATE_ORDER_IDS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.BOOK_INVALID_ORDERS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.BOOK_ORDER_EVENTS_APPLIED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.BOOK_UNKNOWN_ORDER_REFERENCES_TYPE_ID;
 
 /**
  * Counters of {@link OrderBooks}: single writer (the polling thread), readable from any thread.
  */
 public final class BookCounters implements AutoCloseable
 {
-    /** Counter type id of every book counter. */
-    public static final int BOOK_COUNTER_TYPE_ID = 7001_200;
     /** How many counters one instance allocates. */
     public static final int COUNTER_COUNT = 4;
 
@@ -28,12 +32,21 @@ public final class BookCounters implements AutoCloseable
     public BookCounters(final CountersManager countersManager, final String name)
     {
         final String prefix = "mdfanout-sdk books " + name + ": ";
-        ordersApplied = countersManager.newCounter(prefix + "order events applied", BOOK_COUNTER_TYPE_ID);
-        unknownOrderReferences = countersManager.newCounter(
-            prefix + "unknown order references ignored", BOOK_COUNTER_TYPE_ID);
-        duplicateOrderIds = countersManager.newCounter(prefix + "duplicate order ids ignored", BOOK_COUNTER_TYPE_ID);
-        invalidOrders = countersManager.newCounter(
-            prefix + "invalid orders ignored (bad side)", BOOK_COUNTER_TYPE_ID);
+        ordersApplied = newCounter(
+            countersManager, prefix + "order events applied", BOOK_ORDER_EVENTS_APPLIED_TYPE_ID, name);
+        unknownOrderReferences = newCounter(
+            countersManager, prefix + "unknown order references ignored", BOOK_UNKNOWN_ORDER_REFERENCES_TYPE_ID, name);
+        duplicateOrderIds = newCounter(
+            countersManager, prefix + "duplicate order ids ignored", BOOK_DUPLICATE_ORDER_IDS_TYPE_ID, name);
+        invalidOrders = newCounter(
+            countersManager, prefix + "invalid orders ignored (bad side)", BOOK_INVALID_ORDERS_TYPE_ID, name);
+    }
+
+    private static AtomicCounter newCounter(
+        final CountersManager countersManager, final String label, final int typeId, final String name)
+    {
+        // Key: the subscriber's name, from which the metrics' label subscriber is derived.
+        return countersManager.newCounter(label, typeId, (key) -> MdfanoutCounters.putSubscriberKey(key, name));
     }
 
     /** @return add, execute, cancel, delete and replace events applied to a book. */
