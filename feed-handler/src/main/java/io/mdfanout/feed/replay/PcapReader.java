@@ -19,9 +19,9 @@ import java.nio.ByteOrder;
 public final class PcapReader implements CaptureReader
 {
     /** Magic number of microsecond captures, as read big-endian. */
-    public static final int MAGIC_MICROS = ReplayFormat.PCAP_MAGIC_MICROS;
+    public static final int MAGIC_MICROS = CaptureMagic.PCAP_MICROS;
     /** Magic number of nanosecond captures, as read big-endian. */
-    public static final int MAGIC_NANOS = ReplayFormat.PCAP_MAGIC_NANOS;
+    public static final int MAGIC_NANOS = CaptureMagic.PCAP_NANOS;
 
     private static final int GLOBAL_HEADER_LENGTH = 24;
     private static final int RECORD_HEADER_LENGTH = 16;

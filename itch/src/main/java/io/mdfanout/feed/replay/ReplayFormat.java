@@ -10,13 +10,6 @@ public enum ReplayFormat
     /** pcapng capture. */
     PCAPNG;
 
-    /** Magic number of classic pcap captures with microsecond timestamps, as read big-endian. */
-    public static final int PCAP_MAGIC_MICROS = 0xA1B2C3D4;
-    /** Magic number of classic pcap captures with nanosecond timestamps, as read big-endian. */
-    public static final int PCAP_MAGIC_NANOS = 0xA1B23C4D;
-    /** Block type of pcapng's Section Header Block, also the file's magic (the same in both byte orders). */
-    public static final int PCAPNG_SECTION_HEADER_BLOCK = 0x0A0D0D0A;
-
     /**
      * Tell the format from the first four bytes.
      *
@@ -25,28 +18,14 @@ public enum ReplayFormat
      */
     public static ReplayFormat detect(final int firstFourBigEndian)
     {
-        if (isPcapMagic(firstFourBigEndian))
+        if (CaptureMagic.isPcap(firstFourBigEndian))
         {
             return PCAP;
         }
-        if (PCAPNG_SECTION_HEADER_BLOCK == firstFourBigEndian)
+        if (CaptureMagic.PCAPNG_SECTION_HEADER_BLOCK == firstFourBigEndian)
         {
             return PCAPNG;
         }
         return ITCH;
-    }
-
-    /**
-     * True when the first four bytes are one of the pcap magic numbers, in either byte order.
-     *
-     * @param firstFourBigEndian the first four bytes of the file read as a big-endian int.
-     * @return whether the file is a classic pcap capture.
-     */
-    public static boolean isPcapMagic(final int firstFourBigEndian)
-    {
-        return PCAP_MAGIC_MICROS == firstFourBigEndian ||
-            PCAP_MAGIC_MICROS == Integer.reverseBytes(firstFourBigEndian) ||
-            PCAP_MAGIC_NANOS == firstFourBigEndian ||
-            PCAP_MAGIC_NANOS == Integer.reverseBytes(firstFourBigEndian);
     }
 }
