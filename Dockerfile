@@ -27,11 +27,14 @@ COPY pom.xml ./
 COPY schemas/ schemas/
 COPY metrics/ metrics/
 COPY affinity/ affinity/
+COPY itch/ itch/
+COPY simulator/ simulator/
 COPY feed-handler/ feed-handler/
 COPY fanout/ fanout/
 COPY subscribers/ subscribers/
 COPY cli/ cli/
-# The benchmarks are not in the image; the reactor only needs their pom to read the module list.
+# The system tests and the benchmarks are not in the image; the reactor only needs their poms to read the module list.
+COPY system-tests/pom.xml system-tests/pom.xml
 COPY bench/pom.xml bench/pom.xml
 # Build output that came with the context (a host build, for the prebuilt target) is dropped first.
 RUN rm -rf target */target subscribers/*/target \

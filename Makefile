@@ -4,7 +4,7 @@ SHELL := /bin/bash
 MVN ?= mvn
 MVN_FLAGS ?= -B -ntp
 JAR := cli/target/mdfanout.jar
-SOURCES := $(shell find pom.xml schemas metrics affinity feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
+SOURCES := $(shell find pom.xml schemas metrics affinity itch simulator feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
 .PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools netns-tools k8s-tools chart-test \
 	node-test bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full bench-bundle bench-bundle-test

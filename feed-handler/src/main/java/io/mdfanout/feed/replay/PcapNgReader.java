@@ -20,7 +20,7 @@ import java.nio.ByteOrder;
 public final class PcapNgReader implements CaptureReader
 {
     /** Block type of the Section Header Block, also the file's magic (the same in both byte orders). */
-    public static final int SECTION_HEADER_BLOCK = 0x0A0D0D0A;
+    public static final int SECTION_HEADER_BLOCK = CaptureMagic.PCAPNG_SECTION_HEADER_BLOCK;
     /** Byte-order magic inside the Section Header Block. */
     public static final int BYTE_ORDER_MAGIC = 0x1A2B3C4D;
     /** Interface Description Block. */

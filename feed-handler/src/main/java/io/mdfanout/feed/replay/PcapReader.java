@@ -19,9 +19,9 @@ import java.nio.ByteOrder;
 public final class PcapReader implements CaptureReader
 {
     /** Magic number of microsecond captures, as read big-endian. */
-    public static final int MAGIC_MICROS = 0xA1B2C3D4;
+    public static final int MAGIC_MICROS = CaptureMagic.PCAP_MICROS;
     /** Magic number of nanosecond captures, as read big-endian. */
-    public static final int MAGIC_NANOS = 0xA1B23C4D;
+    public static final int MAGIC_NANOS = CaptureMagic.PCAP_NANOS;
 
     private static final int GLOBAL_HEADER_LENGTH = 24;
     private static final int RECORD_HEADER_LENGTH = 16;
@@ -48,18 +48,6 @@ public final class PcapReader implements CaptureReader
         this.decoder = decoder;
         this.counters = counters;
         this.pace = pace;
-    }
-
-    /**
-     * True when the first four bytes are one of the pcap magic numbers, in either byte order.
-     *
-     * @param firstFourBigEndian the first four bytes of the file read as a big-endian int.
-     * @return whether the file is a classic pcap capture.
-     */
-    public static boolean isPcapMagic(final int firstFourBigEndian)
-    {
-        return MAGIC_MICROS == firstFourBigEndian || MAGIC_MICROS == Integer.reverseBytes(firstFourBigEndian) ||
-            MAGIC_NANOS == firstFourBigEndian || MAGIC_NANOS == Integer.reverseBytes(firstFourBigEndian);
     }
 
     /** {@inheritDoc} */

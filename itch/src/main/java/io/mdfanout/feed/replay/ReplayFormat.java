@@ -18,11 +18,11 @@ public enum ReplayFormat
      */
     public static ReplayFormat detect(final int firstFourBigEndian)
     {
-        if (PcapReader.isPcapMagic(firstFourBigEndian))
+        if (CaptureMagic.isPcap(firstFourBigEndian))
         {
             return PCAP;
         }
-        if (PcapNgReader.SECTION_HEADER_BLOCK == firstFourBigEndian)
+        if (CaptureMagic.PCAPNG_SECTION_HEADER_BLOCK == firstFourBigEndian)
         {
             return PCAPNG;
         }

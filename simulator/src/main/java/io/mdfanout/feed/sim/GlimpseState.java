@@ -35,7 +35,7 @@ import static java.nio.ByteOrder.BIG_ENDIAN;
  * </ul>
  * P, Q, B, I, K, J and O are events rather than state and are not spun. Applying the spin, then the live feed from
  * the End of Snapshot's sequence number on, gives the same book as applying the whole session
- * ({@link ReferenceBook#dump()}).
+ * (the tests' oracle, {@code ReferenceBook#dump()}).
  * <p>
  * Each message goes out framed as a SoupBinTCP Sequenced Data packet (u16 big-endian length, 'S', the message), so
  * that the GLIMPSE server writes the spin as it is, in a few large writes rather than one system call a message.

@@ -8,7 +8,7 @@ import java.io.InputStream;
 
 /**
  * Frames the records of a NASDAQ binary ITCH 5.0 stream (a 2-byte big-endian length, then the message), read in
- * large chunks into one buffer: the framing the {@code replay} command ({@link ItchFileReplayer}) and the
+ * large chunks into one buffer: the framing the {@code replay} command ({@code ItchFileReplayer}) and the
  * simulator's file source share. A record of length 0 followed by a type byte takes that type's specified length,
  * the form some published samples use.
  * <p>
