@@ -15,8 +15,8 @@
 #        IMAGE_ENGINE         docker or podman (empty: docker when its daemon answers, else podman)
 #        IMAGE_TARGET         prebuilt (default: the distribution `make build` made, cli/target) or runtime
 #                             (Maven builds it again inside the image)
-#        RELEASE_IMAGE        the tag (default localhost/mdfanout:VERSION); an image of that tag built from this
-#                             very revision of a clean tree is reused, not rebuilt
+#        RELEASE_IMAGE        the tag (default localhost/mdfanout:VERSION); an image of that tag, or of IMAGE
+#                             (make image's), built from this very revision of a clean tree is reused, not rebuilt
 #        MVN, MVN_FLAGS, HELM
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -75,10 +75,20 @@ target="${IMAGE_TARGET:-prebuilt}"
 label() { # image, OCI label name
   "$engine" image inspect --format "{{ index .Config.Labels \"org.opencontainers.image.$2\" }}" "$1" 2>/dev/null
 }
-if [ -z "$dirty" ] && [ "$(label "$image" revision)" = "$revision" ] &&
-  [ "$(label "$image" version)" = "$version" ]; then
-  log "image: reusing $image (built from revision $revision)"
-else
+# An image of this very revision (of a clean tree) is reused: this tag's from an earlier release, or `make
+# image`'s (IMAGE), tagged anew.
+reused=""
+if [ -z "$dirty" ]; then
+  for candidate in "$image" ${IMAGE:+"$IMAGE"}; do
+    if [ "$(label "$candidate" revision)" = "$revision" ] && [ "$(label "$candidate" version)" = "$version" ]; then
+      [ "$candidate" = "$image" ] || "$engine" tag "$candidate" "$image"
+      log "image: reusing $candidate (built from revision $revision) as $image"
+      reused=1
+      break
+    fi
+  done
+fi
+if [ -z "$reused" ]; then
   base="${IMAGE_BASE:-}"
   builder="${IMAGE_BUILDER:-}"
   if [ "${LOCAL_BASES:-0}" = 1 ]; then
