@@ -95,9 +95,12 @@ if [ -z "$reused" ]; then
     base="$("$root/scripts/image/local-bases.sh" jre podman)"
     [ "$target" = prebuilt ] || builder="$("$root/scripts/image/local-bases.sh" builder podman)"
   fi
+  # podman: no layer cache, which can carry the labels of an earlier revision over (build arguments).
+  cache=()
+  [ "$engine" != podman ] || cache=(--layers=false)
   log "image: building $image (target $target) with $engine"
   MDFANOUT_ENGINE="$engine" BASE="$base" BUILDER="$builder" TARGET="$target" \
-    "$root/scripts/image/build.sh" "$image" --quiet --network host >/dev/null
+    "$root/scripts/image/build.sh" "$image" --quiet "${cache[@]}" --network host >/dev/null
 fi
 archive="$dir/image/mdfanout-$version.tar"
 if [ "$engine" = podman ]; then
