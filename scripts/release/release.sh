@@ -55,7 +55,7 @@ dir="$(cd "$dir" && pwd)"
 # ---- Maven: build the published modules in the reactor and deploy them to a file repository -------------
 # Install is skipped: a release writes nothing to the local repository (~/.m2) that other builds share.
 log "maven: deploying the parent pom, mdfanout-schemas and mdfanout-sdk to $dir/maven"
-(cd "$root" && "$mvn_cmd" "${mvn_flags[@]}" -q deploy -Prelease -pl subscribers/sdk -am -DskipTests \
+(cd "$root" && "$mvn_cmd" "${mvn_flags[@]}" -q -Dstyle.color=never deploy -Prelease -pl subscribers/sdk -am -DskipTests \
   -Dmaven.install.skip=true -DaltDeploymentRepository="release::file://$dir/maven")
 
 # ---- the Helm chart ------------------------------------------------------------------------------------
@@ -81,8 +81,12 @@ reused=""
 if [ -z "$dirty" ]; then
   for candidate in "$image" ${IMAGE:+"$IMAGE"}; do
     if [ "$(label "$candidate" revision)" = "$revision" ] && [ "$(label "$candidate" version)" = "$version" ]; then
-      [ "$candidate" = "$image" ] || "$engine" tag "$candidate" "$image"
-      log "image: reusing $candidate (built from revision $revision) as $image"
+      if [ "$candidate" = "$image" ]; then
+        log "image: reusing $image (built from revision $revision)"
+      else
+        "$engine" tag "$candidate" "$image"
+        log "image: reusing $candidate (built from revision $revision) as $image"
+      fi
       reused=1
       break
     fi
