@@ -131,7 +131,7 @@ cp -r "$root/examples/subscriber" "$work/example"
 rm -rf "$work/example/target"
 cp -r "$HOME/.m2/repository" "$work/m2"
 rm -rf "$work/m2/io/mdfanout"
-(cd "$work/example" && mvn -B -ntp -q -o -Daether.offline.protocols=file -Dmaven.repo.local="$work/m2" \
+(cd "$work/example" && mvn -B -ntp -q -o -Dstyle.color=never -Daether.offline.protocols=file -Dmaven.repo.local="$work/m2" \
   -Dmdfanout.repository="file://$dir/maven" package) >"$work/example-build.log" 2>&1 ||
   fail "examples/subscriber did not build against maven/: $(tail -20 "$work/example-build.log")"
 for artifact in $published; do
