@@ -131,8 +131,9 @@ cp -r "$root/examples/subscriber" "$work/example"
 rm -rf "$work/example/target"
 cp -r "$HOME/.m2/repository" "$work/m2"
 rm -rf "$work/m2/io/mdfanout"
-(cd "$work/example" && mvn -B -ntp -q -o -Dstyle.color=never -Daether.offline.protocols=file -Dmaven.repo.local="$work/m2" \
-  -Dmdfanout.repository="file://$dir/maven" package) >"$work/example-build.log" 2>&1 ||
+# Offline (-o) but for file: repositories, so nothing can come from a network repository either.
+(cd "$work/example" && mvn -B -ntp -q -Dstyle.color=never -o -Daether.offline.protocols=file \
+  -Dmaven.repo.local="$work/m2" -Dmdfanout.repository="file://$dir/maven" package) >"$work/example-build.log" 2>&1 ||
   fail "examples/subscriber did not build against maven/: $(tail -20 "$work/example-build.log")"
 for artifact in $published; do
   grep -q '>mdfanout-release=$' "$work/m2/io/mdfanout/$artifact/$version/_remote.repositories" 2>/dev/null ||

@@ -55,8 +55,8 @@ dir="$(cd "$dir" && pwd)"
 # ---- Maven: build the published modules in the reactor and deploy them to a file repository -------------
 # Install is skipped: a release writes nothing to the local repository (~/.m2) that other builds share.
 log "maven: deploying the parent pom, mdfanout-schemas and mdfanout-sdk to $dir/maven"
-(cd "$root" && "$mvn_cmd" "${mvn_flags[@]}" -q -Dstyle.color=never deploy -Prelease -pl subscribers/sdk -am -DskipTests \
-  -Dmaven.install.skip=true -DaltDeploymentRepository="release::file://$dir/maven")
+(cd "$root" && "$mvn_cmd" "${mvn_flags[@]}" -q -Dstyle.color=never deploy -Prelease -pl subscribers/sdk -am \
+  -DskipTests -Dmaven.install.skip=true -DaltDeploymentRepository="release::file://$dir/maven")
 
 # ---- the Helm chart ------------------------------------------------------------------------------------
 log "chart: packaging charts/mdfanout"
