@@ -22,6 +22,7 @@ import io.mdfanout.sdk.book.OrderBooks;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.MutableLong;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -83,14 +84,14 @@ public final class TopOfBookExample
     static int run(final Options options)
     {
         final OrderBooks books = new OrderBooks();
-        final long[] messages = new long[1];
+        final MutableLong messages = new MutableLong();
         final MarketDataListener listener = new MarketDataListener()
         {
             // Every message comes here first: the application's own logic (here, a count).
             public void onRawMessage(
                 final MessageContext context, final DirectBuffer buffer, final int offset, final int length)
             {
-                messages[0]++;
+                messages.increment();
             }
 
             // Forward what the books need (or simply pass `books` itself as the listener).
@@ -237,15 +238,15 @@ public final class TopOfBookExample
                         allLive &= seenLive[i];
                     }
 
-                    if (options.messages > 0 && messages[0] >= options.messages && allLive)
+                    if (options.messages > 0 && messages.get() >= options.messages && allLive)
                     {
-                        System.err.println("top-of-book: " + messages[0] + " messages, a live book of every symbol");
+                        System.err.println("top-of-book: " + messages.get() + " messages, a live book of every symbol");
                         break;
                     }
                     if (nowMs >= deadlineMs)
                     {
                         System.err.println("top-of-book: timed out after " + options.timeoutS + " s with " +
-                            messages[0] + " messages (wanted " + options.messages + "), connected=" +
+                            messages.get() + " messages (wanted " + options.messages + "), connected=" +
                             subscriber.isConnected());
                         exitCode = EXIT_TIMEOUT;
                         break;
