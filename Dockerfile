@@ -16,7 +16,7 @@
 #   BUILDER  the Maven + JDK 17 image of the build stage
 #   BASE     the Java 17 runtime image (java on PATH, and at /opt/java/openjdk/bin/java as in the
 #            Eclipse Temurin images, for the Aeron tools' commands; a shell is not needed)
-#   VERSION, REVISION, CREATED  stamped into the OCI labels
+#   VERSION, REVISION, CREATED, SOURCE  stamped into the OCI labels
 ARG BUILDER=docker.io/library/maven:3.9-eclipse-temurin-17
 ARG BASE=docker.io/library/eclipse-temurin:17-jre
 
@@ -50,12 +50,17 @@ ARG BASE
 ARG VERSION=0.1.0
 ARG REVISION=unknown
 ARG CREATED=unknown
+ARG SOURCE=https://github.com/mdfanout/mdfanout
 LABEL org.opencontainers.image.title="mdfanout" \
       org.opencontainers.image.description="NASDAQ ITCH 5.0 feed handler, Aeron multicast fan-out and subscriber tools; the container's arguments are the role (simulator, feed-handler, replay, fanout, tail, book, stats, record) and its options" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.created="${CREATED}" \
       org.opencontainers.image.vendor="mdfanout" \
+      org.opencontainers.image.source="${SOURCE}" \
+      org.opencontainers.image.url="${SOURCE}" \
+      org.opencontainers.image.documentation="${SOURCE}/blob/main/README.md" \
+      org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.base.name="${BASE}"
 
 # JVM options a deployment may tune (docker run -e JDK_JAVA_OPTIONS=...): the java launcher reads

@@ -7,7 +7,7 @@ JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity itch simulator feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
 .PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools netns-tools k8s-tools chart-test \
-	node-test bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full bench-bundle bench-bundle-test
+	node-test release release-test bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full bench-bundle bench-bundle-test
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
@@ -20,6 +20,11 @@ help:
 	@echo "make chart-test - lint, render, schema-check the Helm chart and helm install it on a local control plane (part of make test)"
 	@echo "make node-test - the chart on a real kubelet node here (containerd, static CPU manager): pods, pinning, helm test,"
 	@echo "              Prometheus, restarts, upgrade, uninstall (part of make test)"
+	@echo "make release - the release in one folder (RELEASE_DIR, default $(RELEASE_DIR)): maven/ (a Maven repository with"
+	@echo "              the parent pom, schema and SDK jars with sources and javadoc), the packaged chart, the image archive"
+	@echo "              with OCI labels, SHA256SUMS (docs/RELEASING.md; LOCAL_BASES=1: the image on local bases)"
+	@echo "make release-test - make release, check the folder, build examples/subscriber against its maven/ alone and run"
+	@echo "              it against the chain until it sees live books (part of make test)"
 	@echo "make bench-itchy [ITCH_FILE=F] - native decoder peer: the Rust itchy crate decodes F (default: a generated"
 	@echo "              5M-message session in ~/.cache/mdfanout/peers) from memory; one machine-readable result line"
 	@echo "make bench-nats-setup - build nats-server from the Go module proxy into ~/.cache/mdfanout/peers/bin (cached)"
@@ -56,6 +61,7 @@ test: toolchain monitoring-tools netns-tools
 	$(MVN) $(MVN_FLAGS) install
 	$(MAKE) bench-bundle-test
 	$(MAKE) image-test
+	$(MAKE) release-test
 	$(MAKE) chart-test
 	$(MAKE) node-test
 
@@ -120,6 +126,20 @@ endif
 # removes what it created, keeps the cached base images.
 image-test: build
 	scripts/image/smoke-test.sh
+
+# ---- release (scripts/release; docs/RELEASING.md) ----------------------------------------------------
+# The image is built from the distribution `make build` made (IMAGE_TARGET=runtime: Maven again in the image),
+# on the public bases, or on local ones with LOCAL_BASES=1; helm comes from k8s-tools.
+RELEASE_DIR ?= target/release
+release: build k8s-tools
+	@LOCAL_BASES=$(LOCAL_BASES) IMAGE="$(IMAGE)" IMAGE_ENGINE="$(IMAGE_ENGINE)" IMAGE_BASE="$(IMAGE_BASE)" \
+	  IMAGE_BUILDER="$(IMAGE_BUILDER)" IMAGE_TARGET="$(IMAGE_TARGET)" MVN="$(MVN)" MVN_FLAGS="$(MVN_FLAGS)" \
+	  scripts/release/release.sh $(RELEASE_DIR)
+
+# A release on the local bases (as image-test builds), then the checks of scripts/release/release-test.sh.
+release-test:
+	$(MAKE) release LOCAL_BASES=1
+	@scripts/release/release-test.sh $(RELEASE_DIR)
 
 # ---- benchmark peers (bench/peers; caches and build output under ~/.cache/mdfanout/peers) ------------
 # bench-itchy needs cargo; without ITCH_FILE it generates the session with the simulator (hence build).
