@@ -45,12 +45,11 @@ class DeliveryLatencyTest
     {
         final String channel = CHANNEL;
         final LongArrayList latencies = new LongArrayList();
-        final FeedSubscriberOptions options = new FeedSubscriberOptions().deliveryLatencyRecorder(latencies::addLong);
         final MarketDataListener listener = new MarketDataListener()
         {
         };
-        try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), channel, STREAM_ID_BASE, new int[] {0},
-            listener, null, Throwable::printStackTrace, options);
+        try (FeedSubscriber subscriber = new FeedSubscriber(media.context(channel, STREAM_ID_BASE, 0).listener(listener)
+            .deliveryLatencyRecorder(latencies::addLong));
             ExclusivePublication publication = media.publication(channel, Partitioning.streamId(STREAM_ID_BASE, 0)))
         {
             TestMedia.awaitConnected(subscriber, publication);

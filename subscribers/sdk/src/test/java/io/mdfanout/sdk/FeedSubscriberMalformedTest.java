@@ -49,7 +49,7 @@ class FeedSubscriberMalformedTest
         final int streamIdBase = 1300;
         final String channel = TestMedia.channel(PORT);
         final RecordingListener listener = new RecordingListener();
-        try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), channel, streamIdBase, 1, listener);
+        try (FeedSubscriber subscriber = new FeedSubscriber(media.context(channel, streamIdBase).partitionCount(1).listener(listener));
             ExclusivePublication publication = media.publication(channel, Partitioning.streamId(streamIdBase, PARTITION)))
         {
             TestMedia.awaitConnected(subscriber, publication);
@@ -144,7 +144,7 @@ class FeedSubscriberMalformedTest
         };
         final List<Throwable> errors = new ArrayList<>();
         try (FeedSubscriber subscriber = new FeedSubscriber(
-            media.aeron(), channel, streamIdBase, new int[]{ PARTITION }, throwing, null, errors::add);
+            media.context(channel, streamIdBase, PARTITION).listener(throwing).errorHandler(errors::add));
             ExclusivePublication publication = media.publication(channel, Partitioning.streamId(streamIdBase, PARTITION)))
         {
             TestMedia.awaitConnected(subscriber, publication);

@@ -45,10 +45,10 @@ class FeedSubscriberRecoveryTest
 
     private static FeedSubscriber subscriber(
         final String channel, final int streamIdBase, final MarketDataListener listener,
-        final FeedSubscriberOptions options)
+        final FeedSubscriber.Context options)
     {
-        return new FeedSubscriber(media.aeron(), channel, streamIdBase, new int[]{ PARTITION }, listener, null,
-            Throwable::printStackTrace, options);
+        return new FeedSubscriber(options.aeron(media.aeron()).channel(channel).streamIdBase(streamIdBase)
+            .partitions(new int[]{ PARTITION }).listener(listener));
     }
 
 
@@ -130,13 +130,13 @@ class FeedSubscriberRecoveryTest
         final BookAndEventListener lateListener = new BookAndEventListener();
         try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
             StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
-            FeedSubscriber full = subscriber(channel, base, fullListener, new FeedSubscriberOptions()))
+            FeedSubscriber full = subscriber(channel, base, fullListener, new FeedSubscriber.Context()))
         {
             TestMedia.awaitConnected(full, incremental.publication());
             incremental.send(messages.subList(0, 1500), 5);
             pollUntil(() -> full.expectedSequence(PARTITION) == 1501, full);
 
-            try (FeedSubscriber late = subscriber(channel, base, lateListener, new FeedSubscriberOptions()))
+            try (FeedSubscriber late = subscriber(channel, base, lateListener, new FeedSubscriber.Context()))
             {
                 pollUntil(late::isConnected, full, late);
                 incremental.send(messages.subList(1500, 2000), 5);
@@ -183,7 +183,7 @@ class FeedSubscriberRecoveryTest
         final BookAndEventListener listener = new BookAndEventListener();
         try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
             StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
-            FeedSubscriber late = subscriber(channel, base, listener, new FeedSubscriberOptions()))
+            FeedSubscriber late = subscriber(channel, base, listener, new FeedSubscriber.Context()))
         {
             TestMedia.awaitConnected(late, incremental.publication());
             incremental.nextSequence(1501);   // joins late: 1..1500 happened before
@@ -221,7 +221,7 @@ class FeedSubscriberRecoveryTest
         final BookAndEventListener listener = new BookAndEventListener();
         try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
             StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
-            FeedSubscriber subscriber = subscriber(channel, base, listener, new FeedSubscriberOptions()))
+            FeedSubscriber subscriber = subscriber(channel, base, listener, new FeedSubscriber.Context()))
         {
             TestMedia.awaitConnected(subscriber, incremental.publication());
             incremental.send(messages.subList(0, 1000), 5, packet -> packet == 120);   // 601..605 lost
@@ -253,7 +253,7 @@ class FeedSubscriberRecoveryTest
         final BookAndEventListener listener = new BookAndEventListener();
         try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
             StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
-            FeedSubscriber late = subscriber(channel, base, listener, new FeedSubscriberOptions()))
+            FeedSubscriber late = subscriber(channel, base, listener, new FeedSubscriber.Context()))
         {
             TestMedia.awaitConnected(late, incremental.publication());
             incremental.nextSequence(501);
@@ -295,8 +295,8 @@ class FeedSubscriberRecoveryTest
         final int base = 2500;
         final List<byte[]> messages = MarketScript.generate(5, 8000, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
-        final FeedSubscriberOptions options = new FeedSubscriberOptions()
-            .recoveryBufferBytes(FeedSubscriberOptions.MIN_RECOVERY_BUFFER_BYTES);
+        final FeedSubscriber.Context options = new FeedSubscriber.Context()
+            .recoveryBufferBytes(FeedSubscriber.Context.MIN_RECOVERY_BUFFER_BYTES);
         try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
             StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
             FeedSubscriber late = subscriber(channel, base, listener, options))
@@ -347,7 +347,7 @@ class FeedSubscriberRecoveryTest
         final List<byte[]> messages = MarketScript.generate(6, 1500, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
         try (StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
-            FeedSubscriber subscriber = subscriber(channel, base, listener, new FeedSubscriberOptions()))
+            FeedSubscriber subscriber = subscriber(channel, base, listener, new FeedSubscriber.Context()))
         {
             final int oldSessionId;
             try (StreamPublisher first = media.incremental(channel, base, PARTITION))
@@ -401,7 +401,7 @@ class FeedSubscriberRecoveryTest
         final int base = 2700;
         final List<byte[]> messages = MarketScript.generate(7, 200, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
-        final FeedSubscriberOptions options = new FeedSubscriberOptions()
+        final FeedSubscriber.Context options = new FeedSubscriber.Context()
             .silentTimeoutNs(TimeUnit.MILLISECONDS.toNanos(300));
         try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
             FeedSubscriber subscriber = subscriber(channel, base, listener, options))
@@ -434,15 +434,15 @@ class FeedSubscriberRecoveryTest
         final String channel = channel(40715);
         final IllegalArgumentException small = org.junit.jupiter.api.Assertions.assertThrows(
             IllegalArgumentException.class,
-            () -> subscriber(channel, 2800, new BookAndEventListener(), new FeedSubscriberOptions().recoveryBufferBytes(10)));
+            () -> subscriber(channel, 2800, new BookAndEventListener(), new FeedSubscriber.Context().recoveryBufferBytes(10)));
         assertTrue(small.getMessage().contains("recovery buffer"), small.getMessage());
         final IllegalArgumentException clash = org.junit.jupiter.api.Assertions.assertThrows(
             IllegalArgumentException.class,
-            () -> subscriber(channel, 2800, new BookAndEventListener(), new FeedSubscriberOptions().snapshotStreamIdBase(2800)));
+            () -> subscriber(channel, 2800, new BookAndEventListener(), new FeedSubscriber.Context().snapshotStreamIdBase(2800)));
         assertTrue(clash.getMessage().contains("snapshot stream id"), clash.getMessage());
         final IllegalArgumentException timeout = org.junit.jupiter.api.Assertions.assertThrows(
             IllegalArgumentException.class,
-            () -> subscriber(channel, 2800, new BookAndEventListener(), new FeedSubscriberOptions().silentTimeoutNs(0)));
+            () -> subscriber(channel, 2800, new BookAndEventListener(), new FeedSubscriber.Context().silentTimeoutNs(0)));
         assertTrue(timeout.getMessage().contains("silent timeout"), timeout.getMessage());
     }
 }

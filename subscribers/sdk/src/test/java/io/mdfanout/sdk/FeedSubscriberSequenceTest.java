@@ -42,8 +42,7 @@ class FeedSubscriberSequenceTest
         final String channel = TestMedia.channel(PORT);
         final RecordingListener listener = new RecordingListener();
         try (FeedSubscriber subscriber = new FeedSubscriber(
-            media.aeron(), channel, streamIdBase, new int[]{ partition }, listener, null, Throwable::printStackTrace,
-            new FeedSubscriberOptions().recoveryEnabled(false));
+            media.context(channel, streamIdBase, partition).listener(listener).recoveryEnabled(false));
             ExclusivePublication publication = media.publication(channel, Partitioning.streamId(streamIdBase, partition)))
         {
             TestMedia.awaitConnected(subscriber, publication);
@@ -86,9 +85,8 @@ class FeedSubscriberSequenceTest
         final int streamIdBase = 1210;
         final String channel = TestMedia.channel(PORT + 1);
         final RecordingListener listener = new RecordingListener();
-        try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), channel, streamIdBase,
-            FeedSubscriber.allPartitions(2), listener, null, Throwable::printStackTrace,
-            new FeedSubscriberOptions().recoveryEnabled(false));
+        try (FeedSubscriber subscriber = new FeedSubscriber(media.context(channel, streamIdBase)
+            .partitionCount(2).listener(listener).recoveryEnabled(false));
             ExclusivePublication partition0 = media.publication(channel, Partitioning.streamId(streamIdBase, 0));
             ExclusivePublication partition1 = media.publication(channel, Partitioning.streamId(streamIdBase, 1)))
         {

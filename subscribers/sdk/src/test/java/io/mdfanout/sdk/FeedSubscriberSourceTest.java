@@ -49,8 +49,8 @@ class FeedSubscriberSourceTest
     private FeedSubscriber subscriber(
         final String channel, final int streamIdBase, final MarketDataListener listener, final boolean recovery)
     {
-        return new FeedSubscriber(media.aeron(), channel, streamIdBase, new int[]{ PARTITION }, listener, null,
-            Throwable::printStackTrace, new FeedSubscriberOptions().nanoClock(clock).recoveryEnabled(recovery));
+        return new FeedSubscriber(media.context(channel, streamIdBase, PARTITION).listener(listener)
+            .nanoClock(clock).recoveryEnabled(recovery));
     }
 
 

@@ -44,7 +44,7 @@ class FeedSubscriberTypedCallbacksTest
     {
         final String channel = TestMedia.channel(PORT);
         final RecordingListener listener = new RecordingListener();
-        try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), channel, STREAM_ID_BASE, 2, listener);
+        try (FeedSubscriber subscriber = new FeedSubscriber(media.context(channel, STREAM_ID_BASE, 0, 1).listener(listener));
             ExclusivePublication partition0 = media.publication(channel, Partitioning.streamId(STREAM_ID_BASE, 0));
             ExclusivePublication partition1 = media.publication(channel, Partitioning.streamId(STREAM_ID_BASE, 1)))
         {

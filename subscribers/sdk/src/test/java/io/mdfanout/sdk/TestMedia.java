@@ -63,6 +63,16 @@ public final class TestMedia implements AutoCloseable
         return aeron.addExclusivePublication(channel, streamId);
     }
 
+    /**
+     * A subscriber's settings on this media's client: the fanout's channel and stream id base, the partitions
+     * (none given: set them, or a partition count, on the context).
+     */
+    public FeedSubscriber.Context context(final String channel, final int streamIdBase, final int... partitions)
+    {
+        return new FeedSubscriber.Context().aeron(aeron).channel(channel).streamIdBase(streamIdBase)
+            .partitions(0 == partitions.length ? null : partitions);
+    }
+
     /** A publisher of a partition's incremental stream, as the fanout's. */
     public StreamPublisher incremental(final String channel, final int streamIdBase, final int partition)
     {

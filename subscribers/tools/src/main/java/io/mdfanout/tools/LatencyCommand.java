@@ -118,12 +118,11 @@ public final class LatencyCommand implements Callable<Integer>
                 recorder, toFanoutSend, fromFanoutSend, new PreciseEpochNanoClock(), partitions,
                 new RecoveryEvents(stdout));
             final int exitCode;
-            try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, listener, counters, Throwable::printStackTrace,
-                metrics.feedSubscriberOptions(subscriberOptions)))
+            try (FeedSubscriber subscriber = new FeedSubscriber(metrics.feedSubscriberContext(subscriberOptions)
+                .aeron(media.aeron()).partitions(partitions).listener(listener)))
             {
                 exitCode = SessionRun.run(subscriber, listener, stopSignal, readyFile, untilEndOfMessages, timeoutS,
-                    media.pollIdle(subscriberOptions.idle().newIdleStrategy()), subscriberOptions.feedSubscriberOptions().recoveryEnabled());
+                    media.pollIdle(subscriberOptions.idle().newIdleStrategy()), subscriberOptions.feedSubscriberContext().recoveryEnabled());
             }
             stdout.println(recorder.summary("latency"));
             stdout.println(toFanoutSend.summary("latency: to fanout send"));

@@ -96,12 +96,11 @@ public final class RecordCommand implements Callable<Integer>
                 new EndOfMessagesTracker(recorder, books, partitions, new RecoveryEvents(stdout));
             final int exitCode;
             final String stalePartitions;
-            try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, listener, counters, Throwable::printStackTrace,
-                metrics.feedSubscriberOptions(subscriberOptions)))
+            try (FeedSubscriber subscriber = new FeedSubscriber(metrics.feedSubscriberContext(subscriberOptions)
+                .aeron(media.aeron()).partitions(partitions).listener(listener)))
             {
                 exitCode = SessionRun.run(subscriber, listener, stopSignal, readyFile, untilEndOfMessages, timeoutS,
-                    media.pollIdle(subscriberOptions.idle().newIdleStrategy()), subscriberOptions.feedSubscriberOptions().recoveryEnabled());
+                    media.pollIdle(subscriberOptions.idle().newIdleStrategy()), subscriberOptions.feedSubscriberContext().recoveryEnabled());
                 stalePartitions = stalePartitions(subscriber);
             }
             if (null != recorder)

@@ -28,9 +28,9 @@ public final class TopOfBookExample
     {
         final String aeronDir = args[0];
         final String symbol = args[1];
-        final String channel = "aeron:udp?endpoint=224.0.1.1:40456|interface=127.0.0.1|mtu=8192";
-        final int streamIdBase = 1000;
-        final int partitions = 4;
+        // The fanout's defaults: its channel, stream id base and partition count.
+        final FeedSubscriber.Context ctx = new FeedSubscriber.Context();
+        final int partitions = ctx.partitions().length;
 
         final OrderBooks books = new OrderBooks();
         final MarketDataListener listener = new MarketDataListener()
@@ -87,7 +87,7 @@ public final class TopOfBookExample
         final IdleStrategy idle = new BackoffIdleStrategy();
 
         try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
-            FeedSubscriber subscriber = new FeedSubscriber(aeron, channel, streamIdBase, partitions, listener))
+            FeedSubscriber subscriber = new FeedSubscriber(ctx.aeron(aeron).listener(listener)))
         {
             long nextPrintMs = 0;
             while (running.get())
