@@ -4,9 +4,8 @@ import io.aeron.ExclusivePublication;
 import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.collections.LongArrayList;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
@@ -26,19 +25,9 @@ class DeliveryLatencyTest
     private static final String CHANNEL = "aeron:ipc";
     private static final int STREAM_ID_BASE = 1500;
     private static final long TOLERANCE_NS = TimeUnit.MICROSECONDS.toNanos(100);
-    private static TestMedia media;
 
-    @BeforeAll
-    static void start()
-    {
-        media = new TestMedia();
-    }
-
-    @AfterAll
-    static void stop()
-    {
-        media.close();
-    }
+    @RegisterExtension
+    static final TestMedia media = TestMedia.perClass();
 
     @Test
     void recordsEachPacketsAgeToTheMicrosecond()

@@ -9,9 +9,8 @@ import io.mdfanout.sbe.PacketHeaderEncoder;
 import io.mdfanout.sbe.Side;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -27,21 +26,11 @@ class FeedSubscriberMalformedTest
     private static final int PORT = 42301;
     private static final int PARTITION = 0;
     private static final int PACKET_HEADER_END = PacketWriter.HEADER_LENGTH + PacketHeaderEncoder.BLOCK_LENGTH;
-    private static TestMedia media;
+
+    @RegisterExtension
+    static final TestMedia media = TestMedia.perClass();
 
     private final PacketWriter writer = new PacketWriter();
-
-    @BeforeAll
-    static void start()
-    {
-        media = new TestMedia();
-    }
-
-    @AfterAll
-    static void stop()
-    {
-        media.close();
-    }
 
     @Test
     void shouldCountEachMalformedPacketByReasonAndKeepDeliveringValidOnes()

@@ -3,9 +3,8 @@ package io.mdfanout.sdk;
 import io.aeron.ExclusivePublication;
 import io.mdfanout.sbe.Side;
 import io.mdfanout.wire.Partitioning;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 
@@ -18,21 +17,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class FeedSubscriberSequenceTest
 {
     private static final int PORT = 42201;
-    private static TestMedia media;
+
+    @RegisterExtension
+    static final TestMedia media = TestMedia.perClass();
 
     private final PacketWriter writer = new PacketWriter();
-
-    @BeforeAll
-    static void start()
-    {
-        media = new TestMedia();
-    }
-
-    @AfterAll
-    static void stop()
-    {
-        media.close();
-    }
 
     @Test
     void shouldReportJoinGapsDuplicatesAndOverlaps()

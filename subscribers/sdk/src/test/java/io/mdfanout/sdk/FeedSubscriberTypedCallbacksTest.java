@@ -6,9 +6,8 @@ import io.mdfanout.sbe.Side;
 import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.sbe.TradingState;
 import io.mdfanout.wire.Partitioning;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,19 +24,9 @@ class FeedSubscriberTypedCallbacksTest
 {
     private static final int PORT = 42101;
     private static final int STREAM_ID_BASE = 1100;
-    private static TestMedia media;
 
-    @BeforeAll
-    static void start()
-    {
-        media = new TestMedia();
-    }
-
-    @AfterAll
-    static void stop()
-    {
-        media.close();
-    }
+    @RegisterExtension
+    static final TestMedia media = TestMedia.perClass();
 
     @Test
     void shouldDeliverEveryMessageTypeWithEveryField()
