@@ -417,7 +417,8 @@ public final class FeedSubscriber implements AutoCloseable
         {
             if (null == aeron || null == channel || null == listener || null == errorHandler)
             {
-                throw new IllegalArgumentException("aeron, channel, partitions, listener and errorHandler are required");
+                throw new IllegalArgumentException(
+                    "aeron, channel, partitions, listener and errorHandler are required");
             }
             validate();
             partitions = partitions();

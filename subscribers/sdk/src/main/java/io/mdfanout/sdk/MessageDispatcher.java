@@ -63,7 +63,8 @@ final class MessageDispatcher
     private final ImbalanceDecoder imbalance = new ImbalanceDecoder();
     private final SnapshotOrderDecoder snapshotOrder = new SnapshotOrderDecoder();
 
-    MessageDispatcher(final MarketDataListener listener, final SubscriberCounters counters, final ErrorHandler errorHandler)
+    MessageDispatcher(
+        final MarketDataListener listener, final SubscriberCounters counters, final ErrorHandler errorHandler)
     {
         this.listener = listener;
         this.counters = counters;

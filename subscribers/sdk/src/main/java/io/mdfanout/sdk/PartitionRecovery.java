@@ -456,7 +456,8 @@ final class PartitionRecovery
         while (record < limit)
         {
             final int length = buffer.messageLength(record);
-            dispatcher.deliver(stream, buffer.buffer(), RecoveryBuffer.messageOffset(record), buffer.fromSequence(record));
+            dispatcher.deliver(
+                stream, buffer.buffer(), RecoveryBuffer.messageOffset(record), buffer.fromSequence(record));
             record = RecoveryBuffer.nextRecord(record, length);
         }
     }
