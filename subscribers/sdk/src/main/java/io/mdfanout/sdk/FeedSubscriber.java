@@ -205,6 +205,17 @@ public final class FeedSubscriber implements AutoCloseable
     }
 
     /**
+     * Where the recovery of a partition stands.
+     *
+     * @param partition a subscribed partition.
+     * @return the state, or null when recovery is off.
+     */
+    PartitionRecovery.State recoveryState(final int partition)
+    {
+        return null == recoveries ? null : recoveries[slotOf(partition)].state();
+    }
+
+    /**
      * The status of the partition's source (the feed handler behind the fanout) as the last heartbeat
      * announced it.
      *

@@ -177,6 +177,32 @@ class FeedSubscriberRecoveryTest
     }
 
     @Test
+    void aGapTakesTheRecoveryThroughItsStatesBackToLive()
+    {
+        final List<byte[]> messages = MarketScript.generate(6, 400, INSTRUMENTS, false);
+        final BookAndEventListener listener = new BookAndEventListener();
+        try (PartitionFeed feed = new PartitionFeed(media, channel(40717), 2900, PARTITION);
+            FeedSubscriber subscriber = subscriber(feed.channel, feed.streamIdBase, listener, new FeedSubscriber.Context()))
+        {
+            TestMedia.awaitConnected(subscriber, feed.incremental.publication());
+            assertEquals(PartitionRecovery.State.LIVE, subscriber.recoveryState(PARTITION));
+
+            feed.incremental.send(messages.subList(0, 200), 5, packet -> packet == 10);   // 51..55 lost
+            pollUntil(() -> subscriber.expectedSequence(PARTITION) == 201, subscriber);
+            pollUntil(() -> PartitionRecovery.State.AWAIT_SNAPSHOT == subscriber.recoveryState(PARTITION), subscriber);
+            assertTrue(subscriber.isRecovering(PARTITION), "every state but LIVE holds the incrementals back");
+            assertEquals(List.of("STALE 0 GAP 56"), listener.events);
+
+            final MarketScript.State at200 = MarketScript.stateAfter(messages, 200);
+            snapshotUntilRecovered(feed.snapshots, subscriber,
+                id -> StreamPublisher.snapshot(PARTITION, id, feed.incremental.sessionId(), at200, 200));
+            assertEquals(PartitionRecovery.State.LIVE, subscriber.recoveryState(PARTITION));
+            assertFalse(subscriber.isRecovering(PARTITION));
+            assertEquals(MarketScript.stateAfter(messages, 200).dump(), listener.books.dump());
+        }
+    }
+
+    @Test
     void snapshotLossAbandonsTheAttemptAndTheNextSnapshotRecovers()
     {
         final List<byte[]> messages = MarketScript.generate(4, 1500, INSTRUMENTS, false);
