@@ -39,7 +39,7 @@ public final class FanoutConfig
      */
     public static final long DEFAULT_SOURCE_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(SourceMonitor.DEFAULT_SOURCE_TIMEOUT_MS);
     /**
-     * The SDK's default silent timeout (FeedSubscriberOptions.DEFAULT_SILENT_TIMEOUT_NS, repeated here: the
+     * The SDK's default silent timeout (FeedSubscriber.Context.DEFAULT_SILENT_TIMEOUT_NS, repeated here: the
      * fanout does not depend on the SDK). A source timeout plus heartbeat interval at or above it means a
      * subscriber learns of a dead feed handler later than of a dead fanout: the command warns.
      */

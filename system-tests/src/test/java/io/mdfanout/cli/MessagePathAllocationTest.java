@@ -175,7 +175,8 @@ class MessagePathAllocationTest
             processor = new MoldUdp64PacketProcessor(null, normalizer, new FeedHandlerCounters(counters, "feed-handler"));
             // Pre-sized as a production subscriber would be: growth is allowed but is not steady state.
             books = new OrderBooks(1 << 20, 256, new BookCounters(counters, "books"));
-            subscriber = new FeedSubscriber(aeron, CHANNEL, streamIdBase, PARTITIONS, books);
+            subscriber = new FeedSubscriber(new FeedSubscriber.Context()
+                .aeron(aeron).channel(CHANNEL).streamIdBase(streamIdBase).partitionCount(PARTITIONS).listener(books));
 
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!(subscriber.isConnected() && allConnected(publications)) && System.nanoTime() < deadline)

@@ -380,7 +380,8 @@ class RecoveryTest
                 .dirDeleteOnStart(true)
                 .dirDeleteOnShutdown(true));
             aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(dir));
-            subscriber = new FeedSubscriber(aeron, channel, streamIdBase, partitions, this);
+            subscriber = new FeedSubscriber(new FeedSubscriber.Context()
+                .aeron(aeron).channel(channel).streamIdBase(streamIdBase).partitionCount(partitions).listener(this));
             poller = new Thread(this::pollLoop, "counting-subscriber");
             poller.setDaemon(true);
             poller.start();

@@ -37,7 +37,7 @@ class RestartTest
     private static final Pattern REQUESTS = Pattern.compile("requests=(\\d+)");
     private static final Pattern SOURCE_DOWN = Pattern.compile("STALE partition=(\\d+) reason=SOURCE_DOWN .*epochMs=(\\d+)");
     private static final Pattern RECOVERED = Pattern.compile("RECOVERED partition=(\\d+) .*epochMs=(\\d+)");
-    /** The subscribers' default silent timeout (FeedSubscriberOptions). */
+    /** The subscribers' default silent timeout (FeedSubscriber.Context). */
     private static final long SILENT_TIMEOUT_MS = 2_000;
 
     @Test

@@ -92,7 +92,9 @@ class SourceLivenessTest
                 .sourceTimeoutNs(TimeUnit.MILLISECONDS.toNanos(500)));
             aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(fanout.aeronDirectoryName()));
             final Events events = new Events();
-            subscriber = new FeedSubscriber(aeron, CHANNEL, STREAM_ID_BASE, PARTITIONS, events);
+            subscriber = new FeedSubscriber(new FeedSubscriber.Context()
+                .aeron(aeron).channel(CHANNEL).streamIdBase(STREAM_ID_BASE).partitionCount(PARTITIONS)
+                .listener(events));
             final FeedSubscriber polled = subscriber;
             final Fanout connected = fanout;
             pollUntil(polled, () -> polled.isConnected() && connected.isConnected(0) && connected.isConnected(1),

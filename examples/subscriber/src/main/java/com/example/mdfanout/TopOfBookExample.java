@@ -44,9 +44,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class TopOfBookExample
 {
     /** The demo's channel ({@code make demo}) and the fanout's defaults. */
-    static final String DEFAULT_CHANNEL = "aeron:udp?endpoint=224.0.1.1:40456|interface=127.0.0.1|mtu=8192";
-    static final int DEFAULT_STREAM_ID_BASE = 1000;
-    static final int DEFAULT_PARTITIONS = 4;
+    static final String DEFAULT_CHANNEL = FeedSubscriber.Context.DEFAULT_CHANNEL;
+    static final int DEFAULT_STREAM_ID_BASE = FeedSubscriber.Context.DEFAULT_STREAM_ID_BASE;
+    static final int DEFAULT_PARTITIONS = FeedSubscriber.Context.DEFAULT_PARTITION_COUNT;
     static final long PRINT_INTERVAL_MS = 1000;
     static final long CHECK_INTERVAL_MS = 100;
 
@@ -198,8 +198,12 @@ public final class TopOfBookExample
             final String aeronDir = null != driver ? driver.aeronDirectoryName() : options.aeronDir;
 
             try (Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(aeronDir));
-                FeedSubscriber subscriber = new FeedSubscriber(
-                    aeron, options.channel, options.streamIdBase, options.partitions, listener))
+                FeedSubscriber subscriber = new FeedSubscriber(new FeedSubscriber.Context()
+                    .aeron(aeron)
+                    .channel(options.channel)
+                    .streamIdBase(options.streamIdBase)
+                    .partitionCount(options.partitions)
+                    .listener(listener)))
             {
                 System.err.println("top-of-book: subscribed to " + options.partitions + " partitions on " +
                     options.channel + " (stream id base " + options.streamIdBase + ")");

@@ -5,23 +5,25 @@ import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.aeron.UnavailableImageHandler;
 import io.aeron.logbuffer.FragmentHandler;
-import io.aeron.logbuffer.Header;
 import io.mdfanout.sbe.SourceStatus;
+import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.CloseHelper;
-import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Subscribes to the partition streams of a fanout and delivers their messages to a
  * {@link MarketDataListener}: one Aeron {@link Subscription} per partition stream, validation of
- * every SBE header, stream-sequence tracking (join, gaps, duplicates, overlaps) and typed
- * dispatch with reused flyweights, recovery from the partitions' snapshot streams after a late
- * join, a gap or a fanout restart (see {@link FeedSubscriberOptions} and
+ * every SBE header ({@link PacketValidator}), stream-sequence tracking (join, gaps, duplicates, overlaps:
+ * {@link StreamSequencer}) and typed dispatch with reused flyweights ({@link MessageDispatcher}), recovery
+ * from the partitions' snapshot streams after a late join, a gap or a fanout restart ({@link PartitionRecovery},
  * {@link MarketDataListener#onStale}), and liveness (silent streams are reported and re-subscribed).
+ * Configured by a {@link Context}, whose settings all have defaults but the Aeron client and the listener.
  * <p>
  * It has no thread of its own: {@link #poll(int)} does all the work on the caller's thread, and
  * the instance must be used by that one thread only. The application owns the {@link Aeron}
@@ -43,113 +45,72 @@ public final class FeedSubscriber implements AutoCloseable
     private final Subscription[] subscriptions;
     private final long[] pendingRegistrationIds;
     private final FragmentHandler[] fragmentHandlers;
-    private final FragmentHandler[] snapshotHandlers;
     private final UnavailableImageHandler[] unavailableImageHandlers;
-    private final PacketProcessor processor;
+    private final PartitionRecovery[] recoveries;
+    private final StreamSequencer sequencer;
     private final SubscriberCounters counters;
     private final boolean ownsCounters;
 
     /**
-     * Subscribe to every partition of a fanout, with counters in a private counters manager.
+     * Subscribe to the partitions of a fanout as the context says.
      *
-     * @param aeron the application's Aeron client.
-     * @param channel the Aeron channel the fanout publishes on.
-     * @param streamIdBase stream id of partition 0.
-     * @param partitionCount how many partitions the fanout publishes.
-     * @param listener receives the messages.
+     * @param ctx the settings; {@link Context#conclude() concluded} here, and not to be changed after.
+     * @throws IllegalArgumentException with a one-line message when a setting is wrong.
      */
-    public FeedSubscriber(
-        final Aeron aeron,
-        final String channel,
-        final int streamIdBase,
-        final int partitionCount,
-        final MarketDataListener listener)
+    public FeedSubscriber(final Context ctx)
     {
-        this(aeron, channel, streamIdBase, allPartitions(partitionCount), listener, null, Throwable::printStackTrace);
-    }
-
-    /**
-     * Subscribe to a chosen set of partitions.
-     *
-     * @param aeron the application's Aeron client.
-     * @param channel the Aeron channel the fanout publishes on.
-     * @param streamIdBase stream id of partition 0.
-     * @param partitions the partitions to subscribe to, distinct and non-negative.
-     * @param listener receives the messages.
-     * @param counters where to count; null to create them in a private counters manager.
-     * @param errorHandler receives exceptions thrown by the listener (which are counted and
-     *                     otherwise ignored so that the poll loop carries on).
-     */
-    public FeedSubscriber(
-        final Aeron aeron,
-        final String channel,
-        final int streamIdBase,
-        final int[] partitions,
-        final MarketDataListener listener,
-        final SubscriberCounters counters,
-        final ErrorHandler errorHandler)
-    {
-        this(aeron, channel, streamIdBase, partitions, listener, counters, errorHandler, new FeedSubscriberOptions());
-    }
-
-    /**
-     * Subscribe to a chosen set of partitions with chosen recovery and liveness options.
-     *
-     * @param aeron the application's Aeron client.
-     * @param channel the Aeron channel the fanout publishes on.
-     * @param streamIdBase stream id of partition 0.
-     * @param partitions the partitions to subscribe to, distinct and non-negative.
-     * @param listener receives the messages.
-     * @param counters where to count; null to create them in a private counters manager.
-     * @param errorHandler receives exceptions thrown by the listener (which are counted and
-     *                     otherwise ignored so that the poll loop carries on).
-     * @param options recovery and liveness settings.
-     * @throws IllegalArgumentException with a one-line message when an argument or option is wrong.
-     */
-    public FeedSubscriber(
-        final Aeron aeron,
-        final String channel,
-        final int streamIdBase,
-        final int[] partitions,
-        final MarketDataListener listener,
-        final SubscriberCounters counters,
-        final ErrorHandler errorHandler,
-        final FeedSubscriberOptions options)
-    {
-        validate(aeron, channel, partitions, listener, errorHandler);
-        if (null == options)
+        if (null == ctx)
         {
-            throw new IllegalArgumentException("options are required");
+            throw new IllegalArgumentException("context is required");
         }
-        options.validate(channel, streamIdBase, partitions);
+        ctx.conclude();
+        final int[] partitions = ctx.partitions();
         this.partitions = partitions.clone();
-        this.aeron = aeron;
-        this.channel = channel;
-        this.streamIdBase = streamIdBase;
-        this.nanoClock = options.nanoClock();
-        this.silentTimeoutNs = options.silentTimeoutNs();
-        this.resubscribeOnSilence = options.resubscribeOnSilence();
-        this.ownsCounters = null == counters;
-        this.counters = null != counters ?
-            counters : new SubscriberCounters(LocalCounters.create(SubscriberCounters.COUNTER_COUNT), channel);
-        this.processor = new PacketProcessor(
-            partitions, listener, this.counters, errorHandler, aeron, channel, streamIdBase, options);
+        this.aeron = ctx.aeron();
+        this.channel = ctx.channel();
+        this.streamIdBase = ctx.streamIdBase();
+        this.nanoClock = ctx.nanoClock();
+        this.silentTimeoutNs = ctx.silentTimeoutNs();
+        this.resubscribeOnSilence = ctx.resubscribeOnSilence();
+        this.ownsCounters = null == ctx.counters();
+        this.counters = null != ctx.counters() ?
+            ctx.counters() : new SubscriberCounters(LocalCounters.create(SubscriberCounters.COUNTER_COUNT), channel);
+
+        final PacketValidator validator = new PacketValidator();
+        final MessageDispatcher dispatcher = new MessageDispatcher(ctx.listener(), counters, ctx.errorHandler());
+        final PartitionStream[] streams = new PartitionStream[partitions.length];
+        this.recoveries = ctx.recoveryEnabled() ? new PartitionRecovery[partitions.length] : null;
+        for (int slot = 0; slot < partitions.length; slot++)
+        {
+            streams[slot] = new PartitionStream(partitions[slot]);
+            if (null != recoveries)
+            {
+                recoveries[slot] = new PartitionRecovery(
+                    streams[slot], validator, dispatcher, counters, aeron, ctx.snapshotChannel(),
+                    Partitioning.snapshotStreamId(ctx.snapshotStreamIdBase(), partitions[slot]),
+                    ctx.recoveryBufferBytes());
+                streams[slot].recovery = recoveries[slot];
+            }
+        }
+        this.sequencer = new StreamSequencer(streams, validator, dispatcher, counters, ctx.deliveryLatencyRecorder());
+
         this.subscriptions = new Subscription[partitions.length];
         this.pendingRegistrationIds = new long[partitions.length];
         Arrays.fill(pendingRegistrationIds, Aeron.NULL_VALUE);
         this.fragmentHandlers = new FragmentHandler[partitions.length];
-        this.snapshotHandlers = new FragmentHandler[partitions.length];
         this.unavailableImageHandlers = new UnavailableImageHandler[partitions.length];
         final long now = nanoClock.nanoTime();
-        processor.now(now);
+        sequencer.now(now);
         try
         {
             for (int slot = 0; slot < partitions.length; slot++)
             {
-                final PartitionStream stream = processor.stream(slot);
+                final PartitionStream stream = streams[slot];
+                final int boundSlot = slot;
                 stream.lastActivityNs = now;
-                fragmentHandlers[slot] = new FragmentAssembler(new PartitionFragmentHandler(processor, slot, false));
-                snapshotHandlers[slot] = new FragmentAssembler(new PartitionFragmentHandler(processor, slot, true));
+                fragmentHandlers[slot] = new FragmentAssembler(
+                    (buffer, offset, length, header) ->
+                    sequencer.onMessage(boundSlot, header.sessionId(), buffer, offset, length));
                 unavailableImageHandlers[slot] = (image) -> stream.onImageLost(image.sessionId());
                 subscriptions[slot] = aeron.addSubscription(
                     channel, Partitioning.streamId(streamIdBase, partitions[slot]), null,
@@ -191,8 +152,8 @@ public final class FeedSubscriber implements AutoCloseable
     {
         int workCount = 0;
         final long now = nanoClock.nanoTime();
-        final PacketProcessor processor = this.processor;
-        processor.now(now);
+        final StreamSequencer sequencer = this.sequencer;
+        sequencer.now(now);
         final Subscription[] subscriptions = this.subscriptions;
         for (int slot = 0; slot < subscriptions.length; slot++)
         {
@@ -206,7 +167,14 @@ public final class FeedSubscriber implements AutoCloseable
                 workCount += pickUpSubscription(slot);
             }
             checkSilence(slot, now);
-            workCount += processor.doRecoveryWork(slot, snapshotHandlers[slot], fragmentLimit);
+            if (sequencer.stream(slot).takeLostImageOfFollowedSession())
+            {
+                sequencer.markStale(slot, StaleReason.LOST_IMAGE);
+            }
+            if (null != recoveries)
+            {
+                workCount += recoveries[slot].doWork(now, fragmentLimit);
+            }
         }
         return workCount;
     }
@@ -220,8 +188,8 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public boolean isStale(final int partition)
     {
-        final PartitionStream stream = processor.stream(slotOf(partition));
-        return stream.stale || stream.sourceDown;
+        final PartitionStream stream = sequencer.stream(slotOf(partition));
+        return stream.isRecovering() || stream.sourceDown;
     }
 
     /**
@@ -234,7 +202,18 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public boolean isRecovering(final int partition)
     {
-        return processor.stream(slotOf(partition)).stale;
+        return sequencer.stream(slotOf(partition)).isRecovering();
+    }
+
+    /**
+     * Where the recovery of a partition stands.
+     *
+     * @param partition a subscribed partition.
+     * @return the state, or null when recovery is off.
+     */
+    PartitionRecovery.State recoveryState(final int partition)
+    {
+        return null == recoveries ? null : recoveries[slotOf(partition)].state();
     }
 
     /**
@@ -247,7 +226,7 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public SourceStatus sourceStatus(final int partition)
     {
-        return processor.stream(slotOf(partition)).sourceStatus;
+        return sequencer.stream(slotOf(partition)).sourceStatus;
     }
 
     /**
@@ -258,20 +237,20 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public boolean isSilent(final int partition)
     {
-        return processor.stream(slotOf(partition)).silent;
+        return sequencer.stream(slotOf(partition)).silent;
     }
 
     private void checkSilence(final int slot, final long now)
     {
-        final PartitionStream stream = processor.stream(slot);
+        final PartitionStream stream = sequencer.stream(slot);
         if (!stream.joined || stream.silent || now - stream.lastActivityNs < silentTimeoutNs)
         {
             return;
         }
         stream.silent = true;
         counters.onSilent();
-        processor.onSilent(slot, now - stream.lastActivityNs);
-        processor.markStale(slot, StaleReason.SILENT);
+        sequencer.onSilent(slot, now - stream.lastActivityNs);
+        sequencer.markStale(slot, StaleReason.SILENT);
         if (resubscribeOnSilence && null != subscriptions[slot])
         {
             // Drop a possibly stuck image and re-join the stream at its live position.
@@ -344,7 +323,7 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public long expectedSequence(final int partition)
     {
-        return processor.expectedSequence(slotOf(partition));
+        return sequencer.expectedSequence(slotOf(partition));
     }
 
     private int slotOf(final int partition)
@@ -372,7 +351,13 @@ public final class FeedSubscriber implements AutoCloseable
     /** Close the subscriptions (incremental and snapshot), and the counters when this instance created them. */
     public void close()
     {
-        processor.close();
+        if (null != recoveries)
+        {
+            for (final PartitionRecovery recovery : recoveries)
+            {
+                recovery.close();
+            }
+        }
         for (final long registrationId : pendingRegistrationIds)
         {
             if (Aeron.NULL_VALUE != registrationId && !aeron.isClosed())
@@ -387,61 +372,446 @@ public final class FeedSubscriber implements AutoCloseable
         }
     }
 
-    private static void validate(
-        final Aeron aeron,
-        final String channel,
-        final int[] partitions,
-        final MarketDataListener listener,
-        final ErrorHandler errorHandler)
+    /**
+     * The settings of a {@link FeedSubscriber}, each with a named default (as {@code Aeron.Context} has), set
+     * with fluent setters. Only the Aeron client and the listener must be given. Defaults: the fanout's
+     * default channel, stream id base and partition count, all partitions, counters in a private counters
+     * manager, errors printed to standard error, recovery on with snapshots on the incremental channel at
+     * {@link Partitioning#defaultSnapshotStreamIdBase(int)} and a 16 MiB recovery buffer per partition,
+     * streams silent after 2 s and then re-subscribed, the system nano clock, no delivery latency recorded.
+     * <p>
+     * {@link #conclude()} checks the settings and resolves the derived defaults; the subscriber calls it.
+     */
+    public static final class Context
     {
-        if (null == aeron || null == channel || null == listener || null == errorHandler || null == partitions)
+        /** Default Aeron channel the fanout publishes on. */
+        public static final String DEFAULT_CHANNEL = Defaults.CHANNEL;
+        /** Default stream id of partition 0 (partition p uses base + p). */
+        public static final int DEFAULT_STREAM_ID_BASE = Defaults.STREAM_ID_BASE;
+        /** Default number of partitions the fanout publishes, all of them subscribed. */
+        public static final int DEFAULT_PARTITION_COUNT = Defaults.PARTITION_COUNT;
+        /** Default bytes of incremental packets buffered per partition while recovering. */
+        public static final int DEFAULT_RECOVERY_BUFFER_BYTES = 16 * 1024 * 1024;
+        /** Smallest recovery buffer accepted: it must hold the largest Aeron message. */
+        public static final int MIN_RECOVERY_BUFFER_BYTES = 64 * 1024;
+        /** Largest recovery buffer accepted. */
+        public static final int MAX_RECOVERY_BUFFER_BYTES = 1024 * 1024 * 1024;
+        /** Default time without a packet or heartbeat after which a joined stream is reported silent. */
+        public static final long DEFAULT_SILENT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
+        /** Marks the snapshot stream id base as "derive from the incremental stream id base". */
+        public static final int DEFAULT_SNAPSHOT_STREAM_ID_BASE = Integer.MIN_VALUE;
+
+        private Aeron aeron;
+        private String channel = DEFAULT_CHANNEL;
+        private int streamIdBase = DEFAULT_STREAM_ID_BASE;
+        private int partitionCount = DEFAULT_PARTITION_COUNT;
+        private int[] partitions;
+        private MarketDataListener listener;
+        private SubscriberCounters counters;
+        private ErrorHandler errorHandler = Throwable::printStackTrace;
+        private String snapshotChannel;
+        private int snapshotStreamIdBase = DEFAULT_SNAPSHOT_STREAM_ID_BASE;
+        private boolean recoveryEnabled = true;
+        private int recoveryBufferBytes = DEFAULT_RECOVERY_BUFFER_BYTES;
+        private long silentTimeoutNs = DEFAULT_SILENT_TIMEOUT_NS;
+        private boolean resubscribeOnSilence = true;
+        private NanoClock nanoClock = SystemNanoClock.INSTANCE;
+        private DeliveryLatencyRecorder deliveryLatencyRecorder;
+
+        /**
+         * Check every setting and resolve the derived defaults (the partitions, the snapshot channel and
+         * stream id base). Called by the subscriber; calling it again changes nothing.
+         *
+         * @return this.
+         * @throws IllegalArgumentException with a one-line message naming the bad setting.
+         */
+        public Context conclude()
         {
-            throw new IllegalArgumentException("aeron, channel, partitions, listener and errorHandler are required");
-        }
-        if (0 == partitions.length)
-        {
-            throw new IllegalArgumentException("at least one partition is required");
-        }
-        for (int i = 0; i < partitions.length; i++)
-        {
-            if (partitions[i] < 0)
+            if (null == aeron || null == channel || null == listener || null == errorHandler)
             {
-                throw new IllegalArgumentException("negative partition: " + partitions[i]);
+                throw new IllegalArgumentException(
+                    "aeron, channel, partitions, listener and errorHandler are required");
             }
-            for (int j = 0; j < i; j++)
+            validate();
+            partitions = partitions();
+            snapshotChannel = snapshotChannel();
+            snapshotStreamIdBase = snapshotStreamIdBase();
+            return this;
+        }
+
+        /**
+         * Check the settings that do not need the Aeron client or the listener: the partitions, the channels
+         * and stream ids, recovery and liveness. {@link #conclude()} calls it; a tool can call it before it
+         * connects to a media driver.
+         *
+         * @return this.
+         * @throws IllegalArgumentException with a one-line message naming the bad setting.
+         */
+        public Context validate()
+        {
+            if (null == channel)
             {
-                if (partitions[i] == partitions[j])
+                throw new IllegalArgumentException("channel is required");
+            }
+            final int[] partitions = partitions();
+            if (0 == partitions.length)
+            {
+                throw new IllegalArgumentException("at least one partition is required");
+            }
+            for (int i = 0; i < partitions.length; i++)
+            {
+                if (partitions[i] < 0)
                 {
-                    throw new IllegalArgumentException("partition listed twice: " + partitions[i]);
+                    throw new IllegalArgumentException("negative partition: " + partitions[i]);
+                }
+                for (int j = 0; j < i; j++)
+                {
+                    if (partitions[i] == partitions[j])
+                    {
+                        throw new IllegalArgumentException("partition listed twice: " + partitions[i]);
+                    }
                 }
             }
-        }
-    }
-
-    /** Binds a partition slot to the Aeron fragments of its incremental or snapshot subscription; made once. */
-    private static final class PartitionFragmentHandler implements FragmentHandler
-    {
-        private final PacketProcessor processor;
-        private final int slot;
-        private final boolean snapshot;
-
-        PartitionFragmentHandler(final PacketProcessor processor, final int slot, final boolean snapshot)
-        {
-            this.processor = processor;
-            this.slot = slot;
-            this.snapshot = snapshot;
-        }
-
-        public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
-        {
-            if (snapshot)
+            if (null == nanoClock)
             {
-                processor.onSnapshotMessage(slot, header.sessionId(), buffer, offset, length);
+                throw new IllegalArgumentException("nanoClock is required");
             }
-            else
+            if (silentTimeoutNs <= 0)
             {
-                processor.onMessage(slot, header.sessionId(), buffer, offset, length);
+                throw new IllegalArgumentException("silent timeout must be positive: " + silentTimeoutNs + " ns");
             }
+            if (!recoveryEnabled)
+            {
+                return this;
+            }
+            if (recoveryBufferBytes < MIN_RECOVERY_BUFFER_BYTES || recoveryBufferBytes > MAX_RECOVERY_BUFFER_BYTES)
+            {
+                throw new IllegalArgumentException("recovery buffer must be " + MIN_RECOVERY_BUFFER_BYTES + ".." +
+                    MAX_RECOVERY_BUFFER_BYTES + " bytes: " + recoveryBufferBytes);
+            }
+            final String resolvedChannel = snapshotChannel();
+            if (!resolvedChannel.startsWith("aeron:"))
+            {
+                throw new IllegalArgumentException("snapshot channel is not an Aeron channel: " + resolvedChannel);
+            }
+            final int snapshotBase = snapshotStreamIdBase();
+            if (snapshotBase < 0)
+            {
+                throw new IllegalArgumentException("snapshot stream id base must not be negative: " + snapshotBase);
+            }
+            if (resolvedChannel.equals(channel))
+            {
+                for (final int snapshotPartition : partitions)
+                {
+                    for (final int partition : partitions)
+                    {
+                        if (Partitioning.snapshotStreamId(snapshotBase, snapshotPartition) ==
+                            Partitioning.streamId(streamIdBase, partition))
+                        {
+                            throw new IllegalArgumentException("snapshot stream id " +
+                                Partitioning.snapshotStreamId(snapshotBase, snapshotPartition) +
+                                " (partition " + snapshotPartition + ") is also the incremental stream of partition " +
+                                partition + " on the same channel");
+                        }
+                    }
+                }
+            }
+            return this;
+        }
+
+        /**
+         * The application's Aeron client: the subscriber uses it and does not close it. Required.
+         *
+         * @param aeron the client.
+         * @return this.
+         */
+        public Context aeron(final Aeron aeron)
+        {
+            this.aeron = aeron;
+            return this;
+        }
+
+        /** @return the Aeron client, or null before one was set. */
+        public Aeron aeron()
+        {
+            return aeron;
+        }
+
+        /**
+         * The Aeron channel the fanout publishes on.
+         *
+         * @param channel the channel; default {@link #DEFAULT_CHANNEL}.
+         * @return this.
+         */
+        public Context channel(final String channel)
+        {
+            this.channel = channel;
+            return this;
+        }
+
+        /** @return the incremental channel. */
+        public String channel()
+        {
+            return channel;
+        }
+
+        /**
+         * Stream id of partition 0's incremental stream (partition p uses base + p).
+         *
+         * @param streamIdBase the base; default {@link #DEFAULT_STREAM_ID_BASE}.
+         * @return this.
+         */
+        public Context streamIdBase(final int streamIdBase)
+        {
+            this.streamIdBase = streamIdBase;
+            return this;
+        }
+
+        /** @return the incremental stream id base. */
+        public int streamIdBase()
+        {
+            return streamIdBase;
+        }
+
+        /**
+         * Subscribe to every partition of a fanout with this many; replaces a list set with
+         * {@link #partitions(int[])}.
+         *
+         * @param partitionCount how many partitions the fanout publishes, positive; default
+         *                       {@link #DEFAULT_PARTITION_COUNT}.
+         * @return this.
+         */
+        public Context partitionCount(final int partitionCount)
+        {
+            this.partitionCount = partitionCount;
+            this.partitions = null;
+            return this;
+        }
+
+        /**
+         * Subscribe to a chosen set of partitions.
+         *
+         * @param partitions distinct and non-negative, in the slot order of the subscriber; null for all
+         *                   partitions of {@link #partitionCount(int)}.
+         * @return this.
+         */
+        public Context partitions(final int[] partitions)
+        {
+            this.partitions = partitions;
+            return this;
+        }
+
+        /** @return the partitions subscribed to: those set, or all of the partition count. */
+        public int[] partitions()
+        {
+            return null != partitions ? partitions : allPartitions(partitionCount);
+        }
+
+        /**
+         * Receives the messages and the stream events. Required.
+         *
+         * @param listener the listener.
+         * @return this.
+         */
+        public Context listener(final MarketDataListener listener)
+        {
+            this.listener = listener;
+            return this;
+        }
+
+        /** @return the listener, or null before one was set. */
+        public MarketDataListener listener()
+        {
+            return listener;
+        }
+
+        /**
+         * Where to count.
+         *
+         * @param counters the counters; null (the default) to create them in a private counters manager,
+         *                 closed with the subscriber.
+         * @return this.
+         */
+        public Context counters(final SubscriberCounters counters)
+        {
+            this.counters = counters;
+            return this;
+        }
+
+        /** @return the counters, or null for private ones. */
+        public SubscriberCounters counters()
+        {
+            return counters;
+        }
+
+        /**
+         * Receives exceptions thrown by the listener, which are counted and otherwise ignored so that the poll
+         * loop carries on, and errors of the snapshot subscriptions.
+         *
+         * @param errorHandler the handler; default prints the stack trace to standard error.
+         * @return this.
+         */
+        public Context errorHandler(final ErrorHandler errorHandler)
+        {
+            this.errorHandler = errorHandler;
+            return this;
+        }
+
+        /** @return the error handler. */
+        public ErrorHandler errorHandler()
+        {
+            return errorHandler;
+        }
+
+        /**
+         * Channel of the snapshot streams.
+         *
+         * @param channel an Aeron channel, or null (the default) for the incremental channel.
+         * @return this.
+         */
+        public Context snapshotChannel(final String channel)
+        {
+            this.snapshotChannel = channel;
+            return this;
+        }
+
+        /** @return the snapshot channel in effect: the one set, or the incremental channel. */
+        public String snapshotChannel()
+        {
+            return null != snapshotChannel ? snapshotChannel : channel;
+        }
+
+        /**
+         * Stream id of partition 0's snapshot stream (partition p uses base + p).
+         *
+         * @param streamIdBase the base, or {@link #DEFAULT_SNAPSHOT_STREAM_ID_BASE} (the default) for
+         *                     {@link Partitioning#defaultSnapshotStreamIdBase(int)} of the incremental base.
+         * @return this.
+         */
+        public Context snapshotStreamIdBase(final int streamIdBase)
+        {
+            this.snapshotStreamIdBase = streamIdBase;
+            return this;
+        }
+
+        /** @return the snapshot stream id base in effect. */
+        public int snapshotStreamIdBase()
+        {
+            return DEFAULT_SNAPSHOT_STREAM_ID_BASE != snapshotStreamIdBase ?
+                snapshotStreamIdBase : Partitioning.defaultSnapshotStreamIdBase(streamIdBase);
+        }
+
+        /**
+         * Whether late joins, gaps and restarts are recovered from the snapshot stream. Off: every
+         * message is delivered as received and gaps are only reported.
+         *
+         * @param enabled true (the default) to recover.
+         * @return this.
+         */
+        public Context recoveryEnabled(final boolean enabled)
+        {
+            this.recoveryEnabled = enabled;
+            return this;
+        }
+
+        /** @return whether recovery is on. */
+        public boolean recoveryEnabled()
+        {
+            return recoveryEnabled;
+        }
+
+        /**
+         * Bytes of incremental packets buffered per partition while waiting for and applying a
+         * snapshot. Allocated once, on the partition's first recovery.
+         *
+         * @param bytes between {@link #MIN_RECOVERY_BUFFER_BYTES} and {@link #MAX_RECOVERY_BUFFER_BYTES};
+         *              default {@link #DEFAULT_RECOVERY_BUFFER_BYTES}.
+         * @return this.
+         */
+        public Context recoveryBufferBytes(final int bytes)
+        {
+            this.recoveryBufferBytes = bytes;
+            return this;
+        }
+
+        /** @return the recovery buffer size per partition. */
+        public int recoveryBufferBytes()
+        {
+            return recoveryBufferBytes;
+        }
+
+        /**
+         * Time without a packet or heartbeat after which a joined stream is reported silent.
+         *
+         * @param timeoutNs positive nanoseconds; default {@link #DEFAULT_SILENT_TIMEOUT_NS}.
+         * @return this.
+         */
+        public Context silentTimeoutNs(final long timeoutNs)
+        {
+            this.silentTimeoutNs = timeoutNs;
+            return this;
+        }
+
+        /** @return the silent timeout in nanoseconds. */
+        public long silentTimeoutNs()
+        {
+            return silentTimeoutNs;
+        }
+
+        /**
+         * Whether a silent stream's subscription is closed and added again, so that a stuck image is
+         * dropped and the stream re-joined at its live position.
+         *
+         * @param resubscribe true (the default) to re-subscribe.
+         * @return this.
+         */
+        public Context resubscribeOnSilence(final boolean resubscribe)
+        {
+            this.resubscribeOnSilence = resubscribe;
+            return this;
+        }
+
+        /** @return whether silent streams are re-subscribed. */
+        public boolean resubscribeOnSilence()
+        {
+            return resubscribeOnSilence;
+        }
+
+        /**
+         * Clock for liveness and stale durations, read once per poll.
+         *
+         * @param clock the clock; default the system's.
+         * @return this.
+         */
+        public Context nanoClock(final NanoClock clock)
+        {
+            this.nanoClock = clock;
+            return this;
+        }
+
+        /** @return the clock for liveness and staleness timing. */
+        public NanoClock nanoClock()
+        {
+            return nanoClock;
+        }
+
+        /**
+         * Where to record, per live incremental packet, the time from the fanout's send to delivery
+         * (for a latency histogram).
+         *
+         * @param recorder the recorder, or null (the default) to record nothing.
+         * @return this.
+         */
+        public Context deliveryLatencyRecorder(final DeliveryLatencyRecorder recorder)
+        {
+            this.deliveryLatencyRecorder = recorder;
+            return this;
+        }
+
+        /** @return the delivery latency recorder, or null. */
+        public DeliveryLatencyRecorder deliveryLatencyRecorder()
+        {
+            return deliveryLatencyRecorder;
         }
     }
 }

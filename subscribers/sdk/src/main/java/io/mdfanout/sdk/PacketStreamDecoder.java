@@ -14,8 +14,7 @@ import org.agrona.ErrorHandler;
  */
 public final class PacketStreamDecoder
 {
-    private final PacketProcessor processor;
-    private final int[] partitions;
+    private final StreamSequencer sequencer;
 
     /**
      * Create a decoder for a set of partition streams.
@@ -35,11 +34,14 @@ public final class PacketStreamDecoder
         {
             throw new IllegalArgumentException("partitions, listener, counters and error handler are required");
         }
-        this.partitions = partitions.clone();
-        this.processor = new PacketProcessor(
-            this.partitions, listener, counters, errorHandler, null, "", 0,
-            new FeedSubscriberOptions().recoveryEnabled(false));
-        processor.now(System.nanoTime());
+        final PartitionStream[] streams = new PartitionStream[partitions.length];
+        for (int slot = 0; slot < partitions.length; slot++)
+        {
+            streams[slot] = new PartitionStream(partitions[slot]);
+        }
+        this.sequencer = new StreamSequencer(
+            streams, new PacketValidator(), new MessageDispatcher(listener, counters, errorHandler), counters, null);
+        sequencer.now(System.nanoTime());
     }
 
     /**
@@ -53,17 +55,17 @@ public final class PacketStreamDecoder
      */
     public void onMessage(final int slot, final int sessionId, final DirectBuffer buffer, final int offset, final int length)
     {
-        processor.onMessage(slot, sessionId, buffer, offset, length);
+        sequencer.onMessage(slot, sessionId, buffer, offset, length);
     }
 
     /**
      * The next stream sequence expected on a partition slot.
      *
      * @param slot index into the partitions given at construction.
-     * @return the sequence, or -1 before the stream was joined.
+     * @return the expected sequence, or -1 before the stream was joined.
      */
     public long expectedSequence(final int slot)
     {
-        return processor.expectedSequence(slot);
+        return sequencer.expectedSequence(slot);
     }
 }

@@ -1,7 +1,5 @@
 package io.mdfanout.sdk;
 
-import io.aeron.Aeron;
-import io.aeron.Subscription;
 import io.mdfanout.sbe.SourceStatus;
 
 import java.util.Arrays;
@@ -9,11 +7,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Everything the subscriber knows about one partition: the incremental stream being followed
- * (session, next sequence, retired sessions), its recovery state (buffer, snapshot subscription,
- * snapshot being applied, the per-instrument filter), the status of its source and its liveness.
- * The partition is good when neither {@link #stale} (held back, waiting for a snapshot) nor
- * {@link #sourceDown} holds. Written by the polling
- * thread only, except {@link #lostImage}, which Aeron's client conductor sets.
+ * (session, next sequence, retired sessions), the snapshot filter its last recovery left, the status
+ * of its source and its liveness; its {@link PartitionRecovery} (null when recovery is off) holds the
+ * rest of the recovery. The partition is good when it neither {@link #isRecovering() recovers} nor
+ * {@link #sourceDown} holds. Written by the polling thread only, except {@link #lostImage}, which
+ * Aeron's client conductor sets.
  */
 final class PartitionStream
 {
@@ -33,37 +31,15 @@ final class PartitionStream
     private int retiredCount;
     private int retiredNext;
 
-    // Recovery.
-    boolean stale;
+    // Recovery: the state machine, and what outlives one recovery.
+    /** Null when recovery is off. */
+    PartitionRecovery recovery;
     long staleSinceNs;
-    /** First stream sequence the recovery buffer holds (or will hold): a snapshot must have L >= this - 1. */
-    long requiredSequence;
-    RecoveryBuffer buffer;
-    /** L covering each instrument id in the last snapshot applied; allocated with the buffer. */
+    /** L covering each instrument id in the last snapshot applied; allocated on the first recovery. */
     long[] coveringSequence;
     long coveringSequenceAbove;
     /** Incrementals with a sequence up to this are checked against {@link #coveringSequence}; 0 = filter off. */
     long filterMaxSequence;
-
-    // Snapshot stream.
-    long snapshotRegistrationId = Aeron.NULL_VALUE;
-    Subscription snapshotSubscription;
-    boolean snapshotJoined;
-    int snapshotSessionId;
-    long snapshotExpectedSequence;
-
-    // Snapshot being applied.
-    boolean applying;
-    long snapshotId;
-    long snapshotBeginSequence;
-    long currentCoveringSequence;
-    long maxCoveringSequence;
-    long nextCoveredFrom;
-    long ordersRemaining;
-    long instrumentOrderCount;
-    long snapshotInstrumentCount;
-    long snapshotOrderCount;
-    long snapshotMessageCount;
 
     // Source (the feed handler behind the fanout), from the fanout's heartbeats.
     /** Last status a heartbeat announced; NULL_VAL before any, or from a fanout of schema version 1. */
@@ -72,6 +48,8 @@ final class PartitionStream
     boolean sourceDown;
     /** Snapshot applied while the source was down, reported when the partition is good again; 0 for none. */
     long recoverySnapshotId;
+    /** The lastStreamSequence of the SnapshotBegin of {@link #recoverySnapshotId}. */
+    long recoverySnapshotSequence;
 
     // Liveness.
     long lastActivityNs;
@@ -83,11 +61,16 @@ final class PartitionStream
         this.partition = partition;
     }
 
-    void allocateRecovery(final int bufferBytes)
+    /** @return true while messages were or may have been lost and a snapshot is awaited or applied. */
+    boolean isRecovering()
     {
-        if (null == buffer)
+        return null != recovery && recovery.isRecovering();
+    }
+
+    void allocateFilter()
+    {
+        if (null == coveringSequence)
         {
-            buffer = new RecoveryBuffer(bufferBytes);
             coveringSequence = new long[FILTER_INSTRUMENTS];
         }
     }

@@ -4,9 +4,8 @@ import io.aeron.ExclusivePublication;
 import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.collections.LongArrayList;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
@@ -26,31 +25,20 @@ class DeliveryLatencyTest
     private static final String CHANNEL = "aeron:ipc";
     private static final int STREAM_ID_BASE = 1500;
     private static final long TOLERANCE_NS = TimeUnit.MICROSECONDS.toNanos(100);
-    private static TestMedia media;
 
-    @BeforeAll
-    static void start()
-    {
-        media = new TestMedia();
-    }
-
-    @AfterAll
-    static void stop()
-    {
-        media.close();
-    }
+    @RegisterExtension
+    static final TestMedia media = TestMedia.perClass();
 
     @Test
     void recordsEachPacketsAgeToTheMicrosecond()
     {
         final String channel = CHANNEL;
         final LongArrayList latencies = new LongArrayList();
-        final FeedSubscriberOptions options = new FeedSubscriberOptions().deliveryLatencyRecorder(latencies::addLong);
         final MarketDataListener listener = new MarketDataListener()
         {
         };
-        try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), channel, STREAM_ID_BASE, new int[] {0},
-            listener, null, Throwable::printStackTrace, options);
+        try (FeedSubscriber subscriber = new FeedSubscriber(media.context(channel, STREAM_ID_BASE, 0).listener(listener)
+            .deliveryLatencyRecorder(latencies::addLong));
             ExclusivePublication publication = media.publication(channel, Partitioning.streamId(STREAM_ID_BASE, 0)))
         {
             TestMedia.awaitConnected(subscriber, publication);

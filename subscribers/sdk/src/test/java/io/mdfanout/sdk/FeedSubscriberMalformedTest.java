@@ -9,9 +9,8 @@ import io.mdfanout.sbe.PacketHeaderEncoder;
 import io.mdfanout.sbe.Side;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -27,21 +26,11 @@ class FeedSubscriberMalformedTest
     private static final int PORT = 42301;
     private static final int PARTITION = 0;
     private static final int PACKET_HEADER_END = PacketWriter.HEADER_LENGTH + PacketHeaderEncoder.BLOCK_LENGTH;
-    private static TestMedia media;
+
+    @RegisterExtension
+    static final TestMedia media = TestMedia.perClass();
 
     private final PacketWriter writer = new PacketWriter();
-
-    @BeforeAll
-    static void start()
-    {
-        media = new TestMedia();
-    }
-
-    @AfterAll
-    static void stop()
-    {
-        media.close();
-    }
 
     @Test
     void shouldCountEachMalformedPacketByReasonAndKeepDeliveringValidOnes()
@@ -49,7 +38,7 @@ class FeedSubscriberMalformedTest
         final int streamIdBase = 1300;
         final String channel = TestMedia.channel(PORT);
         final RecordingListener listener = new RecordingListener();
-        try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), channel, streamIdBase, 1, listener);
+        try (FeedSubscriber subscriber = new FeedSubscriber(media.context(channel, streamIdBase).partitionCount(1).listener(listener));
             ExclusivePublication publication = media.publication(channel, Partitioning.streamId(streamIdBase, PARTITION)))
         {
             TestMedia.awaitConnected(subscriber, publication);
@@ -144,7 +133,7 @@ class FeedSubscriberMalformedTest
         };
         final List<Throwable> errors = new ArrayList<>();
         try (FeedSubscriber subscriber = new FeedSubscriber(
-            media.aeron(), channel, streamIdBase, new int[]{ PARTITION }, throwing, null, errors::add);
+            media.context(channel, streamIdBase, PARTITION).listener(throwing).errorHandler(errors::add));
             ExclusivePublication publication = media.publication(channel, Partitioning.streamId(streamIdBase, PARTITION)))
         {
             TestMedia.awaitConnected(subscriber, publication);

@@ -1,8 +1,7 @@
 package io.mdfanout.sdk;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 import java.util.Set;
@@ -24,71 +23,31 @@ class FeedSubscriberRecoveryTest
 {
     private static final int PARTITION = 0;
     private static final long[] INSTRUMENTS = { 1, 2, 3, 5, 8 };
-    private static TestMedia media;
 
-    @BeforeAll
-    static void start()
-    {
-        media = new TestMedia();
-    }
-
-    @AfterAll
-    static void stop()
-    {
-        media.close();
-    }
+    @RegisterExtension
+    static final TestMedia media = TestMedia.perClass();
 
     private static String channel(final int port)
     {
-        return "aeron:udp?endpoint=224.0.1.71:" + port + "|interface=127.0.0.1|mtu=8192";
+        return TestMedia.channel("224.0.1.71", port);
     }
 
     private static FeedSubscriber subscriber(
         final String channel, final int streamIdBase, final MarketDataListener listener,
-        final FeedSubscriberOptions options)
+        final FeedSubscriber.Context options)
     {
-        return new FeedSubscriber(media.aeron(), channel, streamIdBase, new int[]{ PARTITION }, listener, null,
-            Throwable::printStackTrace, options);
+        return new FeedSubscriber(options.aeron(media.aeron()).channel(channel).streamIdBase(streamIdBase)
+            .partitions(new int[]{ PARTITION }).listener(listener));
     }
-
-
 
     private static void pollUntil(final BooleanSupplier condition, final FeedSubscriber... subscribers)
     {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean())
-        {
-            int work = 0;
-            for (final FeedSubscriber subscriber : subscribers)
-            {
-                work += subscriber.poll(10);
-            }
-            if (0 == work)
-            {
-                if (System.nanoTime() > deadline)
-                {
-                    fail("condition not reached; counters: " + subscribers[subscribers.length - 1].counters());
-                }
-                sleep(1);
-            }
-        }
+        TestMedia.pollUntil(TimeUnit.SECONDS.toNanos(10), condition, subscribers);
     }
 
     private static void pollFor(final long millis, final FeedSubscriber... subscribers)
     {
-        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        while (System.nanoTime() < deadline)
-        {
-            int work = 0;
-            for (final FeedSubscriber subscriber : subscribers)
-            {
-                work += subscriber.poll(10);
-            }
-            if (0 == work)
-            {
-                sleep(1);
-            }
-        }
+        TestMedia.pollFor(millis, subscribers);
     }
 
     /** Like a fanout: publish a snapshot (a fresh one each time) every 100 ms until the subscriber is live. */
@@ -108,55 +67,38 @@ class FeedSubscriberRecoveryTest
         }
     }
 
-    private static void sleep(final long millis)
-    {
-        try
-        {
-            Thread.sleep(millis);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     @Test
     void lateJoinerRecoversToTheBooksOfAFullSubscriber()
     {
-        final String channel = channel(40701);
-        final int base = 2100;
         final List<byte[]> messages = MarketScript.generate(1, 3000, INSTRUMENTS, true);
         final BookAndEventListener fullListener = new BookAndEventListener();
         final BookAndEventListener lateListener = new BookAndEventListener();
-        try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
-            StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
-            FeedSubscriber full = subscriber(channel, base, fullListener, new FeedSubscriberOptions()))
+        try (PartitionFeed feed = new PartitionFeed(media, channel(40701), 2100, PARTITION);
+            FeedSubscriber full = subscriber(feed.channel, feed.streamIdBase, fullListener, new FeedSubscriber.Context()))
         {
-            TestMedia.awaitConnected(full, incremental.publication());
-            incremental.send(messages.subList(0, 1500), 5);
+            TestMedia.awaitConnected(full, feed.incremental.publication());
+            feed.incremental.send(messages.subList(0, 1500), 5);
             pollUntil(() -> full.expectedSequence(PARTITION) == 1501, full);
 
-            try (FeedSubscriber late = subscriber(channel, base, lateListener, new FeedSubscriberOptions()))
+            try (FeedSubscriber late = subscriber(feed.channel, feed.streamIdBase, lateListener, new FeedSubscriber.Context()))
             {
                 pollUntil(late::isConnected, full, late);
-                incremental.send(messages.subList(1500, 2000), 5);
+                feed.incremental.send(messages.subList(1500, 2000), 5);
                 pollUntil(() -> late.expectedSequence(PARTITION) == 2001 && full.expectedSequence(PARTITION) == 2001,
                     full, late);
                 assertTrue(late.isStale(PARTITION));
                 assertEquals(List.of("STALE 0 LATE_JOIN 1501"), lateListener.events);
                 assertTrue(lateListener.books.dump().isEmpty(), "nothing delivered while stale");
 
-                final MarketScript.State reference = new MarketScript.State();
-                reference.applyAll(messages, 0, 2000);
-                snapshotUntilRecovered(snapshots, late,
-                    id -> StreamPublisher.snapshot(PARTITION, id, incremental.sessionId(), reference, 2000));
+                final MarketScript.State reference = MarketScript.stateAfter(messages, 2000);
+                snapshotUntilRecovered(feed.snapshots, late,
+                    id -> StreamPublisher.snapshot(PARTITION, id, feed.incremental.sessionId(), reference, 2000));
 
-                incremental.send(messages.subList(2000, 3000), 5);
+                feed.incremental.send(messages.subList(2000, 3000), 5);
                 pollUntil(() -> late.expectedSequence(PARTITION) == 3001 && full.expectedSequence(PARTITION) == 3001,
                     full, late);
 
-                final MarketScript.State all = new MarketScript.State();
-                all.applyAll(messages, 0, messages.size());
+                final MarketScript.State all = MarketScript.stateAfter(messages, messages.size());
                 assertFalse(all.dump().isEmpty());
                 assertEquals(all.dump(), fullListener.books.dump());
                 assertEquals(fullListener.books.dump(), lateListener.books.dump());
@@ -177,33 +119,28 @@ class FeedSubscriberRecoveryTest
     @Test
     void filterDeliversEachInstrumentOnlyWhatItsSnapshotLacks()
     {
-        final String channel = channel(40703);
-        final int base = 2200;
         final List<byte[]> messages = MarketScript.generate(2, 3000, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
-        try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
-            StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
-            FeedSubscriber late = subscriber(channel, base, listener, new FeedSubscriberOptions()))
+        try (PartitionFeed feed = new PartitionFeed(media, channel(40703), 2200, PARTITION);
+            FeedSubscriber late = subscriber(feed.channel, feed.streamIdBase, listener, new FeedSubscriber.Context()))
         {
-            TestMedia.awaitConnected(late, incremental.publication());
-            incremental.nextSequence(1501);   // joins late: 1..1500 happened before
-            incremental.send(messages.subList(1500, 2000), 5);
+            TestMedia.awaitConnected(late, feed.incremental.publication());
+            feed.incremental.nextSequence(1501);   // joins late: 1..1500 happened before
+            feed.incremental.send(messages.subList(1500, 2000), 5);
             pollUntil(() -> late.expectedSequence(PARTITION) == 2001, late);
 
             // Instrument 2 was copied at 1600, everything else at 1900: the replay must give
             // instrument 2 its messages 1601..2000 and the others only 1901..2000.
-            final MarketScript.State at1600 = new MarketScript.State();
-            at1600.applyAll(messages, 0, 1600);
+            final MarketScript.State at1600 = MarketScript.stateAfter(messages, 1600);
             final MarketScript.State at1900 = at1600.copy();
             at1900.applyAll(messages, 1600, 1900);
-            snapshotUntilRecovered(snapshots, late, id -> StreamPublisher.snapshot(
-                PARTITION, id, incremental.sessionId(), at1600, 1600, at1900, 1900, Set.of(2L)));
+            snapshotUntilRecovered(feed.snapshots, late, id -> StreamPublisher.snapshot(
+                PARTITION, id, feed.incremental.sessionId(), at1600, 1600, at1900, 1900, Set.of(2L)));
 
-            incremental.send(messages.subList(2000, 3000), 5);
+            feed.incremental.send(messages.subList(2000, 3000), 5);
             pollUntil(() -> late.expectedSequence(PARTITION) == 3001, late);
 
-            final MarketScript.State all = new MarketScript.State();
-            all.applyAll(messages, 0, messages.size());
+            final MarketScript.State all = MarketScript.stateAfter(messages, messages.size());
             assertEquals(all.dump(), listener.books.dump());
             assertTrue(listener.clean());
             assertTrue(late.counters().filteredMessages() > 0);
@@ -215,28 +152,23 @@ class FeedSubscriberRecoveryTest
     @Test
     void gapWhileLiveRecovers()
     {
-        final String channel = channel(40705);
-        final int base = 2300;
         final List<byte[]> messages = MarketScript.generate(3, 2000, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
-        try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
-            StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
-            FeedSubscriber subscriber = subscriber(channel, base, listener, new FeedSubscriberOptions()))
+        try (PartitionFeed feed = new PartitionFeed(media, channel(40705), 2300, PARTITION);
+            FeedSubscriber subscriber = subscriber(feed.channel, feed.streamIdBase, listener, new FeedSubscriber.Context()))
         {
-            TestMedia.awaitConnected(subscriber, incremental.publication());
-            incremental.send(messages.subList(0, 1000), 5, packet -> packet == 120);   // 601..605 lost
+            TestMedia.awaitConnected(subscriber, feed.incremental.publication());
+            feed.incremental.send(messages.subList(0, 1000), 5, packet -> packet == 120);   // 601..605 lost
             pollUntil(() -> subscriber.expectedSequence(PARTITION) == 1001, subscriber);
             assertEquals(List.of("STALE 0 GAP 606"), listener.events);
 
-            final MarketScript.State at1000 = new MarketScript.State();
-            at1000.applyAll(messages, 0, 1000);
-            snapshotUntilRecovered(snapshots, subscriber,
-                id -> StreamPublisher.snapshot(PARTITION, id, incremental.sessionId(), at1000, 1000));
-            incremental.send(messages.subList(1000, 2000), 5);
+            final MarketScript.State at1000 = MarketScript.stateAfter(messages, 1000);
+            snapshotUntilRecovered(feed.snapshots, subscriber,
+                id -> StreamPublisher.snapshot(PARTITION, id, feed.incremental.sessionId(), at1000, 1000));
+            feed.incremental.send(messages.subList(1000, 2000), 5);
             pollUntil(() -> subscriber.expectedSequence(PARTITION) == 2001, subscriber);
 
-            final MarketScript.State all = new MarketScript.State();
-            all.applyAll(messages, 0, messages.size());
+            final MarketScript.State all = MarketScript.stateAfter(messages, messages.size());
             assertEquals(all.dump(), listener.books.dump());
             assertTrue(listener.clean());
             assertEquals(1, subscriber.counters().recoveries());
@@ -245,26 +177,48 @@ class FeedSubscriberRecoveryTest
     }
 
     @Test
+    void aGapTakesTheRecoveryThroughItsStatesBackToLive()
+    {
+        final List<byte[]> messages = MarketScript.generate(6, 400, INSTRUMENTS, false);
+        final BookAndEventListener listener = new BookAndEventListener();
+        try (PartitionFeed feed = new PartitionFeed(media, channel(40717), 2900, PARTITION);
+            FeedSubscriber subscriber = subscriber(feed.channel, feed.streamIdBase, listener, new FeedSubscriber.Context()))
+        {
+            TestMedia.awaitConnected(subscriber, feed.incremental.publication());
+            assertEquals(PartitionRecovery.State.LIVE, subscriber.recoveryState(PARTITION));
+
+            feed.incremental.send(messages.subList(0, 200), 5, packet -> packet == 10);   // 51..55 lost
+            pollUntil(() -> subscriber.expectedSequence(PARTITION) == 201, subscriber);
+            pollUntil(() -> PartitionRecovery.State.AWAIT_SNAPSHOT == subscriber.recoveryState(PARTITION), subscriber);
+            assertTrue(subscriber.isRecovering(PARTITION), "every state but LIVE holds the incrementals back");
+            assertEquals(List.of("STALE 0 GAP 56"), listener.events);
+
+            final MarketScript.State at200 = MarketScript.stateAfter(messages, 200);
+            snapshotUntilRecovered(feed.snapshots, subscriber,
+                id -> StreamPublisher.snapshot(PARTITION, id, feed.incremental.sessionId(), at200, 200));
+            assertEquals(PartitionRecovery.State.LIVE, subscriber.recoveryState(PARTITION));
+            assertFalse(subscriber.isRecovering(PARTITION));
+            assertEquals(MarketScript.stateAfter(messages, 200).dump(), listener.books.dump());
+        }
+    }
+
+    @Test
     void snapshotLossAbandonsTheAttemptAndTheNextSnapshotRecovers()
     {
-        final String channel = channel(40707);
-        final int base = 2400;
         final List<byte[]> messages = MarketScript.generate(4, 1500, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
-        try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
-            StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
-            FeedSubscriber late = subscriber(channel, base, listener, new FeedSubscriberOptions()))
+        try (PartitionFeed feed = new PartitionFeed(media, channel(40707), 2400, PARTITION);
+            FeedSubscriber late = subscriber(feed.channel, feed.streamIdBase, listener, new FeedSubscriber.Context()))
         {
-            TestMedia.awaitConnected(late, incremental.publication());
-            incremental.nextSequence(501);
-            incremental.send(messages.subList(500, 1000), 5);
+            TestMedia.awaitConnected(late, feed.incremental.publication());
+            feed.incremental.nextSequence(501);
+            feed.incremental.send(messages.subList(500, 1000), 5);
             pollUntil(() -> late.expectedSequence(PARTITION) == 1001, late);
 
-            final MarketScript.State at1000 = new MarketScript.State();
-            at1000.applyAll(messages, 0, 1000);
+            final MarketScript.State at1000 = MarketScript.stateAfter(messages, 1000);
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!snapshots.trySend(
-                StreamPublisher.snapshot(PARTITION, 1, incremental.sessionId(), at1000, 1000), 4, p -> p == 2))
+            while (!feed.snapshots.trySend(
+                StreamPublisher.snapshot(PARTITION, 1, feed.incremental.sessionId(), at1000, 1000), 4, p -> p == 2))
             {
                 pollFor(20, late);
                 assertTrue(System.nanoTime() < deadline, "snapshot stream never subscribed");
@@ -275,13 +229,12 @@ class FeedSubscriberRecoveryTest
             assertEquals(1, late.counters().recoveryAttemptsAbandoned());
             assertEquals("BEGIN 0 1 1000", listener.events.get(1));
 
-            snapshotUntilRecovered(snapshots, late,
-                id -> StreamPublisher.snapshot(PARTITION, id, incremental.sessionId(), at1000, 1000));
-            incremental.send(messages.subList(1000, 1500), 5);
+            snapshotUntilRecovered(feed.snapshots, late,
+                id -> StreamPublisher.snapshot(PARTITION, id, feed.incremental.sessionId(), at1000, 1000));
+            feed.incremental.send(messages.subList(1000, 1500), 5);
             pollUntil(() -> late.expectedSequence(PARTITION) == 1501, late);
 
-            final MarketScript.State all = new MarketScript.State();
-            all.applyAll(messages, 0, messages.size());
+            final MarketScript.State all = MarketScript.stateAfter(messages, messages.size());
             assertEquals(all.dump(), listener.books.dump());
             assertTrue(listener.clean());
             assertEquals(1, late.counters().recoveries());
@@ -291,21 +244,18 @@ class FeedSubscriberRecoveryTest
     @Test
     void bufferOverflowIsCountedAndALaterSnapshotRecovers()
     {
-        final String channel = channel(40709);
-        final int base = 2500;
         final List<byte[]> messages = MarketScript.generate(5, 8000, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
-        final FeedSubscriberOptions options = new FeedSubscriberOptions()
-            .recoveryBufferBytes(FeedSubscriberOptions.MIN_RECOVERY_BUFFER_BYTES);
-        try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
-            StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
-            FeedSubscriber late = subscriber(channel, base, listener, options))
+        final FeedSubscriber.Context options = new FeedSubscriber.Context()
+            .recoveryBufferBytes(FeedSubscriber.Context.MIN_RECOVERY_BUFFER_BYTES);
+        try (PartitionFeed feed = new PartitionFeed(media, channel(40709), 2500, PARTITION);
+            FeedSubscriber late = subscriber(feed.channel, feed.streamIdBase, listener, options))
         {
-            TestMedia.awaitConnected(late, incremental.publication());
-            incremental.nextSequence(1001);
+            TestMedia.awaitConnected(late, feed.incremental.publication());
+            feed.incremental.nextSequence(1001);
             for (int from = 1000; from < 7000; from += 500)
             {
-                incremental.send(messages.subList(from, from + 500), 5);
+                feed.incremental.send(messages.subList(from, from + 500), 5);
                 final long next = from + 501;
                 pollUntil(() -> late.expectedSequence(PARTITION) == next, late);
             }
@@ -314,26 +264,23 @@ class FeedSubscriberRecoveryTest
                 listener.events.get(listener.events.size() - 1).split(" ")[3]));
 
             // A snapshot from before the buffer's restart point cannot be used.
-            final MarketScript.State at1000 = new MarketScript.State();
-            at1000.applyAll(messages, 0, 1000);
+            final MarketScript.State at1000 = MarketScript.stateAfter(messages, 1000);
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!snapshots.trySend(
-                StreamPublisher.snapshot(PARTITION, 1, incremental.sessionId(), at1000, 1000), 4, p -> false))
+            while (!feed.snapshots.trySend(
+                StreamPublisher.snapshot(PARTITION, 1, feed.incremental.sessionId(), at1000, 1000), 4, p -> false))
             {
                 pollFor(20, late);
                 assertTrue(System.nanoTime() < deadline, "snapshot stream never subscribed");
             }
             pollUntil(() -> late.counters().snapshotsIgnored() == 1, late);
 
-            final MarketScript.State at7000 = new MarketScript.State();
-            at7000.applyAll(messages, 0, 7000);
-            snapshotUntilRecovered(snapshots, late,
-                id -> StreamPublisher.snapshot(PARTITION, id, incremental.sessionId(), at7000, 7000));
-            incremental.send(messages.subList(7000, 8000), 5);
+            final MarketScript.State at7000 = MarketScript.stateAfter(messages, 7000);
+            snapshotUntilRecovered(feed.snapshots, late,
+                id -> StreamPublisher.snapshot(PARTITION, id, feed.incremental.sessionId(), at7000, 7000));
+            feed.incremental.send(messages.subList(7000, 8000), 5);
             pollUntil(() -> late.expectedSequence(PARTITION) == 8001, late);
 
-            final MarketScript.State all = new MarketScript.State();
-            all.applyAll(messages, 0, messages.size());
+            final MarketScript.State all = MarketScript.stateAfter(messages, messages.size());
             assertEquals(all.dump(), listener.books.dump());
             assertTrue(listener.clean());
         }
@@ -347,7 +294,7 @@ class FeedSubscriberRecoveryTest
         final List<byte[]> messages = MarketScript.generate(6, 1500, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
         try (StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
-            FeedSubscriber subscriber = subscriber(channel, base, listener, new FeedSubscriberOptions()))
+            FeedSubscriber subscriber = subscriber(channel, base, listener, new FeedSubscriber.Context()))
         {
             final int oldSessionId;
             try (StreamPublisher first = media.incremental(channel, base, PARTITION))
@@ -368,8 +315,7 @@ class FeedSubscriberRecoveryTest
                     subscriber);
                 assertTrue(listener.events.contains("STALE 0 NEW_PUBLICATION 1001"), listener.events.toString());
 
-                final MarketScript.State at1200 = new MarketScript.State();
-                at1200.applyAll(messages, 0, 1200);
+                final MarketScript.State at1200 = MarketScript.stateAfter(messages, 1200);
                 final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                 while (!snapshots.trySend(
                     StreamPublisher.snapshot(PARTITION, 1, oldSessionId, at1200, 1200), 4, p -> false))
@@ -385,8 +331,7 @@ class FeedSubscriberRecoveryTest
                 restarted.send(messages.subList(1200, 1500), 5);
                 pollUntil(() -> subscriber.expectedSequence(PARTITION) == 1501, subscriber);
 
-                final MarketScript.State all = new MarketScript.State();
-                all.applyAll(messages, 0, messages.size());
+                final MarketScript.State all = MarketScript.stateAfter(messages, messages.size());
                 assertEquals(all.dump(), listener.books.dump());
                 assertTrue(listener.clean());
                 assertEquals(1, subscriber.counters().staleEvents(StaleReason.NEW_PUBLICATION));
@@ -401,7 +346,7 @@ class FeedSubscriberRecoveryTest
         final int base = 2700;
         final List<byte[]> messages = MarketScript.generate(7, 200, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
-        final FeedSubscriberOptions options = new FeedSubscriberOptions()
+        final FeedSubscriber.Context options = new FeedSubscriber.Context()
             .silentTimeoutNs(TimeUnit.MILLISECONDS.toNanos(300));
         try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
             FeedSubscriber subscriber = subscriber(channel, base, listener, options))
@@ -434,15 +379,15 @@ class FeedSubscriberRecoveryTest
         final String channel = channel(40715);
         final IllegalArgumentException small = org.junit.jupiter.api.Assertions.assertThrows(
             IllegalArgumentException.class,
-            () -> subscriber(channel, 2800, new BookAndEventListener(), new FeedSubscriberOptions().recoveryBufferBytes(10)));
+            () -> subscriber(channel, 2800, new BookAndEventListener(), new FeedSubscriber.Context().recoveryBufferBytes(10)));
         assertTrue(small.getMessage().contains("recovery buffer"), small.getMessage());
         final IllegalArgumentException clash = org.junit.jupiter.api.Assertions.assertThrows(
             IllegalArgumentException.class,
-            () -> subscriber(channel, 2800, new BookAndEventListener(), new FeedSubscriberOptions().snapshotStreamIdBase(2800)));
+            () -> subscriber(channel, 2800, new BookAndEventListener(), new FeedSubscriber.Context().snapshotStreamIdBase(2800)));
         assertTrue(clash.getMessage().contains("snapshot stream id"), clash.getMessage());
         final IllegalArgumentException timeout = org.junit.jupiter.api.Assertions.assertThrows(
             IllegalArgumentException.class,
-            () -> subscriber(channel, 2800, new BookAndEventListener(), new FeedSubscriberOptions().silentTimeoutNs(0)));
+            () -> subscriber(channel, 2800, new BookAndEventListener(), new FeedSubscriber.Context().silentTimeoutNs(0)));
         assertTrue(timeout.getMessage().contains("silent timeout"), timeout.getMessage());
     }
 }

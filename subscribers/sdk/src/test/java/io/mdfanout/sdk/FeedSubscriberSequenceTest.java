@@ -3,9 +3,8 @@ package io.mdfanout.sdk;
 import io.aeron.ExclusivePublication;
 import io.mdfanout.sbe.Side;
 import io.mdfanout.wire.Partitioning;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 
@@ -18,21 +17,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class FeedSubscriberSequenceTest
 {
     private static final int PORT = 42201;
-    private static TestMedia media;
+
+    @RegisterExtension
+    static final TestMedia media = TestMedia.perClass();
 
     private final PacketWriter writer = new PacketWriter();
-
-    @BeforeAll
-    static void start()
-    {
-        media = new TestMedia();
-    }
-
-    @AfterAll
-    static void stop()
-    {
-        media.close();
-    }
 
     @Test
     void shouldReportJoinGapsDuplicatesAndOverlaps()
@@ -42,8 +31,7 @@ class FeedSubscriberSequenceTest
         final String channel = TestMedia.channel(PORT);
         final RecordingListener listener = new RecordingListener();
         try (FeedSubscriber subscriber = new FeedSubscriber(
-            media.aeron(), channel, streamIdBase, new int[]{ partition }, listener, null, Throwable::printStackTrace,
-            new FeedSubscriberOptions().recoveryEnabled(false));
+            media.context(channel, streamIdBase, partition).listener(listener).recoveryEnabled(false));
             ExclusivePublication publication = media.publication(channel, Partitioning.streamId(streamIdBase, partition)))
         {
             TestMedia.awaitConnected(subscriber, publication);
@@ -86,9 +74,8 @@ class FeedSubscriberSequenceTest
         final int streamIdBase = 1210;
         final String channel = TestMedia.channel(PORT + 1);
         final RecordingListener listener = new RecordingListener();
-        try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), channel, streamIdBase,
-            FeedSubscriber.allPartitions(2), listener, null, Throwable::printStackTrace,
-            new FeedSubscriberOptions().recoveryEnabled(false));
+        try (FeedSubscriber subscriber = new FeedSubscriber(media.context(channel, streamIdBase)
+            .partitionCount(2).listener(listener).recoveryEnabled(false));
             ExclusivePublication partition0 = media.publication(channel, Partitioning.streamId(streamIdBase, 0));
             ExclusivePublication partition1 = media.publication(channel, Partitioning.streamId(streamIdBase, 1)))
         {

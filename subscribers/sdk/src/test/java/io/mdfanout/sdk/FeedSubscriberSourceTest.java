@@ -4,9 +4,8 @@ import io.aeron.ExclusivePublication;
 import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.concurrent.CachedNanoClock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -25,32 +24,22 @@ class FeedSubscriberSourceTest
 {
     private static final int PARTITION = 0;
     private static final long[] INSTRUMENTS = { 1, 2, 3, 5, 8 };
-    private static TestMedia media;
+
+    @RegisterExtension
+    static final TestMedia media = TestMedia.perClass();
 
     private final CachedNanoClock clock = new CachedNanoClock();
 
-    @BeforeAll
-    static void start()
-    {
-        media = new TestMedia();
-    }
-
-    @AfterAll
-    static void stop()
-    {
-        media.close();
-    }
-
     private static String channel(final int port)
     {
-        return "aeron:udp?endpoint=224.0.1.73:" + port + "|interface=127.0.0.1|mtu=8192";
+        return TestMedia.channel("224.0.1.73", port);
     }
 
     private FeedSubscriber subscriber(
         final String channel, final int streamIdBase, final MarketDataListener listener, final boolean recovery)
     {
-        return new FeedSubscriber(media.aeron(), channel, streamIdBase, new int[]{ PARTITION }, listener, null,
-            Throwable::printStackTrace, new FeedSubscriberOptions().nanoClock(clock).recoveryEnabled(recovery));
+        return new FeedSubscriber(media.context(channel, streamIdBase, PARTITION).listener(listener)
+            .nanoClock(clock).recoveryEnabled(recovery));
     }
 
 
@@ -63,13 +52,6 @@ class FeedSubscriberSourceTest
         final long before = subscriber.counters().heartbeats();
         publisher.heartbeat(status);
         TestMedia.pollUntil(subscriber, () -> subscriber.counters().heartbeats() > before);
-    }
-
-    private static MarketScript.State state(final List<byte[]> messages, final int count)
-    {
-        final MarketScript.State state = new MarketScript.State();
-        state.applyAll(messages, 0, count);
-        return state;
     }
 
     @Test
@@ -108,7 +90,7 @@ class FeedSubscriberSourceTest
 
             incremental.send(messages.subList(100, 200), 5);
             TestMedia.pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 201);
-            assertEquals(state(messages, 200).dump(), listener.books.dump());
+            assertEquals(MarketScript.stateAfter(messages, 200).dump(), listener.books.dump());
             assertTrue(listener.clean());
             final SubscriberCounters counters = subscriber.counters();
             assertEquals(1, counters.staleEvents(StaleReason.SOURCE_DOWN));
@@ -151,7 +133,7 @@ class FeedSubscriberSourceTest
             }
             assertEquals(4, subscriber.counters().staleEvents(StaleReason.SOURCE_DOWN));
             assertEquals(4, subscriber.counters().recoveries());
-            assertEquals(state(messages, 70).dump(), listener.books.dump());
+            assertEquals(MarketScript.stateAfter(messages, 70).dump(), listener.books.dump());
         }
     }
 
@@ -163,31 +145,28 @@ class FeedSubscriberSourceTest
     @Test
     void aGapDuringTheOutageNeedsASnapshotAndTheRecoveryWaitsForTheSource()
     {
-        final String channel = channel(40805);
-        final int base = 3300;
         final List<byte[]> messages = MarketScript.generate(17, 300, INSTRUMENTS, false);
         final BookAndEventListener listener = new BookAndEventListener();
-        try (StreamPublisher incremental = media.incremental(channel, base, PARTITION);
-            StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
-            FeedSubscriber subscriber = subscriber(channel, base, listener, true))
+        try (PartitionFeed feed = new PartitionFeed(media, channel(40805), 3300, PARTITION);
+            FeedSubscriber subscriber = subscriber(feed.channel, feed.streamIdBase, listener, true))
         {
-            TestMedia.awaitConnected(subscriber, incremental.publication());
-            incremental.send(messages.subList(0, 100), 5);
+            TestMedia.awaitConnected(subscriber, feed.incremental.publication());
+            feed.incremental.send(messages.subList(0, 100), 5);
             TestMedia.pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 101);
-            heartbeat(incremental, subscriber, SourceStatus.FEED_HANDLER_DOWN);
+            heartbeat(feed.incremental, subscriber, SourceStatus.FEED_HANDLER_DOWN);
             clock.advance(TimeUnit.MILLISECONDS.toNanos(100));
 
-            incremental.send(messages.subList(100, 110), 5, packet -> true); // lost on the way: 101..110
-            heartbeat(incremental, subscriber, SourceStatus.FEED_HANDLER_DOWN);
+            feed.incremental.send(messages.subList(100, 110), 5, packet -> true); // lost on the way: 101..110
+            heartbeat(feed.incremental, subscriber, SourceStatus.FEED_HANDLER_DOWN);
             assertEquals(List.of("STALE 0 SOURCE_DOWN 101", "STALE 0 GAP 111"), listener.events);
             assertTrue(subscriber.isRecovering(PARTITION));
 
-            final MarketScript.State at110 = state(messages, 110);
+            final MarketScript.State at110 = MarketScript.stateAfter(messages, 110);
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             long snapshotId = 7;
             while (subscriber.isRecovering(PARTITION))
             {
-                snapshots.trySend(StreamPublisher.snapshot(PARTITION, snapshotId++, incremental.sessionId(), at110, 110),
+                feed.snapshots.trySend(StreamPublisher.snapshot(PARTITION, snapshotId++, feed.incremental.sessionId(), at110, 110),
                     4, i -> false);
                 final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
                 while (System.nanoTime() < until)
@@ -202,15 +181,15 @@ class FeedSubscriberSourceTest
             assertEquals(at110.dump(), listener.books.dump());
 
             clock.advance(TimeUnit.MILLISECONDS.toNanos(400));
-            heartbeat(incremental, subscriber, SourceStatus.LIVE);
+            heartbeat(feed.incremental, subscriber, SourceStatus.LIVE);
             assertFalse(subscriber.isStale(PARTITION));
             final String recovered = listener.events.get(listener.events.size() - 1);
             assertTrue(recovered.matches("RECOVERED 0 ([7-9]|[1-9][0-9]+) 110"), recovered + " names the snapshot applied");
             assertEquals(List.of(TimeUnit.MILLISECONDS.toNanos(500)), listener.staleForNanos, "stale since the source went down");
 
-            incremental.send(messages.subList(110, 300), 5);
+            feed.incremental.send(messages.subList(110, 300), 5);
             TestMedia.pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 301);
-            assertEquals(state(messages, 300).dump(), listener.books.dump());
+            assertEquals(MarketScript.stateAfter(messages, 300).dump(), listener.books.dump());
             assertTrue(listener.clean());
             assertEquals(1, subscriber.counters().recoveries());
         }
@@ -236,7 +215,7 @@ class FeedSubscriberSourceTest
             TestMedia.pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 61);
             assertEquals(List.of("STALE 0 SOURCE_DOWN 31", "RECOVERED 0 0 30"), listener.events);
             assertEquals(60, listener.incrementalMessages);
-            assertEquals(state(messages, 60).dump(), listener.books.dump());
+            assertEquals(MarketScript.stateAfter(messages, 60).dump(), listener.books.dump());
         }
     }
 

@@ -6,9 +6,8 @@ import io.mdfanout.sbe.Side;
 import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.sbe.TradingState;
 import io.mdfanout.wire.Partitioning;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,26 +24,16 @@ class FeedSubscriberTypedCallbacksTest
 {
     private static final int PORT = 42101;
     private static final int STREAM_ID_BASE = 1100;
-    private static TestMedia media;
 
-    @BeforeAll
-    static void start()
-    {
-        media = new TestMedia();
-    }
-
-    @AfterAll
-    static void stop()
-    {
-        media.close();
-    }
+    @RegisterExtension
+    static final TestMedia media = TestMedia.perClass();
 
     @Test
     void shouldDeliverEveryMessageTypeWithEveryField()
     {
         final String channel = TestMedia.channel(PORT);
         final RecordingListener listener = new RecordingListener();
-        try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), channel, STREAM_ID_BASE, 2, listener);
+        try (FeedSubscriber subscriber = new FeedSubscriber(media.context(channel, STREAM_ID_BASE, 0, 1).listener(listener));
             ExclusivePublication partition0 = media.publication(channel, Partitioning.streamId(STREAM_ID_BASE, 0));
             ExclusivePublication partition1 = media.publication(channel, Partitioning.streamId(STREAM_ID_BASE, 1)))
         {

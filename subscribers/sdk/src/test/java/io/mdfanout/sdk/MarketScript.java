@@ -96,6 +96,14 @@ final class MarketScript
         return messages;
     }
 
+    /** @return the reference state after the first {@code count} of the messages. */
+    static State stateAfter(final List<byte[]> messages, final int count)
+    {
+        final State state = new State();
+        state.applyAll(messages, 0, count);
+        return state;
+    }
+
     private static void add(final List<byte[]> messages, final State state, final byte[] message)
     {
         messages.add(message);

@@ -39,10 +39,10 @@ class SteadyStateAllocationTest
 
         try (TestMedia media = new TestMedia();
             FeedSubscriber subscriber = new FeedSubscriber(
-                media.aeron(), channel, STREAM_ID_BASE, new int[]{ PARTITION }, books, null, Throwable::printStackTrace,
-                // A loaded machine can stall this thread past the default 2 s silence timeout, and
-                // re-subscribing a silent stream is recovery, not steady state: keep it out of the window.
-                new FeedSubscriberOptions().deliveryLatencyRecorder(this::recordLatency)
+                media.context(channel, STREAM_ID_BASE, PARTITION).listener(books)
+                    .deliveryLatencyRecorder(this::recordLatency)
+                    // A loaded machine can stall this thread past the default 2 s silence timeout, and
+                    // re-subscribing a silent stream is recovery, not steady state: keep it out of the window.
                     .silentTimeoutNs(java.util.concurrent.TimeUnit.MINUTES.toNanos(5)));
             ExclusivePublication publication = media.publication(channel, Partitioning.streamId(STREAM_ID_BASE, PARTITION)))
         {

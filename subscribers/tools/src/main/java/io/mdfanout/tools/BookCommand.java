@@ -69,9 +69,8 @@ public final class BookCommand implements Callable<Integer>
         try (StopSignal stopSignal = new StopSignal();
             ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
             ToolMetrics metrics = new ToolMetrics("book"); // closed before the media: a scrape reads the driver's counters
-            FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, listener, metrics.counters(), errorLog,
-                metrics.feedSubscriberOptions(subscriberOptions)))
+            FeedSubscriber subscriber = new FeedSubscriber(metrics.feedSubscriberContext(subscriberOptions)
+                .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(listener)))
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "book");
             final IdleStrategy idle = media.pollIdle(subscriberOptions.idle().newIdleStrategy());

@@ -79,9 +79,8 @@ public final class CheckCommand implements Callable<Integer>
         try (StopSignal stopSignal = new StopSignal();
             ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
             ToolMetrics metrics = new ToolMetrics("check");
-            FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, watcher, metrics.counters(), errorLog,
-                metrics.feedSubscriberOptions(subscriberOptions)))
+            FeedSubscriber subscriber = new FeedSubscriber(metrics.feedSubscriberContext(subscriberOptions)
+                .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(watcher)))
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "check");
             final IdleStrategy idle = media.pollIdle(subscriberOptions.idle().newIdleStrategy());

@@ -120,12 +120,11 @@ public final class LatencyCommand implements Callable<Integer>
                 new RecoveryEvents(stdout));
             final int exitCode;
             final RoleErrorLog errorLog = subscriberOptions.errorLog("latency");
-            try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, listener, counters, errorLog,
-                metrics.feedSubscriberOptions(subscriberOptions)))
+            try (FeedSubscriber subscriber = new FeedSubscriber(metrics.feedSubscriberContext(subscriberOptions)
+                .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(listener)))
             {
                 exitCode = SessionRun.run(subscriber, listener, stopSignal, readyFile, untilEndOfMessages, timeoutS,
-                    media.pollIdle(subscriberOptions.idle().newIdleStrategy()), subscriberOptions.feedSubscriberOptions().recoveryEnabled());
+                    media.pollIdle(subscriberOptions.idle().newIdleStrategy()), subscriberOptions.feedSubscriberContext().recoveryEnabled());
             }
             stdout.println(recorder.summary("latency"));
             stdout.println(toFanoutSend.summary("latency: to fanout send"));

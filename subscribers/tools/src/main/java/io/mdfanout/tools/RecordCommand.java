@@ -98,12 +98,11 @@ public final class RecordCommand implements Callable<Integer>
             final int exitCode;
             final String stalePartitions;
             final RoleErrorLog errorLog = subscriberOptions.errorLog("record");
-            try (FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, listener, counters, errorLog,
-                metrics.feedSubscriberOptions(subscriberOptions)))
+            try (FeedSubscriber subscriber = new FeedSubscriber(metrics.feedSubscriberContext(subscriberOptions)
+                .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(listener)))
             {
                 exitCode = SessionRun.run(subscriber, listener, stopSignal, readyFile, untilEndOfMessages, timeoutS,
-                    media.pollIdle(subscriberOptions.idle().newIdleStrategy()), subscriberOptions.feedSubscriberOptions().recoveryEnabled());
+                    media.pollIdle(subscriberOptions.idle().newIdleStrategy()), subscriberOptions.feedSubscriberContext().recoveryEnabled());
                 stalePartitions = stalePartitions(subscriber);
             }
             if (null != recorder)

@@ -3,7 +3,6 @@ package io.mdfanout.tools;
 import io.aeron.ChannelUri;
 import io.aeron.CommonContext;
 import io.mdfanout.sdk.FeedSubscriber;
-import io.mdfanout.sdk.FeedSubscriberOptions;
 import io.mdfanout.metrics.MetricsOptions;
 import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.RoleErrorLog;
@@ -99,11 +98,11 @@ public final class SubscriberOptions
         }
         if (!noRecovery)
         {
-            if (recoveryBufferBytes < FeedSubscriberOptions.MIN_RECOVERY_BUFFER_BYTES ||
-                recoveryBufferBytes > FeedSubscriberOptions.MAX_RECOVERY_BUFFER_BYTES)
+            if (recoveryBufferBytes < FeedSubscriber.Context.MIN_RECOVERY_BUFFER_BYTES ||
+                recoveryBufferBytes > FeedSubscriber.Context.MAX_RECOVERY_BUFFER_BYTES)
             {
                 throw new IllegalArgumentException("--recovery-buffer-bytes must be " +
-                    FeedSubscriberOptions.MIN_RECOVERY_BUFFER_BYTES + ".." + FeedSubscriberOptions.MAX_RECOVERY_BUFFER_BYTES +
+                    FeedSubscriber.Context.MIN_RECOVERY_BUFFER_BYTES + ".." + FeedSubscriber.Context.MAX_RECOVERY_BUFFER_BYTES +
                     ": " + recoveryBufferBytes);
             }
             if (null != snapshotChannel && !snapshotChannel.startsWith("aeron:"))
@@ -128,22 +127,25 @@ public final class SubscriberOptions
             }
         }
         final int[] resolved = resolvePartitionList();
-        feedSubscriberOptions().validate(channel, streamIdBase, resolved);
+        feedSubscriberContext().partitions(resolved).validate();
         return resolved;
     }
 
     /**
-     * The SDK's recovery and liveness options these command-line options describe.
+     * The SDK's settings these command-line options describe: the channel and stream id base, recovery and
+     * liveness; the partitions, the Aeron client and the listener are the caller's to set.
      *
-     * @return new options.
+     * @return a new context.
      */
-    public FeedSubscriberOptions feedSubscriberOptions()
+    public FeedSubscriber.Context feedSubscriberContext()
     {
-        return new FeedSubscriberOptions()
+        return new FeedSubscriber.Context()
+            .channel(channel)
+            .streamIdBase(streamIdBase)
             .recoveryEnabled(!noRecovery)
             .snapshotChannel(snapshotChannel)
             .snapshotStreamIdBase(null != snapshotStreamIdBase ?
-                snapshotStreamIdBase : FeedSubscriberOptions.DEFAULT_SNAPSHOT_STREAM_ID_BASE)
+                snapshotStreamIdBase : FeedSubscriber.Context.DEFAULT_SNAPSHOT_STREAM_ID_BASE)
             .recoveryBufferBytes(recoveryBufferBytes)
             .silentTimeoutNs(TimeUnit.MILLISECONDS.toNanos(silentTimeoutMs));
     }

@@ -78,9 +78,8 @@ public final class TailCommand implements Callable<Integer>
         try (StopSignal stopSignal = new StopSignal();
             ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
             ToolMetrics metrics = new ToolMetrics("tail"); // closed before the media: a scrape reads the driver's counters
-            FeedSubscriber subscriber = new FeedSubscriber(media.aeron(), subscriberOptions.channel(),
-                subscriberOptions.streamIdBase(), partitions, printer, metrics.counters(), errorLog,
-                metrics.feedSubscriberOptions(subscriberOptions)))
+            FeedSubscriber subscriber = new FeedSubscriber(metrics.feedSubscriberContext(subscriberOptions)
+                .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(printer)))
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "tail");
             final IdleStrategy idle = media.pollIdle(subscriberOptions.idle().newIdleStrategy());

@@ -6,7 +6,7 @@ import io.mdfanout.metrics.LatencyHistogram;
 import io.mdfanout.metrics.MetricsOptions;
 import io.mdfanout.metrics.MetricsServer;
 import io.mdfanout.sdk.DeliveryLatencyRecorder;
-import io.mdfanout.sdk.FeedSubscriberOptions;
+import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.LocalCounters;
 import io.mdfanout.sdk.SubscriberCounters;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -43,14 +43,17 @@ final class ToolMetrics implements AutoCloseable
     }
 
     /**
-     * The subscriber options of a tool, recording delivery latency into this tool's histogram.
+     * The subscriber settings of a tool, counting into this tool's counters and recording delivery latency
+     * into its histogram.
      *
      * @param options the tool's subscriber options.
-     * @return the SDK options to build the FeedSubscriber with.
+     * @return the SDK context to build the FeedSubscriber with, less the Aeron client, partitions and listener.
      */
-    FeedSubscriberOptions feedSubscriberOptions(final SubscriberOptions options)
+    FeedSubscriber.Context feedSubscriberContext(final SubscriberOptions options)
     {
-        return options.feedSubscriberOptions().deliveryLatencyRecorder(deliveryLatencyRecorder);
+        return options.feedSubscriberContext()
+            .counters(counters)
+            .deliveryLatencyRecorder(deliveryLatencyRecorder);
     }
 
     /** @return the counters to give the {@link io.mdfanout.sdk.FeedSubscriber}. */

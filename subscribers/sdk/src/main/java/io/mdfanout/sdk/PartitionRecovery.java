@@ -1,0 +1,490 @@
+package io.mdfanout.sdk;
+
+import io.aeron.Aeron;
+import io.aeron.FragmentAssembler;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.Header;
+import io.mdfanout.sbe.HeartbeatDecoder;
+import io.mdfanout.sbe.MessageHeaderDecoder;
+import io.mdfanout.sbe.PacketHeaderDecoder;
+import io.mdfanout.sbe.SnapshotBeginDecoder;
+import io.mdfanout.sbe.SnapshotEndDecoder;
+import io.mdfanout.sbe.SnapshotInstrumentDecoder;
+import io.mdfanout.sbe.SnapshotOrderDecoder;
+import io.mdfanout.wire.WireFormat;
+import org.agrona.DirectBuffer;
+
+/**
+ * Recovers one partition from its snapshot stream, as a state machine driven by {@link #doWork(long, int)}
+ * from the poll loop (as Aeron's {@code ReplayMerge} is). It owns the partition's snapshot subscription,
+ * which is open only while the partition recovers.
+ * <p>
+ * The {@link StreamSequencer} makes the partition stale ({@link #goStale}) after a late join, a gap, a new
+ * publisher session, a lost image or silence; from then on the partition's incremental packets are copied
+ * into a bounded {@link RecoveryBuffer} ({@link #bufferPacket}) instead of being delivered, in every state
+ * but {@link State#LIVE}. The first SnapshotBegin of the followed session that is recent enough
+ * (lastStreamSequence &gt;= first buffered sequence - 1) is applied. At a complete SnapshotEnd the buffer
+ * is replayed through the normal dispatch, each message filtered by the lastStreamSequence that covers its
+ * instrument in the snapshot (the filter stays on for live packets until the stream passes the snapshot's
+ * highest L), and the partition is live again. Another gap meanwhile drops what was buffered and abandons a
+ * snapshot being applied ({@link #restartBuffering}).
+ * <p>
+ * The recovery buffer and the filter are allocated once, on the partition's first recovery; nothing else
+ * allocates. Polling thread only.
+ */
+final class PartitionRecovery
+{
+    /** Where the recovery of the partition stands. */
+    enum State
+    {
+        /** The stream is whole: incrementals are delivered as they come; no snapshot subscription. */
+        LIVE,
+        /** Stale: the snapshot subscription is to be added (again, after the driver refused it). */
+        ADD_SUBSCRIPTION,
+        /** Stale: the snapshot subscription was asked for, and is polled for until the driver has added it. */
+        AWAIT_SUBSCRIPTION,
+        /** Stale and subscribed: waits for a SnapshotBegin of the followed session recent enough to apply. */
+        AWAIT_SNAPSHOT,
+        /** A snapshot is being applied, up to its SnapshotEnd; a gap in it or in the incrementals abandons it. */
+        APPLY_SNAPSHOT,
+        /** The snapshot was applied: the buffered incrementals are delivered through its filter, then LIVE. */
+        REPLAY,
+        /** The subscriber was closed. */
+        CLOSED
+    }
+
+    private final PartitionStream stream;
+    private final PacketValidator validator;
+    private final MessageDispatcher dispatcher;
+    private final SubscriberCounters counters;
+    private final Aeron aeron;
+    private final String snapshotChannel;
+    private final int snapshotStreamId;
+    private final int bufferBytes;
+    private final FragmentHandler snapshotHandler;
+
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final PacketHeaderDecoder packetHeader = new PacketHeaderDecoder();
+    private final SnapshotBeginDecoder snapshotBegin = new SnapshotBeginDecoder();
+    private final SnapshotInstrumentDecoder snapshotInstrument = new SnapshotInstrumentDecoder();
+    private final SnapshotEndDecoder snapshotEnd = new SnapshotEndDecoder();
+
+    private State state = State.LIVE;
+    private long nowNs;
+    private RecoveryBuffer buffer;
+    /** First stream sequence the recovery buffer holds (or will hold): a snapshot must have L >= this - 1. */
+    private long requiredSequence;
+
+    // Snapshot stream.
+    private long registrationId = Aeron.NULL_VALUE;
+    private Subscription subscription;
+    private boolean snapshotJoined;
+    private int snapshotSessionId;
+    private long snapshotExpectedSequence;
+
+    // Snapshot being applied.
+    private long snapshotId;
+    private long snapshotBeginSequence;
+    private long currentCoveringSequence;
+    private long maxCoveringSequence;
+    private long nextCoveredFrom;
+    private long ordersRemaining;
+    private long instrumentOrderCount;
+    private long snapshotInstrumentCount;
+    private long snapshotOrderCount;
+    private long snapshotMessageCount;
+
+    /**
+     * @param stream           the partition recovered.
+     * @param validator        checks each snapshot packet.
+     * @param dispatcher       delivers the snapshot and the replayed incrementals.
+     * @param counters         where to count.
+     * @param aeron            adds and removes the snapshot subscription.
+     * @param snapshotChannel  the channel of the snapshot stream.
+     * @param snapshotStreamId the partition's snapshot stream id.
+     * @param bufferBytes      capacity of the recovery buffer.
+     */
+    PartitionRecovery(
+        final PartitionStream stream,
+        final PacketValidator validator,
+        final MessageDispatcher dispatcher,
+        final SubscriberCounters counters,
+        final Aeron aeron,
+        final String snapshotChannel,
+        final int snapshotStreamId,
+        final int bufferBytes)
+    {
+        this.stream = stream;
+        this.validator = validator;
+        this.dispatcher = dispatcher;
+        this.counters = counters;
+        this.aeron = aeron;
+        this.snapshotChannel = snapshotChannel;
+        this.snapshotStreamId = snapshotStreamId;
+        this.bufferBytes = bufferBytes;
+        this.snapshotHandler = new FragmentAssembler(this::onFragment);
+    }
+
+    State state()
+    {
+        return state;
+    }
+
+    /** @return true in every state but {@link State#LIVE} (and {@link State#CLOSED}): incrementals are held back. */
+    boolean isRecovering()
+    {
+        return State.LIVE != state && State.CLOSED != state;
+    }
+
+    /**
+     * Mark the partition stale (again): buffering starts at {@code sequence}, the listener is told.
+     */
+    void goStale(final StaleReason reason, final long sequence, final long nowNs)
+    {
+        if (null == buffer)
+        {
+            buffer = new RecoveryBuffer(bufferBytes);
+            stream.allocateFilter();
+        }
+        if (State.LIVE == state)
+        {
+            if (!stream.sourceDown)
+            {
+                stream.staleSinceNs = nowNs; // good until now: a partition whose source was down is not good since then
+            }
+            stream.recoverySnapshotId = 0;
+            state = State.ADD_SUBSCRIPTION;
+        }
+        restartBuffering(sequence);
+        counters.onStale(reason);
+        dispatcher.onStale(stream.partition, reason, sequence);
+    }
+
+    /** Drop what was buffered; buffering starts again at {@code sequence}; a snapshot being applied is abandoned. */
+    void restartBuffering(final long sequence)
+    {
+        buffer.reset();
+        requiredSequence = sequence;
+        abandonSnapshot();
+    }
+
+    /** Hold back a validated incremental packet, from {@code fromSequence} on, until a snapshot was applied. */
+    void bufferPacket(
+        final DirectBuffer buffer, final int offset, final int length, final long fromSequence, final long nowNs)
+    {
+        if (!this.buffer.append(buffer, offset, length, fromSequence))
+        {
+            counters.onRecoveryBufferOverflow();
+            goStale(StaleReason.RECOVERY_BUFFER_OVERFLOW, fromSequence, nowNs);
+            this.buffer.append(buffer, offset, length, fromSequence);
+        }
+    }
+
+    /**
+     * Move the recovery on: subscribe to the snapshot stream without blocking, then poll it.
+     *
+     * @param nowNs         the time of this poll, for the stale duration reported at the end.
+     * @param fragmentLimit most Aeron messages taken from the snapshot stream.
+     * @return work done, for an idle strategy.
+     */
+    int doWork(final long nowNs, final int fragmentLimit)
+    {
+        this.nowNs = nowNs;
+        switch (state)
+        {
+            case ADD_SUBSCRIPTION:
+                registrationId = aeron.asyncAddSubscription(snapshotChannel, snapshotStreamId);
+                state = State.AWAIT_SUBSCRIPTION;
+                return 1;
+
+            case AWAIT_SUBSCRIPTION:
+                try
+                {
+                    subscription = aeron.getSubscription(registrationId);
+                }
+                catch (final RuntimeException ex)
+                {
+                    // The driver refused it (e.g. a bad snapshot channel): count, report, try again later.
+                    registrationId = Aeron.NULL_VALUE;
+                    state = State.ADD_SUBSCRIPTION;
+                    counters.onSubscriptionError();
+                    dispatcher.onListenerError(ex);
+                }
+                if (null == subscription)
+                {
+                    return 0;
+                }
+                state = State.AWAIT_SNAPSHOT;
+                return subscription.poll(snapshotHandler, fragmentLimit);
+
+            case AWAIT_SNAPSHOT:
+            case APPLY_SNAPSHOT:
+                return subscription.poll(snapshotHandler, fragmentLimit);
+
+            default:
+                return 0;
+        }
+    }
+
+    /** Release the snapshot subscription if one is open or being added. */
+    void close()
+    {
+        try
+        {
+            if (null != subscription)
+            {
+                subscription.close();
+            }
+            else if (Aeron.NULL_VALUE != registrationId && !aeron.isClosed())
+            {
+                aeron.asyncRemoveSubscription(registrationId);
+            }
+        }
+        catch (final RuntimeException ignore)
+        {
+            // Closing: the client may already be gone.
+        }
+        subscription = null;
+        registrationId = Aeron.NULL_VALUE;
+        state = State.CLOSED;
+    }
+
+    private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        onSnapshotMessage(header.sessionId(), buffer, offset, length);
+    }
+
+    /**
+     * Process one complete Aeron message received on the partition's snapshot stream.
+     */
+    void onSnapshotMessage(final int sessionId, final DirectBuffer buffer, final int offset, final int length)
+    {
+        counters.onSnapshotPacket();
+        if (PacketValidator.VALID != validator.validate(stream.partition, buffer, offset, length, true))
+        {
+            counters.onMalformedSnapshot();
+            abandonSnapshot();
+            return;
+        }
+        if (!isRecovering())
+        {
+            return;
+        }
+
+        header.wrap(buffer, offset);
+        if (HeartbeatDecoder.TEMPLATE_ID == header.templateId())
+        {
+            return;
+        }
+        packetHeader.wrap(buffer, offset + WireFormat.HEADER_LENGTH, header.blockLength(), header.version());
+        final long firstSequence = packetHeader.streamSequence();
+        final int messageCount = packetHeader.messageCount();
+        final long sendingTime = packetHeader.sendingTime();
+        if (!snapshotJoined || sessionId != snapshotSessionId)
+        {
+            abandonSnapshot();
+            snapshotJoined = true;
+            snapshotSessionId = sessionId;
+            snapshotExpectedSequence = firstSequence;
+        }
+        if (firstSequence + messageCount <= snapshotExpectedSequence)
+        {
+            return;
+        }
+        if (firstSequence != snapshotExpectedSequence)
+        {
+            // Snapshot content was lost (or overlaps): this attempt cannot be trusted, wait for the next Begin.
+            counters.onSnapshotGap();
+            abandonSnapshot();
+        }
+        snapshotExpectedSequence = firstSequence + messageCount;
+
+        int position = offset + WireFormat.HEADER_LENGTH + header.blockLength();
+        for (int i = 0; i < messageCount && isRecovering(); i++)
+        {
+            header.wrap(buffer, position);
+            final int blockLength = header.blockLength();
+            final int templateId = header.templateId();
+            final int version = header.version();
+            onSnapshotStreamMessage(buffer, position, templateId, blockLength, version, sendingTime);
+            position += WireFormat.HEADER_LENGTH + blockLength;
+        }
+    }
+
+    private void onSnapshotStreamMessage(
+        final DirectBuffer buffer,
+        final int offset,
+        final int templateId,
+        final int blockLength,
+        final int version,
+        final long sendingTime)
+    {
+        final int blockOffset = offset + WireFormat.HEADER_LENGTH;
+        if (SnapshotBeginDecoder.TEMPLATE_ID == templateId)
+        {
+            abandonSnapshot();
+            onSnapshotBegin(snapshotBegin.wrap(buffer, blockOffset, blockLength, version));
+            return;
+        }
+        if (State.APPLY_SNAPSHOT != state)
+        {
+            return;
+        }
+
+        dispatcher.snapshotPacket(stream.partition, sendingTime);
+        switch (templateId)
+        {
+            case SnapshotInstrumentDecoder.TEMPLATE_ID:
+            {
+                final SnapshotInstrumentDecoder instrument =
+                    snapshotInstrument.wrap(buffer, blockOffset, blockLength, version);
+                final long instrumentId = instrument.instrumentId();
+                final long lastSequence = instrument.lastStreamSequence();
+                if (0 != ordersRemaining || instrument.snapshotId() != snapshotId ||
+                    instrument.coveredFromInstrumentId() != nextCoveredFrom ||
+                    instrumentId < nextCoveredFrom || lastSequence < snapshotBeginSequence)
+                {
+                    inconsistentSnapshot();
+                    return;
+                }
+                snapshotMessageCount++;
+                snapshotInstrumentCount++;
+                stream.cover(nextCoveredFrom, instrumentId, lastSequence);
+                maxCoveringSequence = Math.max(maxCoveringSequence, lastSequence);
+                nextCoveredFrom = instrumentId + 1;
+                currentCoveringSequence = lastSequence;
+                ordersRemaining = instrument.orderCount();
+                instrumentOrderCount = ordersRemaining;
+                dispatcher.onSnapshotInstrument(instrument, lastSequence);
+                break;
+            }
+
+            case SnapshotOrderDecoder.TEMPLATE_ID:
+                if (0 == ordersRemaining)
+                {
+                    inconsistentSnapshot();
+                    return;
+                }
+                ordersRemaining--;
+                snapshotMessageCount++;
+                snapshotOrderCount++;
+                dispatcher.onSnapshotOrder(buffer, offset, blockLength, version, currentCoveringSequence);
+                break;
+
+            case SnapshotEndDecoder.TEMPLATE_ID:
+                onSnapshotEnd(snapshotEnd.wrap(buffer, blockOffset, blockLength, version));
+                break;
+
+            default:
+                // A state message, re-sent byte for byte: delivered like the incremental it was.
+                // State messages come before the instrument's orders.
+                if (ordersRemaining != instrumentOrderCount)
+                {
+                    inconsistentSnapshot();
+                    return;
+                }
+                snapshotMessageCount++;
+                dispatcher.dispatch(buffer, offset, templateId, blockLength, version, currentCoveringSequence);
+                break;
+        }
+    }
+
+    private void onSnapshotBegin(final SnapshotBeginDecoder begin)
+    {
+        final long lastSequence = begin.lastStreamSequence();
+        if (!stream.joined || begin.incrementalSessionId() != stream.sessionId ||
+            lastSequence < requiredSequence - 1)
+        {
+            counters.onSnapshotIgnored();
+            return;
+        }
+        state = State.APPLY_SNAPSHOT;
+        snapshotId = begin.snapshotId();
+        snapshotBeginSequence = lastSequence;
+        currentCoveringSequence = lastSequence;
+        maxCoveringSequence = lastSequence;
+        nextCoveredFrom = 1;
+        ordersRemaining = 0;
+        instrumentOrderCount = 0;
+        snapshotInstrumentCount = 0;
+        snapshotOrderCount = 0;
+        snapshotMessageCount = 0;
+        stream.coveringSequence[0] = lastSequence;
+        dispatcher.onSnapshotBegin(stream.partition, snapshotId, lastSequence);
+    }
+
+    private void onSnapshotEnd(final SnapshotEndDecoder end)
+    {
+        final long lastSequence = end.lastStreamSequence();
+        if (0 != ordersRemaining || end.snapshotId() != snapshotId ||
+            end.coveredFromInstrumentId() != nextCoveredFrom ||
+            end.instrumentCount() != snapshotInstrumentCount ||
+            end.orderCount() != snapshotOrderCount ||
+            end.messageCount() != snapshotMessageCount ||
+            lastSequence < snapshotBeginSequence)
+        {
+            inconsistentSnapshot();
+            return;
+        }
+        stream.cover(nextCoveredFrom, PartitionStream.FILTER_INSTRUMENTS, lastSequence);
+        stream.coveringSequenceAbove = lastSequence;
+        maxCoveringSequence = Math.max(maxCoveringSequence, lastSequence);
+        stream.filterMaxSequence = maxCoveringSequence;
+        state = State.REPLAY;
+        counters.onSnapshotApplied();
+
+        replay();
+
+        state = State.LIVE;
+        buffer.reset();
+        closeSubscription();
+        stream.recoverySnapshotId = snapshotId;
+        stream.recoverySnapshotSequence = snapshotBeginSequence;
+        if (!stream.sourceDown)
+        {
+            StreamSequencer.recovered(stream, counters, dispatcher, nowNs);
+        }
+        // else: the books are consistent again, but not good until the source is live (the sequencer reports it)
+    }
+
+    private void replay()
+    {
+        final RecoveryBuffer buffer = this.buffer;
+        final int limit = buffer.limit();
+        int record = 0;
+        while (record < limit)
+        {
+            final int length = buffer.messageLength(record);
+            dispatcher.deliver(
+                stream, buffer.buffer(), RecoveryBuffer.messageOffset(record), buffer.fromSequence(record));
+            record = RecoveryBuffer.nextRecord(record, length);
+        }
+    }
+
+    private void inconsistentSnapshot()
+    {
+        counters.onMalformedSnapshot();
+        abandonSnapshot();
+    }
+
+    private void abandonSnapshot()
+    {
+        if (State.APPLY_SNAPSHOT == state)
+        {
+            state = State.AWAIT_SNAPSHOT;
+            counters.onRecoveryAbandoned();
+        }
+    }
+
+    private void closeSubscription()
+    {
+        if (Aeron.NULL_VALUE != registrationId)
+        {
+            aeron.asyncRemoveSubscription(registrationId);
+        }
+        registrationId = Aeron.NULL_VALUE;
+        subscription = null;
+        snapshotJoined = false;
+    }
+}
