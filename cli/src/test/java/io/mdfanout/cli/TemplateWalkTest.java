@@ -57,6 +57,7 @@ import org.w3c.dom.NodeList;
 import javax.xml.parsers.DocumentBuilderFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -93,11 +94,12 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <p>
  * The templates come from the schema itself (mdfanout-schema.xml on the class path), never from a list in this
  * test, so a template added to the schema and not handled by some layer fails here, naming the template and the
- * layer. What a layer must do with a template follows rules, not names: a normalized template
- * ({@link WireFormat#isNormalizedMessage}) must reach the ring, a packet, the state, a typed SDK callback carrying
- * the values it was given, and a tail line; a state template ({@link WireFormat#isStateMessage}) must also be kept
- * by the fanout and re-sent in a snapshot; a snapshot template must be sent on the snapshot stream and reach the
- * SDK's recovery; a transport template (PacketHeader, Heartbeat) must be sent by the fanout and seen by the SDK.
+ * layer. What a layer must do with a template follows rules, not names: a normalized template (its block starts
+ * with the schema's common prefix, and {@link WireFormat} must agree) must reach the ring, a packet, the state, a
+ * typed SDK callback carrying the values it was given, and a tail line; a state template
+ * ({@link WireFormat#isStateMessage}) must also be kept by the fanout and re-sent in a snapshot; a snapshot template
+ * must be sent on the snapshot stream and reach the SDK's recovery; a transport template (no common prefix:
+ * PacketHeader, Heartbeat) must be sent by the fanout and seen by the SDK.
  * <p>
  * Each template is walked from where it is born: the templates that come from the exchange from an ITCH message
  * (which template an ITCH type becomes is observed, not declared), GapNotice from the feed handler's gap report
@@ -118,6 +120,7 @@ final class TemplateWalkTest
     private static final int HEADER = MessageHeaderDecoder.ENCODED_LENGTH;
     private static final long TIMEOUT_NS = TimeUnit.SECONDS.toNanos(20);
 
+    private static final String WIRE_FORMAT = "WireFormat";
     private static final String ORIGIN = "origin";
     private static final String RING = "normalizer -> ring";
     private static final String FANOUT_PACKET = "fanout packet";
@@ -135,6 +138,16 @@ final class TemplateWalkTest
         "Heartbeat", "onHeartbeat",
         "SnapshotBegin", "onSnapshotBegin",
         "SnapshotEnd", "onRecovered");
+
+    /** Where each layer handles templates: named when a template never reached it. */
+    private static final Map<String, String> WHERE = Map.of(
+        WIRE_FORMAT, "WireFormat's tables",
+        RING, "ItchNormalizer: templateIdFor, blockLengthFor, encodeBody",
+        FANOUT_PACKET, "PartitionPublisher, which publishes what WireFormat.isPublishableRecord accepts",
+        FANOUT_STATE, "PartitionState.apply: a state message (WireFormat.isStateMessage, StateLayout) or an event",
+        SNAPSHOT, "SnapshotPublisher and PartitionState's state slots",
+        SDK, "the SDK's dispatch to MarketDataListener",
+        TAIL, "TailCommand.Printer");
 
     @TempDir
     static Path directory;
@@ -349,10 +362,13 @@ final class TemplateWalkTest
     void aTemplateNoLayerHandlesIsReportedAtEveryLayer()
     {
         final int unusedId = WALKS.keySet().stream().mapToInt(Integer::intValue).max().orElseThrow() + 1;
-        final Walk walk = new Walk(new Template(unusedId, "NewTemplate"));
+        final Walk walk = new Walk(new Template(unusedId, "NewTemplate",
+            List.of("exchangeSequence", "exchangeTimestamp", "instrumentId", "newField")));
+        checkWireFormat(walk);
         reportMissingLayers(walk);
         assertEquals(walk.requiredLayers().size(), walk.problems.size(), walk.problems.toString());
-        assertTrue(walk.problems.get(0).startsWith(ORIGIN + ": born nowhere"), walk.problems.get(0));
+        assertTrue(walk.problems.get(0).startsWith(WIRE_FORMAT + ": no generated decoder"), walk.problems.get(0));
+        assertTrue(walk.problems.get(1).startsWith(ORIGIN + ": born nowhere"), walk.problems.get(1));
     }
 
     private static Recorder replay(final String ignoredCallback)
@@ -535,6 +551,11 @@ final class TemplateWalkTest
         for (final Walk walk : WALKS.values())
         {
             final int id = walk.template.id;
+            checkWireFormat(walk);
+            if (Kind.NORMALIZED == walk.template.kind())
+            {
+                checkCallbacksDeclared(walk);
+            }
             if (null == walk.origin && CARRIED.containsKey(id))
             {
                 walk.origin = "PartitionPublisher (the fanout)";
@@ -553,7 +574,7 @@ final class TemplateWalkTest
                     walk.handled(SNAPSHOT, SNAPSHOT_CARRIED.get(id).size() + " sent on the snapshot stream");
                 }
             }
-            if (!WireFormat.isNormalizedMessage(id))
+            if (Kind.NORMALIZED != walk.template.kind())
             {
                 final Recorder recorder = WireFormat.isSnapshotMessage(id) ? late : live;
                 checkSdkWithoutRing(walk, recorder);
@@ -578,6 +599,43 @@ final class TemplateWalkTest
         WALKS.values().forEach(TemplateWalkTest::reportMissingLayers);
     }
 
+    /** WireFormat, the shared leaf every role validates with, knows the template as the schema defines it. */
+    private static void checkWireFormat(final Walk walk)
+    {
+        final Template template = walk.template;
+        final int schemaBlockLength;
+        try
+        {
+            schemaBlockLength = Class.forName("io.mdfanout.sbe." + template.name + "Decoder")
+                .getField("BLOCK_LENGTH").getInt(null);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            walk.problem(WIRE_FORMAT, "no generated decoder: " + ex);
+            return;
+        }
+        final int known = WireFormat.knownBlockLength(template.id);
+        if (known != schemaBlockLength)
+        {
+            walk.problem(WIRE_FORMAT, "knownBlockLength is " + known + ", the schema's block " + schemaBlockLength +
+                ": add it to WireFormat's BLOCK_LENGTHS (and MAX_TEMPLATE_ID)");
+        }
+        else if (Kind.NORMALIZED == template.kind() && !WireFormat.isNormalizedMessage(template.id))
+        {
+            walk.problem(WIRE_FORMAT, "it starts with the normalized prefix, but WireFormat.isNormalizedMessage is " +
+                "false: rings and packets would reject it");
+        }
+        else if (Kind.NORMALIZED != template.kind() && WireFormat.isNormalizedMessage(template.id))
+        {
+            walk.problem(WIRE_FORMAT, "WireFormat.isNormalizedMessage is true, but it lacks the common prefix");
+        }
+        else
+        {
+            walk.handled(WIRE_FORMAT, template.kind() + ", block length " + known +
+                (WireFormat.isStateMessage(template.id) ? ", state (kept for snapshots)" : ""));
+        }
+    }
+
     /** Every layer the template must pass (by the schema's rules) and that neither handled nor rejected it. */
     static void reportMissingLayers(final Walk walk)
     {
@@ -588,7 +646,7 @@ final class TemplateWalkTest
                 walk.problem(layer, ORIGIN.equals(layer) ?
                     "born nowhere: no ITCH type normalizes to it and neither the feed handler nor the fanout " +
                     "sends it (map its ITCH type in ItchNormalizer, or have the layer that makes it send it)" :
-                    "never reached: no message of this template got here");
+                    "never reached: no message of this template got here (" + WHERE.get(layer) + ")");
             }
         }
     }
@@ -618,7 +676,7 @@ final class TemplateWalkTest
             .findFirst().orElse(null);
         if (null == line)
         {
-            walk.problem(TAIL, "no line \"..." + marker + "... " + xseq + "...\" for exchange sequence " +
+            walk.problem(TAIL, "no line with \"" + marker + "\" and \"" + xseq + "\" for exchange sequence " +
                 record.exchangeSequence + ": add its callback to TailCommand.Printer");
             return;
         }
@@ -983,15 +1041,29 @@ final class TemplateWalkTest
             for (int i = 0; i < messages.getLength(); i++)
             {
                 final Element message = (Element)messages.item(i);
-                templates.add(new Template(Integer.parseInt(message.getAttribute("id")), message.getAttribute("name")));
+                final List<String> fields = new ArrayList<>();
+                final NodeList children = message.getElementsByTagName("field");
+                for (int j = 0; j < children.getLength(); j++)
+                {
+                    fields.add(((Element)children.item(j)).getAttribute("name"));
+                }
+                templates.add(new Template(
+                    Integer.parseInt(message.getAttribute("id")), message.getAttribute("name"), fields));
             }
         }
         assertTrue(templates.size() > 20, "the schema has " + templates.size() + " templates?");
         return templates;
     }
 
-    /** The typed callback of MarketDataListener that takes the template's decoder, or null. */
+    /** The name of the typed callback of MarketDataListener that takes the template's decoder, or null. */
     private static String decoderCallback(final String templateName)
+    {
+        final Method method = decoderCallbackMethod(templateName);
+        return null == method ? null : method.getName();
+    }
+
+    /** The typed callback of MarketDataListener that takes the template's decoder, or null. */
+    private static Method decoderCallbackMethod(final String templateName)
     {
         for (final Method method : MarketDataListener.class.getMethods())
         {
@@ -999,11 +1071,42 @@ final class TemplateWalkTest
             {
                 if (parameter.getSimpleName().equals(templateName + "Decoder"))
                 {
-                    return method.getName();
+                    return method;
                 }
             }
         }
         return null;
+    }
+
+    /**
+     * Without a message: the SDK has a typed callback for a normalized template and tail's printer implements it,
+     * so a template no message reached yet still names what is missing.
+     */
+    private static void checkCallbacksDeclared(final Walk walk)
+    {
+        final String name = walk.template.name;
+        final Method callback = decoderCallbackMethod(name);
+        if (null == callback)
+        {
+            walk.problem(SDK, "MarketDataListener has no callback taking " + name + "Decoder: add one and dispatch " +
+                "the template to it in the SDK");
+            return;
+        }
+        final PrintStream discard = new PrintStream(OutputStream.nullOutputStream());
+        try
+        {
+            final Method printed = TailPrinters.printer(discard, discard).getClass()
+                .getMethod(callback.getName(), callback.getParameterTypes());
+            if (printed.getDeclaringClass().isInterface())
+            {
+                walk.problem(TAIL, "TailCommand.Printer does not implement " + callback.getName() +
+                    ": tail prints nothing for it");
+            }
+        }
+        catch (final NoSuchMethodException ex)
+        {
+            throw new AssertionError(ex);
+        }
     }
 
     private static Walk walkNamed(final String name)
@@ -1160,15 +1263,41 @@ final class TemplateWalkTest
         }
     }
 
+    /** What the schema says a template is: the rules the layers it must pass follow from it. */
+    enum Kind
+    {
+        /** The normalized feed: starts with the common prefix; rings, incremental packets, SDK, tail. */
+        NORMALIZED,
+        /** Snapshot streams only ({@link WireFormat#isSnapshotMessage}). */
+        SNAPSHOT,
+        /** The fanout's own framing and liveness (PacketHeader, Heartbeat): no common prefix. */
+        TRANSPORT
+    }
+
     static final class Template
     {
+        private static final List<String> COMMON_PREFIX = List.of("exchangeSequence", "exchangeTimestamp", "instrumentId");
+
         final int id;
         final String name;
+        final List<String> fields;
 
-        Template(final int id, final String name)
+        Template(final int id, final String name, final List<String> fields)
         {
             this.id = id;
             this.name = name;
+            this.fields = fields;
+        }
+
+        /** By the schema's own rules (its header comment): the normalized feed starts with the common prefix. */
+        Kind kind()
+        {
+            if (WireFormat.isSnapshotMessage(id))
+            {
+                return Kind.SNAPSHOT;
+            }
+            return fields.size() >= COMMON_PREFIX.size() && fields.subList(0, COMMON_PREFIX.size()).equals(COMMON_PREFIX) ?
+                Kind.NORMALIZED : Kind.TRANSPORT;
         }
 
         String label()
@@ -1205,21 +1334,20 @@ final class TemplateWalkTest
             problems.add(layer + ": " + what);
         }
 
-        /** The layers this template must pass, by the schema's rules (WireFormat). */
+        /** The layers this template must pass, by what the schema says it is. */
         List<String> requiredLayers()
         {
-            final int id = template.id;
-            if (WireFormat.isNormalizedMessage(id))
+            switch (template.kind())
             {
-                return WireFormat.isStateMessage(id) ?
-                    List.of(ORIGIN, RING, FANOUT_PACKET, FANOUT_STATE, SNAPSHOT, SDK, TAIL) :
-                    List.of(ORIGIN, RING, FANOUT_PACKET, FANOUT_STATE, SDK, TAIL);
+                case NORMALIZED:
+                    return WireFormat.isStateMessage(template.id) ?
+                        List.of(WIRE_FORMAT, ORIGIN, RING, FANOUT_PACKET, FANOUT_STATE, SNAPSHOT, SDK, TAIL) :
+                        List.of(WIRE_FORMAT, ORIGIN, RING, FANOUT_PACKET, FANOUT_STATE, SDK, TAIL);
+                case SNAPSHOT:
+                    return List.of(WIRE_FORMAT, ORIGIN, SNAPSHOT, SDK, TAIL);
+                default:
+                    return List.of(WIRE_FORMAT, ORIGIN, FANOUT_PACKET, SDK, TAIL);
             }
-            if (WireFormat.isSnapshotMessage(id))
-            {
-                return List.of(ORIGIN, SNAPSHOT, SDK, TAIL);
-            }
-            return List.of(ORIGIN, FANOUT_PACKET, SDK, TAIL);
         }
 
         String report()
