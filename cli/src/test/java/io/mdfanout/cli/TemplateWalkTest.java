@@ -321,7 +321,8 @@ final class TemplateWalkTest
             all.add((char)type);
         }
         all.removeAll(ITCH_TYPES_WALKED);
-        assertEquals(Set.of(), all, "ITCH types the walk's exchange script does not send: add them to exchangeScript()");
+        assertEquals(Set.of(), all,
+            "ITCH types the walk's exchange script does not send: add them to exchangeScript()");
         System.out.println("ITCH types decoded but not in the normalized schema: " + ITCH_TYPES_NOT_PUBLISHED);
         assertEquals(List.of(), ERRORS);
     }
@@ -530,7 +531,8 @@ final class TemplateWalkTest
         for (final RingRecord record : RING_RECORDS)
         {
             final Walk walk = record.walk();
-            if (CARRIED.getOrDefault(walk.template.id, List.of()).stream().anyMatch((b) -> Arrays.equals(b, record.bytes)))
+            if (CARRIED.getOrDefault(walk.template.id, List.of()).stream()
+                .anyMatch((b) -> Arrays.equals(b, record.bytes)))
             {
                 walk.handled(FANOUT_PACKET, "carried byte for byte in a packet of the incremental stream");
             }
@@ -943,7 +945,8 @@ final class TemplateWalkTest
         return script;
     }
 
-    private static void add(final List<ItchEvent> script, final char type, final int locate, final Consumer<ItchEvent> fields)
+    private static void add(
+        final List<ItchEvent> script, final char type, final int locate, final Consumer<ItchEvent> fields)
     {
         final ItchEvent event = new ItchEvent().reset();
         event.type = type;
@@ -954,7 +957,8 @@ final class TemplateWalkTest
         script.add(event);
     }
 
-    private static void order(final ItchEvent e, final long orderId, final char side, final long shares, final long price)
+    private static void order(
+        final ItchEvent e, final long orderId, final char side, final long shares, final long price)
     {
         e.stock("WALK");
         e.orderReferenceNumber = orderId;
@@ -1276,7 +1280,8 @@ final class TemplateWalkTest
 
     static final class Template
     {
-        private static final List<String> COMMON_PREFIX = List.of("exchangeSequence", "exchangeTimestamp", "instrumentId");
+        private static final List<String> COMMON_PREFIX =
+            List.of("exchangeSequence", "exchangeTimestamp", "instrumentId");
 
         final int id;
         final String name;
@@ -1296,8 +1301,9 @@ final class TemplateWalkTest
             {
                 return Kind.SNAPSHOT;
             }
-            return fields.size() >= COMMON_PREFIX.size() && fields.subList(0, COMMON_PREFIX.size()).equals(COMMON_PREFIX) ?
-                Kind.NORMALIZED : Kind.TRANSPORT;
+            final boolean prefixed = fields.size() >= COMMON_PREFIX.size() &&
+                fields.subList(0, COMMON_PREFIX.size()).equals(COMMON_PREFIX);
+            return prefixed ? Kind.NORMALIZED : Kind.TRANSPORT;
         }
 
         String label()
@@ -1461,7 +1467,8 @@ final class TemplateWalkTest
         final ByteArrayOutputStream tail = new ByteArrayOutputStream();
         final ByteArrayOutputStream tailEvents = new ByteArrayOutputStream();
         final List<MarketDataListener> targets = List.of(books, TailPrinters.printer(
-            new PrintStream(tail, true, StandardCharsets.UTF_8), new PrintStream(tailEvents, true, StandardCharsets.UTF_8)));
+            new PrintStream(tail, true, StandardCharsets.UTF_8),
+            new PrintStream(tailEvents, true, StandardCharsets.UTF_8)));
         final String ignoredCallback;
 
         Recorder(final String ignoredCallback)
