@@ -202,8 +202,9 @@ final class TemplateWalkTest
 
         // The SDK joined from the start (and tail's printer), and the fanout's packets as sent.
         final Recorder live = new Recorder(null);
-        liveSubscriber = new FeedSubscriber(aeron, CHANNEL, STREAM_ID_BASE, new int[]{ PARTITION },
-            live.listener(), null, ERRORS::add);
+        liveSubscriber = new FeedSubscriber(new FeedSubscriber.Context()
+            .aeron(aeron).channel(CHANNEL).streamIdBase(STREAM_ID_BASE).partitions(new int[]{ PARTITION })
+            .listener(live.listener()).errorHandler(ERRORS::add));
         rawIncremental = aeron.addSubscription(CHANNEL, STREAM_ID);
         final FragmentHandler incrementalHandler = new FragmentAssembler(
             (buffer, offset, length, header) -> onFanoutMessage(buffer, offset, length, false));
@@ -277,8 +278,9 @@ final class TemplateWalkTest
         rawSnapshot = aeron.addSubscription(CHANNEL, SNAPSHOT_STREAM_ID);
         final FragmentHandler snapshotHandler = new FragmentAssembler(
             (buffer, offset, length, header) -> onFanoutMessage(buffer, offset, length, true));
-        lateSubscriber = new FeedSubscriber(aeron, CHANNEL, STREAM_ID_BASE, new int[]{ PARTITION },
-            late.listener(), null, ERRORS::add);
+        lateSubscriber = new FeedSubscriber(new FeedSubscriber.Context()
+            .aeron(aeron).channel(CHANNEL).streamIdBase(STREAM_ID_BASE).partitions(new int[]{ PARTITION })
+            .listener(late.listener()).errorHandler(ERRORS::add));
         final Runnable lateCycle = () ->
         {
             dutyCycle.run();
