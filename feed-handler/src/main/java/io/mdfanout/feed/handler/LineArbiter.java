@@ -71,7 +71,7 @@ public final class LineArbiter
         GAP_HOLDING,
         /** Retransmission requests are outstanding for open gaps. */
         RECOVERING,
-        /** A ring stayed full past the ring-full wait: nothing is written, the feed is read on until the rings drain. */
+        /** A ring stayed full past the ring-full wait: nothing is written, the feed is read on till the rings drain. */
         STALLED,
         /** The end of session was reached: its packets are ignored until another session is adopted. */
         SESSION_ENDED
@@ -191,7 +191,8 @@ public final class LineArbiter
      * An arbiter of one line with no recovery, for a recorded or otherwise single source (replays,
      * fuzzers): every gap is declared as soon as it is seen (a GapNotice at once, processing goes on
      * after it) and nothing is held. Feed it with {@link #onDatagram(DirectBuffer, int, int)}; it has
-     * no timers, so {@link #poll(long)} is not needed.
+     * no timers, so {@link #poll(long)} is not needed (unless its normalizer has a ring-full wait: a
+     * stall ends on a poll).
      *
      * @param session      session to accept (at most 10 ASCII characters), or null to take the first one seen.
      * @param normalizer   where messages go, in sequence order.

@@ -37,7 +37,8 @@ class CaptureReaderFuzzTest
     private final FuzzChain chain = new FuzzChain();
     private final CaptureCounters captureCounters = new CaptureCounters(chain.counters.countersManager());
     private final CaptureFrameDecoder decoder = new CaptureFrameDecoder(
-        false, GROUP, PORT, (buffer, offset, length) -> chain.arbiter.onDatagram(buffer, offset, length), captureCounters);
+        false, GROUP, PORT, (buffer, offset, length) -> chain.arbiter.onDatagram(buffer, offset, length),
+        captureCounters);
     private final PcapReader pcapReader = new PcapReader(decoder, captureCounters, ReplayPace.MAX);
     private final PcapNgReader pcapNgReader = new PcapNgReader(decoder, captureCounters, ReplayPace.MAX);
     private long unreadable;

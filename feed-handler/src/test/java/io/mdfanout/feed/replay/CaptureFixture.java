@@ -39,7 +39,8 @@ final class CaptureFixture
     CaptureFixture(final boolean anyGroup, final int group, final int port, final ReplayPace pace)
     {
         replayer = new CaptureReplayer(
-            new CaptureFrameDecoder(anyGroup, group, port, arbiter::onDatagram, captureCounters), captureCounters, pace);
+            new CaptureFrameDecoder(anyGroup, group, port, arbiter::onDatagram, captureCounters), captureCounters,
+            pace);
     }
 
     CaptureFixture()
