@@ -919,7 +919,7 @@ public final class LineArbiter
         return State.STALLED == state;
     }
 
-    /** The first packet of a feed handler that was not resumed: say where it joined. */
+    /** The first packet of a live feed handler that was not resumed: say where it joined (a replay declares). */
     private void onFirstSession(final long sequence)
     {
         notifySession();
