@@ -8,7 +8,7 @@ import io.mdfanout.fanout.PartitionCounters;
 import io.mdfanout.fanout.PartitionPublisher;
 import io.mdfanout.feed.handler.FeedHandlerCounters;
 import io.mdfanout.feed.handler.InMemoryCounters;
-import io.mdfanout.feed.handler.MoldUdp64PacketProcessor;
+import io.mdfanout.feed.handler.LineArbiter;
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.sim.ItchEvent;
@@ -134,7 +134,7 @@ class MessagePathAllocationTest
         final ExclusivePublication[] publications = new ExclusivePublication[PARTITIONS];
         final PartitionPublisher[] publishers = new PartitionPublisher[PARTITIONS];
         final ItchNormalizer normalizer;
-        final MoldUdp64PacketProcessor processor;
+        final LineArbiter processor;
         final OrderBooks books;
         final FeedSubscriber subscriber;
         final java.nio.file.Path ringSetDir;
@@ -172,7 +172,8 @@ class MessagePathAllocationTest
             // so while the feed handler waits for ring space it runs the consumers instead of idling.
             normalizer = new ItchNormalizer(
                 rings, new DrainWhileRingFull(this), new NormalizerCounters(counters, "feed-handler", PARTITIONS));
-            processor = new MoldUdp64PacketProcessor(null, normalizer, new FeedHandlerCounters(counters, "feed-handler"));
+            processor = LineArbiter.singleLine(null, normalizer, new FeedHandlerCounters(counters, "feed-handler"),
+                new io.mdfanout.feed.handler.ArbitrationCounters(counters, "feed-handler"));
             // Pre-sized as a production subscriber would be: growth is allowed but is not steady state.
             books = new OrderBooks(1 << 20, 256, new BookCounters(counters, "books"));
             subscriber = new FeedSubscriber(new FeedSubscriber.Context()
@@ -232,7 +233,7 @@ class MessagePathAllocationTest
             for (int i = from; i < to; i++)
             {
                 final int offset = packets.offsets[i];
-                processor.onPacket(packets.buffer, offset, packets.offsets[i + 1] - offset);
+                processor.onDatagram(packets.buffer, offset, packets.offsets[i + 1] - offset);
                 drain(publishers, subscriber);
             }
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

@@ -543,7 +543,7 @@ public final class FeedHandlerConfig
         networkInterface();
         if (null != session)
         {
-            MoldUdp64PacketProcessor.sessionBytes(session);
+            LineArbiter.sessionBytes(session);
         }
         if (null == ringDir)
         {

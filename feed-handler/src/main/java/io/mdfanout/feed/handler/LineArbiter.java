@@ -10,6 +10,9 @@ import io.mdfanout.feed.recovery.RetransmitRequestEncoder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
 /**
  * The socket-free core of a redundant MoldUDP64 feed: A/B line arbitration, gap hold and
  * recovery by retransmission request, in strict sequence order into the {@link ItchNormalizer}.
@@ -35,6 +38,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * session before data that exists): it is counted ({@link FeedHandlerCounters#staleEndOfSession()})
  * and ignored. A heartbeat below the known end changes nothing, and a data packet below the next
  * expected sequence is a duplicate: stale input never moves the sequence backwards or ends anything.
+ * <p>
+ * The arbiter is a state machine ({@link State}, read with {@link #state()}): the session states move on
+ * packets, the gap states are settled after every datagram and every {@link #poll(long)}.
+ * <p>
+ * A {@link #singleLine single-line} arbiter (replays, fuzzers) has one line and no recovery: nothing
+ * can fill a gap, so every gap is declared as soon as it is seen and nothing is ever held.
  */
 public final class LineArbiter
 {
@@ -47,6 +56,25 @@ public final class LineArbiter
          * @param firstSequence the sequence the arbiter expects next in it.
          */
         void onSession(byte[] session, long firstSequence);
+    }
+
+    /** The states of the arbiter between two calls. */
+    public enum State
+    {
+        /** No session configured or resumed: the first packet's session is taken. */
+        AWAIT_SESSION,
+        /** Resumed with the session the rings hold: the first packet confirms it or shows that it is over. */
+        AWAIT_CONFIRMATION,
+        /** Every sequence up to the highest one known was released: nothing held, no gap open. */
+        IN_SEQUENCE,
+        /** Gaps are open (messages may be held behind them) and none is requested yet: waiting the gap wait. */
+        GAP_HOLDING,
+        /** Retransmission requests are outstanding for open gaps. */
+        RECOVERING,
+        /** A ring stayed full past the ring-full wait: nothing is written, the feed is read on till the rings drain. */
+        STALLED,
+        /** The end of session was reached: its packets are ignored until another session is adopted. */
+        SESSION_ENDED
     }
 
     /** Most gaps open at once; beyond it the oldest gap is declared. */
@@ -68,6 +96,10 @@ public final class LineArbiter
     private final int maxOutstanding;
     private final long lineSilenceNs;
     private final int multicastLines;
+    /** No line can fill a gap and no server is asked: every gap is declared as soon as it is seen. */
+    private final boolean declareGapsAtOnce;
+    /** Sequences after the next expected one a message may have and still be held: 1 holds nothing. */
+    private final int holdWindow;
     private final long[] lastPacketNs = new long[2];
     private final boolean[] lineSilent = new boolean[2];
     private boolean timersStarted;
@@ -76,18 +108,13 @@ public final class LineArbiter
     private long nextExpected = 1;
     /** Sequence after the highest one known to exist (received or announced). */
     private long highestKnownEnd = 1;
-    private boolean sessionKnown;
-    private boolean sessionEnded;
+    private State state = State.AWAIT_SESSION;
     private long endOfSessionSequence = -1;
     private long now;
     private boolean packetErrorLogged;
     private boolean staleEndOfSessionLogged;
-    /** Resumed with the session the rings hold: the first packet confirms it or shows that it is over. */
-    private boolean sessionUnconfirmed;
     private boolean resumed;
     private SessionListener sessionListener;
-    /** A ring stayed full past the ring-full wait: nothing is written until the rings drain. */
-    private boolean stalled;
     private long stalledAtNs;
 
     /**
@@ -95,7 +122,7 @@ public final class LineArbiter
      *
      * @param config        validated configuration: session, line B presence and the recovery settings.
      * @param normalizer    where messages go, in sequence order.
-     * @param feedCounters  packet-level counters shared with the single-line processor.
+     * @param feedCounters  packet-level counters.
      * @param counters      per-line and recovery counters.
      * @param requestSender sends retransmission requests, or null when no server is configured.
      */
@@ -106,23 +133,123 @@ public final class LineArbiter
         final ArbitrationCounters counters,
         final RequestSender requestSender)
     {
+        this(
+            config.session(),
+            config.hasLineB() ? 2 : 1,
+            false,
+            config.maxHeldMessages(),
+            config.gapWaitMs(),
+            config.retransmitTimeoutMs(),
+            config.retransmitRetries(),
+            config.maxOutstandingRequests(),
+            config.maxRequestsPerSecond(),
+            config.lineSilenceMs(),
+            normalizer,
+            feedCounters,
+            counters,
+            requestSender);
+    }
+
+    private LineArbiter(
+        final String session,
+        final int multicastLines,
+        final boolean declareGapsAtOnce,
+        final int maxHeldMessages,
+        final int gapWaitMs,
+        final int retransmitTimeoutMs,
+        final int retransmitRetries,
+        final int maxOutstandingRequests,
+        final int maxRequestsPerSecond,
+        final int lineSilenceMs,
+        final ItchNormalizer normalizer,
+        final FeedHandlerCounters feedCounters,
+        final ArbitrationCounters counters,
+        final RequestSender requestSender)
+    {
         this.normalizer = normalizer;
         this.feedCounters = feedCounters;
         this.counters = counters;
         this.requestSender = requestSender;
-        rateLimiter = new RequestRateLimiter(config.maxRequestsPerSecond());
-        hold = new HoldBuffer(config.maxHeldMessages());
-        gapWaitNs = config.gapWaitMs() * 1_000_000L;
-        retransmitTimeoutNs = config.retransmitTimeoutMs() * 1_000_000L;
-        maxRetries = config.retransmitRetries();
-        maxOutstanding = config.maxOutstandingRequests();
-        lineSilenceNs = config.lineSilenceMs() * 1_000_000L;
-        multicastLines = config.hasLineB() ? 2 : 1;
-        if (null != config.session())
+        this.multicastLines = multicastLines;
+        this.declareGapsAtOnce = declareGapsAtOnce;
+        rateLimiter = new RequestRateLimiter(maxRequestsPerSecond);
+        hold = new HoldBuffer(maxHeldMessages);
+        holdWindow = declareGapsAtOnce ? 1 : hold.capacity();
+        gapWaitNs = gapWaitMs * 1_000_000L;
+        retransmitTimeoutNs = retransmitTimeoutMs * 1_000_000L;
+        maxRetries = retransmitRetries;
+        maxOutstanding = maxOutstandingRequests;
+        lineSilenceNs = lineSilenceMs * 1_000_000L;
+        if (null != session)
         {
-            session.putBytes(0, MoldUdp64PacketProcessor.sessionBytes(config.session()));
-            sessionKnown = true;
+            this.session.putBytes(0, sessionBytes(session));
+            state = State.IN_SEQUENCE;
         }
+    }
+
+    /**
+     * An arbiter of one line with no recovery, for a recorded or otherwise single source (replays,
+     * fuzzers): every gap is declared as soon as it is seen (a GapNotice at once, processing goes on
+     * after it) and nothing is held. Feed it with {@link #onDatagram(DirectBuffer, int, int)}; it has
+     * no timers, so {@link #poll(long)} is not needed (unless its normalizer has a ring-full wait: a
+     * stall ends on a poll).
+     *
+     * @param session      session to accept (at most 10 ASCII characters), or null to take the first one seen.
+     * @param normalizer   where messages go, in sequence order.
+     * @param feedCounters packet-level counters.
+     * @param counters     per-line counters (line A only) and the declared gaps.
+     * @return the arbiter.
+     */
+    public static LineArbiter singleLine(
+        final String session,
+        final ItchNormalizer normalizer,
+        final FeedHandlerCounters feedCounters,
+        final ArbitrationCounters counters)
+    {
+        return new LineArbiter(
+            session,
+            1,
+            true,
+            1,
+            0,
+            FeedHandlerConfig.DEFAULT_RETRANSMIT_TIMEOUT_MS,
+            0,
+            0,
+            FeedHandlerConfig.DEFAULT_MAX_REQUESTS_PER_SECOND,
+            FeedHandlerConfig.DEFAULT_LINE_SILENCE_MS,
+            normalizer,
+            feedCounters,
+            counters,
+            null);
+    }
+
+    /**
+     * The 10 bytes of a MoldUDP64 session name: ASCII, left-justified, space-padded.
+     *
+     * @param name at most 10 printable ASCII characters.
+     * @return the 10 bytes.
+     * @throws IllegalArgumentException when the name is longer or not printable ASCII.
+     */
+    public static byte[] sessionBytes(final String name)
+    {
+        if (name.length() > MoldUdp64Packet.SESSION_LENGTH)
+        {
+            throw new IllegalArgumentException(
+                "session must be at most " + MoldUdp64Packet.SESSION_LENGTH + " characters: '" + name + "'");
+        }
+        for (int i = 0; i < name.length(); i++)
+        {
+            final char c = name.charAt(i);
+            if (c < 0x20 || c > 0x7E)
+            {
+                throw new IllegalArgumentException("session must be printable ASCII: '" + name + "'");
+            }
+        }
+        final byte[] bytes = new byte[MoldUdp64Packet.SESSION_LENGTH];
+        Arrays.fill(bytes, (byte)' ');
+        final byte[] ascii = name.getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(ascii, 0, bytes, 0, ascii.length);
+        return bytes;
     }
 
     /** Set who hears of session changes (the ring header keeps the session). */
@@ -144,11 +271,10 @@ public final class LineArbiter
         nextExpected = nextSequence;
         highestKnownEnd = nextSequence;
         resumed = true;
-        if (!sessionKnown && null != session && session.length() == MoldUdp64Packet.SESSION_LENGTH)
+        if (State.AWAIT_SESSION == state && null != session && session.length() == MoldUdp64Packet.SESSION_LENGTH)
         {
             this.session.putStringWithoutLengthAscii(0, session);
-            sessionKnown = true;
-            sessionUnconfirmed = true;
+            state = State.AWAIT_CONFIRMATION;
         }
     }
 
@@ -192,7 +318,26 @@ public final class LineArbiter
     /** True once the end of session was reached and no new session adopted yet. */
     public boolean isSessionEnded()
     {
-        return sessionEnded;
+        return State.SESSION_ENDED == state;
+    }
+
+    /** @return the state after the last datagram or poll. */
+    public State state()
+    {
+        return state;
+    }
+
+    /**
+     * Process one datagram of a {@link #singleLine single-line} arbiter: line A, at the time last given
+     * (it has no timers).
+     *
+     * @param buffer holding the datagram.
+     * @param offset of its first byte.
+     * @param length of the datagram.
+     */
+    public void onDatagram(final DirectBuffer buffer, final int offset, final int length)
+    {
+        onPacket(ArbitrationCounters.LINE_A, buffer, offset, length, now);
     }
 
     /**
@@ -236,6 +381,17 @@ public final class LineArbiter
         finally
         {
             normalizer.flush(); // once per datagram, not per message
+            settleGapState();
+        }
+    }
+
+    /** Between calls, the sequencing state tells whether gaps are open and whether they are requested. */
+    private void settleGapState()
+    {
+        if (State.IN_SEQUENCE == state || State.GAP_HOLDING == state || State.RECOVERING == state)
+        {
+            state = 0 == gaps.count() ? State.IN_SEQUENCE :
+                gaps.outstanding() > 0 ? State.RECOVERING : State.GAP_HOLDING;
         }
     }
 
@@ -263,11 +419,11 @@ public final class LineArbiter
         }
         try
         {
-            if (stalled)
+            if (State.STALLED == state)
             {
                 work += tryEndStall(nowNs);
             }
-            if (gaps.count() > 0 && !stalled)
+            if (gaps.count() > 0 && State.STALLED != state)
             {
                 work += runGapTimers(nowNs);
             }
@@ -295,6 +451,7 @@ public final class LineArbiter
         finally
         {
             normalizer.flush(); // held messages released by a declared gap
+            settleGapState();
         }
         return work;
     }
@@ -375,15 +532,14 @@ public final class LineArbiter
             return;
         }
 
-        if (!sessionKnown)
+        if (State.AWAIT_SESSION == state)
         {
             buffer.getBytes(offset + MoldUdp64Packet.SESSION_OFFSET, session, 0, MoldUdp64Packet.SESSION_LENGTH);
-            sessionKnown = true;
+            state = State.IN_SEQUENCE;
             onFirstSession(packet.sequenceNumber());
         }
-        else if (sessionUnconfirmed && !packet.sessionEquals(session, 0))
+        else if (State.AWAIT_CONFIRMATION == state && !packet.sessionEquals(session, 0))
         {
-            sessionUnconfirmed = false;
             System.err.println("feed-handler: the session the rings hold ('" +
                 session.getStringWithoutLengthAscii(0, MoldUdp64Packet.SESSION_LENGTH).trim() +
                 "') is over: the feed now carries another");
@@ -391,27 +547,27 @@ public final class LineArbiter
         }
         else if (!packet.sessionEquals(session, 0))
         {
-            if (!sessionEnded)
+            if (State.SESSION_ENDED != state)
             {
                 feedCounters.wrongSession().incrementRelease();
                 return;
             }
             adoptSession(buffer, offset, packet.sequenceNumber());
         }
-        else if (sessionEnded)
+        else if (State.SESSION_ENDED == state)
         {
             counters.endedSessionPackets().incrementRelease();
             return;
         }
 
-        if (sessionUnconfirmed)
+        if (State.AWAIT_CONFIRMATION == state)
         {
-            sessionUnconfirmed = false;
+            state = State.IN_SEQUENCE;
             notifySession();
         }
         final long sequence = packet.sequenceNumber();
         final int messageCount = packet.messageCount();
-        if (stalled)
+        if (State.STALLED == state)
         {
             onPacketWhileStalled(sequence, messageCount);
             return;
@@ -468,7 +624,7 @@ public final class LineArbiter
                 return;
             }
             onMessage(line, buffer, messageOffset, messageLength, sequence + i);
-            if (stalled)
+            if (State.STALLED == state)
             {
                 // The rest of this datagram comes again with the outage's request.
                 onPacketWhileStalled(sequence + i + 1, messageCount - i - 1);
@@ -481,7 +637,7 @@ public final class LineArbiter
     private void onMessage(
         final int line, final DirectBuffer buffer, final int offset, final int length, final long sequence)
     {
-        if (sequence >= nextExpected + hold.capacity())
+        if (sequence >= nextExpected + holdWindow)
         {
             makeRoomFor(sequence);
         }
@@ -563,7 +719,15 @@ public final class LineArbiter
 
     private void onNextSequenceAnnounced(final long nextSequence)
     {
-        if (nextSequence > highestKnownEnd)
+        if (nextSequence > highestKnownEnd && declareGapsAtOnce)
+        {
+            // Nothing is held and nothing can fill it (so nextExpected == highestKnownEnd): declared at once.
+            counters.gapsDetected().incrementRelease();
+            publishGap(highestKnownEnd, nextSequence - 1);
+            nextExpected = nextSequence;
+            highestKnownEnd = nextSequence;
+        }
+        else if (nextSequence > highestKnownEnd)
         {
             // Nothing is held for an announced gap, so it needs no room in the hold; a message
             // arriving beyond the hold window later declares it (makeRoomFor).
@@ -589,11 +753,11 @@ public final class LineArbiter
      */
     private void makeRoomFor(final long sequence)
     {
-        while (sequence >= nextExpected + hold.capacity() && gaps.count() > 0)
+        while (sequence >= nextExpected + holdWindow && gaps.count() > 0)
         {
             declareOldest();
         }
-        if (sequence >= nextExpected + hold.capacity())
+        if (sequence >= nextExpected + holdWindow)
         {
             // Nothing is held (every gap is gone), so nextExpected == highestKnownEnd.
             counters.gapsDetected().incrementRelease();
@@ -680,9 +844,10 @@ public final class LineArbiter
 
     private void checkEndOfSession()
     {
-        if (endOfSessionSequence >= 0 && !sessionEnded && nextExpected >= endOfSessionSequence && gaps.count() == 0)
+        if (endOfSessionSequence >= 0 && State.SESSION_ENDED != state && nextExpected >= endOfSessionSequence &&
+            gaps.count() == 0)
         {
-            sessionEnded = true;
+            state = State.SESSION_ENDED;
             System.err.println("feed-handler: end of session, " + (nextExpected - 1) + " messages");
         }
     }
@@ -694,7 +859,7 @@ public final class LineArbiter
      */
     private void onStall(final long sequence)
     {
-        stalled = true;
+        state = State.STALLED;
         stalledAtNs = now;
         nextExpected = sequence;
         hold.clear(nextExpected, highestKnownEnd);
@@ -735,7 +900,7 @@ public final class LineArbiter
         {
             return 0;
         }
-        stalled = false;
+        state = State.IN_SEQUENCE;
         System.err.println("feed-handler: the rings drain again after " + (nowNs - stalledAtNs) / 1_000_000 +
             " ms: " + (highestKnownEnd > nextExpected ? (null == requestSender ? "declaring " : "requesting ") +
             nextExpected + ".." + (highestKnownEnd - 1) : "nothing missed"));
@@ -751,14 +916,14 @@ public final class LineArbiter
     /** @return true while a ring stall lasts (nothing written, the feed read on). */
     public boolean isStalled()
     {
-        return stalled;
+        return State.STALLED == state;
     }
 
-    /** The first packet of a feed handler that was not resumed: say where it joined. */
+    /** The first packet of a live feed handler that was not resumed: say where it joined (a replay declares). */
     private void onFirstSession(final long sequence)
     {
         notifySession();
-        if (!resumed && sequence > 1)
+        if (!resumed && !declareGapsAtOnce && sequence > 1)
         {
             System.err.println("feed-handler: joined session '" +
                 session.getStringWithoutLengthAscii(0, MoldUdp64Packet.SESSION_LENGTH).trim() +
@@ -785,7 +950,7 @@ public final class LineArbiter
         hold.clear(nextExpected, highestKnownEnd);
         gaps.clear();
         buffer.getBytes(offset + MoldUdp64Packet.SESSION_OFFSET, session, 0, MoldUdp64Packet.SESSION_LENGTH);
-        sessionEnded = false;
+        state = State.IN_SEQUENCE;
         endOfSessionSequence = -1;
         nextExpected = firstSequence;
         highestKnownEnd = firstSequence;

@@ -19,7 +19,7 @@ import static io.mdfanout.wire.MdfanoutCounters.CAPTURE_UNKNOWN_LINK_TYPE_TYPE_I
 
 /**
  * Counters of a capture (pcap, pcapng) replay, from the capture records down to the UDP datagrams
- * handed to the MoldUDP64 processor. Packet, sequence and message counters are the processor's and
+ * handed to the MoldUDP64 line arbiter. Packet, sequence and message counters are the arbiter's and
  * the normalizer's own. Single writer: the replay thread.
  */
 public final class CaptureCounters implements AutoCloseable
@@ -122,7 +122,7 @@ public final class CaptureCounters implements AutoCloseable
         return filteredOut;
     }
 
-    /** UDP payloads handed to the MoldUDP64 processor. */
+    /** UDP payloads handed to the MoldUDP64 line arbiter. */
     public AtomicCounter datagrams()
     {
         return datagrams;

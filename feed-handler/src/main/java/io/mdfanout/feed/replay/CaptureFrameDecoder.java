@@ -12,7 +12,7 @@ import java.nio.ByteOrder;
  * <p>
  * Every frame that is not a complete UDP datagram is counted by its reason and skipped. IPv4 is not
  * reassembled: a fragment after the first is skipped, a first fragment hands on the part of the
- * payload it carries (the MoldUDP64 processor keeps the complete messages in it and the rest
+ * payload it carries (the MoldUDP64 line arbiter keeps the complete messages in it and the rest
  * shows as a gap). Works on flyweight offsets only: no allocation per frame.
  */
 public final class CaptureFrameDecoder

@@ -5,9 +5,9 @@ import java.nio.file.Path;
 
 /**
  * Replays a packet capture (pcap or pcapng, plain or gzipped) through a
- * {@link CaptureFrameDecoder}, so that every selected UDP payload reaches the MoldUDP64 processor
- * exactly as live traffic would. Holds one reader of each format; memory is constant whatever the
- * size of the capture.
+ * {@link CaptureFrameDecoder}, so that every selected UDP payload reaches the MoldUDP64
+ * {@link io.mdfanout.feed.handler.LineArbiter} exactly as live traffic would. Holds one reader of
+ * each format; memory is constant whatever the size of the capture.
  */
 public final class CaptureReplayer
 {

@@ -3,8 +3,8 @@ package io.mdfanout.feed.replay;
 import org.agrona.DirectBuffer;
 
 /**
- * Takes the UDP payloads found in a capture; in a replay this is
- * {@link io.mdfanout.feed.handler.MoldUdp64PacketProcessor#onPacket(DirectBuffer, int, int)}.
+ * Takes the UDP payloads found in a capture; in a replay this is a single-line
+ * {@link io.mdfanout.feed.handler.LineArbiter#onDatagram(DirectBuffer, int, int)}.
  */
 @FunctionalInterface
 public interface DatagramHandler

@@ -1,7 +1,8 @@
 package io.mdfanout.feed.replay;
 
 import io.mdfanout.feed.handler.FeedHandlerCounters;
-import io.mdfanout.feed.handler.MoldUdp64PacketProcessor;
+import io.mdfanout.feed.handler.ArbitrationCounters;
+import io.mdfanout.feed.handler.LineArbiter;
 import io.mdfanout.feed.handler.FeedStats;
 import io.mdfanout.feed.handler.PeriodicPrinter;
 import io.mdfanout.feed.handler.RingOptions;
@@ -30,8 +31,8 @@ import java.util.concurrent.TimeUnit;
  * original pace, then print a summary. The format is told by the magic bytes (after any gzip
  * layer): a NASDAQ binary ITCH 5.0 file (the exchange sequence of each message is its 1-based
  * record index), or a pcap/pcapng capture of MoldUDP64 traffic (each selected UDP payload goes
- * through the same {@link MoldUdp64PacketProcessor} as live traffic, so the exchange sequence is the
- * MoldUDP64 sequence and gaps publish GapNotices). Ring files are created at start and left in place.
+ * through the same {@link LineArbiter} as live traffic, as a single line with no recovery, so the exchange
+ * sequence is the MoldUDP64 sequence and every gap publishes a GapNotice at once). Ring files are created at start and left in place.
  * <p>
  * On a terminal a progress line (percent of the file, messages/s, ETA) is redrawn in place; otherwise
  * periodic stats lines go to stderr. A summary line ends the replay either way.
@@ -136,7 +137,7 @@ public final class ReplayCommand implements Callable<Integer>
             }
             if (null != session)
             {
-                MoldUdp64PacketProcessor.sessionBytes(session);
+                LineArbiter.sessionBytes(session);
             }
             if (!"auto".equals(progress) && !"on".equals(progress) && !"off".equals(progress))
             {
@@ -211,10 +212,10 @@ public final class ReplayCommand implements Callable<Integer>
             final ItchFileReplayer.Outcome outcome;
             if (capture)
             {
-                final MoldUdp64PacketProcessor processor =
-                    new MoldUdp64PacketProcessor(session, normalizer, feedCounters);
+                final LineArbiter arbiter = LineArbiter.singleLine(session, normalizer, feedCounters,
+                    new ArbitrationCounters(counters.countersManager(), "replay"));
                 final CaptureFrameDecoder decoder = new CaptureFrameDecoder(
-                    null == group, groupAddress, port, processor::onPacket, captureCounters);
+                    null == group, groupAddress, port, arbiter::onDatagram, captureCounters);
                 outcome = new CaptureReplayer(decoder, captureCounters, replayPace).replay(input);
             }
             else

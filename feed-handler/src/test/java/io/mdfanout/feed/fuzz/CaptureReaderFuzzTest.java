@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * valid captures of MoldUDP64 traffic over every supported link type, then bit flips, truncation,
  * length-field corruption and random bytes. Properties: the only exception is an IOException for a
  * capture whose file header is unreadable; a reading always ends with an outcome; every ring record
- * is valid and the processor never hits an unexpected exception; the heap does not grow.
+ * is valid and the line arbiter never hits an unexpected exception; the heap does not grow.
  */
 class CaptureReaderFuzzTest
 {
@@ -37,7 +37,8 @@ class CaptureReaderFuzzTest
     private final FuzzChain chain = new FuzzChain();
     private final CaptureCounters captureCounters = new CaptureCounters(chain.counters.countersManager());
     private final CaptureFrameDecoder decoder = new CaptureFrameDecoder(
-        false, GROUP, PORT, (buffer, offset, length) -> chain.processor.onPacket(buffer, offset, length), captureCounters);
+        false, GROUP, PORT, (buffer, offset, length) -> chain.arbiter.onDatagram(buffer, offset, length),
+        captureCounters);
     private final PcapReader pcapReader = new PcapReader(decoder, captureCounters, ReplayPace.MAX);
     private final PcapNgReader pcapNgReader = new PcapNgReader(decoder, captureCounters, ReplayPace.MAX);
     private long unreadable;
@@ -93,9 +94,9 @@ class CaptureReaderFuzzTest
     {
         final SplittableRandom random = new SplittableRandom(3);
         run(random, 5_000);
-        final long before = MoldUdp64PacketProcessorFuzzTest.usedHeap();
+        final long before = LineArbiterFuzzTest.usedHeap();
         run(random, 20_000);
-        final long after = MoldUdp64PacketProcessorFuzzTest.usedHeap();
+        final long after = LineArbiterFuzzTest.usedHeap();
         assertTrue(after - before < 32L << 20, "heap grew by " + (after - before) + " bytes");
 
         assertTrue(captureCounters.datagrams().get() > 10_000, "datagrams " + captureCounters.datagrams().get());

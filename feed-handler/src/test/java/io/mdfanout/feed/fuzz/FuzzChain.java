@@ -1,8 +1,9 @@
 package io.mdfanout.feed.fuzz;
 
+import io.mdfanout.feed.handler.ArbitrationCounters;
 import io.mdfanout.feed.handler.FeedHandlerCounters;
 import io.mdfanout.feed.handler.InMemoryCounters;
-import io.mdfanout.feed.handler.MoldUdp64PacketProcessor;
+import io.mdfanout.feed.handler.LineArbiter;
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.support.RingWaitDeadline;
@@ -13,8 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The live path under fuzz: MoldUDP64 processor -> normalizer -> two partition rings, drained and
- * validated after every input. The rings hold far more than one maximal datagram produces, so the
+ * The live path under fuzz: MoldUDP64 line arbiter (one line, gaps declared at once) -> normalizer ->
+ * two partition rings, drained and validated after every input. The rings hold far more than one maximal datagram produces, so the
  * normalizer never waits on a full ring (which would hang the test, not the feed).
  */
 final class FuzzChain
@@ -26,15 +27,25 @@ final class FuzzChain
     final InMemoryCounters counters = new InMemoryCounters(256);
     final NormalizerCounters normalizerCounters = new NormalizerCounters(counters.countersManager(), "fuzz", PARTITIONS);
     final FeedHandlerCounters feedCounters = new FeedHandlerCounters(counters.countersManager(), "fuzz");
+    final ArbitrationCounters arbitrationCounters = new ArbitrationCounters(counters.countersManager(), "fuzz");
     final ItchNormalizer normalizer = new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters);
     final RingValidator validator = new RingValidator(PARTITIONS);
-    MoldUdp64PacketProcessor processor = new MoldUdp64PacketProcessor(SESSION, normalizer, feedCounters);
+    LineArbiter arbiter = newArbiter();
 
-    /** A new session: a fresh processor (sequence 1) over the same rings and counters. */
+    /** A new session: a fresh arbiter (sequence 1) over the same rings and counters. */
     void newSession()
     {
-        processor = new MoldUdp64PacketProcessor(SESSION, normalizer, feedCounters);
+        arbiter = newArbiter();
         validator.reset();
+    }
+
+    private LineArbiter newArbiter()
+    {
+        final LineArbiter arbiter = LineArbiter.singleLine(SESSION, normalizer, feedCounters, arbitrationCounters);
+        // After an end of session a packet of another session (a corrupted name) is adopted and numbers from
+        // its own sequence: the rings' sequences start over, as they do live.
+        arbiter.sessionListener((session, firstSequence) -> validator.reset());
+        return arbiter;
     }
 
     /** Drain and validate the rings, then check the counters agree with what came out. */
@@ -42,6 +53,8 @@ final class FuzzChain
     {
         validator.drain(rings);
         assertEquals(0, feedCounters.packetErrors().get(), "an unexpected exception was caught in onPacket");
+        assertEquals(0, arbiter.heldMessages(), "a single line holds nothing");
+        assertEquals(0, arbiter.openGaps(), "a single line declares every gap at once");
         assertEquals(normalizerCounters.ringRecordsWritten().get(), validator.records(), "ring records written");
         assertEquals(normalizerCounters.gapNoticesPublished().get() * PARTITIONS, validator.gapNotices(), "gap notices");
         assertTrue(normalizerCounters.messagesPublished().get() <= normalizerCounters.totalDecoded(),

@@ -38,9 +38,9 @@ class ItchNormalizerFuzzTest
     {
         final SplittableRandom random = new SplittableRandom(5);
         run(random, 50_000);
-        final long before = MoldUdp64PacketProcessorFuzzTest.usedHeap();
+        final long before = LineArbiterFuzzTest.usedHeap();
         run(random, 200_000);
-        final long after = MoldUdp64PacketProcessorFuzzTest.usedHeap();
+        final long after = LineArbiterFuzzTest.usedHeap();
         assertTrue(after - before < 32L << 20, "heap grew by " + (after - before) + " bytes");
 
         for (final byte type : ItchMessageType.ALL_TYPES)

@@ -28,8 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Steady state of the message path allocates nothing: packet processing, decode, normalize, ring write, receive,
- * and gap recovery by retransmission over real sockets.
+ * Steady state of the message path allocates nothing: packet sequencing (the single-line arbiter of replays),
+ * decode, normalize, ring write, receive, and gap recovery by retransmission over real sockets.
  */
 class AllocationTest
 {
@@ -75,8 +75,9 @@ class AllocationTest
         final FeedHandlerCounters feedCounters = new FeedHandlerCounters(counters.countersManager(), "a");
         final NormalizerCounters normalizerCounters =
             new NormalizerCounters(counters.countersManager(), "a", PARTITIONS);
-        final MoldUdp64PacketProcessor processor = new MoldUdp64PacketProcessor(
-            "ALLOC", new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters), feedCounters);
+        final LineArbiter arbiter = LineArbiter.singleLine(
+            "ALLOC", new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters), feedCounters,
+            new ArbitrationCounters(counters.countersManager(), "a"));
 
         final byte[] bytes = everyTypePacket();
         final UnsafeBuffer packet = new UnsafeBuffer(bytes);
@@ -86,7 +87,7 @@ class AllocationTest
         // long enough for the JIT to settle: early windows allocate while code is still interpreted
         for (int i = 0; i < 100_000; i++)
         {
-            sequence[0] = step(processor, rings, packet, sequence[0], count);
+            sequence[0] = step(arbiter, rings, packet, sequence[0], count);
         }
         final long publishedBefore = normalizerCounters.messagesPublished().get();
         final long gapsBefore = feedCounters.gaps().get();
@@ -95,7 +96,7 @@ class AllocationTest
             {
                 for (int i = 0; i < 20_000; i++)
                 {
-                    sequence[0] = step(processor, rings, packet, sequence[0], count);
+                    sequence[0] = step(arbiter, rings, packet, sequence[0], count);
                 }
             });
 
@@ -116,11 +117,11 @@ class AllocationTest
         try (PartitionRingSet first = new PartitionRingSet(
             ringDir, PARTITIONS, 64 * 1024, "test", PartitionRingSet.Mode.RESUME, null))
         {
-            final MoldUdp64PacketProcessor processor = processor(first, new InMemoryCounters(128));
+            final LineArbiter arbiter = arbiter(first, new InMemoryCounters(128));
             final UnsafeBuffer packet = new UnsafeBuffer(everyTypePacket());
             for (int i = 0; i < 1_000; i++)
             {
-                sequence = step(processor, first.rings(), packet, sequence, 19);
+                sequence = step(arbiter, first.rings(), packet, sequence, 19);
             }
         }
 
@@ -130,26 +131,26 @@ class AllocationTest
             assertTrue(resumed.isResumed(), resumed.describe());
             assertEquals(sequence - 1, resumed.committedSequence(), "committed through the last packet");
             final InMemoryCounters counters = new InMemoryCounters(128);
-            final MoldUdp64PacketProcessor processor = processor(resumed, counters);
+            final LineArbiter arbiter = arbiter(resumed, counters);
             final UnsafeBuffer packet = new UnsafeBuffer(everyTypePacket());
             final long[] next = { resumed.committedSequence() + 1 };
             for (int i = 0; i < 100_000; i++)
             {
-                next[0] = step(processor, resumed.rings(), packet, next[0], 19);
+                next[0] = step(arbiter, resumed.rings(), packet, next[0], 19);
             }
             AllocationWindows.assertOneWindowAllocatesNothing(
                 "on the resumed message path over 20,000 packets", AllocationWindows.WINDOWS, () ->
                 {
                     for (int i = 0; i < 20_000; i++)
                     {
-                        next[0] = step(processor, resumed.rings(), packet, next[0], 19);
+                        next[0] = step(arbiter, resumed.rings(), packet, next[0], 19);
                     }
                 });
             assertEquals(next[0] - 1, resumed.header().committedSequence(), "the header follows every flush");
         }
     }
 
-    private static MoldUdp64PacketProcessor processor(final PartitionRingSet rings, final InMemoryCounters counters)
+    private static LineArbiter arbiter(final PartitionRingSet rings, final InMemoryCounters counters)
     {
         final ItchNormalizer normalizer = new ItchNormalizer(rings.rings(), rings.ringFiles(), rings.header(),
             new RingWaitDeadline(), new NormalizerCounters(counters.countersManager(), "a", PARTITIONS));
@@ -157,11 +158,12 @@ class AllocationTest
         {
             normalizer.resume(rings.committedSequence(), rings.lastRecordSequences());
         }
-        return new MoldUdp64PacketProcessor("ALLOC", normalizer, new FeedHandlerCounters(counters.countersManager(), "a"));
+        return LineArbiter.singleLine("ALLOC", normalizer, new FeedHandlerCounters(counters.countersManager(), "a"),
+            new ArbitrationCounters(counters.countersManager(), "a"));
     }
 
     private static long step(
-        final MoldUdp64PacketProcessor processor,
+        final LineArbiter arbiter,
         final RingBuffer[] rings,
         final UnsafeBuffer packet,
         final long sequence,
@@ -170,7 +172,7 @@ class AllocationTest
         // every 10th packet or so skips one sequence, so gap notices are on the measured path too
         final long next = (sequence % 10 == 1) ? sequence + 1 : sequence;
         packet.putLong(10, next, ByteOrder.BIG_ENDIAN);
-        processor.onPacket(packet, 0, packet.capacity());
+        arbiter.onDatagram(packet, 0, packet.capacity());
         for (final RingBuffer ring : rings)
         {
             ring.read(NO_OP);

@@ -59,6 +59,7 @@ class LineArbiterStallTest
             receive(LINE_A, packet(3L * k - 2, 3L * k));
         }
         assertTrue(arbiter.isStalled(), "1 KiB holds fewer than 30 records: the ring filled and nobody drained it");
+        assertEquals(LineArbiter.State.STALLED, arbiter.state());
         assertEquals(1, arb.ringStalls().get());
         final long stalledAt = arbiter.nextExpected();
         assertTrue(stalledAt > 1 && stalledAt <= 30, "stalled at " + stalledAt);
@@ -76,6 +77,7 @@ class LineArbiterStallTest
         now += MS;
         arbiter.poll(now);
         assertFalse(arbiter.isStalled());
+        assertEquals(LineArbiter.State.RECOVERING, arbiter.state(), "the outage is a gap requested at once");
         assertEquals(1, requests.size(), "the outage requested at once");
         assertEquals(stalledAt, requests.get(0)[0]);
         assertEquals(36 - stalledAt + 1, requests.get(0)[1]);

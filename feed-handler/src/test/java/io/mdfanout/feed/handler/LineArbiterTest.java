@@ -464,6 +464,71 @@ class LineArbiterTest
     }
 
     @Test
+    void statesFollowTheSessionThroughAGapRecoveredByRetransmissionToItsEndAndTheNext()
+    {
+        arbiter(config().session(null), true);
+        assertEquals(LineArbiter.State.AWAIT_SESSION, arbiter.state());
+
+        receive(LINE_A, packet(1));
+        assertEquals(LineArbiter.State.IN_SEQUENCE, arbiter.state());
+
+        receive(LINE_A, packet(3)); // 4..6 missing on both lines
+        assertEquals(LineArbiter.State.GAP_HOLDING, arbiter.state());
+        at(T0 + 4 * MS);
+        assertEquals(LineArbiter.State.GAP_HOLDING, arbiter.state(), "within the gap wait");
+        at(T0 + 5 * MS);
+        assertEquals(LineArbiter.State.RECOVERING, arbiter.state(), "requested at the gap wait");
+        assertEquals(List.of(new Request("SESS      ", 4, 3)), requests);
+
+        receive(LINE_R, packet(2));
+        assertEquals(LineArbiter.State.IN_SEQUENCE, arbiter.state());
+
+        receive(LINE_A, MoldPackets.endOfSession("SESS", 10));
+        assertEquals(LineArbiter.State.SESSION_ENDED, arbiter.state());
+        receive(LINE_B, packet(3));
+        assertEquals(LineArbiter.State.SESSION_ENDED, arbiter.state(), "a packet of the ended session");
+
+        receive(LINE_A, MoldPackets.packet("NEXT", 1, delete(1)));
+        assertEquals(LineArbiter.State.IN_SEQUENCE, arbiter.state(), "the next session adopted");
+        assertEquals(concat(range(1, 9), range(1, 1)), events(1));
+    }
+
+    @Test
+    void withoutServerAGapHoldsForTheWaitThenIsDeclaredBackToInSequence()
+    {
+        arbiter(config(), false);
+        assertEquals(LineArbiter.State.IN_SEQUENCE, arbiter.state(), "the session is configured");
+        receive(LINE_A, packet(1));
+        receive(LINE_A, packet(3));
+        assertEquals(LineArbiter.State.GAP_HOLDING, arbiter.state());
+        at(T0 + 5 * MS - 1);
+        assertEquals(LineArbiter.State.GAP_HOLDING, arbiter.state());
+        at(T0 + 5 * MS);
+        assertEquals(LineArbiter.State.IN_SEQUENCE, arbiter.state());
+        assertEquals(List.of("1", "2", "3", "gap 4-6", "7", "8", "9"), events(1));
+    }
+
+    @Test
+    void aResumedArbiterAwaitsConfirmationOfTheSessionTheRingsHold()
+    {
+        arbiter(config().session(null), false);
+        arbiter.resumeAt(7, "SESS      ");
+        assertEquals(LineArbiter.State.AWAIT_CONFIRMATION, arbiter.state());
+        receive(LINE_A, packet(3));
+        assertEquals(LineArbiter.State.IN_SEQUENCE, arbiter.state(), "confirmed");
+        assertEquals(10, arbiter.nextExpected());
+        assertEquals(0, arb.sessionsAdopted().get());
+
+        arbiter(config().session(null), false);
+        arbiter.resumeAt(7, "OLD       ");
+        assertEquals(LineArbiter.State.AWAIT_CONFIRMATION, arbiter.state());
+        receive(LINE_A, packet(1));
+        assertEquals(LineArbiter.State.IN_SEQUENCE, arbiter.state(), "the session it held is over: adopted");
+        assertEquals(1, arb.sessionsAdopted().get());
+        assertEquals(4, arbiter.nextExpected());
+    }
+
+    @Test
     void endOfSessionThenANewSessionIsAdopted()
     {
         arbiter(config(), true);

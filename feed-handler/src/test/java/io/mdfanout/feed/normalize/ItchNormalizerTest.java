@@ -2,7 +2,7 @@ package io.mdfanout.feed.normalize;
 
 import io.mdfanout.feed.handler.FeedHandlerCounters;
 import io.mdfanout.feed.handler.InMemoryCounters;
-import io.mdfanout.feed.handler.MoldUdp64PacketProcessor;
+import io.mdfanout.feed.handler.LineArbiter;
 import io.mdfanout.feed.support.ItchBytes;
 import io.mdfanout.feed.support.MoldPackets;
 import io.mdfanout.feed.support.RingWaitDeadline;
@@ -53,7 +53,7 @@ class ItchNormalizerTest
     private RingBuffer[] rings;
     private NormalizerCounters normalizerCounters;
     private FeedHandlerCounters feedCounters;
-    private MoldUdp64PacketProcessor processor;
+    private LineArbiter arbiter;
     private ItchNormalizer normalizer;
     private long nextSequence = 1;
 
@@ -65,7 +65,8 @@ class ItchNormalizerTest
         normalizerCounters = new NormalizerCounters(counters.countersManager(), "test", PARTITIONS);
         feedCounters = new FeedHandlerCounters(counters.countersManager(), "test");
         normalizer = new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters);
-        processor = new MoldUdp64PacketProcessor("SESSION1", normalizer, feedCounters);
+        arbiter = LineArbiter.singleLine("SESSION1", normalizer, feedCounters,
+            new io.mdfanout.feed.handler.ArbitrationCounters(counters.countersManager(), "test"));
     }
 
     private long send(final byte[]... messages)
@@ -74,7 +75,7 @@ class ItchNormalizerTest
         final byte[] packet = MoldPackets.packet("SESSION1", first, messages);
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[packet.length + 3]);
         buffer.putBytes(3, packet);
-        processor.onPacket(buffer, 3, packet.length);
+        arbiter.onDatagram(buffer, 3, packet.length);
         nextSequence += messages.length;
         return first;
     }
@@ -390,7 +391,7 @@ class ItchNormalizerTest
         final OrderDeleteDecoder d = new OrderDeleteDecoder()
             .wrap(only(1, OrderDeleteDecoder.TEMPLATE_ID), H, OrderDeleteDecoder.BLOCK_LENGTH, 0);
         assertEquals(6, d.exchangeSequence());
-        assertEquals(7, processor.sequenceTracker().nextExpected());
+        assertEquals(7, arbiter.nextExpected());
     }
 
     @Test
@@ -449,7 +450,7 @@ class ItchNormalizerTest
         assertEquals(5, a.orderId());
         assertEquals(10, a.shares());
         assertEquals(20, a.price().mantissa());
-        assertEquals(4, processor.sequenceTracker().nextExpected());
+        assertEquals(4, arbiter.nextExpected());
     }
 
     @Test

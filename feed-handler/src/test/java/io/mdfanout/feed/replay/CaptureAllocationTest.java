@@ -15,7 +15,7 @@ import static io.mdfanout.feed.replay.CaptureFixture.moldPacket;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The capture replay path (reader -> frame decoder -> MoldUDP64 processor -> normalizer -> ring)
+ * The capture replay path (reader -> frame decoder -> MoldUDP64 line arbiter -> normalizer -> ring)
  * allocates nothing per record in steady state, for pcap and pcapng alike.
  */
 class CaptureAllocationTest
@@ -62,10 +62,10 @@ class CaptureAllocationTest
     {
         final CaptureFixture fixture = new CaptureFixture(false, GROUP, PORT, ReplayPace.MAX);
         final PcapReader pcapReader = new PcapReader(
-            new CaptureFrameDecoder(false, GROUP, PORT, fixture.processor::onPacket, fixture.captureCounters),
+            new CaptureFrameDecoder(false, GROUP, PORT, fixture.arbiter::onDatagram, fixture.captureCounters),
             fixture.captureCounters, ReplayPace.MAX);
         final PcapNgReader pcapNgReader = new PcapNgReader(
-            new CaptureFrameDecoder(false, GROUP, PORT, fixture.processor::onPacket, fixture.captureCounters),
+            new CaptureFrameDecoder(false, GROUP, PORT, fixture.arbiter::onDatagram, fixture.captureCounters),
             fixture.captureCounters, ReplayPace.MAX);
 
         final int rounds = 20;

@@ -1,8 +1,9 @@
 package io.mdfanout.feed.replay;
 
+import io.mdfanout.feed.handler.ArbitrationCounters;
 import io.mdfanout.feed.handler.FeedHandlerCounters;
 import io.mdfanout.feed.handler.InMemoryCounters;
-import io.mdfanout.feed.handler.MoldUdp64PacketProcessor;
+import io.mdfanout.feed.handler.LineArbiter;
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.support.ItchBytes;
@@ -31,13 +32,15 @@ final class CaptureFixture
     final FeedHandlerCounters feedCounters = new FeedHandlerCounters(counters.countersManager(), "t");
     final CaptureCounters captureCounters = new CaptureCounters(counters.countersManager());
     final ItchNormalizer normalizer = new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters);
-    final MoldUdp64PacketProcessor processor = new MoldUdp64PacketProcessor(null, normalizer, feedCounters);
+    final LineArbiter arbiter = LineArbiter.singleLine(
+        null, normalizer, feedCounters, new ArbitrationCounters(counters.countersManager(), "t"));
     final CaptureReplayer replayer;
 
     CaptureFixture(final boolean anyGroup, final int group, final int port, final ReplayPace pace)
     {
         replayer = new CaptureReplayer(
-            new CaptureFrameDecoder(anyGroup, group, port, processor::onPacket, captureCounters), captureCounters, pace);
+            new CaptureFrameDecoder(anyGroup, group, port, arbiter::onDatagram, captureCounters), captureCounters,
+            pace);
     }
 
     CaptureFixture()

@@ -1,8 +1,9 @@
 package io.mdfanout.feed.replay;
 
+import io.mdfanout.feed.handler.ArbitrationCounters;
 import io.mdfanout.feed.handler.FeedHandlerCounters;
 import io.mdfanout.feed.handler.InMemoryCounters;
-import io.mdfanout.feed.handler.MoldUdp64PacketProcessor;
+import io.mdfanout.feed.handler.LineArbiter;
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.sim.ItchEvent;
@@ -156,9 +157,10 @@ class CaptureReplayEquivalenceTest
         final Chain chain = new Chain();
         final FeedHandlerCounters feedCounters = new FeedHandlerCounters(chain.counters.countersManager(), "t");
         final CaptureCounters captureCounters = new CaptureCounters(chain.counters.countersManager());
-        final MoldUdp64PacketProcessor processor = new MoldUdp64PacketProcessor("EQUIV", chain.normalizer, feedCounters);
+        final LineArbiter arbiter = LineArbiter.singleLine("EQUIV", chain.normalizer, feedCounters,
+            new ArbitrationCounters(chain.counters.countersManager(), "t"));
         final CaptureReplayer replayer = new CaptureReplayer(
-            new CaptureFrameDecoder(false, GROUP, PORT, processor::onPacket, captureCounters), captureCounters,
+            new CaptureFrameDecoder(false, GROUP, PORT, arbiter::onDatagram, captureCounters), captureCounters,
             ReplayPace.MAX);
         assertEquals(ItchFileReplayer.Outcome.COMPLETED, replayer.replay(capture));
         assertEquals(packets.size(), captureCounters.datagrams().get());

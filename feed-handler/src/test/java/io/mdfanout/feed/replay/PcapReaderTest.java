@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Classic pcap captures of MoldUDP64 traffic replayed through the processor into a ring. */
+/** Classic pcap captures of MoldUDP64 traffic replayed through the line arbiter into a ring. */
 class PcapReaderTest
 {
     private static final int GROUP = ip(239, 255, 48, 5);

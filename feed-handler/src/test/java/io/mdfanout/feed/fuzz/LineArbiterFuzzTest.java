@@ -8,16 +8,18 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.SplittableRandom;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Fuzzes {@code MoldUdp64PacketProcessor.onPacket} with arbitrary datagrams and with mutations of a
- * valid session's packets (bit flips, truncation, block length, sequence, session and count
- * corruption, duplicates, heartbeats, end of session). Properties: nothing escapes or is caught as
- * unexpected, every ring record is a valid normalized message, exchange sequences never go back,
- * counters agree with the rings, the heap does not grow.
+ * Fuzzes {@link io.mdfanout.feed.handler.LineArbiter} (a single line, as replays run it) with arbitrary
+ * datagrams and with mutations of a valid session's packets (bit flips, truncation, block length,
+ * sequence, session and count corruption, duplicates, heartbeats, end of session). Properties: nothing
+ * escapes or is caught as unexpected, every ring record is a valid normalized message, exchange
+ * sequences never go back, counters agree with the rings, the heap does not grow; and malformed
+ * datagrams between valid ones are counted and lose none of the valid data.
  */
-class MoldUdp64PacketProcessorFuzzTest
+class LineArbiterFuzzTest
 {
     private static final int MAX_UDP_PAYLOAD = 65_507;
     private static final int SESSION_INPUTS = 100;
@@ -56,6 +58,112 @@ class MoldUdp64PacketProcessorFuzzTest
         assertTrue(chain.feedCounters.duplicatePackets().get() > 0, "duplicatePackets " + chain.feedCounters.duplicatePackets().get());
         assertTrue(chain.feedCounters.duplicateMessages().get() > 0, "duplicateMessages " + chain.feedCounters.duplicateMessages().get());
         assertTrue(chain.feedCounters.heartbeats().get() > 0, "heartbeats " + chain.feedCounters.heartbeats().get());
+    }
+
+    /**
+     * Valid packets with malformed datagrams between them that carry no believable sequence (truncated,
+     * random or of another session, a count beyond the blocks present, replays of packets already
+     * delivered): each malformed one is counted as what it is and every valid message comes out once, in
+     * order, with no gap.
+     */
+    @Property(tries = Fuzz.TRIES)
+    void malformedDatagramsAreCountedAndLoseNoValidData(@ForAll final long seed)
+    {
+        final int inputs = Fuzz.inputsPerTry(200_000);
+        Fuzz.withoutHanging(inputs, () -> runInterleaved(new SplittableRandom(seed), inputs));
+    }
+
+    private void runInterleaved(final SplittableRandom random, final int inputs)
+    {
+        chain.newSession();
+        final long decodedBefore = chain.normalizerCounters.totalDecoded();
+        final long truncatedBefore = chain.feedCounters.truncatedPackets().get();
+        final long wrongSessionBefore = chain.feedCounters.wrongSession().get();
+        final long malformedBefore = chain.feedCounters.malformedBlocks().get();
+        final long gapsBefore = chain.feedCounters.gaps().get();
+        long truncated = 0;
+        long wrongSession = 0;
+        long malformed = 0;
+        long nextSequence = 1;
+        byte[] previous = null;
+        for (int i = 0; i < inputs; i++)
+        {
+            final int count = 1 + random.nextInt(8);
+            final byte[][] messages = new byte[count][];
+            for (int m = 0; m < count; m++)
+            {
+                messages[m] = Fuzz.randomValidMessage(random);
+            }
+            final byte[] valid = MoldPackets.packet(FuzzChain.SESSION, nextSequence, messages);
+            switch (random.nextInt(5))
+            {
+                case 0:
+                    deliver(random, Fuzz.randomBytes(random, random.nextInt(20)));
+                    truncated++;
+                    break;
+                case 1:
+                {
+                    final byte[] other = random.nextBoolean() ? valid.clone() :
+                        Fuzz.randomBytes(random, 20 + random.nextInt(200));
+                    other[random.nextInt(10)] ^= (byte)(1 + random.nextInt(255));
+                    if (isSession(other))
+                    {
+                        other[0] ^= 0x40; // the flip restored a random datagram's name by chance
+                    }
+                    deliver(random, other);
+                    wrongSession++;
+                    break;
+                }
+                case 2:
+                {
+                    final byte[] overCounted = valid.clone();
+                    final int claimed = count + 1 + random.nextInt(100);
+                    overCounted[18] = (byte)(claimed >>> 8);
+                    overCounted[19] = (byte)claimed;
+                    deliver(random, overCounted);
+                    malformed++;
+                    break;
+                }
+                case 3:
+                    if (null != previous)
+                    {
+                        deliver(random, previous);
+                    }
+                    break;
+                default:
+                    break;
+            }
+            deliver(random, valid);
+            previous = valid;
+            nextSequence += count;
+            chain.drainAndCheck();
+        }
+
+        assertEquals(nextSequence - 1, chain.normalizerCounters.totalDecoded() - decodedBefore, "every valid message");
+        assertEquals(nextSequence, chain.arbiter.nextExpected());
+        assertEquals(gapsBefore, chain.feedCounters.gaps().get(), "no gap");
+        assertEquals(truncated, chain.feedCounters.truncatedPackets().get() - truncatedBefore, "truncated");
+        assertEquals(wrongSession, chain.feedCounters.wrongSession().get() - wrongSessionBefore, "wrong session");
+        assertEquals(malformed, chain.feedCounters.malformedBlocks().get() - malformedBefore, "malformed blocks");
+    }
+
+    private static boolean isSession(final byte[] datagram)
+    {
+        for (int i = 0; i < 10; i++)
+        {
+            if (datagram[i] != FuzzChain.SESSION.charAt(i))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void deliver(final SplittableRandom random, final byte[] packet)
+    {
+        final int offset = random.nextInt(64);
+        datagramBuffer.putBytes(offset, packet, 0, packet.length);
+        chain.arbiter.onDatagram(datagramBuffer, offset, packet.length);
     }
 
     static long usedHeap()
@@ -125,7 +233,7 @@ class MoldUdp64PacketProcessorFuzzTest
             // at a random offset in the receive buffer, as a socket might place it
             final int offset = random.nextInt(64);
             datagramBuffer.putBytes(offset, packet, 0, length);
-            chain.processor.onPacket(datagramBuffer, offset, length);
+            chain.arbiter.onDatagram(datagramBuffer, offset, length);
             chain.drainAndCheck();
         }
     }

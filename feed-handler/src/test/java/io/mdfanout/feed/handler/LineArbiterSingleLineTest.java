@@ -22,11 +22,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
- * Malformed and out-of-order MoldUDP64 input: each case is counted and skipped while every valid
- * message around it is delivered, in order. Messages are order deletes of locate 1 (partition 1)
- * whose order id equals their sequence; gap notices go to both partitions.
+ * The single-line arbiter (replays) under malformed and out-of-order MoldUDP64 input: each case is counted
+ * and skipped while every valid message around it is delivered, in order, and every gap is declared at
+ * once. Messages are order deletes of locate 1 (partition 1) whose order id equals their sequence; gap
+ * notices go to both partitions.
  */
-class MoldUdp64PacketProcessorTest
+class LineArbiterSingleLineTest
 {
     private static final int PARTITIONS = 2;
     private static final int H = MessageHeaderDecoder.ENCODED_LENGTH;
@@ -36,12 +37,14 @@ class MoldUdp64PacketProcessorTest
     private final FeedHandlerCounters feedCounters = new FeedHandlerCounters(counters.countersManager(), "t");
     private final NormalizerCounters normalizerCounters =
         new NormalizerCounters(counters.countersManager(), "t", PARTITIONS);
-    private MoldUdp64PacketProcessor processor = processor("SESS");
+    private final ArbitrationCounters arbitrationCounters = new ArbitrationCounters(counters.countersManager(), "t");
+    private LineArbiter arbiter = arbiter("SESS");
 
-    private MoldUdp64PacketProcessor processor(final String session)
+    private LineArbiter arbiter(final String session)
     {
-        return new MoldUdp64PacketProcessor(
-            session, new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters), feedCounters);
+        return LineArbiter.singleLine(
+            session, new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters), feedCounters,
+            arbitrationCounters);
     }
 
     private static byte[] delete(final long sequence)
@@ -63,7 +66,7 @@ class MoldUdp64PacketProcessorTest
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[datagram.length + 8]);
         buffer.putBytes(8, datagram);
-        processor.onPacket(buffer, 8, datagram.length);
+        arbiter.onDatagram(buffer, 8, datagram.length);
     }
 
     /** Events of partition 1 as "seq" for order deletes and "gap first-last @ts" for gap notices. */
@@ -135,7 +138,7 @@ class MoldUdp64PacketProcessorTest
         assertEquals(1, normalizerCounters.unknownTypes().get());
         assertEquals(List.of("1", "3", "4"), events(1));
         assertEquals(0, feedCounters.gaps().get());
-        assertEquals(5, processor.sequenceTracker().nextExpected());
+        assertEquals(5, arbiter.nextExpected());
     }
 
     @Test
@@ -152,7 +155,7 @@ class MoldUdp64PacketProcessorTest
     @Test
     void firstSessionIsAdoptedWhenNoneConfigured()
     {
-        processor = processor(null);
+        arbiter = arbiter(null);
         receive(MoldPackets.packet("FIRST", 1, deletes(1, 1)));
         receive(MoldPackets.packet("SECOND", 2, deletes(2, 2)));
         receive(MoldPackets.heartbeat("SECOND", 5));
@@ -205,15 +208,62 @@ class MoldUdp64PacketProcessorTest
     }
 
     @Test
-    void endOfSessionIsCounted()
+    void endOfSessionIsCountedAndEndsTheSession()
     {
         receive(MoldPackets.packet("SESS", 1, deletes(1, 2)));
         receive(MoldPackets.endOfSession("SESS", 3));
-        receive(MoldPackets.endOfSession("SESS", 3));
+        receive(MoldPackets.endOfSession("SESS", 3)); // a repeat: a packet of the ended session
+        receive(MoldPackets.packet("SESS", 3, deletes(3, 3)));
 
-        assertEquals(2, feedCounters.endOfSession().get());
+        assertEquals(1, feedCounters.endOfSession().get());
+        assertEquals(2, arbitrationCounters.endedSessionPackets().get());
+        assertEquals(LineArbiter.State.SESSION_ENDED, arbiter.state());
         assertEquals(List.of("1", "2"), events(1));
         assertEquals(0, feedCounters.gaps().get());
+    }
+
+    @Test
+    void endOfSessionAfterAnAnnouncedGapEndsTheSessionAtOnce()
+    {
+        receive(MoldPackets.packet("SESS", 1, deletes(1, 2)));
+        receive(MoldPackets.endOfSession("SESS", 5));
+
+        assertEquals(LineArbiter.State.SESSION_ENDED, arbiter.state());
+        assertEquals(List.of("1", "2", "gap 3-4 @1002"), events(1));
+        assertEquals(1, arbitrationCounters.gapsDeclared().get());
+        assertEquals(2, arbitrationCounters.declaredMissingMessages().get());
+    }
+
+    @Test
+    void anotherSessionAfterTheEndIsAdopted()
+    {
+        receive(MoldPackets.packet("SESS", 1, deletes(1, 2)));
+        receive(MoldPackets.endOfSession("SESS", 3));
+        receive(MoldPackets.packet("NEXT", 1, deletes(1, 1)));
+
+        assertEquals(1, arbitrationCounters.sessionsAdopted().get());
+        assertEquals(LineArbiter.State.IN_SEQUENCE, arbiter.state());
+        assertEquals(2, arbiter.nextExpected());
+        assertEquals(List.of("1", "2", "1"), events(1));
+    }
+
+    @Test
+    void everyGapIsDeclaredAtOnceAndNothingIsHeld()
+    {
+        receive(MoldPackets.packet("SESS", 1, deletes(1, 2)));
+        receive(MoldPackets.packet("SESS", 6, deletes(6, 6)));
+
+        assertEquals(LineArbiter.State.IN_SEQUENCE, arbiter.state());
+        assertEquals(0, arbiter.openGaps());
+        assertEquals(0, arbiter.heldMessages());
+        assertEquals(7, arbiter.nextExpected());
+        assertEquals(1, arbitrationCounters.gapsDetected().get());
+        assertEquals(1, arbitrationCounters.gapsDeclared().get());
+        assertEquals(List.of("1", "2", "gap 3-5 @1002", "6"), events(1));
+
+        receive(MoldPackets.packet("SESS", 3, deletes(3, 5))); // too late: declared already
+        assertEquals(3, feedCounters.duplicateMessages().get());
+        assertEquals(List.of(), events(1));
     }
 
     @Test
@@ -228,7 +278,7 @@ class MoldUdp64PacketProcessorTest
         assertEquals(1, feedCounters.endOfSession().get());
         assertEquals(List.of("1", "2", "3", "4", "5", "6", "7", "8"), events(1));
         assertEquals(0, feedCounters.gaps().get());
-        assertEquals(9, processor.sequenceTracker().nextExpected());
+        assertEquals(9, arbiter.nextExpected());
     }
 
     @Test
