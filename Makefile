@@ -7,7 +7,7 @@ JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity itch simulator feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
 .PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools netns-tools k8s-tools chart-test \
-	node-test release release-test bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full bench-bundle bench-bundle-test
+	node-test release release-test duplicates-check bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full bench-bundle bench-bundle-test
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
@@ -25,6 +25,7 @@ help:
 	@echo "              with OCI labels, SHA256SUMS (docs/RELEASING.md; LOCAL_BASES=1: the image on local bases)"
 	@echo "make release-test - make release, check the folder, build examples/subscriber against its maven/ alone and run"
 	@echo "              it against the chain until it sees live books (part of make test)"
+	@echo "make duplicates-check - PMD CPD over the tree: fails where an idea issue 28 gave one home is duplicated (part of make test)"
 	@echo "make bench-itchy [ITCH_FILE=F] - native decoder peer: the Rust itchy crate decodes F (default: a generated"
 	@echo "              5M-message session in ~/.cache/mdfanout/peers) from memory; one machine-readable result line"
 	@echo "make bench-nats-setup - build nats-server from the Go module proxy into ~/.cache/mdfanout/peers/bin (cached)"
@@ -59,6 +60,7 @@ $(JAR): $(SOURCES)
 
 test: toolchain monitoring-tools netns-tools
 	$(MVN) $(MVN_FLAGS) install
+	$(MAKE) duplicates-check
 	$(MAKE) bench-bundle-test
 	$(MAKE) image-test
 	$(MAKE) release-test
@@ -140,6 +142,12 @@ release: build k8s-tools
 release-test:
 	$(MAKE) release LOCAL_BASES=1
 	@scripts/release/release-test.sh $(RELEASE_DIR)
+
+# PMD's copy-paste detector over the whole tree (same lines and same shapes, six lines or more): fails where one of
+# the ideas issue 28 gave one home (the MoldUDP64 sequencer, the idle-strategy parser, the tools' option preamble, ...)
+# is written twice again (scripts/check-duplicates.py; --all lists every other duplication).
+duplicates-check:
+	@scripts/check-duplicates.py
 
 # ---- benchmark peers (bench/peers; caches and build output under ~/.cache/mdfanout/peers) ------------
 # bench-itchy needs cargo; without ITCH_FILE it generates the session with the simulator (hence build).

@@ -49,7 +49,7 @@ IDEAS = {
 
 
 def run_cpd(root, flags, out_dir):
-    cmd = ["mvn", "-B", "-ntp", "-q", "-o", PMD, "-Dformat=xml", "-DincludeTests=true",
+    cmd = ["mvn", "-B", "-ntp", "-q", PMD, "-Dformat=xml", "-DincludeTests=true",
            "-Dcpd.skip=false", "-DtargetDirectory=" + out_dir] + flags
     result = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
     xml_path = os.path.join(root, "target", "cpd.xml")
