@@ -6,11 +6,9 @@ import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.book.OrderBook;
 import io.mdfanout.sdk.book.OrderBooks;
 import io.mdfanout.sdk.book.PriceLevels;
-import io.mdfanout.wire.RoleErrorLog;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
-import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -65,21 +63,16 @@ public final class BookCommand implements Callable<Integer>
 
         final OrderBooks books = new OrderBooks();
         final ActivityListener listener = new ActivityListener(books, new RecoveryEvents(stderr));
-        final RoleErrorLog errorLog = subscriberOptions.errorLog("book");
-        try (StopSignal stopSignal = new StopSignal();
-            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
-            ToolMetrics metrics = new ToolMetrics("book"); // closed before the media: a scrape reads the driver's counters
-            FeedSubscriber subscriber = new FeedSubscriber(metrics.feedSubscriberContext(subscriberOptions)
-                .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(listener)))
+        try (ToolSession session = ToolSession.open(
+            "book", subscriberOptions, new ToolMetrics("book"), partitions, listener, stderr))
         {
-            metrics.start(subscriberOptions.metrics(), media, stderr, "book");
-            final IdleStrategy idle = media.pollIdle(subscriberOptions.idle().newIdleStrategy());
+            final FeedSubscriber subscriber = session.subscriber();
             final long refreshNs = TimeUnit.MILLISECONDS.toNanos(refreshMs);
             final StatsCommand.StatsLine statsLine = new StatsCommand.StatsLine(subscriber.counters());
             long nextDraw = System.nanoTime();
-            while (stopSignal.isRunning())
+            while (session.isRunning())
             {
-                idle.idle(subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT));
+                session.pollOnce();
                 final long now = System.nanoTime();
                 if (now >= nextDraw)
                 {

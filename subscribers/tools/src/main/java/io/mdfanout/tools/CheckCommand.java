@@ -6,7 +6,6 @@ import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.StaleReason;
 import io.mdfanout.sdk.book.OrderBook;
 import io.mdfanout.sdk.book.OrderBooks;
-import io.mdfanout.wire.RoleErrorLog;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine;
@@ -75,15 +74,12 @@ public final class CheckCommand implements Callable<Integer>
 
         final OrderBooks books = new OrderBooks();
         final Watcher watcher = new Watcher(books, new RecoveryEvents(stderr), partitions);
-        final RoleErrorLog errorLog = subscriberOptions.errorLog("check");
-        try (StopSignal stopSignal = new StopSignal();
-            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
-            ToolMetrics metrics = new ToolMetrics("check");
-            FeedSubscriber subscriber = new FeedSubscriber(metrics.feedSubscriberContext(subscriberOptions)
-                .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(watcher)))
+        try (ToolSession session = ToolSession.open(
+            "check", subscriberOptions, new ToolMetrics("check"), partitions, watcher, stderr))
         {
-            metrics.start(subscriberOptions.metrics(), media, stderr, "check");
-            final IdleStrategy idle = media.pollIdle(subscriberOptions.idle().newIdleStrategy());
+            final FeedSubscriber subscriber = session.subscriber();
+            final StopSignal stopSignal = session.stopSignal();
+            final IdleStrategy idle = session.idle();
             final long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(joinTimeoutS);
             while (stopSignal.isRunning() && !allLive(subscriber, watcher, partitions))
             {

@@ -1,11 +1,9 @@
 package io.mdfanout.tools;
 
 import io.mdfanout.sbe.GapNoticeDecoder;
-import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.SubscriberCounters;
 import io.mdfanout.wire.PreciseEpochNanoClock;
-import io.mdfanout.wire.RoleErrorLog;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.EpochNanoClock;
@@ -18,7 +16,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code latency}: end-to-end latency of the chain, per delivered incremental message: this host's wall clock
@@ -53,10 +50,8 @@ public final class LatencyCommand implements Callable<Integer>
     @Mixin
     SubscriberOptions subscriberOptions;
 
-    @Option(names = "--until-end-of-messages", defaultValue = "false",
-        description = "Stop once a SystemEvent END_OF_MESSAGES has been received on every subscribed partition "
-            + "and none is stale (with recovery on, a partition still recovering is waited for).")
-    boolean untilEndOfMessages;
+    @Mixin
+    SessionRun sessionRun;
 
     @Option(names = "--warmup-messages", defaultValue = "0",
         description = "Leave the first N measured messages out of the histogram (JIT warm-up, joins).")
@@ -73,13 +68,7 @@ public final class LatencyCommand implements Callable<Integer>
     @Option(names = "--label", defaultValue = "chain", description = "Name of the measured system in the JSON.")
     String label;
 
-    @Option(names = "--timeout-s", defaultValue = "0",
-        description = "Give up after this many seconds with exit code 3 (0 = no limit).")
-    long timeoutS;
 
-    @Option(names = "--ready-file",
-        description = "Create this file once every partition subscription has a connected publisher image.")
-    Path readyFile;
 
     PrintStream stdout = System.out;
     PrintStream stderr = System.err;
@@ -94,10 +83,7 @@ public final class LatencyCommand implements Callable<Integer>
         try
         {
             partitions = subscriberOptions.resolvePartitions();
-            if (timeoutS < 0)
-            {
-                throw new IllegalArgumentException("--timeout-s must not be negative: " + timeoutS);
-            }
+            sessionRun.validate();
             recorder = new LatencyRecorder(warmupMessages);
             toFanoutSend = new LatencyRecorder(warmupMessages);
             fromFanoutSend = new LatencyRecorder(warmupMessages);
@@ -110,21 +96,16 @@ public final class LatencyCommand implements Callable<Integer>
 
         final ToolMetrics metrics = new ToolMetrics("latency");
         final SubscriberCounters counters = metrics.counters();
-        try (StopSignal stopSignal = new StopSignal();
-            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
-            metrics)
+        final LatencyListener listener = new LatencyListener(
+            recorder, toFanoutSend, fromFanoutSend, new PreciseEpochNanoClock(), partitions, new RecoveryEvents(stdout));
+        try
         {
-            metrics.start(subscriberOptions.metrics(), media, stderr, "latency");
-            final LatencyListener listener = new LatencyListener(
-                recorder, toFanoutSend, fromFanoutSend, new PreciseEpochNanoClock(), partitions,
-                new RecoveryEvents(stdout));
             final int exitCode;
-            final RoleErrorLog errorLog = subscriberOptions.errorLog("latency");
-            try (FeedSubscriber subscriber = new FeedSubscriber(metrics.feedSubscriberContext(subscriberOptions)
-                .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(listener)))
+            final String driverSummary;
+            try (ToolSession session = ToolSession.open("latency", subscriberOptions, metrics, partitions, listener, stderr))
             {
-                exitCode = SessionRun.run(subscriber, listener, stopSignal, readyFile, untilEndOfMessages, timeoutS,
-                    media.pollIdle(subscriberOptions.idle().newIdleStrategy()), subscriberOptions.feedSubscriberContext().recoveryEnabled());
+                exitCode = sessionRun.run(session, listener, subscriberOptions.feedSubscriberContext().recoveryEnabled());
+                driverSummary = session.media().driverSummary();
             }
             stdout.println(recorder.summary("latency"));
             stdout.println(toFanoutSend.summary("latency: to fanout send"));
@@ -133,7 +114,7 @@ public final class LatencyCommand implements Callable<Integer>
                 " missing=" + counters.missingMessages() + " malformed=" + counters.malformed() +
                 " stale=" + counters.staleEvents() + " recoveries=" + counters.recoveries() +
                 (EXIT_TIMEOUT == exitCode ? " (timed out)" : ""));
-            stdout.println("latency: " + media.driverSummary());
+            stdout.println("latency: " + driverSummary);
             if (null != hgrmOut)
             {
                 recorder.writeHgrm(hgrmOut);

@@ -4,7 +4,6 @@ import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.SubscriberCounters;
 import io.mdfanout.sdk.book.OrderBooks;
-import io.mdfanout.wire.RoleErrorLog;
 import org.agrona.DirectBuffer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -47,21 +46,13 @@ public final class RecordCommand implements Callable<Integer>
         "subscriber, as the benchmarks' publisher runs use).")
     Path out;
 
-    @Option(names = "--until-end-of-messages", defaultValue = "false",
-        description = "Stop once a SystemEvent END_OF_MESSAGES has been received on every subscribed partition "
-            + "and none is stale (with recovery on, a partition still recovering is waited for).")
-    boolean untilEndOfMessages;
+    @Mixin
+    SessionRun sessionRun;
 
-    @Option(names = "--timeout-s", defaultValue = "0",
-        description = "Give up after this many seconds with exit code 3 (0 = no limit).")
-    long timeoutS;
 
     @Option(names = "--books-out", description = "Write the canonical order-book dump to this file at exit.")
     Path booksOut;
 
-    @Option(names = "--ready-file",
-        description = "Create this file once every partition subscription has a connected publisher image.")
-    Path readyFile;
 
     PrintStream stdout = System.out;
     PrintStream stderr = System.err;
@@ -73,10 +64,7 @@ public final class RecordCommand implements Callable<Integer>
         try
         {
             partitions = subscriberOptions.resolvePartitions();
-            if (timeoutS < 0)
-            {
-                throw new IllegalArgumentException("--timeout-s must not be negative: " + timeoutS);
-            }
+            sessionRun.validate();
         }
         catch (final IllegalArgumentException ex)
         {
@@ -87,23 +75,18 @@ public final class RecordCommand implements Callable<Integer>
         final OrderBooks books = null != booksOut ? new OrderBooks() : null;
         final ToolMetrics metrics = new ToolMetrics("record");
         final SubscriberCounters counters = metrics.counters();
-        try (StopSignal stopSignal = new StopSignal();
-            MessageRecorder recorder = null == out ? null : new MessageRecorder(out);
-            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
-            metrics) // closed before the media: a scrape reads the driver's counters
+        try (MessageRecorder recorder = null == out ? null : new MessageRecorder(out))
         {
-            metrics.start(subscriberOptions.metrics(), media, stderr, "record");
             final EndOfMessagesTracker listener =
                 new EndOfMessagesTracker(recorder, books, partitions, new RecoveryEvents(stdout));
             final int exitCode;
             final String stalePartitions;
-            final RoleErrorLog errorLog = subscriberOptions.errorLog("record");
-            try (FeedSubscriber subscriber = new FeedSubscriber(metrics.feedSubscriberContext(subscriberOptions)
-                .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(listener)))
+            final String driverSummary;
+            try (ToolSession session = ToolSession.open("record", subscriberOptions, metrics, partitions, listener, stderr))
             {
-                exitCode = SessionRun.run(subscriber, listener, stopSignal, readyFile, untilEndOfMessages, timeoutS,
-                    media.pollIdle(subscriberOptions.idle().newIdleStrategy()), subscriberOptions.feedSubscriberContext().recoveryEnabled());
-                stalePartitions = stalePartitions(subscriber);
+                exitCode = sessionRun.run(session, listener, subscriberOptions.feedSubscriberContext().recoveryEnabled());
+                stalePartitions = stalePartitions(session.subscriber());
+                driverSummary = session.media().driverSummary();
             }
             if (null != recorder)
             {
@@ -125,7 +108,7 @@ public final class RecordCommand implements Callable<Integer>
                 stalePartitions +
                 " oldSession=" + counters.oldSessionPackets() + " silent=" + counters.silentStreams() +
                 (EXIT_TIMEOUT == exitCode ? " (timed out)" : ""));
-            stdout.println("record: " + media.driverSummary());
+            stdout.println("record: " + driverSummary);
             return exitCode;
         }
         catch (final RuntimeException | IOException ex)

@@ -3,6 +3,7 @@ package io.mdfanout.tools;
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.SubscriberCounters;
 import org.agrona.concurrent.IdleStrategy;
+import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,9 +11,9 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The poll loop and exit codes of the tools made for automated runs ({@code record},
- * {@code latency}): poll until stopped, until END_OF_MESSAGES on every partition with none of them
- * stale, or until the timeout; touch a ready file once every partition stream is connected.
+ * The options, poll loop and exit codes of the tools made for automated runs ({@code record},
+ * {@code latency}), a picocli mixin: poll until stopped, until END_OF_MESSAGES on every partition with none of
+ * them stale, or until the timeout; touch a ready file once every partition stream is connected.
  */
 final class SessionRun
 {
@@ -28,8 +29,46 @@ final class SessionRun
     /** The timeout expired first. */
     static final int EXIT_TIMEOUT = 3;
 
-    private SessionRun()
+    @Option(names = "--until-end-of-messages", defaultValue = "false",
+        description = "Stop once a SystemEvent END_OF_MESSAGES has been received on every subscribed partition "
+            + "and none is stale (with recovery on, a partition still recovering is waited for).")
+    boolean untilEndOfMessages;
+
+    @Option(names = "--timeout-s", defaultValue = "0",
+        description = "Give up after this many seconds with exit code 3 (0 = no limit).")
+    long timeoutS;
+
+    @Option(names = "--ready-file",
+        description = "Create this file once every partition subscription has a connected publisher image.")
+    Path readyFile;
+
+    /**
+     * Check the options.
+     *
+     * @throws IllegalArgumentException with a one-line message when one is wrong.
+     */
+    void validate()
     {
+        if (timeoutS < 0)
+        {
+            throw new IllegalArgumentException("--timeout-s must not be negative: " + timeoutS);
+        }
+    }
+
+    /**
+     * Poll a tool's subscriber until the session is over, as the options say.
+     *
+     * @param session         the tool's session.
+     * @param listener        tells when END_OF_MESSAGES was seen everywhere.
+     * @param recoveryEnabled whether gaps are recovered (then only a stale partition is data loss).
+     * @return the exit code.
+     * @throws IOException when the ready file cannot be written.
+     */
+    int run(final ToolSession session, final EndOfMessagesListener listener, final boolean recoveryEnabled)
+        throws IOException
+    {
+        return run(session.subscriber(), listener, session.stopSignal(), readyFile, untilEndOfMessages, timeoutS,
+            session.idle(), recoveryEnabled);
     }
 
     /**

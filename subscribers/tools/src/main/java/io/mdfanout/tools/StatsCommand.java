@@ -2,8 +2,6 @@ package io.mdfanout.tools;
 
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.SubscriberCounters;
-import io.mdfanout.wire.RoleErrorLog;
-import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,21 +44,16 @@ public final class StatsCommand implements Callable<Integer>
             return 1;
         }
 
-        final RoleErrorLog errorLog = subscriberOptions.errorLog("stats");
-        try (StopSignal stopSignal = new StopSignal();
-            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
-            ToolMetrics metrics = new ToolMetrics("stats"); // closed before the media: a scrape reads the driver's counters
-            FeedSubscriber subscriber = new FeedSubscriber(metrics.feedSubscriberContext(subscriberOptions)
-                .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(new EventPrinter(new RecoveryEvents(stderr)))))
+        try (ToolSession session = ToolSession.open("stats", subscriberOptions, new ToolMetrics("stats"), partitions,
+            new EventPrinter(new RecoveryEvents(stderr)), stderr))
         {
-            metrics.start(subscriberOptions.metrics(), media, stderr, "stats");
-            final IdleStrategy idle = media.pollIdle(subscriberOptions.idle().newIdleStrategy());
+            final FeedSubscriber subscriber = session.subscriber();
             final long intervalNs = TimeUnit.SECONDS.toNanos(intervalS);
             final StatsLine line = new StatsLine(subscriber.counters());
             long nextPrint = System.nanoTime() + intervalNs;
-            while (stopSignal.isRunning())
+            while (session.isRunning())
             {
-                idle.idle(subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT));
+                session.pollOnce();
                 final long now = System.nanoTime();
                 if (now >= nextPrint)
                 {

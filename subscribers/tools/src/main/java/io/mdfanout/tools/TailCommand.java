@@ -19,11 +19,8 @@ import io.mdfanout.sbe.RegShoRestrictionDecoder;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sbe.TradeDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
-import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.book.InstrumentDirectory;
-import io.mdfanout.wire.RoleErrorLog;
-import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,7 +32,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /** {@code tail}: prints every decoded message, one human-readable line each. */
 @Command(name = "tail", mixinStandardHelpOptions = true, showDefaultValues = true,
@@ -74,18 +70,12 @@ public final class TailCommand implements Callable<Integer>
 
         final Printer printer = new Printer(
             stdout, new RecoveryEvents(stderr), new HashSet<>(symbols), 0 == count ? Long.MAX_VALUE : count);
-        final RoleErrorLog errorLog = subscriberOptions.errorLog("tail");
-        try (StopSignal stopSignal = new StopSignal();
-            ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
-            ToolMetrics metrics = new ToolMetrics("tail"); // closed before the media: a scrape reads the driver's counters
-            FeedSubscriber subscriber = new FeedSubscriber(metrics.feedSubscriberContext(subscriberOptions)
-                .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(printer)))
+        try (ToolSession session = ToolSession.open(
+            "tail", subscriberOptions, new ToolMetrics("tail"), partitions, printer, stderr))
         {
-            metrics.start(subscriberOptions.metrics(), media, stderr, "tail");
-            final IdleStrategy idle = media.pollIdle(subscriberOptions.idle().newIdleStrategy());
-            while (stopSignal.isRunning() && (0 == count || printer.lines < count))
+            while (session.isRunning() && (0 == count || printer.lines < count))
             {
-                idle.idle(subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT));
+                session.pollOnce();
             }
             stdout.flush();
             return 0;

@@ -1,0 +1,121 @@
+package io.mdfanout.tools;
+
+import io.mdfanout.sdk.FeedSubscriber;
+import io.mdfanout.sdk.MarketDataListener;
+import io.mdfanout.wire.RoleErrorLog;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.IdleStrategy;
+
+import java.io.PrintStream;
+
+/**
+ * What every subscriber tool sets up around its poll loop, in one place: the stop signal (SIGINT, SIGTERM), the
+ * Aeron media (an embedded driver, or the one at {@code --aeron-dir}), the tool's metrics (served with
+ * {@code --metrics-port}), its error log, and the {@link FeedSubscriber} on the chosen partitions.
+ * <p>
+ * Closed in the reverse order: the subscriber, then the metrics before the media (a scrape reads the driver's
+ * counters), the media, the stop signal.
+ */
+final class ToolSession implements AutoCloseable
+{
+    private final StopSignal stopSignal;
+    private final ToolMedia media;
+    private final ToolMetrics metrics;
+    private final FeedSubscriber subscriber;
+    private final IdleStrategy idle;
+
+    private ToolSession(
+        final StopSignal stopSignal,
+        final ToolMedia media,
+        final ToolMetrics metrics,
+        final FeedSubscriber subscriber,
+        final IdleStrategy idle)
+    {
+        this.stopSignal = stopSignal;
+        this.media = media;
+        this.metrics = metrics;
+        this.subscriber = subscriber;
+        this.idle = idle;
+    }
+
+    /**
+     * Set a tool up: stop signal, media, metrics (started), error log and subscriber.
+     *
+     * @param tool       the tool's name: its metrics' subscriber label, its error log's role, its stderr prefix.
+     * @param options    the tool's subscriber options.
+     * @param metrics    the tool's metrics (made by the caller when it reads their counters); closed with the session.
+     * @param partitions the partitions to subscribe to.
+     * @param listener   receives the messages.
+     * @param stderr     where the metrics server reports.
+     * @return the session; close it.
+     */
+    static ToolSession open(
+        final String tool,
+        final SubscriberOptions options,
+        final ToolMetrics metrics,
+        final int[] partitions,
+        final MarketDataListener listener,
+        final PrintStream stderr)
+    {
+        StopSignal stopSignal = null;
+        ToolMedia media = null;
+        try
+        {
+            stopSignal = new StopSignal();
+            media = ToolMedia.connect(options.aeronDir(), options.idle());
+            metrics.start(options.metrics(), media, stderr, tool);
+            final RoleErrorLog errorLog = options.errorLog(tool);
+            final FeedSubscriber subscriber = new FeedSubscriber(metrics.feedSubscriberContext(options)
+                .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(listener));
+            return new ToolSession(
+                stopSignal, media, metrics, subscriber, media.pollIdle(options.idle().newIdleStrategy()));
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.closeAll(metrics, media, stopSignal);
+            throw ex;
+        }
+    }
+
+    /** @return false once a stop was asked for (SIGINT, SIGTERM). */
+    boolean isRunning()
+    {
+        return stopSignal.isRunning();
+    }
+
+    /** @return the stop signal, for loops that take one. */
+    StopSignal stopSignal()
+    {
+        return stopSignal;
+    }
+
+    /** @return the subscriber. */
+    FeedSubscriber subscriber()
+    {
+        return subscriber;
+    }
+
+    /** @return the poll loop's idle strategy (it keeps an embedded driver's conductor running). */
+    IdleStrategy idle()
+    {
+        return idle;
+    }
+
+    /** @return the media, for its driver summary. */
+    ToolMedia media()
+    {
+        return media;
+    }
+
+    /** Poll the subscriber once and idle by the work done. */
+    void pollOnce()
+    {
+        idle.idle(subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT));
+    }
+
+    /** {@inheritDoc} */
+    public void close()
+    {
+        CloseHelper.closeAll(subscriber, metrics, media, stopSignal);
+    }
+}
