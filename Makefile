@@ -7,7 +7,7 @@ JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity itch simulator feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
 .PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools netns-tools k8s-tools chart-test \
-	node-test release release-test duplicates-check bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full bench-bundle bench-bundle-test
+	node-test release release-test duplicates-check module-graph-check bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full bench-bundle bench-bundle-test
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
@@ -25,6 +25,7 @@ help:
 	@echo "              with OCI labels, SHA256SUMS (docs/RELEASING.md; LOCAL_BASES=1: the image on local bases)"
 	@echo "make release-test - make release, check the folder, build examples/subscriber against its maven/ alone and run"
 	@echo "              it against the chain until it sees live books (part of make test)"
+	@echo "make module-graph-check - the module graph in docs/DESIGN.md matches the poms (part of make test)"
 	@echo "make duplicates-check - PMD CPD over the tree: fails where an idea issue 28 gave one home is duplicated (part of make test)"
 	@echo "make bench-itchy [ITCH_FILE=F] - native decoder peer: the Rust itchy crate decodes F (default: a generated"
 	@echo "              5M-message session in ~/.cache/mdfanout/peers) from memory; one machine-readable result line"
@@ -61,6 +62,7 @@ $(JAR): $(SOURCES)
 test: toolchain monitoring-tools netns-tools
 	$(MVN) $(MVN_FLAGS) install
 	$(MAKE) duplicates-check
+	$(MAKE) module-graph-check
 	$(MAKE) bench-bundle-test
 	$(MAKE) image-test
 	$(MAKE) release-test
@@ -148,6 +150,11 @@ release-test:
 # is written twice again (scripts/check-duplicates.py; --all lists every other duplication).
 duplicates-check:
 	@scripts/check-duplicates.py
+
+# The module dependency graph in docs/DESIGN.md against the poms (and a self-test: a wrong graph fails).
+module-graph-check:
+	@scripts/check-module-graph.py
+	@scripts/check-module-graph.py --self-test
 
 # ---- benchmark peers (bench/peers; caches and build output under ~/.cache/mdfanout/peers) ------------
 # bench-itchy needs cargo; without ITCH_FILE it generates the session with the simulator (hence build).
