@@ -22,6 +22,7 @@ ARG BASE=docker.io/library/eclipse-temurin:17-jre
 
 # ---- build: the CLI and the modules it needs, tests skipped (they run in CI before an image is built) ----
 FROM ${BUILDER} AS build
+ARG REVISION=unknown
 WORKDIR /src
 COPY pom.xml ./
 COPY schemas/ schemas/
@@ -38,7 +39,7 @@ COPY system-tests/pom.xml system-tests/pom.xml
 COPY bench/pom.xml bench/pom.xml
 # Build output that came with the context (a host build, for the prebuilt target) is dropped first.
 RUN rm -rf target */target subscribers/*/target \
- && mvn -B -ntp -q -pl cli -am package -DskipTests \
+ && mvn -B -ntp -q -pl cli -am package -DskipTests -Dmdfanout.revision="${REVISION}" \
  && mkdir -p /dist \
  && cp cli/target/mdfanout.jar /dist/ \
  && cp -r cli/target/lib /dist/lib \

@@ -2,7 +2,10 @@
 # on a fresh machine (JDK 17 and Maven from Debian when missing); Maven caches in ~/.m2.
 SHELL := /bin/bash
 MVN ?= mvn
-MVN_FLAGS ?= -B -ntp
+# The git revision every role reports (--version, mdfanout_build_info): the short commit, "-dirty" when the tree has
+# uncommitted changes, "unknown" outside a git checkout (a source tarball builds as well).
+REVISION ?= $(shell git rev-parse --short HEAD 2>/dev/null | sed 's/$$/'"$$(git diff --quiet HEAD 2>/dev/null || echo -dirty)"'/' || echo unknown)
+MVN_FLAGS ?= -B -ntp -Dmdfanout.revision=$(or $(REVISION),unknown)
 JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity itch simulator feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 

@@ -7,12 +7,16 @@ import io.mdfanout.feed.replay.ReplayCommand;
 import io.mdfanout.feed.sim.SimulatorCommand;
 import io.mdfanout.tools.BookCommand;
 import io.mdfanout.tools.CheckCommand;
+import io.mdfanout.tools.ErrorStatCommand;
 import io.mdfanout.tools.LatencyCommand;
 import io.mdfanout.tools.RawAeronPubCommand;
 import io.mdfanout.tools.RawAeronSubCommand;
 import io.mdfanout.tools.RecordCommand;
 import io.mdfanout.tools.StatsCommand;
 import io.mdfanout.tools.TailCommand;
+import io.mdfanout.wire.BuildInfo;
+import io.mdfanout.wire.ExitCodes;
+import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -23,8 +27,20 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "mdfanout",
+    // Inherited by every role: the same --help and --version (naming the role, the version and the git
+    // revision) and the same exit code table in every role's help.
+    scope = CommandLine.ScopeType.INHERIT,
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
+    exitCodeListHeading = "%nExit codes (the same for every role, docs/OPERATIONS.md):%n",
+    exitCodeList = {
+        ExitCodes.HELP_OK,
+        ExitCodes.HELP_FAILURE,
+        ExitCodes.HELP_USAGE,
+        ExitCodes.HELP_CONFIG,
+        ExitCodes.HELP_DATA_LOSS,
+        ExitCodes.HELP_TIMEOUT
+    },
     description = "ITCH 5.0 feed handler, Aeron multicast fan-out and subscriber tools.",
     subcommands = {
         SimulatorCommand.class,
@@ -40,6 +56,8 @@ import picocli.CommandLine.Command;
         LatencyCommand.class,
         RawAeronPubCommand.class,
         RawAeronSubCommand.class,
+        ErrorStatCommand.class,
+        AutoComplete.GenerateCompletion.class,
         CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable
@@ -56,12 +74,16 @@ public final class Main implements Runnable
     public static int execute(final String... args)
     {
         final CommandLine commandLine = new CommandLine(new Main());
+        for (final CommandLine role : commandLine.getSubcommands().values())
+        {
+            role.getCommandSpec().versionProvider(new Version(role.getCommandName()));
+        }
         commandLine.setExecutionExceptionHandler((ex, cmd, parseResult) ->
         {
             // Configuration and start-up failures are reported in one line; the stack trace is
             // only noise to an operator reading a pod's log.
             cmd.getErr().println(cmd.getColorScheme().errorText("error: " + describe(ex)));
-            return 1;
+            return ExitCodes.of(ex);
         });
         return commandLine.execute(args);
     }
@@ -81,13 +103,42 @@ public final class Main implements Runnable
         return text.toString();
     }
 
-    /** Reports the version stamped into the jar manifest by the build. */
+    /**
+     * {@code mdfanout <role> <version> (git <revision>)}: the version and revision the build stamped
+     * ({@link BuildInfo}), for whichever role was asked.
+     */
     public static final class Version implements CommandLine.IVersionProvider
     {
+        private final String role;
+
+        /** The version of the entry point itself ({@code mdfanout --version}). */
+        public Version()
+        {
+            this(null);
+        }
+
+        /**
+         * @param role the role whose version it is, or null for the entry point.
+         */
+        public Version(final String role)
+        {
+            this.role = role;
+        }
+
+        /** {@inheritDoc} */
         public String[] getVersion()
         {
-            final String version = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"mdfanout " + (version == null ? "development build" : version)};
+            return new String[] {line(role)};
+        }
+
+        /**
+         * @param role the role, or null.
+         * @return {@code mdfanout [role] <version> (git <revision>)}.
+         */
+        public static String line(final String role)
+        {
+            return "mdfanout" + (null == role ? "" : " " + role) + " " + BuildInfo.version() +
+                " (git " + BuildInfo.revision() + ")";
         }
     }
 }

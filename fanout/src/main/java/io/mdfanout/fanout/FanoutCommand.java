@@ -10,6 +10,7 @@ import io.mdfanout.metrics.CountersCollector;
 import io.mdfanout.metrics.MetricsOptions;
 import io.mdfanout.metrics.MetricsServer;
 import io.mdfanout.wire.Defaults;
+import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.IdleStrategyType;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.concurrent.ShutdownSignalBarrier;
@@ -182,7 +183,7 @@ public final class FanoutCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             err.println("fanout: " + ex.getMessage());
-            return 2;
+            return ExitCodes.CONFIG;
         }
         err.println(affinityPlan.startupLine());
         if (config.sourceTimeoutReachesSilentTimeout())
@@ -215,7 +216,7 @@ public final class FanoutCommand implements Callable<Integer>
                 if (signalled.get())
                 {
                     err.println("fanout: stopped during start-up");
-                    return 0;
+                    return ExitCodes.OK;
                 }
                 err.println("fanout: " + ex.getMessage());
                 return ex instanceof IllegalArgumentException ? 2 : 1; // 2: options that disagree with the rings
@@ -242,16 +243,16 @@ public final class FanoutCommand implements Callable<Integer>
                 if (fanout.hasFailed())
                 {
                     err.println("fanout: stopped after a publication failure");
-                    return 1;
+                    return ExitCodes.FAILURE;
                 }
                 err.println("fanout: stopped");
-                return 0;
+                return ExitCodes.OK;
             }
         }
         catch (final RuntimeException ex)
         {
             err.println("fanout: " + ex.getMessage());
-            return 1;
+            return ExitCodes.of(ex);
         }
     }
 

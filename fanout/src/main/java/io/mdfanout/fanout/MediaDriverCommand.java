@@ -8,6 +8,7 @@ import io.mdfanout.metrics.AeronCountersCollector;
 import io.mdfanout.metrics.MetricsOptions;
 import io.mdfanout.metrics.MetricsServer;
 import io.mdfanout.wire.Defaults;
+import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.IdleStrategyType;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
@@ -86,7 +87,7 @@ public final class MediaDriverCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             err.println("media-driver: " + ex.getMessage());
-            return 2;
+            return ExitCodes.CONFIG;
         }
 
         AffinityPlan plan = AffinityPlan.forThisProcess("media-driver", cpus, busyThreads(threading), err);
@@ -129,12 +130,12 @@ public final class MediaDriverCommand implements Callable<Integer>
             metricsServer = null;
             driver = null;
             err.println("media-driver: stopped");
-            return 0;
+            return ExitCodes.OK;
         }
         catch (final RuntimeException ex)
         {
             err.println("media-driver: error: " + ex.getMessage());
-            return 1;
+            return ExitCodes.of(ex);
         }
         finally
         {

@@ -4,6 +4,7 @@ import io.aeron.driver.Configuration;
 import io.aeron.driver.MediaDriver;
 import io.aeron.logbuffer.LogBufferDescriptor;
 import io.mdfanout.fanout.state.PartitionState;
+import io.mdfanout.wire.ConfigurationException;
 
 import java.io.File;
 import java.io.IOException;
@@ -106,7 +107,7 @@ final class SharedMemoryBudget
                 driverStore, driver, Files.getFileStore(driverStore).getUsableSpace() + driverLeftover);
             if (null != problem || null != driverProblem)
             {
-                throw new IllegalStateException(null != problem ? problem : driverProblem);
+                throw new ConfigurationException(null != problem ? problem : driverProblem);
             }
         }
         catch (final IOException ex)

@@ -4,6 +4,7 @@ import io.aeron.driver.ThreadingMode;
 import io.mdfanout.affinity.CpuSet;
 import io.mdfanout.affinity.TaskCpus;
 import io.mdfanout.affinity.ThreadAffinity;
+import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.PartitionRings;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.Test;
@@ -54,11 +55,11 @@ final class FanoutAffinityTest
     }
 
     @Test
-    void cpusThatCannotBeHonouredAreAUsageError()
+    void cpusThatCannotBeParsedOrHonouredAreUsageOrConfigurationErrors()
     {
-        assertEquals(2, execute("--cpus", "everything"));
-        assertEquals(2, execute("--cpus", "1000", "--ring-dir", ringDirectory.toString()), "CPU not allowed");
-        assertEquals(2, execute("--cpus", ThreadAffinity.processAllowedCpus().cpu(0) + "",
+        assertEquals(ExitCodes.USAGE, execute("--cpus", "everything"));
+        assertEquals(ExitCodes.CONFIG, execute("--cpus", "1000", "--ring-dir", ringDirectory.toString()), "CPU not allowed");
+        assertEquals(ExitCodes.CONFIG, execute("--cpus", ThreadAffinity.processAllowedCpus().cpu(0) + "",
             "--ring-dir", ringDirectory.toString()), "one CPU for two busy threads");
         final FanoutCommand command = new FanoutCommand();
         new CommandLine(command).parseArgs("--cpus", "3,1");

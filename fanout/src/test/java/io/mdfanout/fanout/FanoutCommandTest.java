@@ -1,5 +1,6 @@
 package io.mdfanout.fanout;
 
+import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.PartitionRings;
 import org.agrona.CloseHelper;
@@ -37,18 +38,18 @@ final class FanoutCommandTest
     }
 
     @Test
-    void rejectsInvalidOptionsWithUsageErrors()
+    void rejectsInvalidOptionsWithUsageOrConfigurationErrors()
     {
-        assertEquals(2, execute(new StringWriter(), "--threading", "sideways"));
-        assertEquals(2, execute(new StringWriter(), "--idle-strategy", "nap"));
-        assertEquals(2, execute(new StringWriter(), "--idle-max-park-us", "0"));
-        assertEquals(2, execute(new StringWriter(), "--driver-threading", "invoker", "--threading", "dedicated"));
-        assertEquals(2, execute(new StringWriter(), "--driver-threading", "sideways"));
-        assertEquals(2, execute(new StringWriter(), "--partitions", "0"));
-        assertEquals(2, execute(new StringWriter(), "--term-length-bytes", "1000"));
-        assertEquals(2, execute(new StringWriter(), "--stats-interval-s", "-1"));
-        assertEquals(2, execute(new StringWriter(), "--source-timeout-ms", "150"));
-        assertEquals(2, execute(new StringWriter(), "--source-timeout-ms", "60001"));
+        assertEquals(ExitCodes.USAGE, execute(new StringWriter(), "--threading", "sideways"));
+        assertEquals(ExitCodes.USAGE, execute(new StringWriter(), "--idle-strategy", "nap"));
+        assertEquals(ExitCodes.CONFIG, execute(new StringWriter(), "--idle-max-park-us", "0"));
+        assertEquals(ExitCodes.CONFIG, execute(new StringWriter(), "--driver-threading", "invoker", "--threading", "dedicated"));
+        assertEquals(ExitCodes.USAGE, execute(new StringWriter(), "--driver-threading", "sideways"));
+        assertEquals(ExitCodes.CONFIG, execute(new StringWriter(), "--partitions", "0"));
+        assertEquals(ExitCodes.CONFIG, execute(new StringWriter(), "--term-length-bytes", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute(new StringWriter(), "--stats-interval-s", "-1"));
+        assertEquals(ExitCodes.CONFIG, execute(new StringWriter(), "--source-timeout-ms", "150"));
+        assertEquals(ExitCodes.CONFIG, execute(new StringWriter(), "--source-timeout-ms", "60001"));
     }
 
     @Test
@@ -105,7 +106,7 @@ final class FanoutCommandTest
     void failsWithAClearMessageWhenTheRingsAreMissing()
     {
         final String args = "--ring-dir " + ringDirectory.resolve("absent") + " --ring-wait-timeout-s 0";
-        assertEquals(1, execute(new StringWriter(), args.split(" ")));
+        assertEquals(ExitCodes.FAILURE, execute(new StringWriter(), args.split(" ")));
     }
 
     @Test

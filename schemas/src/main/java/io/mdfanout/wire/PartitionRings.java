@@ -128,12 +128,12 @@ public final class PartitionRings
         final File file = ringFile(directory, partition).toFile();
         if (!file.isFile())
         {
-            throw new IllegalStateException("ring file not found: " + file + " (is the feed handler running with the same --ring-dir?)");
+            throw new ConfigurationException("ring file not found: " + file + " (is the feed handler running with the same --ring-dir?)");
         }
         final int capacity = capacityOf(file.length());
         if (capacity < 0)
         {
-            throw new IllegalStateException("ring file " + file + " has another layout (" + file.length() +
+            throw new ConfigurationException("ring file " + file + " has another layout (" + file.length() +
                 " bytes fit no ring of layout version " + RingSetHeader.LAYOUT_VERSION + ")");
         }
         final MappedByteBuffer mapped = IoUtil.mapExistingFile(file, "partition-" + partition);
@@ -142,7 +142,7 @@ public final class PartitionRings
         if (null != problem)
         {
             ring.close();
-            throw new IllegalStateException("ring file " + file + " " + problem);
+            throw new ConfigurationException("ring file " + file + " " + problem);
         }
         return ring;
     }

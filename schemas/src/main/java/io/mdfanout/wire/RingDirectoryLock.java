@@ -60,7 +60,7 @@ public final class RingDirectoryLock implements AutoCloseable
             {
                 final String holder = readHolder(channel);
                 channel.close();
-                throw new IllegalStateException("ring directory " + directory + " is in use by " +
+                throw new ConfigurationException("ring directory " + directory + " is in use by " +
                     (holder.isEmpty() ? "another process" : holder) + " (it holds " + file +
                     "): one feed handler or replay per ring directory; stop it or use another --ring-dir");
             }

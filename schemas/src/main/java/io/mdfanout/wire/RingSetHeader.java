@@ -131,7 +131,7 @@ public final class RingSetHeader implements AutoCloseable
         }
         if (asFile.length() != LENGTH)
         {
-            throw new IllegalStateException(path + " is not a ring header of this version (" + asFile.length() +
+            throw new ConfigurationException(path + " is not a ring header of this version (" + asFile.length() +
                 " bytes, expected " + LENGTH + "): rings of another layout; stop their producer and remove " +
                 path.getParent());
         }
@@ -140,13 +140,13 @@ public final class RingSetHeader implements AutoCloseable
         if (0 != magic && MAGIC != magic)
         {
             header.close();
-            throw new IllegalStateException(path + " is not a ring header (magic " + Long.toHexString(magic) + ")");
+            throw new ConfigurationException(path + " is not a ring header (magic " + Long.toHexString(magic) + ")");
         }
         if (0 != magic && LAYOUT_VERSION != header.layoutVersion())
         {
             final int version = header.layoutVersion();
             header.close();
-            throw new IllegalStateException("the rings in " + path.getParent() + " have layout version " + version +
+            throw new ConfigurationException("the rings in " + path.getParent() + " have layout version " + version +
                 ", this build reads version " + LAYOUT_VERSION + ": run a feed handler and fanout of the same release");
         }
         return header;

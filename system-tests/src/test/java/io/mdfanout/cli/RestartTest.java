@@ -1,5 +1,6 @@
 package io.mdfanout.cli;
 
+import io.mdfanout.wire.ExitCodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -236,7 +237,8 @@ class RestartTest
             ChainHarness.awaitSimulatorProgress(simulator, messages / 10);
 
             final ChainProcess second = chain.start("feed-handler-second", feedHandlerArgs(chain, feed));
-            assertEquals(1, second.waitFor(60, TimeUnit.SECONDS), "a second feed handler on the ring directory exits 1");
+            assertEquals(ExitCodes.CONFIG, second.waitFor(60, TimeUnit.SECONDS),
+                "a second feed handler on the ring directory is a configuration error (held by another process)");
             final String secondError = second.lastLineContaining("error");
             assertTrue(secondError.contains("is in use by feed-handler pid " + feedHandler.pid()),
                 "the error names the holder: " + secondError);
@@ -245,7 +247,8 @@ class RestartTest
                 "--ring-dir", chain.ringDir().toString(), "--partitions", "2", "--channel",
                 "aeron:udp?endpoint=224.0.1.157:52500|interface=127.0.0.1|mtu=8192",
                 "--state-dir", dir.resolve("other-state").toString(), "--stats-interval-s", "0");
-            assertEquals(2, otherPartitions.waitFor(60, TimeUnit.SECONDS), "a fanout with other --partitions exits 2");
+            assertEquals(ExitCodes.CONFIG, otherPartitions.waitFor(60, TimeUnit.SECONDS),
+                "a fanout with other --partitions is a configuration error");
             final String partitionsError = otherPartitions.lastLineContaining("--partitions 2");
             assertTrue(partitionsError.contains("they have 4 partitions"), partitionsError);
 
@@ -257,7 +260,8 @@ class RestartTest
                 "--ring-dir", oldLayout.toString(), "--partitions", "1", "--channel",
                 "aeron:udp?endpoint=224.0.1.159:52600|interface=127.0.0.1|mtu=8192",
                 "--state-dir", dir.resolve("layout-state").toString(), "--stats-interval-s", "0");
-            assertEquals(1, otherLayout.waitFor(60, TimeUnit.SECONDS), "a fanout on a ring of another layout exits 1");
+            assertEquals(ExitCodes.CONFIG, otherLayout.waitFor(60, TimeUnit.SECONDS),
+                "a fanout on a ring of another layout is a configuration error");
             final String layoutError = otherLayout.lastLineContaining("another layout");
             assertTrue(layoutError.contains("partition-0.ring"), layoutError);
 

@@ -14,6 +14,7 @@ import io.mdfanout.metrics.MetricsOptions;
 import io.mdfanout.metrics.MetricsServer;
 import io.mdfanout.metrics.RingCollector;
 import io.mdfanout.wire.Defaults;
+import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.RingSetHeader;
 import io.mdfanout.wire.RoleErrorLog;
@@ -244,7 +245,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             System.err.println("feed-handler: error: " + ex.getMessage());
-            return 2;
+            return ExitCodes.CONFIG;
         }
         System.err.println(affinityPlan.startupLine());
         // Too few CPUs to pin, or none to spare: a spinning thread would fight the JVM (and other roles), so back off.
@@ -297,13 +298,13 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 System.err.println("feed-handler: final " + FeedStats.line(
                     agent.counters(), agent.arbitrationCounters(), agent.normalizerCounters()));
                 System.err.println("feed-handler: stopping");
-                return 0;
+                return ExitCodes.OK;
             }
             catch (final RuntimeException ex)
             {
                 errorLog.record(ex);
                 System.err.println("feed-handler: error: " + ex.getMessage());
-                return 1;
+                return ExitCodes.of(ex);
             }
             finally
             {

@@ -11,6 +11,7 @@ import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.normalize.PartitionRingSet;
 import io.mdfanout.wire.Defaults;
+import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.RoleErrorLog;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -147,7 +148,7 @@ public final class ReplayCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             System.err.println("replay: error: " + ex.getMessage());
-            return 2;
+            return ExitCodes.CONFIG;
         }
 
         // On SIGINT/SIGTERM: interrupt the replay (it stops at the next record or ring wait) and
@@ -243,28 +244,28 @@ public final class ReplayCommand implements Callable<Integer>
                 if (!awaitDrained(rings.rings()))
                 {
                     System.err.println("replay: interrupted while waiting for the consumer");
-                    return 1;
+                    return ExitCodes.FAILURE;
                 }
             }
             heartbeat.close();
             rings.header().sourceState(io.mdfanout.wire.RingSetHeader.SOURCE_STOPPED);
-            return ItchFileReplayer.Outcome.COMPLETED == outcome ? 0 : 1;
+            return ItchFileReplayer.Outcome.COMPLETED == outcome ? ExitCodes.OK : ExitCodes.FAILURE;
         }
         catch (final InterruptedException ex)
         {
             System.err.println("replay: stopped before the first message");
-            return 1;
+            return ExitCodes.FAILURE;
         }
         catch (final NoSuchFileException ex)
         {
             System.err.println("replay: error: file not found: " + ex.getFile());
-            return 1;
+            return ExitCodes.CONFIG;
         }
         catch (final IOException | RuntimeException ex)
         {
             RoleErrorLog.open(ringOptions.ringDir(), "replay", null).record(ex);
             System.err.println("replay: error: " + file + ": " + ex.getMessage());
-            return 1;
+            return ExitCodes.of(ex);
         }
         finally
         {

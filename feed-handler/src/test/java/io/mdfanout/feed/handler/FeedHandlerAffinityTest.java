@@ -3,6 +3,7 @@ package io.mdfanout.feed.handler;
 import io.mdfanout.affinity.CpuSet;
 import io.mdfanout.affinity.TaskCpus;
 import io.mdfanout.affinity.ThreadAffinity;
+import io.mdfanout.wire.ExitCodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -113,11 +114,11 @@ final class FeedHandlerAffinityTest
     }
 
     @Test
-    void cpusThatCannotBeHonouredAreAUsageError()
+    void cpusThatCannotBeParsedOrHonouredAreUsageOrConfigurationErrors()
     {
-        assertEquals(2, execute("--ring-dir", dir.toString(), "--group", GROUP, "--cpus", "1000"));
-        assertEquals(2, execute("--ring-dir", dir.toString(), "--group", GROUP, "--cpus", "0-x"));
-        assertEquals(2, execute("--ring-dir", dir.toString(), "--group", GROUP, "--cpus", ""));
+        assertEquals(ExitCodes.CONFIG, execute("--ring-dir", dir.toString(), "--group", GROUP, "--cpus", "1000"));
+        assertEquals(ExitCodes.USAGE, execute("--ring-dir", dir.toString(), "--group", GROUP, "--cpus", "0-x"));
+        assertEquals(ExitCodes.USAGE, execute("--ring-dir", dir.toString(), "--group", GROUP, "--cpus", ""));
 
         final StringWriter help = new StringWriter();
         final CommandLine commandLine = new CommandLine(new FeedHandlerCommand());

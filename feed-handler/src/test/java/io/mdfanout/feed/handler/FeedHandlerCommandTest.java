@@ -1,5 +1,6 @@
 package io.mdfanout.feed.handler;
 
+import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.RoleErrorLog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Wrong configuration is a one-line error and exit code 2, never a stack trace or a started feed. */
+/** Wrong configuration is a one-line error and exit code 3 (ExitCodes.CONFIG), never a stack trace or a started feed. */
 class FeedHandlerCommandTest
 {
     @TempDir
@@ -33,15 +34,15 @@ class FeedHandlerCommandTest
     void wrongConfigurationExitsWithTwo()
     {
         final String ringDir = dir.toString();
-        assertEquals(2, run("--ring-dir", ringDir, "--group", "10.0.0.1"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--port", "70000"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--interface", "10.255.255.254"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--ring-capacity-bytes", "1000"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--partitions", "0"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-strategy", "nap"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-max-park-us", "0"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-max-park-us", "2000000"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--session", "ELEVENCHARS"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", "10.0.0.1"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--port", "70000"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--interface", "10.255.255.254"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--ring-capacity-bytes", "1000"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--partitions", "0"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-strategy", "nap"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-max-park-us", "0"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--idle-max-park-us", "2000000"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", "239.255.43.5", "--session", "ELEVENCHARS"));
     }
 
     @Test
@@ -49,24 +50,24 @@ class FeedHandlerCommandTest
     {
         final String ringDir = dir.toString();
         final String g = "239.255.46.7";
-        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--group-b", "10.0.0.1", "--port-b", "46007"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--group-b", "239.255.46.9"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--port-b", "46009"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--port", "46007",
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--group-b", "10.0.0.1", "--port-b", "46007"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--group-b", "239.255.46.9"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--port-b", "46009"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--port", "46007",
             "--group-b", g, "--port-b", "46007"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--group-b", "239.255.46.9", "--port-b", "46009",
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--group-b", "239.255.46.9", "--port-b", "46009",
             "--interface-b", "10.255.255.254"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--retransmit-server", "localhost"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--retransmit-server", "127.0.0.1:0"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--retransmit-server", "127.0.0.1:x"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--gap-wait-ms", "-1"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--retransmit-timeout-ms", "0"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--retransmit-retries", "-1"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--max-outstanding-requests", "0"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--max-requests-per-second", "0"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--max-held-messages", "0"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--max-held-messages", "100000000"));
-        assertEquals(2, run("--ring-dir", ringDir, "--group", g, "--line-silence-ms", "0"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--retransmit-server", "localhost"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--retransmit-server", "127.0.0.1:0"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--retransmit-server", "127.0.0.1:x"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--gap-wait-ms", "-1"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--retransmit-timeout-ms", "0"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--retransmit-retries", "-1"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--max-outstanding-requests", "0"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--max-requests-per-second", "0"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--max-held-messages", "0"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--max-held-messages", "100000000"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--line-silence-ms", "0"));
     }
 
     @Test

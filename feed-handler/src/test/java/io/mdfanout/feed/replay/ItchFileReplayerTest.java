@@ -10,6 +10,7 @@ import io.mdfanout.sbe.AddOrderDecoder;
 import io.mdfanout.sbe.MessageHeaderDecoder;
 import io.mdfanout.sbe.OrderDeleteDecoder;
 import io.mdfanout.sbe.SystemEventDecoder;
+import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.PartitionRings;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.junit.jupiter.api.Test;
@@ -267,11 +268,11 @@ class ItchFileReplayerTest
             ring1.close();
         }
 
-        assertEquals(2, new CommandLine(new ReplayCommand()).execute(
+        assertEquals(ExitCodes.CONFIG, new CommandLine(new ReplayCommand()).execute(
             "--file", file.toString(), "--ring-dir", ringDir.toString(), "--ring-capacity-bytes", "1000"));
-        assertEquals(2, new CommandLine(new ReplayCommand()).execute(
+        assertEquals(ExitCodes.CONFIG, new CommandLine(new ReplayCommand()).execute(
             "--file", dir.resolve("absent").toString(), "--ring-dir", ringDir.toString()));
-        assertEquals(2, new CommandLine(new ReplayCommand()).execute(
+        assertEquals(ExitCodes.CONFIG, new CommandLine(new ReplayCommand()).execute(
             "--file", file.toString(), "--ring-dir", ringDir.toString(), "--pace", "slow"));
     }
 }

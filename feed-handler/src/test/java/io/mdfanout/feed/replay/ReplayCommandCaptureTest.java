@@ -1,6 +1,7 @@
 package io.mdfanout.feed.replay;
 
 import io.mdfanout.feed.support.Rings;
+import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.PartitionRings;
 import io.mdfanout.wire.WireFormat;
 import org.junit.jupiter.api.Test;
@@ -115,7 +116,7 @@ class ReplayCommandCaptureTest
             final ByteArrayOutputStream err = new ByteArrayOutputStream();
             final List<String> args = new ArrayList<>(List.of("--file", file.toString(), "--ring-dir", ringDir));
             args.addAll(List.of(bad));
-            assertEquals(2, execute(err, args.toArray(new String[0])), String.join(" ", bad));
+            assertEquals(ExitCodes.CONFIG, execute(err, args.toArray(new String[0])), String.join(" ", bad));
             final String output = err.toString(StandardCharsets.UTF_8);
             assertTrue(output.startsWith("replay: error: ") && output.trim().lines().count() == 1, output);
         }

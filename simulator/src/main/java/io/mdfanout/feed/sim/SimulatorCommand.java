@@ -1,6 +1,7 @@
 package io.mdfanout.feed.sim;
 
 import io.mdfanout.wire.Defaults;
+import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.PreciseEpochNanoClock;
 import io.mdfanout.wire.RoleErrorLog;
@@ -49,10 +50,10 @@ public final class SimulatorCommand implements Callable<Integer>
     /** How often the end-of-session packet is repeated while the retransmission server lingers. */
     static final long END_OF_SESSION_REPEAT_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
-    /** Exit code of a bad configuration. */
-    public static final int EXIT_CONFIG = 2;
-    /** Exit code of an I/O failure. */
-    public static final int EXIT_IO = 1;
+    /** Exit code of a bad configuration ({@link ExitCodes#CONFIG}). */
+    public static final int EXIT_CONFIG = ExitCodes.CONFIG;
+    /** Exit code of an I/O failure ({@link ExitCodes#FAILURE}). */
+    public static final int EXIT_IO = ExitCodes.FAILURE;
     /** Largest retransmission history: its slots (2 + 50 bytes a message) must fit one 2 GiB array. */
     public static final int MAX_HISTORY_MESSAGES = 40_000_000;
     /** Largest --coalesce-us: a tenth of a second, past which it is an outage rather than packing. */
@@ -291,7 +292,7 @@ public final class SimulatorCommand implements Callable<Integer>
         {
             RoleErrorLog.open(RoleErrorLog.tempDirectory(), "simulator", null, err).record(ex);
             err.println("simulator: I/O error: " + ex);
-            return EXIT_IO;
+            return ex instanceof java.nio.file.NoSuchFileException ? EXIT_CONFIG : EXIT_IO;
         }
         finally
         {

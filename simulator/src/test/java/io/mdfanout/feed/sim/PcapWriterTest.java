@@ -103,9 +103,9 @@ class PcapWriterTest
     }
 
     @Test
-    void aCaptureThatCannotBeCreatedIsAnIoError()
+    void aCaptureThatCannotBeCreatedIsAConfigurationError()
     {
-        assertEquals(SimulatorCommand.EXIT_IO, new CommandLine(new SimulatorCommand()).execute("--no-send",
+        assertEquals(SimulatorCommand.EXIT_CONFIG, new CommandLine(new SimulatorCommand()).execute("--no-send",
             "--pcap-file", dir.resolve("no/such/dir/x.pcap").toString(), "--messages", "1000"));
     }
 

@@ -1,5 +1,6 @@
 package io.mdfanout.feed.sim;
 
+import io.mdfanout.wire.ExitCodes;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -182,13 +183,13 @@ class SimulatorCommandTest
         final Path pcap = dir.resolve("s.pcap");
         assertEquals(0, execute("--no-send", "--pcap-file", pcap.toString(), "--messages", "1000"));
 
-        assertEquals(2, execute("--from-itch-file", file.toString(), "--symbols", "5"));
-        assertEquals(2, execute("--from-itch-file", file.toString(), "--no-send", "--itch-file",
+        assertEquals(ExitCodes.CONFIG, execute("--from-itch-file", file.toString(), "--symbols", "5"));
+        assertEquals(ExitCodes.CONFIG, execute("--from-itch-file", file.toString(), "--no-send", "--itch-file",
             dir.resolve("copy.itch").toString()));
-        assertEquals(2, execute("--from-itch-file", file.toString(), "--messages", "-1"));
-        assertEquals(2, execute("--from-itch-file", pcap.toString(), "--no-send", "--pcap-file",
+        assertEquals(ExitCodes.CONFIG, execute("--from-itch-file", file.toString(), "--messages", "-1"));
+        assertEquals(ExitCodes.CONFIG, execute("--from-itch-file", pcap.toString(), "--no-send", "--pcap-file",
             dir.resolve("x.pcap").toString()));
-        assertEquals(1, execute("--from-itch-file", dir.resolve("missing.itch").toString(), "--no-send",
+        assertEquals(ExitCodes.CONFIG, execute("--from-itch-file", dir.resolve("missing.itch").toString(), "--no-send",
             "--pcap-file", dir.resolve("y.pcap").toString()));
     }
 
@@ -206,44 +207,44 @@ class SimulatorCommandTest
     }
 
     @Test
-    void badConfigurationIsAOneLineErrorAndExitCode2()
+    void badConfigurationIsAOneLineErrorAndExitCodeConfig()
     {
-        assertEquals(2, execute("--symbols", "0"));
-        assertEquals(2, execute("--messages", "10"));
-        assertEquals(2, execute("--no-send"));
-        assertEquals(2, execute("--no-send", "--itch-file", dir.resolve("x").toString()));
-        assertEquals(2, execute("--session", "ELEVENCHARS"));
-        assertEquals(2, execute("--interface", "192.0.2.123", "--messages", "1000"));
-        assertEquals(2, execute("--group", "10.1.1.1", "--messages", "1000"));
-        assertEquals(2, execute("--burst-rate", "1000", "--burst-duration-ms", "2000", "--burst-every-ms", "1000"));
-        assertEquals(2, execute("--max-packet-bytes", "10", "--messages", "1000"));
-        assertEquals(2, execute("--port-b", "47001", "--messages", "1000"));
-        assertEquals(2, execute("--drop-b", "1:5", "--messages", "1000"));
-        assertEquals(2, execute("--group-b", "239.1.1.1", "--messages", "1000"));
-        assertEquals(2, execute("--group-b", "10.1.1.1", "--messages", "1000"));
-        assertEquals(2, execute("--loss-a", "1.5", "--messages", "1000"));
-        assertEquals(2, execute("--burst-probability-a", "0.1", "--messages", "1000"));
-        assertEquals(2, execute("--drop-a", "0:5", "--messages", "1000"));
-        assertEquals(2, execute("--drop-a", "five", "--messages", "1000"));
-        assertEquals(2, execute("--retransmit-port", "70000", "--messages", "1000"));
-        assertEquals(2, execute("--retransmit-history-messages", "0", "--messages", "1000"));
-        assertEquals(2, execute("--linger-ms", "-1", "--messages", "1000"));
-        assertEquals(2, execute("--warmup-messages", "1000", "--messages", "1000"));
-        assertEquals(2, execute("--warmup-messages", "-1", "--messages", "1000"));
-        assertEquals(2, execute("--warmup-rate", "-5", "--messages", "1000"));
-        assertEquals(2, execute("--warmup-messages", "10", "--warmup-rate", "0", "--rate", "0", "--messages", "1000"));
-        assertEquals(2, execute("--coalesce-us", "-1", "--messages", "1000"));
-        assertEquals(2, execute("--coalesce-us", "100001", "--messages", "1000"));
-        assertEquals(2, execute("--no-send", "--coalesce-us", "10", "--messages", "1000", "--itch-file",
+        assertEquals(ExitCodes.CONFIG, execute("--symbols", "0"));
+        assertEquals(ExitCodes.CONFIG, execute("--messages", "10"));
+        assertEquals(ExitCodes.CONFIG, execute("--no-send"));
+        assertEquals(ExitCodes.CONFIG, execute("--no-send", "--itch-file", dir.resolve("x").toString()));
+        assertEquals(ExitCodes.CONFIG, execute("--session", "ELEVENCHARS"));
+        assertEquals(ExitCodes.CONFIG, execute("--interface", "192.0.2.123", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--group", "10.1.1.1", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--burst-rate", "1000", "--burst-duration-ms", "2000", "--burst-every-ms", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--max-packet-bytes", "10", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--port-b", "47001", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--drop-b", "1:5", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--group-b", "239.1.1.1", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--group-b", "10.1.1.1", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--loss-a", "1.5", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--burst-probability-a", "0.1", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--drop-a", "0:5", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--drop-a", "five", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--retransmit-port", "70000", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--retransmit-history-messages", "0", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--linger-ms", "-1", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--warmup-messages", "1000", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--warmup-messages", "-1", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--warmup-rate", "-5", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--warmup-messages", "10", "--warmup-rate", "0", "--rate", "0", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--coalesce-us", "-1", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--coalesce-us", "100001", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--no-send", "--coalesce-us", "10", "--messages", "1000", "--itch-file",
             dir.resolve("c.itch").toString()));
-        assertEquals(2, execute("--retransmit-history-messages", "2000000000", "--retransmit-port", "47012",
+        assertEquals(ExitCodes.CONFIG, execute("--retransmit-history-messages", "2000000000", "--retransmit-port", "47012",
             "--messages", "1000"));
     }
 
     @Test
     void missingFileDirectoryIsAnIoError()
     {
-        assertEquals(1, execute("--no-send", "--itch-file", dir.resolve("no/such/dir/x.itch").toString(),
+        assertEquals(ExitCodes.CONFIG, execute("--no-send", "--itch-file", dir.resolve("no/such/dir/x.itch").toString(),
             "--messages", "1000"));
     }
 

@@ -6,6 +6,7 @@ import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.book.OrderBook;
 import io.mdfanout.sdk.book.OrderBooks;
 import io.mdfanout.sdk.book.PriceLevels;
+import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
@@ -58,7 +59,7 @@ public final class BookCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             stderr.println("book: " + ex.getMessage());
-            return 1;
+            return ExitCodes.CONFIG;
         }
 
         final OrderBooks books = new OrderBooks();
@@ -81,12 +82,12 @@ public final class BookCommand implements Callable<Integer>
                     nextDraw = now + refreshNs;
                 }
             }
-            return 0;
+            return ExitCodes.OK;
         }
         catch (final RuntimeException ex)
         {
             stderr.println("book: " + ex.getMessage());
-            return 1;
+            return ExitCodes.of(ex);
         }
     }
 

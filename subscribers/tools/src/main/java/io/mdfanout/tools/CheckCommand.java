@@ -6,6 +6,7 @@ import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.StaleReason;
 import io.mdfanout.sdk.book.OrderBook;
 import io.mdfanout.sdk.book.OrderBooks;
+import io.mdfanout.wire.ExitCodes;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine;
@@ -24,16 +25,16 @@ import java.util.concurrent.TimeUnit;
  * {@code check}: a subscriber that passes or fails. It joins the feed, waits until every partition is live
  * (recovered from a snapshot or joined at its start), then watches for {@code --duration-s}: it passes (exit 0)
  * when every partition stayed live, delivered at least {@code --min-messages} messages and had no gap, and the
- * books hold orders. Anything else fails (exit 1) with the reason on one line. The chart's {@code helm test}
+ * books hold orders. Anything else fails (exit 4, data loss) with the reason on one line. The chart's {@code helm test}
  * runs it; operators run it to answer "is this feed alive, here, now?".
  */
 @Command(name = "check", mixinStandardHelpOptions = true, showDefaultValues = true,
     description = "Subscribe, and pass (exit 0) only when every partition is live, delivers messages with no gap " +
-        "for --duration-s and the books hold orders; otherwise fail (exit 1) saying why.")
+        "for --duration-s and the books hold orders; otherwise fail (exit 4) saying why.")
 public final class CheckCommand implements Callable<Integer>
 {
     /** Exit status of a check that ran and found the feed not healthy. */
-    public static final int FAILED = 1;
+    public static final int FAILED = ExitCodes.DATA_LOSS;
 
     @Mixin
     SubscriberOptions subscriberOptions;
@@ -69,7 +70,7 @@ public final class CheckCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             stderr.println("check: " + ex.getMessage());
-            return 2;
+            return ExitCodes.CONFIG;
         }
 
         final OrderBooks books = new OrderBooks();
@@ -108,7 +109,7 @@ public final class CheckCommand implements Callable<Integer>
             stdout.println("check: ok: " + watcher.summary(partitions) + " in " + durationS + " s, no gap, books " +
                 books.activeInstrumentIds().length + " instruments with " + books.orderCount() + " orders" +
                 watcher.topOfBook());
-            return 0;
+            return ExitCodes.OK;
         }
         catch (final RuntimeException ex)
         {

@@ -1,5 +1,6 @@
 package io.mdfanout.tools;
 
+import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.RoleErrorLog;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -31,11 +32,11 @@ public final class ErrorStatCommand implements Callable<Integer>
     /**
      * Print each file.
      *
-     * @return 0 when every file was read, 1 when one could not be.
+     * @return 0 when every file was read, 3 (configuration: a missing or unreadable file) when one could not be.
      */
     public Integer call()
     {
-        int exitCode = 0;
+        int exitCode = ExitCodes.OK;
         for (final Path file : files)
         {
             try
@@ -49,7 +50,7 @@ public final class ErrorStatCommand implements Callable<Integer>
             catch (final RuntimeException ex)
             {
                 stderr.println("error-stat: " + file + ": " + ex.getMessage());
-                exitCode = 1;
+                exitCode = ExitCodes.CONFIG;
             }
         }
         return exitCode;

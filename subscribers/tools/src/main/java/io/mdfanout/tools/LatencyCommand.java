@@ -3,6 +3,7 @@ package io.mdfanout.tools;
 import io.mdfanout.sbe.GapNoticeDecoder;
 import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.SubscriberCounters;
+import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.PreciseEpochNanoClock;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
@@ -40,8 +41,10 @@ public final class LatencyCommand implements Callable<Integer>
 {
     /** Exit code when nothing was lost. */
     public static final int EXIT_CLEAN = SessionRun.EXIT_CLEAN;
-    /** Exit code for a configuration or I/O error. */
+    /** Exit code for an I/O error or another failure while running. */
     public static final int EXIT_ERROR = SessionRun.EXIT_ERROR;
+    /** Exit code for a wrong option value. */
+    public static final int EXIT_CONFIG = SessionRun.EXIT_CONFIG;
     /** Exit code when data was lost. */
     public static final int EXIT_DATA_LOSS = SessionRun.EXIT_DATA_LOSS;
     /** Exit code when --timeout-s expired first. */
@@ -91,7 +94,7 @@ public final class LatencyCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             stderr.println("latency: " + ex.getMessage());
-            return EXIT_ERROR;
+            return EXIT_CONFIG;
         }
 
         final ToolMetrics metrics = new ToolMetrics("latency");
@@ -135,7 +138,7 @@ public final class LatencyCommand implements Callable<Integer>
         catch (final RuntimeException | IOException ex)
         {
             stderr.println("latency: " + ex.getMessage());
-            return EXIT_ERROR;
+            return ExitCodes.of(ex);
         }
     }
 

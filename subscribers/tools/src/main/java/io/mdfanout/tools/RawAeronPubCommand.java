@@ -4,6 +4,7 @@ import io.aeron.ChannelUri;
 import io.aeron.CommonContext;
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
+import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.PreciseEpochNanoClock;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.IdleStrategy;
@@ -91,7 +92,7 @@ public final class RawAeronPubCommand implements Callable<Integer>
             stderr.println("raw-aeron-pub: need 0 <= --rate <= 1e9, --messages > 0, --connect-timeout-s > 0, " +
                 "--message-length >= " + RawAeronMessage.MIN_LENGTH + ", 0 <= --warmup-messages < --messages, " +
                 "0 <= --warmup-rate <= 1e9");
-            return 1;
+            return ExitCodes.CONFIG;
         }
         try
         {
@@ -100,12 +101,12 @@ public final class RawAeronPubCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             stderr.println("raw-aeron-pub: " + ex.getMessage());
-            return 1;
+            return ExitCodes.CONFIG;
         }
         if (!channel.startsWith("aeron:"))
         {
             stderr.println("raw-aeron-pub: --channel is not an Aeron channel: " + channel);
-            return 1;
+            return ExitCodes.CONFIG;
         }
 
         try (StopSignal stopSignal = new StopSignal();
@@ -118,7 +119,7 @@ public final class RawAeronPubCommand implements Callable<Integer>
             {
                 stderr.println("raw-aeron-pub: --message-length " + messageLength + " exceeds one frame (" +
                     publication.maxPayloadLength() + ")");
-                return 1;
+                return ExitCodes.CONFIG;
             }
             final IdleStrategy idle = media.pollIdle(idleOptions.newIdleStrategy());
             final long connectDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(connectTimeoutS);
@@ -127,7 +128,7 @@ public final class RawAeronPubCommand implements Callable<Integer>
                 if (!stopSignal.isRunning() || System.nanoTime() > connectDeadline)
                 {
                     stderr.println("raw-aeron-pub: no subscriber connected on " + channel + " stream " + streamId);
-                    return 2;
+                    return ExitCodes.TIMEOUT;
                 }
                 idle.idle(0);
             }
@@ -201,12 +202,12 @@ public final class RawAeronPubCommand implements Callable<Integer>
                 0 == warmupMessages || sent <= warmupMessages ? "" : String.format(Locale.ROOT,
                 " warmup(messages=%d) measuredMessages=%d measuredElapsed=%.3fs measuredRate=%.0f", warmupMessages,
                 sent - warmupMessages, measuredS, (sent - warmupMessages) / Math.max(measuredS, 1e-9)));
-            return sent == messages ? 0 : 2;
+            return sent == messages ? ExitCodes.OK : ExitCodes.DATA_LOSS;
         }
         catch (final RuntimeException ex)
         {
             stderr.println("raw-aeron-pub: " + ex.getMessage());
-            return 1;
+            return ExitCodes.FAILURE;
         }
     }
 

@@ -3,6 +3,7 @@ package io.mdfanout.tools;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
+import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.PreciseEpochNanoClock;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.EpochNanoClock;
@@ -37,7 +38,7 @@ public final class RawAeronSubCommand implements Callable<Integer>
     int streamId;
 
     @Option(names = "--messages", defaultValue = "0",
-        description = "Messages expected (exit 2 when fewer arrive); 0 = whatever arrives before the end marker.")
+        description = "Messages expected (exit 4 when fewer arrive); 0 = whatever arrives before the end marker.")
     long messages;
 
     @Option(names = "--warmup-messages", defaultValue = "0",
@@ -56,7 +57,7 @@ public final class RawAeronSubCommand implements Callable<Integer>
     String label;
 
     @Option(names = "--timeout-s", defaultValue = "0",
-        description = "Give up after this many seconds with exit code 3 (0 = no limit).")
+        description = "Give up after this many seconds with exit code 5 (0 = no limit).")
     long timeoutS;
 
     @Option(names = "--ready-file", description = "Create this file once the subscription is connected.")
@@ -89,7 +90,7 @@ public final class RawAeronSubCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             stderr.println("raw-aeron-sub: " + ex.getMessage());
-            return 1;
+            return ExitCodes.CONFIG;
         }
 
         try (StopSignal stopSignal = new StopSignal();
@@ -119,8 +120,8 @@ public final class RawAeronSubCommand implements Callable<Integer>
                 idle.idle(work);
             }
 
-            final int exitCode = timedOut ? 3 :
-                (0 == handler.missing && (0 == messages || handler.received == messages)) ? 0 : 2;
+            final int exitCode = timedOut ? ExitCodes.TIMEOUT :
+                (0 == handler.missing && (0 == messages || handler.received == messages)) ? ExitCodes.OK : ExitCodes.DATA_LOSS;
             stdout.println(recorder.summary("raw-aeron-sub"));
             stdout.println("raw-aeron-sub: received=" + handler.received + " missing=" + handler.missing +
                 " ended=" + handler.ended + (timedOut ? " (timed out)" : ""));
@@ -141,7 +142,7 @@ public final class RawAeronSubCommand implements Callable<Integer>
         catch (final RuntimeException | IOException ex)
         {
             stderr.println("raw-aeron-sub: " + ex.getMessage());
-            return 1;
+            return ExitCodes.FAILURE;
         }
     }
 

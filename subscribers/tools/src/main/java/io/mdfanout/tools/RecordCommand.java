@@ -4,6 +4,7 @@ import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.SubscriberCounters;
 import io.mdfanout.sdk.book.OrderBooks;
+import io.mdfanout.wire.ExitCodes;
 import org.agrona.DirectBuffer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -18,7 +19,7 @@ import java.util.concurrent.Callable;
 /**
  * {@code record}: writes every received normalized message to a binary file (see
  * {@link MessageRecorder}), optionally the canonical book dump at exit. Made for automated tests:
- * exit 0 when the books are good at the end, 2 otherwise, 3 on timeout, 1 on bad configuration. With
+ * exit 0 when the books are good at the end, 4 (data loss) otherwise, 5 on timeout, 3 on bad configuration. With
  * recovery on (the default) "good" means no partition is stale at exit: gaps and malformed packets
  * happened, maybe, but each was repaired from a snapshot. With {@code --no-recovery} any gap or
  * malformed packet is data loss.
@@ -31,8 +32,10 @@ public final class RecordCommand implements Callable<Integer>
 {
     /** Exit code when the books are good: nothing lost, or (with recovery) every loss recovered. */
     public static final int EXIT_CLEAN = SessionRun.EXIT_CLEAN;
-    /** Exit code for a configuration or I/O error. */
+    /** Exit code for an I/O error or another failure while running. */
     public static final int EXIT_ERROR = SessionRun.EXIT_ERROR;
+    /** Exit code for a wrong option value. */
+    public static final int EXIT_CONFIG = SessionRun.EXIT_CONFIG;
     /** Exit code when a partition is still stale, or (without recovery) a gap or malformed packet was seen. */
     public static final int EXIT_DATA_LOSS = SessionRun.EXIT_DATA_LOSS;
     /** Exit code when --timeout-s expired first. */
@@ -69,7 +72,7 @@ public final class RecordCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             stderr.println("record: " + ex.getMessage());
-            return EXIT_ERROR;
+            return EXIT_CONFIG;
         }
 
         final OrderBooks books = null != booksOut ? new OrderBooks() : null;
@@ -114,11 +117,11 @@ public final class RecordCommand implements Callable<Integer>
         catch (final RuntimeException | IOException ex)
         {
             stderr.println("record: " + ex.getMessage());
-            return EXIT_ERROR;
+            return ExitCodes.of(ex);
         }
     }
 
-    /** The partitions still recovering, as {@code [2,3]}: what exit code 2 with recovery on is about. */
+    /** The partitions still recovering, as {@code [2,3]}: what exit code 4 with recovery on is about. */
     private static String stalePartitions(final FeedSubscriber subscriber)
     {
         final StringBuilder stale = new StringBuilder("[");

@@ -2,6 +2,7 @@ package io.mdfanout.tools;
 
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.SubscriberCounters;
+import io.mdfanout.wire.ExitCodes;
 import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine.Option;
 
@@ -18,16 +19,18 @@ import java.util.concurrent.TimeUnit;
 final class SessionRun
 {
     /** The books are good: nothing lost, or (with recovery) every loss recovered. */
-    static final int EXIT_CLEAN = 0;
-    /** A configuration or I/O error. */
-    static final int EXIT_ERROR = 1;
+    static final int EXIT_CLEAN = ExitCodes.OK;
+    /** An I/O error or another failure while running. */
+    static final int EXIT_ERROR = ExitCodes.FAILURE;
+    /** A wrong option value. */
+    static final int EXIT_CONFIG = ExitCodes.CONFIG;
     /**
      * A partition is still recovering, or (without recovery) a gap or malformed packet was seen. A partition
      * stale only because its source is down has lost nothing (an ended session's feed handler may stop).
      */
-    static final int EXIT_DATA_LOSS = 2;
+    static final int EXIT_DATA_LOSS = ExitCodes.DATA_LOSS;
     /** The timeout expired first. */
-    static final int EXIT_TIMEOUT = 3;
+    static final int EXIT_TIMEOUT = ExitCodes.TIMEOUT;
 
     @Option(names = "--until-end-of-messages", defaultValue = "false",
         description = "Stop once a SystemEvent END_OF_MESSAGES has been received on every subscribed partition "
@@ -35,7 +38,7 @@ final class SessionRun
     boolean untilEndOfMessages;
 
     @Option(names = "--timeout-s", defaultValue = "0",
-        description = "Give up after this many seconds with exit code 3 (0 = no limit).")
+        description = "Give up after this many seconds with exit code 5 (0 = no limit).")
     long timeoutS;
 
     @Option(names = "--ready-file",

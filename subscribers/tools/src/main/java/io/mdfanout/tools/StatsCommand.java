@@ -2,6 +2,7 @@ package io.mdfanout.tools;
 
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.SubscriberCounters;
+import io.mdfanout.wire.ExitCodes;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -41,7 +42,7 @@ public final class StatsCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             stderr.println("stats: " + ex.getMessage());
-            return 1;
+            return ExitCodes.CONFIG;
         }
 
         try (ToolSession session = ToolSession.open("stats", subscriberOptions, new ToolMetrics("stats"), partitions,
@@ -61,12 +62,12 @@ public final class StatsCommand implements Callable<Integer>
                     nextPrint += intervalNs;
                 }
             }
-            return 0;
+            return ExitCodes.OK;
         }
         catch (final RuntimeException ex)
         {
             stderr.println("stats: " + ex.getMessage());
-            return 1;
+            return ExitCodes.of(ex);
         }
     }
 

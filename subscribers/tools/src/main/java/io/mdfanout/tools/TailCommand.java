@@ -21,6 +21,7 @@ import io.mdfanout.sbe.TradeDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
 import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.book.InstrumentDirectory;
+import io.mdfanout.wire.ExitCodes;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -65,7 +66,7 @@ public final class TailCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             stderr.println("tail: " + ex.getMessage());
-            return 1;
+            return ExitCodes.CONFIG;
         }
 
         final Printer printer = new Printer(
@@ -78,12 +79,12 @@ public final class TailCommand implements Callable<Integer>
                 session.pollOnce();
             }
             stdout.flush();
-            return 0;
+            return ExitCodes.OK;
         }
         catch (final RuntimeException ex)
         {
             stderr.println("tail: " + ex.getMessage());
-            return 1;
+            return ExitCodes.of(ex);
         }
     }
 

@@ -2,6 +2,7 @@ package io.mdfanout.tools;
 
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.mdfanout.wire.ExitCodes;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.junit.jupiter.api.AfterAll;
@@ -18,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The check command's failing side, in-process over a real media driver: with no feed on the channel it fails
- * (exit 1) and says why, and wrong options are usage errors (exit 2). Its passing side runs in the node test,
+ * (exit 4, data loss) and says why, and wrong option values are configuration errors (exit 3). Its passing side runs in the node test,
  * as the chart's helm test against the real chain.
  */
 class CheckCommandTest
@@ -61,12 +62,12 @@ class CheckCommandTest
     }
 
     @Test
-    void wrongOptionsAreUsageErrors()
+    void wrongOptionValuesAreConfigurationErrors()
     {
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         final CheckCommand command = new CheckCommand();
         command.stderr = new PrintStream(err, true, StandardCharsets.UTF_8);
-        assertEquals(2, new CommandLine(command).execute("--duration-s", "0"));
+        assertEquals(ExitCodes.CONFIG, new CommandLine(command).execute("--duration-s", "0"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("--duration-s and --join-timeout-s must be positive"),
             err.toString(StandardCharsets.UTF_8));
     }

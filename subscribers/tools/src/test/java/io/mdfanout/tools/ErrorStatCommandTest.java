@@ -1,5 +1,6 @@
 package io.mdfanout.tools;
 
+import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.RoleErrorLog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,7 +45,7 @@ class ErrorStatCommandTest
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         command.stderr = new PrintStream(err, true);
         final Path missing = dir.resolve("absent-errors.dat");
-        assertEquals(1, new CommandLine(command).execute(missing.toString()));
+        assertEquals(ExitCodes.CONFIG, new CommandLine(command).execute(missing.toString()));
         assertEquals("error-stat: " + missing + ": no error log file " + missing + "\n",
             err.toString(StandardCharsets.UTF_8));
     }

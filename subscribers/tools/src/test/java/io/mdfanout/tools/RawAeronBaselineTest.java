@@ -1,5 +1,6 @@
 package io.mdfanout.tools;
 
+import io.mdfanout.wire.ExitCodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -80,13 +81,13 @@ class RawAeronBaselineTest
 
         final RawAeronPubCommand pub = new RawAeronPubCommand();
         pub.stderr = stderr;
-        assertEquals(1, new CommandLine(pub).execute("--message-length", "8"));
+        assertEquals(ExitCodes.CONFIG, new CommandLine(pub).execute("--message-length", "8"));
         final RawAeronSubCommand sub = new RawAeronSubCommand();
         sub.stderr = stderr;
-        assertEquals(1, new CommandLine(sub).execute("--channel", "udp://x"));
+        assertEquals(ExitCodes.CONFIG, new CommandLine(sub).execute("--channel", "udp://x"));
         final LatencyCommand latency = new LatencyCommand();
         latency.stderr = stderr;
-        assertEquals(1, new CommandLine(latency).execute("--warmup-messages", "-1"));
+        assertEquals(ExitCodes.CONFIG, new CommandLine(latency).execute("--warmup-messages", "-1"));
 
         assertEquals("raw-aeron-pub: need 0 <= --rate <= 1e9, --messages > 0, --connect-timeout-s > 0, " +
             "--message-length >= 16, 0 <= --warmup-messages < --messages, 0 <= --warmup-rate <= 1e9\n" +

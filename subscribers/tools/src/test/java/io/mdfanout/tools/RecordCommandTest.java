@@ -157,7 +157,7 @@ class RecordCommandTest
     }
 
     @Test
-    void shouldExitWithTwoOnAGapThreeOnTimeoutAndOneOnBadConfig() throws Exception
+    void shouldExitWithDataLossOnAGapTimeoutOnTimeoutAndConfigOnBadConfig() throws Exception
     {
         try (ExclusivePublication partition0 = aeron.addExclusivePublication(CHANNEL, STREAM_ID_BASE + 10))
         {
@@ -187,7 +187,7 @@ class RecordCommandTest
         final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
         final RecordCommand command = new RecordCommand();
         command.stderr = new PrintStream(stderr, true, StandardCharsets.UTF_8);
-        assertEquals(RecordCommand.EXIT_ERROR, new CommandLine(command).execute(
+        assertEquals(RecordCommand.EXIT_CONFIG, new CommandLine(command).execute(
             "--partitions", "2", "--partition", "5", "--out", tempDir.resolve("bad.bin").toString()));
         assertEquals("record: --partition 5 is outside 0..1 (--partitions 2)\n",
             stderr.toString(StandardCharsets.UTF_8));

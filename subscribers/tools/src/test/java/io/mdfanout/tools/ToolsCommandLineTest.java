@@ -1,5 +1,6 @@
 package io.mdfanout.tools;
 
+import io.mdfanout.wire.ExitCodes;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -41,7 +42,7 @@ class ToolsCommandLineTest
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         final StatsCommand stats = new StatsCommand();
         stats.stderr = new PrintStream(err, true, StandardCharsets.UTF_8);
-        assertEquals(1, new CommandLine(stats).execute("--advertise-interface", "nosuch9"));
+        assertEquals(ExitCodes.CONFIG, new CommandLine(stats).execute("--advertise-interface", "nosuch9"));
         assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("stats: --advertise-interface nosuch9: no such interface"),
             err.toString(StandardCharsets.UTF_8));
     }
@@ -52,13 +53,13 @@ class ToolsCommandLineTest
         final ByteArrayOutputStream tailErr = new ByteArrayOutputStream();
         final TailCommand tail = new TailCommand();
         tail.stderr = new PrintStream(tailErr, true, StandardCharsets.UTF_8);
-        assertEquals(1, new CommandLine(tail).execute("--partitions", "0"));
+        assertEquals(ExitCodes.CONFIG, new CommandLine(tail).execute("--partitions", "0"));
         assertEquals("tail: --partitions must be positive: 0\n", tailErr.toString(StandardCharsets.UTF_8));
 
         final ByteArrayOutputStream statsErr = new ByteArrayOutputStream();
         final StatsCommand stats = new StatsCommand();
         stats.stderr = new PrintStream(statsErr, true, StandardCharsets.UTF_8);
-        assertEquals(1, new CommandLine(stats).execute("--aeron-dir", "/nonexistent/mdfanout-aeron"));
+        assertEquals(ExitCodes.CONFIG, new CommandLine(stats).execute("--aeron-dir", "/nonexistent/mdfanout-aeron"));
         final String statsMessage = statsErr.toString(StandardCharsets.UTF_8);
         assertTrue(statsMessage.startsWith("stats: no media driver at --aeron-dir /nonexistent/mdfanout-aeron"),
             statsMessage);
@@ -67,7 +68,7 @@ class ToolsCommandLineTest
         final ByteArrayOutputStream bookErr = new ByteArrayOutputStream();
         final BookCommand book = new BookCommand();
         book.stderr = new PrintStream(bookErr, true, StandardCharsets.UTF_8);
-        assertEquals(1, new CommandLine(book).execute("--depth", "0"));
+        assertEquals(ExitCodes.CONFIG, new CommandLine(book).execute("--depth", "0"));
         assertEquals("book: --depth and --refresh-ms must be positive\n", bookErr.toString(StandardCharsets.UTF_8));
     }
 
@@ -95,14 +96,14 @@ class ToolsCommandLineTest
         final ByteArrayOutputStream subErr = new ByteArrayOutputStream();
         final RawAeronSubCommand sub = new RawAeronSubCommand();
         sub.stderr = new PrintStream(subErr, true, StandardCharsets.UTF_8);
-        assertEquals(1, new CommandLine(sub).execute("--idle-strategy", "nap"));
+        assertEquals(ExitCodes.CONFIG, new CommandLine(sub).execute("--idle-strategy", "nap"));
         assertEquals("raw-aeron-sub: unknown --idle-strategy 'nap' (backoff, park, yield or busy-spin)\n",
             subErr.toString(StandardCharsets.UTF_8));
 
         final ByteArrayOutputStream pubErr = new ByteArrayOutputStream();
         final RawAeronPubCommand pub = new RawAeronPubCommand();
         pub.stderr = new PrintStream(pubErr, true, StandardCharsets.UTF_8);
-        assertEquals(1, new CommandLine(pub).execute("--idle-max-park-us", "-5"));
+        assertEquals(ExitCodes.CONFIG, new CommandLine(pub).execute("--idle-max-park-us", "-5"));
         assertEquals("raw-aeron-pub: --idle-max-park-us must be 1 to 1000000: -5\n",
             pubErr.toString(StandardCharsets.UTF_8));
     }
@@ -131,7 +132,7 @@ class ToolsCommandLineTest
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         final TailCommand tail = new TailCommand();
         tail.stderr = new PrintStream(err, true, StandardCharsets.UTF_8);
-        assertEquals(1, new CommandLine(tail).execute(args));
+        assertEquals(ExitCodes.CONFIG, new CommandLine(tail).execute(args));
         return err.toString(StandardCharsets.UTF_8);
     }
 }
