@@ -58,7 +58,7 @@ if n >= 16:
         # the subscribers' standalone driver (conductor/sender/receiver), the subscriber (poll loop)
         SIM_CPUS=r(1, 2), FH_CPUS=r(3, 4), FO_CPUS=r(5, 9), SUB_DRIVER_CPUS=r(10, 13), SUB_CPUS=r(14, 15),
         FH_OPTS="--cpus auto", FO_OPTS="--cpus auto --threading shared --driver-threading dedicated",
-        DRIVER_OPTS="--cpus auto --threading dedicated", SUB_DRIVER="shared",
+        DRIVER_OPTS="--cpus auto --driver-threading dedicated", SUB_DRIVER="shared",
         # raw Aeron: a standalone dedicated driver on each side, where the fanout's and the subscribers' run
         RAW_DRIVER="standalone", RAW_PUB_CPUS=r(3, 4), RAW_PUB_DRIVER_CPUS=r(5, 8), RAW_SUB_DRIVER_CPUS=r(10, 13),
         RAW_SUB_CPUS=r(14, 15),
@@ -67,7 +67,7 @@ if n >= 16:
         PUB_REPLAY_CPUS=r(1, 2), PUB_FANOUT_CPUS=r(3, 6), PUB_DRIVER_CPUS=r(7, 7),
         PUB_SUB_CPUS=" ".join(str(x) for x in c[8:16]),
         PUB_FO_OPTS=f"--cpus {r(3, 6)} --threading shared --driver-threading dedicated",
-        PUB_DRIVER_OPTS=f"--cpus {r(7, 7)} --threading shared",
+        PUB_DRIVER_OPTS=f"--cpus {r(7, 7)} --driver-threading shared",
         NATS_BRIDGE_CPUS=r(5, 6), NATS_SERVER_CPUS=r(7, 10), NATS_SUB_CPUS=r(14, 15),
         JMH_CPUS=r(1, 4), ITCHY_CPUS=r(8, 8), IDLE_STRATEGY="busy-spin")
 elif n >= 8:
@@ -80,7 +80,7 @@ elif n >= 8:
         PUB_REPLAY_CPUS=r(1, 1), PUB_FANOUT_CPUS=r(2, 3), PUB_DRIVER_CPUS=r(4, 4),
         PUB_SUB_CPUS=" ".join(str(x) for x in c[5:8]),
         PUB_FO_OPTS=f"--cpus {r(2, 3)} --threading shared --driver-threading shared",
-        PUB_DRIVER_OPTS=f"--cpus {r(4, 4)} --threading shared",
+        PUB_DRIVER_OPTS=f"--cpus {r(4, 4)} --driver-threading shared",
         NATS_BRIDGE_CPUS=r(4, 4), NATS_SERVER_CPUS=r(5, 6), NATS_SUB_CPUS=r(7, 7),
         JMH_CPUS=r(1, 3), ITCHY_CPUS=r(5, 5), IDLE_STRATEGY="busy-spin")
 else:

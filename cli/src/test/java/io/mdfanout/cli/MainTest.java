@@ -78,6 +78,18 @@ class MainTest
     }
 
     @Test
+    void theMediaDriversOldThreadingNameStillWorksAndWarns()
+    {
+        // --threading meant the driver's threads here and the publishers' threads in the fanout; now --driver-threading
+        // is the driver's everywhere. A bad --cpus stops the start before anything is made.
+        final Run run = run("media-driver", "--aeron-dir", dir.resolve("aeron").toString(), "--threading", "dedicated",
+            "--term-length-bytes", "1000");
+        assertEquals(ExitCodes.CONFIG, run.code, run.err);
+        assertTrue(run.err.startsWith("media-driver: --threading is deprecated, use --driver-threading\n"), run.err);
+        assertEquals(ExitCodes.USAGE, run("fanout", "--driver-threading", "sideways").code);
+    }
+
+    @Test
     void completionCoversEveryRole()
     {
         final Run run = run("generate-completion");

@@ -44,10 +44,27 @@ public final class MediaDriverCommand implements Callable<Integer>
         description = "The driver's directory (under /dev/shm); clients connect with the same --aeron-dir.")
     String aeronDirectoryName;
 
-    @Option(names = "--threading", defaultValue = "shared", converter = FanoutCommand.DriverThreadingConverter.class,
+    @Option(names = "--driver-threading", defaultValue = "shared", converter = FanoutCommand.DriverThreadingConverter.class,
         description = "shared (one thread), shared-network (conductor + network) or dedicated (conductor, sender, " +
-        "receiver).")
+        "receiver): the fanout's --driver-threading.")
     ThreadingMode threading;
+
+    // Held apart and applied in call(): picocli applies --driver-threading's default after parsing when it was not
+    // given, which would overwrite a value set here.
+    private ThreadingMode deprecatedThreading;
+
+    /**
+     * The name this option had before 0.1.0, when {@code --threading} meant the driver's threads here and the
+     * publishers' threads in the fanout: still read, with a warning.
+     *
+     * @param mode the driver's threading mode.
+     */
+    @Option(names = "--threading", hidden = true, converter = FanoutCommand.DriverThreadingConverter.class,
+        description = "Deprecated: --driver-threading.")
+    void deprecatedThreading(final ThreadingMode mode)
+    {
+        deprecatedThreading = mode;
+    }
 
     @Option(names = "--term-length-bytes", defaultValue = "" + FanoutConfig.DEFAULT_TERM_LENGTH,
         description = "Default term length of publications (a channel's term-length wins).")
@@ -75,6 +92,11 @@ public final class MediaDriverCommand implements Callable<Integer>
     public Integer call()
     {
         final PrintStream err = System.err;
+        if (null != deprecatedThreading)
+        {
+            err.println("media-driver: --threading is deprecated, use --driver-threading");
+            threading = deprecatedThreading;
+        }
         try
         {
             metrics.validate();

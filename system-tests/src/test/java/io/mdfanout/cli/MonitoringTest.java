@@ -216,7 +216,7 @@ class MonitoringTest
             final ChainProcess fanout = chain.namedFanout("fanout", PATIENT_AERON,
                 "--metrics-port", Integer.toString(FANOUT_PORT), "--metrics-bind", "127.0.0.1");
             chain.start("subscriber", "stats", "--channel", channel, "--stream-id-base", "4680", "--partitions", "2",
-                "--interval-s", "5", "--metrics-port", Integer.toString(SUBSCRIBER_PORT), "--metrics-bind", "127.0.0.1");
+                "--stats-interval-s", "5", "--metrics-port", Integer.toString(SUBSCRIBER_PORT), "--metrics-bind", "127.0.0.1");
             final ChainProcess simulator = chain.simulator(
                 "--group", "239.255.46.9", "--port", "46900", "--interface", "127.0.0.1",
                 "--symbols", "50", "--messages", "0", "--rate", "20000", "--coalesce-us", "1000");

@@ -35,7 +35,7 @@ class StandaloneMediaDriverTest
         try (ChainHarness chain = new ChainHarness(dir, "driver", 2, channel, 4700))
         {
             final ChainProcess driver = chain.start("media-driver", "media-driver", "--aeron-dir", aeronDir.toString(),
-                "--threading", "shared", "--term-length-bytes", "1048576");
+                "--driver-threading", "shared", "--term-length-bytes", "1048576");
             awaitFile(aeronDir.resolve("cnc.dat"), driver);
             chain.feedHandler("--group", "239.255.47.1", "--port", "47100", "--interface", "127.0.0.1");
             final ChainProcess fanout = chain.fanout("--aeron-dir", aeronDir.toString());

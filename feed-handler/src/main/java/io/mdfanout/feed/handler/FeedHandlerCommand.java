@@ -182,7 +182,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
         description = "Seconds between counter lines on stderr; 0 = off.")
     int statsIntervalS;
 
-    @Option(names = "--stamp-receive-time",
+    @Option(names = "--stamp-receive-time", hidden = true, // benchmark-only: docs/BENCHMARKS.md
         description = "Benchmarking: publish each message with the time its datagram was received (ns since " +
             "midnight UTC) as exchangeTimestamp instead of the exchange's, so that a subscriber measures latency " +
             "from the feed handler's receive (see the latency tool). Never in production: it replaces exchange data.")

@@ -220,7 +220,8 @@ public final class SimulatorCommand implements Callable<Integer>
         + "with heartbeats and end of session, to this classic pcap file (Ethernet/IPv4/UDP to line A).")
     Path pcapFile;
 
-    @Option(names = "--latency-timestamps", description = "Latency measurement: stamp every message's ITCH "
+    @Option(names = "--latency-timestamps", hidden = true, // benchmark-only: docs/BENCHMARKS.md
+        description = "Latency measurement: stamp every message's ITCH "
         + "timestamp with the wall-clock time (ns since midnight UTC) at which the rate pacer scheduled it to be "
         + "sent (intended, not actual: corrects for coordinated omission); off = the session's own timestamps.")
     boolean latencyTimestamps;

@@ -34,7 +34,7 @@ import java.util.concurrent.Callable;
  * Exit codes as {@code record}: 0 clean, 1 configuration or I/O error, 2 data lost (a partition stale at the end,
  * or with --no-recovery any gap), 3 timeout.
  */
-@Command(name = "latency", mixinStandardHelpOptions = true, showDefaultValues = true,
+@Command(name = "latency", hidden = true, mixinStandardHelpOptions = true, showDefaultValues = true,
     description = "Measure end-to-end latency (now - exchange timestamp) per delivered message; "
         + "run the simulator with --latency-timestamps.")
 public final class LatencyCommand implements Callable<Integer>

@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  * 10 ms behind its schedule forgets the older credit (the simulator's pacer cap), so both sides of the comparison
  * are corrected for coordinated omission the same way. Uses the tools' embedded media driver (or --aeron-dir).
  */
-@Command(name = "raw-aeron-pub", mixinStandardHelpOptions = true, showDefaultValues = true,
+@Command(name = "raw-aeron-pub", hidden = true, mixinStandardHelpOptions = true, showDefaultValues = true,
     description = "Benchmark baseline: publish timestamped messages over plain Aeron at a fixed rate.")
 public final class RawAeronPubCommand implements Callable<Integer>
 {

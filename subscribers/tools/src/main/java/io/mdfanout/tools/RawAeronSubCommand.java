@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * histogram and report as {@code latency}, checks the sequence, and stops at the publisher's end marker.
  * Exit 0 when every expected message arrived in order, 2 when any was missing, 3 on timeout, 1 on bad options.
  */
-@Command(name = "raw-aeron-sub", mixinStandardHelpOptions = true, showDefaultValues = true,
+@Command(name = "raw-aeron-sub", hidden = true, mixinStandardHelpOptions = true, showDefaultValues = true,
     description = "Benchmark baseline: receive raw-aeron-pub's messages and measure their latency.")
 public final class RawAeronSubCommand implements Callable<Integer>
 {

@@ -21,8 +21,24 @@ public final class StatsCommand implements Callable<Integer>
     @Mixin
     SubscriberOptions subscriberOptions;
 
-    @Option(names = "--interval-s", defaultValue = "1", description = "Seconds between lines.")
+    @Option(names = "--stats-interval-s", defaultValue = "1",
+        description = "Seconds between lines (the other roles' --stats-interval-s).")
     long intervalS;
+
+    // Held apart and applied in call(): picocli applies --stats-interval-s's default after parsing when it was not
+    // given, which would overwrite a value set here.
+    private Long deprecatedIntervalS;
+
+    /**
+     * The name this option had before 0.1.0 ({@code --stats-interval-s} everywhere else): still read, with a warning.
+     *
+     * @param seconds seconds between lines.
+     */
+    @Option(names = "--interval-s", hidden = true, description = "Deprecated: --stats-interval-s.")
+    void deprecatedInterval(final long seconds)
+    {
+        deprecatedIntervalS = seconds;
+    }
 
     PrintStream stdout = System.out;
     PrintStream stderr = System.err;
@@ -30,13 +46,18 @@ public final class StatsCommand implements Callable<Integer>
     /** {@inheritDoc} */
     public Integer call()
     {
+        if (null != deprecatedIntervalS)
+        {
+            stderr.println("stats: --interval-s is deprecated, use --stats-interval-s");
+            intervalS = deprecatedIntervalS;
+        }
         final int[] partitions;
         try
         {
             partitions = subscriberOptions.resolvePartitions();
             if (intervalS <= 0)
             {
-                throw new IllegalArgumentException("--interval-s must be positive: " + intervalS);
+                throw new IllegalArgumentException("--stats-interval-s must be positive: " + intervalS);
             }
         }
         catch (final IllegalArgumentException ex)

@@ -4,9 +4,9 @@ import io.mdfanout.wire.ExitCodes;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import ByteArrayOutputStream;
+import PrintStream;
+import StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +14,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Formatting helpers, and wrong configuration giving a one-line error and exit 1 (no stack trace). */
 class ToolsCommandLineTest
 {
+    @Test
+    void statsOldIntervalNameStillWorksAndWarns()
+    {
+        final StatsCommand stats = new StatsCommand();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        stats.stderr = new PrintStream(err, true, StandardCharsets.UTF_8);
+        // The old name's value is the one checked: 0 is refused, so nothing connects.
+        assertEquals(ExitCodes.CONFIG, new CommandLine(stats).execute("--interval-s", "0"));
+        assertEquals("stats: --interval-s is deprecated, use --stats-interval-s\n" +
+            "stats: --stats-interval-s must be positive: 0\n", err.toString(StandardCharsets.UTF_8));
+    }
+
     @Test
     void shouldFormatTimesAndPrices()
     {
