@@ -4,9 +4,9 @@ import io.mdfanout.wire.ExitCodes;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-import ByteArrayOutputStream;
-import PrintStream;
-import StandardCharsets;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
