@@ -83,7 +83,7 @@ if [ -n "${NATS_SERVER:-}" ] && [ -n "${NATS_PEER_CP:-}" ]; then
 else
 bench/peers/nats-setup.sh || fail "nats-server is not built (bench/peers/nats-setup.sh failed); NATS runs skipped"
 # Offline first (no network wait once the NATS client is in the local repository), then online: on a fresh machine
-# the client and its dependencies are not there yet (every make bench skipped NATS there before 2026-11-22).
+# the client and its dependencies are not there yet.
 build_peer() {
   "$MVN" -B -q -ntp "$@" -f bench/peers/nats/pom.xml compile dependency:copy-dependencies \
     >>"$results/logs/nats-build.log" 2>&1

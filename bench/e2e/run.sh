@@ -25,30 +25,27 @@
 # Results (JSON, .hgrm, logs, the exact commands) go to bench/e2e/results/<UTC timestamp>/; then
 # bench/e2e/report.py writes docs/BENCHMARKS.md and the SVG plots from them.
 #
-# Settings (environment): RATES ("10000 100000 1000000"), DURATION_S (10; 15 before 2026-11-22: seconds worth of
+# Settings (environment): RATES ("10000 100000 1000000"), DURATION_S (10: seconds worth of
 # messages measured per latency run, at least MIN_MESSAGES=150000 and at most MAX_MESSAGES=8000000 in all, warm-up
-# included: at 1M msg/s that is 4 s warm-up and 4 s measured; 0 = no cap; 200000 and 10000000 until 2026-11-22's
-# afternoon, when they paid, with 13 s, for a fifth throughput search step), WARMUP_S (8; 10 before 2026-11-22: seconds worth of messages
+# included: at 1M msg/s that is 4 s warm-up and 4 s measured; 0 = no cap), WARMUP_S (8: seconds worth of messages
 # before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
-# ("1 2 4 8"), PUB_MESSAGES (32000000; 25000000 on 2026-11-22 until its afternoon), PUB_WARMUP_MESSAGES (12000000; 5000000 until
-# 2026-11-22's afternoon), PUB_SUBS ("1 2 4 8"), PUB_PAIRS (2: pairs of the 1- and 8-subscriber publisher runs), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
+# ("1 2 4 8"), PUB_MESSAGES (32000000), PUB_WARMUP_MESSAGES (12000000),
+# PUB_SUBS ("1 2 4 8"), PUB_PAIRS (2: pairs of the 1- and 8-subscriber publisher runs), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
 # each throughput step, that many seconds of messages at that rate (or the step's, when lower), for chain and raw
 # Aeron alike; the step's rate is taken over the messages after them (every JVM compiles its hot paths on its first
-# messages: profiled, the JIT took a quarter of the chain's CPU in a 4 s step without it), SEARCH_LO/SEARCH_HI (1000000/8000000) and
+# messages, a large share of a short step's CPU), SEARCH_LO/SEARCH_HI (1000000/8000000) and
 # RAW_SEARCH_HI (16000000): the tops for the chain and for raw Aeron, each above what its sender can push here, so a
 # top step runs its sender flat out: the simulator packs full MoldUDP64 datagrams when behind, as an exchange's feed
-# does at its peaks; with a top of 2M the chain's figure was that top's 1.7M, while asked 4M-8M it carried 2.7M-3.3M
-# cleanly (asked 20M, 3.5M-3.7M: a step's messages are the rate asked times STEP_S, so a higher top only makes the
-# flat-out step longer). Raw Aeron's publisher pushes more: asked 8M it sent 7.7M, asked 12M-40M 8.4M-9.8M, so
-# until 2026-11-22, with 8M as the top for both, raw Aeron's figure was capped by the top), SEARCH_STEPS (4; 3 until 2026-11-22's afternoon: with three trials a rate, a
-# borderline rate that failed 1 clean to 2 and the 80% step below it used the last steps, and that run's figure was
-# 2.49M where the limit was near 3.3M), TRIALS (3: trials per rate of the chain; a rate
+# does at its peaks; a top below what the sender can push caps the figure at the top, and a much higher one only
+# makes the flat-out step longer (a step's messages are the rate asked times STEP_S); raw Aeron's publisher pushes
+# more than the simulator, hence a top of its own), SEARCH_STEPS (4: with three trials a rate, a borderline rate and
+# the 80% step below it can take three steps), TRIALS (3: trials per rate of the chain; a rate
 # passes when most are clean, see search below), FEED_RECOVERY (1: in
 # every chain run the simulator serves MoldUDP64 re-requests and the feed handler uses them; 0: none),
 # SIM_SOURCE (file: each throughput step's simulator sends a session written before the step, from /dev/shm, with
 # --from-itch-file: the messages it would generate, without generating them on the cores measured; generate: it
-# generates them while sending, as before 2026-11-22; latency and fan-out runs always generate), RECORD_OUT (empty:
-# the throughput and publisher runs' `record` subscribers write nothing; a path: `--out PATH`, /dev/null before 2026-11-22),
+# generates them while sending; latency and fan-out runs always generate), RECORD_OUT (empty:
+# the throughput and publisher runs' `record` subscribers write nothing; a path: `--out PATH`),
 # RMEM_MAX (33554432: net.core.rmem_max for the run, raised where lower and root can, put back at the end; the feed
 # handler asks for a 32 MiB socket buffer; empty: leave it), REPEAT_RATES ("100000") and REPEATS (2): more chain/raw latency pairs at those rates (median ratio reported),
 # SUB_DRIVER (auto: fan-out subscribers share one media-driver, a lone one embeds its own; shared; embedded),
@@ -61,8 +58,8 @@
 # subscribers, raw pair, and the standalone media-driver that several subscribers share: e.g. pinned runs on a
 # many-core host; the publisher runs' fanout and `record` subscribers take FO_OPTS and SUB_OPTS too), PUB_SUB_OPTS
 # (further options for the publisher runs' `record` subscribers only), PUB_REPLAY_CPU (fanout: the publisher runs'
-# replay shares the fanout's CPU, the publishing side; subscribers: it shares the subscribers' CPU, as before
-# 2026-11-22; see pub_throughput), IDLE_STRATEGY (empty: each role's default, backoff; e.g. park: that
+# replay shares the fanout's CPU, the publishing side; subscribers: it shares the subscribers' CPU; see
+# pub_throughput), IDLE_STRATEGY (empty: each role's default, backoff; e.g. park: that
 # --idle-strategy for every process of both systems, the simulator, the raw pair and the media drivers included;
 # see docs/OPERATIONS.md "Idle strategies"), SKIP_LATENCY=1, SKIP_FANOUT=1, SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh, at NATS_RATES: "100000", and fan-out through NATS to
 # NATS_FANOUT_SUBS: "8"; its latency run is the 1-subscriber case, so make bench no longer repeats it as a fan-out run
@@ -90,15 +87,13 @@ stamp_mode="$LATENCY_FROM"
 # Every Aeron log of the run, on both sides of both systems, is allocated whole when it is created (Aeron's
 # aeron.term.buffer.sparse.file=false; the fanout's publications are so anyway). Otherwise each receiver takes a page
 # fault per 4 KiB page on its first pass through each term, and a run is shorter than that first pass (a 48 MiB log
-# at 1 MB/s per partition takes ~50 s): start-up faults, like the JIT's, that the warm-up is there to leave out. Four
-# latency pairs at 100k each way: chain p99 1.9-2.3 ms sparse, 0.37-1.8 ms not; raw Aeron 0.13-0.42 ms either way.
-# SPARSE_LOGS=1 keeps Aeron's default.
+# at 1 MB/s per partition takes ~50 s): start-up faults, like the JIT's, that the warm-up is there to leave out, and
+# they showed in the chain's p99 (the figures: docs/bench/CODE-NOTES.md). SPARSE_LOGS=1 keeps Aeron's default.
 [ "${SPARSE_LOGS:-0}" = 1 ] || export JAVA_OPTS="${JAVA_OPTS:-} -Daeron.term.buffer.sparse.file=false"
 DURATION_S="${DURATION_S:-10}"
-# 8 s of warm-up. 6 s was tried on 2026-11-22's afternoon, and in three make bench runs the chain's p99 at 100k went to
-# 1.9-2.1 ms from 0.5-1.4 ms in the calm runs with 8 s, while raw Aeron's stayed at 255-328 us: the JIT threads had
-# been idle within 4 s in a throughput trial, but that was at 500k msg/s, and at 100k the chain's four JVMs reach the
-# compilers' invocation thresholds five times later.
+# 8 s of warm-up: at 100k the chain's four JVMs reach the compilers' invocation thresholds five times later than in a
+# throughput trial at 500k, and a shorter warm-up left their compiling in the chain's p99 while raw Aeron's did not
+# move (the figures: docs/bench/CODE-NOTES.md).
 WARMUP_S="${WARMUP_S:-8}"
 MIN_MESSAGES="${MIN_MESSAGES:-150000}"
 MAX_MESSAGES="${MAX_MESSAGES:-8000000}"
@@ -106,18 +101,16 @@ FANOUT_RATE="${FANOUT_RATE:-100000}"
 FANOUT_S="${FANOUT_S:-5}"
 FANOUT_SUBS="${FANOUT_SUBS:-1 2 4 8}"
 # 12M warm-up messages, the same for every subscriber count: with 8 subscriber JVMs compiling on one CPU the fanout's
-# one-second rates kept climbing for 2-3 s after the first 5M (e.g. 1.8M, 2.7M, 3.4M, then 3.5M-3.8M), while with 1
-# subscriber they were steady from the first second after them, so a 5M warm-up put the 8 JVMs' compiling into the
-# measured median. In nine 8-subscriber runs of 2026-11-22 the rate first reached 85% of its peak after 7.6M-14.4M
-# messages published (median 9.2M; 12M or fewer in seven).
+# one-second rates keep climbing for seconds after they are steady with 1 subscriber, and a shorter warm-up put the 8
+# JVMs' compiling into the measured median (the figures: docs/bench/CODE-NOTES.md).
 PUB_MESSAGES="${PUB_MESSAGES:-32000000}"
 PUB_WARMUP_MESSAGES="${PUB_WARMUP_MESSAGES:-12000000}"
 PUB_SUBS="${PUB_SUBS:-1 2 4 8}"
 PUB_SUB_OPTS="${PUB_SUB_OPTS:-}"
 # PUB_PAIRS (2): pairs of publisher runs with 1 and with 8 subscribers (the first pair is part of PUB_SUBS); the
-# fan-out target is judged on the median of their ratios. One pair decided before 2026-11-22's afternoon, and the
-# ratio moved between 85% and 110% from one make bench to the next: eight subscriber JVMs share one CPU, and the
-# slowest of them sets the publisher's pace through the shared driver's flow control.
+# fan-out target is judged on the median of their ratios: one pair's ratio moves widely from one make bench to the
+# next, since eight subscriber JVMs share one CPU and the slowest of them sets the publisher's pace through the shared
+# driver's flow control.
 PUB_PAIRS="${PUB_PAIRS:-2}"
 case "$PUB_PAIRS" in ''|*[!0-9]*|0) echo "run.sh: PUB_PAIRS must be a positive number, not '$PUB_PAIRS'" >&2; exit 2 ;; esac
 PUB_REPLAY_CPU="${PUB_REPLAY_CPU:-fanout}"
@@ -154,17 +147,14 @@ case "$TRIALS" in ''|*[!0-9]*) echo "run.sh: TRIALS must be a positive odd numbe
 FEED_RECOVERY="${FEED_RECOVERY:-1}"
 SIM_SOURCE="${SIM_SOURCE:-file}"
 # RECORD_OUT: where the throughput and publisher runs' `record` subscribers write the messages; empty (the default):
-# nowhere (they receive, check, dispatch and count every message). Before 2026-11-22 it was /dev/null: copying each
-# message into a file buffer was 29% of a subscriber's work in a publisher run with 8 subscribers (async-profiler),
-# work raw Aeron's subscriber does not do, on the cores being measured.
+# nowhere (they receive, check, dispatch and count every message). Not /dev/null: copying each message into a file
+# buffer is a large part of a subscriber's work in a publisher run with 8 subscribers (async-profiler), work raw
+# Aeron's subscriber does not do, on the cores being measured.
 RECORD_OUT="${RECORD_OUT-}"
 record_out=""; [ -n "$RECORD_OUT" ] && record_out="--out $RECORD_OUT"
 case "$SIM_SOURCE" in file|generate) ;; *) echo "run.sh: SIM_SOURCE must be file or generate, not '$SIM_SOURCE'" >&2; exit 2 ;; esac
-# NATS is compared where the targets are (100k); make bench-full adds 10k and 1M. On 2026-11-22, on a slow day, make bench
-# with NATS at 100k and 1M and 15 s latency runs took 10m50s (639 s): the 1M NATS run (14 s) and 5 s of each latency
-# run (DURATION_S 15 -> 10: still a million samples at 100k) were cut; the next run still took 606 s (10m6s), so each
-# latency run's warm-up went from 10 s to 8 s and the publisher runs from 30M to 25M messages (its 8-subscriber run
-# alone took 40 s that day).
+# NATS is compared where the targets are (100k); make bench-full adds 10k and 1M, so that make bench stays under 10
+# minutes on a slow day (as do DURATION_S and WARMUP_S: 10 s of latency samples is still a million at 100k).
 NATS_RATES="${NATS_RATES-100000}"
 PARTITIONS=4
 SYMBOLS=100
@@ -439,7 +429,7 @@ session_file() {
 # CPU 0 and the subscribing side (the subscribers and their shared media driver) to CPU 1, as a publishing host and
 # a subscribing host would be: N subscribers compete with each other, not with the publisher or its source. On more
 # cores the same split applies (first CPU: the publishing side; the rest: the subscribers). With the replay on the
-# subscribers' CPU instead (PUB_REPLAY_CPU=subscribers, the layout before 2026-11-22), 8 subscribers starved the
+# subscribers' CPU instead (PUB_REPLAY_CPU=subscribers), 8 subscribers starved the
 # replay: its rings were rarely full, so the run measured the replay's share of that CPU, not the fanout.
 # The JSON keeps, for the measured seconds, how many of the replay's one-second stats lines showed new ring-full
 # waits: the seconds in which the fanout, not its source, set the rate.
@@ -585,22 +575,18 @@ achieved() {  # achieved RUN_JSON: the rate the sender kept
 # The search: the high end, and when it is lossy bisection of the rate asked between the highest clean rate (the low
 # end until a rate passes) and the lowest lossy rate, as RFC 2544's throughput test does (arithmetic midpoints: with the few steps a run can afford,
 # geometric ones from the low end stay far below the limit). Until a rate passes, each step below a lossy one asks 80%
-# of it rather than the midpoint from the low end (only the first step did so before 2026-11-22's afternoon: after a
-# lossy top and a lossy 80% step the midpoint from 1M fell at 2.07M, and the last step at 2.61M, where the limit was
-# near 3M): the limit is near the lowest lossy rate, and the midpoint spent a step far below it. A lossy rate's upper bound is the rate its sender
+# of it rather than the midpoint from the low end: the limit is near the lowest lossy rate, and the midpoint from
+# the low end spends a step far below it. A lossy rate's upper bound is the rate its sender
 # achieved when that was less than asked: asking more than the sender can push only asks that much. The low end
-# is not run on its own: a clean top needs no other step (before 2026-11-22 a step at the low end came first, which
-# cost 18 s of a 10-minute run to show what the lowest latency rates already do), and when every step is lossy the
-# figure is 0. The low end is 1M msg/s (50,000 before 2026-11-22), a rate every latency run carries with no loss: from
-# 50,000, the midpoint after a lossy top and a lossy 80% step fell at about half the chain's limit (2.27M clean, then
-# 3.39M clean with no step left, with steps at 5.2M and 6.5M lossy), wasting a step of the four.
+# is not run on its own: a clean top needs no other step (a step at the low end would spend a short run's seconds to
+# show what the lowest latency rates already do), and when every step is lossy the figure is 0. The low end is 1M
+# msg/s, a rate every latency run carries with no loss: a much lower one puts the midpoint after a lossy top and a
+# lossy 80% step far below the chain's limit, wasting a step.
 #
 # Each rate of the chain is tried up to TRIALS (3) times and passes when most of its trials are clean (2 of 3: the
 # third only runs when the first two disagree), as RFC 9971 (MLRsearch) repeats trials at a load and classifies it by
-# the share of them that lost: until 2026-11-22's afternoon one trial decided, and on this shared machine one slow second (the
-# simulator short of CPU at 2.47M asked sent only 2.24M and the feed handler declared a gap) sent the search below
-# it: that make bench reported 1.62M (23% of raw Aeron) where throughput-only runs of the same build carried 2.97M
-# (44%). A passing rate's figure is the mean of what the sender achieved in its clean trials; a failing rate's upper
+# the share of them that lost: on this shared machine one slow second (the simulator short of CPU sends less than
+# asked and the feed handler declares a gap) would otherwise send the search far below the limit. A passing rate's figure is the mean of what the sender achieved in its clean trials; a failing rate's upper
 # bound the highest it achieved in its lossy ones. One trial decides for raw Aeron (its flow control slows the
 # publisher rather than losing data: a trial cannot be lossy, it can only be slower) and a lossy top (the top asks
 # more than the simulator can send; the rates below it get their trials).
@@ -712,9 +698,8 @@ stamp_mode="$LATENCY_FROM"
 # Every Aeron log of the run, on both sides of both systems, is allocated whole when it is created (Aeron's
 # aeron.term.buffer.sparse.file=false; the fanout's publications are so anyway). Otherwise each receiver takes a page
 # fault per 4 KiB page on its first pass through each term, and a run is shorter than that first pass (a 48 MiB log
-# at 1 MB/s per partition takes ~50 s): start-up faults, like the JIT's, that the warm-up is there to leave out. Four
-# latency pairs at 100k each way: chain p99 1.9-2.3 ms sparse, 0.37-1.8 ms not; raw Aeron 0.13-0.42 ms either way.
-# SPARSE_LOGS=1 keeps Aeron's default.
+# at 1 MB/s per partition takes ~50 s): start-up faults, like the JIT's, that the warm-up is there to leave out, and
+# they showed in the chain's p99 (the figures: docs/bench/CODE-NOTES.md). SPARSE_LOGS=1 keeps Aeron's default.
 [ "${SPARSE_LOGS:-0}" = 1 ] || export JAVA_OPTS="${JAVA_OPTS:-} -Daeron.term.buffer.sparse.file=false"
 
 # The fan-out run with one subscriber is the latency run at the same rate when there was one (the same processes,

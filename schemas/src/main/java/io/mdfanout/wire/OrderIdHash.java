@@ -11,9 +11,9 @@ package io.mdfanout.wire;
  * and patterned ids (every 256th, every 1,000th) still spread over the table.
  * <p>
  * Mixing every bit of the id instead (what general-purpose maps do) puts each lookup on a random
- * page of a table sized for the most orders expected: a TLB and cache miss per message. Measured:
- * a quarter of the fanout's time at 1M msg/s, and more than half of the SDK's book building with
- * room for a million orders.
+ * page of a table sized for the most orders expected: a TLB and cache miss per message, a large
+ * share of the fanout's time and most of the SDK's book building with room for a million orders
+ * (the figures: docs/bench/CODE-NOTES.md).
  */
 public final class OrderIdHash
 {

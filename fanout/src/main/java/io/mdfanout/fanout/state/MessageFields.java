@@ -14,7 +14,7 @@ import java.nio.ByteOrder;
  * <p>
  * Why not the generated decoders: the state upkeep reads four to six fields of every order-flow
  * message, and through the decoders (a header read and applied, then a bounds check per field) the
- * reads were a seventh of {@code FanoutStateBenchmark}'s profile.
+ * reads were a large item of {@code FanoutStateBenchmark}'s profile (docs/bench/CODE-NOTES.md).
  * <p>
  * Contract: a read must lie inside the block, so the caller checks {@link #blockLength()} against
  * the template's block length first; the wrap checks that the message lies inside its buffer. The

@@ -8,9 +8,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * Why: a message's apply is a chain of dependent loads and stores through the undo log, about a
  * dozen per order update, and a bounds check on each was the largest cost after the stores
- * themselves. Measured by {@code FanoutStateBenchmark}: 6.9M messages/s through the mapping's
- * {@link UnsafeBuffer} with Agrona's checks on; 7.9M–9.1M with one unsigned comparison per access
- * here; 10.6M–12.6M with none (alternated runs). The checks moved to where numbers read from the
+ * themselves: through the mapping's {@link UnsafeBuffer}, with Agrona's check per access, the
+ * state upkeep ran far below its rate with none ({@code FanoutStateBenchmark}; the figures:
+ * docs/bench/CODE-NOTES.md). The checks moved to where numbers read from the
  * file become offsets ({@link StateLayout#orderOffset}, {@link StateLayout#instrumentOffset} and
  * the other slot offsets), once per derived offset: every offset used here is a constant, a value
  * checked there, an index table slot masked to the table's capacity, or an undo log entry below

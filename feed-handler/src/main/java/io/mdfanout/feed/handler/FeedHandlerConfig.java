@@ -40,9 +40,9 @@ public final class FeedHandlerConfig
     /**
      * Default requested socket receive buffer: 32 MiB. An exchange does not wait for the feed handler, so the socket
      * buffer is all that holds the feed while the feed handler is held up (a ring full behind a slow fanout, a core
-     * shared with busier threads). Measured at 3M msg/s on two shared cores, alternated: with 4 MiB, 42-52% of line
-     * A's datagrams overflowed the socket and gaps were declared; with 32 MiB, 8-18% overflowed and every gap was
-     * filled by re-request. The kernel caps it at net.core.rmem_max.
+     * shared with busier threads). At a few million messages a second on shared cores, 4 MiB overflowed often enough
+     * that gaps were declared; 32 MiB overflowed little enough that re-requests filled every gap (the figures:
+     * docs/OPERATIONS.md). The kernel caps it at net.core.rmem_max.
      */
     public static final int DEFAULT_RCVBUF_BYTES = 32 * 1024 * 1024;
     /** Default datagrams processed per duty cycle. */

@@ -22,8 +22,8 @@ import static org.agrona.concurrent.ringbuffer.RecordDescriptor.typeOffset;
  * <p>
  * Why not {@code tryClaim}/{@code commit} per record: they cost two release stores, a fence, a
  * read-back of the length and a tail store per record, as much as decoding, normalizing and
- * encoding the message, and a datagram carries ten or more messages ({@code RingBufferBenchmark}:
- * about 12 ns per record of a 10-record datagram that way, 8 ns batched, the read included).
+ * encoding the message, and a datagram carries ten or more messages ({@code RingBufferBenchmark}
+ * compares the two; the figures: docs/bench/CODE-NOTES.md).
  * <p>
  * How a batch stays invisible until published: the reader of that layout stops at the first
  * record whose length is not positive, and the producer keeps the header after its last record

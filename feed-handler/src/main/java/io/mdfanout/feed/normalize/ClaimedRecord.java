@@ -11,8 +11,8 @@ import java.nio.ByteOrder;
  * <p>
  * Why: the normalizer writes six to nine fields per order-flow message through the generated SBE
  * encoders, and each of Agrona's puts checks its own index against the buffer's capacity. Those
- * checks were the largest single item of {@code ItchNormalizeBenchmark}'s profile (11% of its
- * samples), for stores the ring's claim has already placed inside the buffer. The field offsets
+ * checks were the largest single item of {@code ItchNormalizeBenchmark}'s profile
+ * (docs/bench/CODE-NOTES.md), for stores the ring's claim has already placed inside the buffer. The field offsets
  * still come from the generated encoders ({@code AddOrderEncoder.orderIdEncodingOffset()} and so
  * on), so the layout has one source, the schema; {@code ItchNormalizerTest} decodes every field
  * back with the generated decoders.

@@ -426,9 +426,9 @@ public final class ItchNormalizer
         // in C1 for a while; meanwhile its hot callees get compiled on their own, and C2 does not
         // inline a callee already compiled into more than InlineSmallCode (2,500) bytes. A
         // dispatch method holding all seven order-flow paths is that big, so after such a trap
-        // about a third of JMH forks ran the order flow through a call and a second switch, ~9%
-        // slower (27.7M-28.1M msg/s against 29.9M-31.3M, LogCompilation: "already compiled into
-        // a big method"). Each publish method alone stays small enough to be inlined again.
+        // some JMH forks ran the order flow through a call and a second switch, slower
+        // (LogCompilation: "already compiled into a big method"; the figures:
+        // docs/bench/CODE-NOTES.md). Each publish method alone stays small enough to be inlined again.
         final int locate = view.u16(ItchMessage.STOCK_LOCATE_OFFSET);
         if (locate != WireFormat.MARKET_WIDE_INSTRUMENT_ID)
         {

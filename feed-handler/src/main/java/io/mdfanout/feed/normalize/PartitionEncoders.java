@@ -17,10 +17,10 @@ import org.agrona.concurrent.AtomicBuffer;
  * Why one set per partition rather than one shared set: an encoder shared by every ring is re-wrapped
  * over a different ring's buffer for most messages (the partition follows the instrument), and every
  * such wrap stores a reference, which under G1 runs the collector's write barriers. Wrapped over
- * the same buffer each time, SBE's {@code wrap} stores only the offset. Before this class,
- * {@code ItchNormalizeUncheckedBenchmark} ran 5% faster under {@code -XX:+UseParallelGC} (whose
- * barrier is a plain card mark) than under G1; with it, the two are within 2%, and the normalizer
- * gained 1% with bounds checks and 4% without (see docs/DESIGN.md).
+ * the same buffer each time, SBE's {@code wrap} stores only the offset. The barriers showed as a
+ * lead of {@code -XX:+UseParallelGC} (whose barrier is a plain card mark) over G1 in
+ * {@code ItchNormalizeUncheckedBenchmark}, which this class closed (the figures:
+ * docs/bench/CODE-NOTES.md).
  * <p>
  * Single-threaded, owned by the normalizer that writes the ring.
  */

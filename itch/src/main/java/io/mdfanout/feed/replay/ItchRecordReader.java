@@ -13,8 +13,8 @@ import java.io.InputStream;
  * the form some published samples use.
  * <p>
  * Why chunks: one bulk read per chunk instead of an {@code InputStream.read()} per length byte and a read per
- * message ({@code ItchReplayBenchmark}, alternated runs: 18.1M and 18.7M msg/s that way, 20.2M and 20.9M in
- * chunks). A record is framed in place: its bytes stay in {@link #buffer()} until the next {@link #next()}. Records
+ * message, measurably faster in {@code ItchReplayBenchmark} (the figures: docs/bench/CODE-NOTES.md). A record is
+ * framed in place: its bytes stay in {@link #buffer()} until the next {@link #next()}. Records
  * of any length up to {@value #MAX_RECORD_LENGTH} are framed; what a length means (the simulator refuses more than
  * an ITCH message can have, the normalizer counts a long one) is the caller's business.
  * <p>

@@ -155,8 +155,8 @@ public final class Simulator
      * Send due messages at most once every {@code intervalNs}, so that messages due in the meantime share packets.
      * <p>
      * Why: each duty cycle sends what the pacer says is due and flushes the packet, so a loop that spins faster than
-     * messages fill a packet sends packets of a few messages (at 2.5M msg/s, 5.6 messages per packet here; at 500k,
-     * 1.2). An exchange's packetizer under load fills its packets, and a receiver's cost is per packet as much as
+     * messages fill a packet sends packets of a few messages (docs/OPERATIONS.md has the figures). An exchange's
+     * packetizer under load fills its packets, and a receiver's cost is per packet as much as
      * per message (a system call, the kernel's delivery), so a throughput test fed tiny packets measures the feed's
      * packet rate, not its message rate. With an interval, a message waits at most that long after the previous send
      * (its latency timestamp stays the time it was due, so a latency run counts the wait).
