@@ -49,8 +49,10 @@ class LineArbiterFuzzTest
         assertTrue(after - before < 32L << 20, "heap grew by " + (after - before) + " bytes");
 
         // the inputs reached every branch that matters, so the properties above are not vacuous
-        assertTrue(chain.normalizerCounters.messagesPublished().get() > 100_000, "messagesPublished " + chain.normalizerCounters.messagesPublished().get());
-        assertTrue(chain.normalizerCounters.gapNoticesPublished().get() > 1000, "gapNoticesPublished " + chain.normalizerCounters.gapNoticesPublished().get());
+        assertTrue(chain.normalizerCounters.messagesPublished().get() > 100_000,
+            "messagesPublished " + chain.normalizerCounters.messagesPublished().get());
+        assertTrue(chain.normalizerCounters.gapNoticesPublished().get() > 1000,
+            "gapNoticesPublished " + chain.normalizerCounters.gapNoticesPublished().get());
         assertTrue(chain.normalizerCounters.invalidField().get() > 0, "invalidField " + chain.normalizerCounters.invalidField().get());
         assertTrue(chain.feedCounters.truncatedPackets().get() > 0, "truncatedPackets " + chain.feedCounters.truncatedPackets().get());
         assertTrue(chain.feedCounters.malformedBlocks().get() > 0, "malformedBlocks " + chain.feedCounters.malformedBlocks().get());

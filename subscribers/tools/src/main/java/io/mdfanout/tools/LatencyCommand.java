@@ -18,7 +18,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code latency}: end-to-end latency of the chain, per delivered incremental message: this host's wall clock

@@ -35,7 +35,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 /** {@code tail}: prints every decoded message, one human-readable line each. */
 @Command(name = "tail", mixinStandardHelpOptions = true, showDefaultValues = true,
