@@ -123,7 +123,8 @@ public final class LatencyCommand implements Callable<Integer>
                 .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(listener)))
             {
                 exitCode = SessionRun.run(subscriber, listener, stopSignal, readyFile, untilEndOfMessages, timeoutS,
-                    media.pollIdle(subscriberOptions.idle().newIdleStrategy()), subscriberOptions.feedSubscriberContext().recoveryEnabled());
+                    media.pollIdle(subscriberOptions.idle().newIdleStrategy()),
+                    subscriberOptions.feedSubscriberContext().recoveryEnabled());
             }
             stdout.println(recorder.summary("latency"));
             stdout.println(toFanoutSend.summary("latency: to fanout send"));

@@ -102,7 +102,8 @@ public final class RecordCommand implements Callable<Integer>
                 .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(listener)))
             {
                 exitCode = SessionRun.run(subscriber, listener, stopSignal, readyFile, untilEndOfMessages, timeoutS,
-                    media.pollIdle(subscriberOptions.idle().newIdleStrategy()), subscriberOptions.feedSubscriberContext().recoveryEnabled());
+                    media.pollIdle(subscriberOptions.idle().newIdleStrategy()),
+                    subscriberOptions.feedSubscriberContext().recoveryEnabled());
                 stalePartitions = stalePartitions(subscriber);
             }
             if (null != recorder)

@@ -51,7 +51,8 @@ public final class StatsCommand implements Callable<Integer>
             ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle());
             ToolMetrics metrics = new ToolMetrics("stats"); // closed before the media: a scrape reads the driver's counters
             FeedSubscriber subscriber = new FeedSubscriber(metrics.feedSubscriberContext(subscriberOptions)
-                .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(new EventPrinter(new RecoveryEvents(stderr)))))
+                .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog)
+                .listener(new EventPrinter(new RecoveryEvents(stderr)))))
         {
             metrics.start(subscriberOptions.metrics(), media, stderr, "stats");
             final IdleStrategy idle = media.pollIdle(subscriberOptions.idle().newIdleStrategy());
