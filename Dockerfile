@@ -37,9 +37,8 @@ COPY cli/ cli/
 COPY system-tests/pom.xml system-tests/pom.xml
 COPY bench/pom.xml bench/pom.xml
 # Build output that came with the context (a host build, for the prebuilt target) is dropped first.
-# The style check ran in the host build (config/checkstyle is not in the context), so it is skipped here.
 RUN rm -rf target */target subscribers/*/target \
- && mvn -B -ntp -q -pl cli -am package -DskipTests -Dcheckstyle.skip \
+ && mvn -B -ntp -q -pl cli -am package -DskipTests \
  && mkdir -p /dist \
  && cp cli/target/mdfanout.jar /dist/ \
  && cp -r cli/target/lib /dist/lib \
