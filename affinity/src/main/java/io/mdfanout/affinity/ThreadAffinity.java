@@ -226,6 +226,7 @@ public final class ThreadAffinity
     }
 
     /** JNA direct mapping of the two glibc calls; bound once in {@link #bindNative()}. */
+    @SuppressWarnings("checkstyle:MethodName") // JNA binds a native method by its C name
     private static final class LibC
     {
         static native int sched_setaffinity(int pid, NativeLong cpuSetSize, long[] mask) throws LastErrorException;

@@ -503,8 +503,8 @@ public final class Fanout implements AutoCloseable
      * The channel the fanout publishes on: the given term length, max multicast flow control and a
      * log that is not sparse, unless the channel names its own. Max flow control is stated
      * explicitly because it is the contract with subscribers: the publisher follows the fastest
-     * receiver, so a stalled subscriber never slows the others (see docs/OPERATIONS.md for min and tagged). Not sparse (Aeron's default is
-     * sparse): the driver allocates and touches the whole log when the publication is added, so the
+     * receiver, so a stalled subscriber never slows the others (see docs/OPERATIONS.md for min and tagged). Not sparse
+     * (Aeron's default is sparse): the driver allocates and touches the whole log when the publication is added, so the
      * first pass through each term takes no page fault per 4 KiB page on the message path, in the
      * first seconds of a session, when the open brings the day's highest rates. The shared memory
      * it commits at start is what the terms fill after one pass anyway (the chart sizes /dev/shm for it).
@@ -625,7 +625,8 @@ public final class Fanout implements AutoCloseable
             {
                 agent = publishers.length == 1 ? publishers[0] : new CompositeAgent(publishers);
             }
-            runners[0] = new AgentRunner(idleStrategy.newIdleStrategy(config.idleMaxParkNs()), errorHandler, dutyCycleErrors, agent);
+            runners[0] = new AgentRunner(
+                idleStrategy.newIdleStrategy(config.idleMaxParkNs()), errorHandler, dutyCycleErrors, agent);
             AgentRunner.startOnThread(runners[0], threadFactory(PUBLISHER_THREAD));
         }
         else

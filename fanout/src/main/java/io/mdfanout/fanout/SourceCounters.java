@@ -33,7 +33,10 @@ public final class SourceCounters implements AutoCloseable
         downEvents = countersManager.newCounter("fanout source down events", FANOUT_SOURCE_DOWN_EVENTS_TYPE_ID);
     }
 
-    /** @return the {@code SourceStatus} value last derived (0 unknown, 1 live, 2 lines silent, 3 loading, 4 stopped, 5 feed handler down). */
+    /**
+     * @return the {@code SourceStatus} value last derived (0 unknown, 1 live, 2 lines silent, 3 loading, 4 stopped,
+     * 5 feed handler down).
+     */
     public AtomicCounter status()
     {
         return status;

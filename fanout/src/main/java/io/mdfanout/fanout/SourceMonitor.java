@@ -189,7 +189,10 @@ public final class SourceMonitor
         return status;
     }
 
-    /** @return milliseconds since the feed handler's last heartbeat (or since this monitor started, before one), when last derived. */
+    /**
+     * @return milliseconds since the feed handler's last heartbeat (or since this monitor started, before one), when
+     * last derived.
+     */
     public long heartbeatAgeMs()
     {
         return heartbeatAgeMs;

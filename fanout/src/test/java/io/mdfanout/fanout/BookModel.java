@@ -50,7 +50,8 @@ public final class BookModel
             case AddOrderDecoder.TEMPLATE_ID ->
             {
                 final AddOrderDecoder m = new AddOrderDecoder().wrapAndApplyHeader(buffer, 0, header);
-                orders.putIfAbsent(m.orderId(), new Order(m.instrumentId(), m.price().mantissa(), m.shares(), m.sideRaw(), "    "));
+                orders.putIfAbsent(
+                    m.orderId(), new Order(m.instrumentId(), m.price().mantissa(), m.shares(), m.sideRaw(), "    "));
             }
             case AddOrderAttributedDecoder.TEMPLATE_ID ->
             {
@@ -155,7 +156,8 @@ public final class BookModel
         stateMessages.forEach((id, messages) -> messages.forEach((template, bytes) ->
             byInstrument.computeIfAbsent(id, (k) -> new StringBuilder())
                 .append(" msg ").append(template).append('=').append(Arrays.toString(bytes)).append('\n')));
-        new TreeMap<>(orders).forEach((id, order) -> byInstrument.computeIfAbsent(order.instrumentId(), (k) -> new StringBuilder())
+        new TreeMap<>(orders).forEach((id, order) -> byInstrument
+            .computeIfAbsent(order.instrumentId(), (k) -> new StringBuilder())
             .append(" order ").append(id).append(' ').append((char)order.side()).append(' ').append(order.price())
             .append(' ').append(order.shares()).append(" '").append(order.attribution()).append("'\n"));
         byInstrument.forEach((id, text) -> out.append("instrument ").append(id).append('\n').append(text));

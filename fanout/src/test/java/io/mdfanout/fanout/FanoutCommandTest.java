@@ -94,7 +94,8 @@ final class FanoutCommandTest
         commandLine.setOut(new PrintWriter(out, true));
         assertEquals(0, commandLine.execute("--help"));
         for (final String option : List.of("--ring-dir", "--partitions", "--channel", "--stream-id-base", "--aeron-dir",
-            "--driver-threading", "--threading", "--idle-strategy", "--idle-max-park-us", "--heartbeat-interval-ms", "--term-length-bytes",
+            "--driver-threading", "--threading", "--idle-strategy", "--idle-max-park-us", "--heartbeat-interval-ms",
+            "--term-length-bytes",
             "--ring-wait-timeout-s", "--stats-interval-s", "--source-timeout-ms"))
         {
             assertTrue(out.toString().contains(option), option);

@@ -58,6 +58,10 @@ final class SnapshotReader
         }
     }
 
+    private SnapshotReader()
+    {
+    }
+
     /** Parse every complete snapshot in the packets of one publication (one session). */
     static List<Snapshot> read(final List<PacketCollector.Packet> packets, final int sessionId)
     {

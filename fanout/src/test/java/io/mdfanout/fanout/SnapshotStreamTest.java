@@ -44,7 +44,8 @@ final class SnapshotStreamTest
     private static final String PUBLICATION_CHANNEL = CHANNEL + "|mtu=8192|term-length=1m";
     private static final int PARTITION = 1;
     private static final int STREAM_ID = Partitioning.streamId(3000, PARTITION);
-    private static final int SNAPSHOT_STREAM_ID = Partitioning.snapshotStreamId(Partitioning.defaultSnapshotStreamIdBase(3000), PARTITION);
+    private static final int SNAPSHOT_STREAM_ID =
+        Partitioning.snapshotStreamId(Partitioning.defaultSnapshotStreamIdBase(3000), PARTITION);
     private static final int MAX_ORDERS = 4096;
     private static final long NO_HEARTBEAT_NS = TimeUnit.SECONDS.toNanos(1000);
 
@@ -311,7 +312,8 @@ final class SnapshotStreamTest
 
         awaitCondition(() -> !SnapshotReader.read(snapshotPackets.packets, snapshotPublication.sessionId()).isEmpty(),
             "first snapshot of the new publication");
-        final SnapshotReader.Snapshot first = SnapshotReader.read(snapshotPackets.packets, snapshotPublication.sessionId()).get(0);
+        final SnapshotReader.Snapshot first =
+            SnapshotReader.read(snapshotPackets.packets, snapshotPublication.sessionId()).get(0);
         assertEquals(1, first.snapshotId);
         assertEquals(publication.sessionId(), first.incrementalSessionId);
         assertEquals(fullModel.toString(),

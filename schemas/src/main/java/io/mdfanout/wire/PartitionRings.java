@@ -128,7 +128,8 @@ public final class PartitionRings
         final File file = ringFile(directory, partition).toFile();
         if (!file.isFile())
         {
-            throw new ConfigurationException("ring file not found: " + file + " (is the feed handler running with the same --ring-dir?)");
+            throw new ConfigurationException(
+                "ring file not found: " + file + " (is the feed handler running with the same --ring-dir?)");
         }
         final int capacity = capacityOf(file.length());
         if (capacity < 0)

@@ -34,7 +34,8 @@ class WireFormatTest
         assertEquals(123456789L, WireFormat.exchangeSequence(buffer, 4));
         assertEquals(34_200_000_000_001L, WireFormat.exchangeTimestamp(buffer, 4));
         assertEquals(4_000_000_000L, WireFormat.instrumentId(buffer, 4));
-        assertEquals(WireFormat.HEADER_LENGTH + AddOrderEncoder.BLOCK_LENGTH, WireFormat.messageLength(encoder.encodedLength() - 0));
+        assertEquals(WireFormat.HEADER_LENGTH + AddOrderEncoder.BLOCK_LENGTH,
+            WireFormat.messageLength(encoder.encodedLength() - 0));
     }
 
     @Test

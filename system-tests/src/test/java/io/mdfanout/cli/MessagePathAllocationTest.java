@@ -288,7 +288,8 @@ class MessagePathAllocationTest
             final Packets packets = new Packets();
             final MoldUdp64Packetizer packetizer = new MoldUdp64Packetizer("ALLOCTEST", 1400,
                 TimeUnit.SECONDS.toNanos(1), new SystemNanoClock(),
-                (buffer, offset, length) -> packets.add(buffer, offset, length), new SimulatorCounters(new InMemoryCounters(64).countersManager()));
+                (buffer, offset, length) -> packets.add(buffer, offset, length),
+                new SimulatorCounters(new InMemoryCounters(64).countersManager()));
             final SessionGenerator generator = new SessionGenerator(7, new SessionConfig().symbols(64).messageCount(MESSAGES));
             final ItchEvent event = new ItchEvent();
             while (generator.next(event))

@@ -144,7 +144,8 @@ class SourceLivenessTest
     /** Orders {@code first .. first + count - 1}, instrument = order id, into the rings as a feed handler writes them. */
     private static void writeOrders(final List<PartitionRings.MappedRing> rings, final long first, final int count)
     {
-        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH + AddOrderEncoder.BLOCK_LENGTH]);
+        final UnsafeBuffer buffer =
+            new UnsafeBuffer(new byte[MessageHeaderEncoder.ENCODED_LENGTH + AddOrderEncoder.BLOCK_LENGTH]);
         final AddOrderEncoder encoder = new AddOrderEncoder();
         for (long id = first; id < first + count; id++)
         {

@@ -74,7 +74,8 @@ final class PartitionStateTest
     {
         final int valuesLength = 4 * 1024;
         return new CountersManager(
-            new UnsafeBuffer(ByteBuffer.allocateDirect(valuesLength * (CountersReader.METADATA_LENGTH / CountersReader.COUNTER_LENGTH))),
+            new UnsafeBuffer(ByteBuffer.allocateDirect(
+                valuesLength * (CountersReader.METADATA_LENGTH / CountersReader.COUNTER_LENGTH))),
             new UnsafeBuffer(ByteBuffer.allocateDirect(valuesLength)));
     }
 
@@ -387,7 +388,8 @@ final class PartitionStateTest
             }
             // Only a crash after the commit marker, before the undo log was emptied, keeps the message.
             final boolean committed = recoveredDump.equals(after);
-            assertTrue(committed || recoveredDump.equals(before), what + " crash at step " + step + ":\n" + recoveredDump + "\nbefore:\n" + before);
+            assertTrue(committed || recoveredDump.equals(before),
+                what + " crash at step " + step + ":\n" + recoveredDump + "\nbefore:\n" + before);
             assertArrayEquals(committed ? afterBytes : beforeBytes, recoveredBytes, what + " bytes, crash at step " + step);
             step++;
         }
@@ -446,7 +448,8 @@ final class PartitionStateTest
         {
             final byte[] header = new byte[StateLayout.UNDO_LOG_OFFSET];
             file.readFully(header);
-            java.util.Arrays.fill(header, StateLayout.UNDO_COUNT_OFFSET, StateLayout.UNDO_SAVED_LAST_EXCHANGE_TIMESTAMP_OFFSET + 8, (byte)0);
+            java.util.Arrays.fill(
+                header, StateLayout.UNDO_COUNT_OFFSET, StateLayout.UNDO_SAVED_LAST_EXCHANGE_TIMESTAMP_OFFSET + 8, (byte)0);
             final byte[] poolAndIndex = new byte[layout.instrumentsOffset - layout.poolOffset];
             file.seek(layout.poolOffset);
             file.readFully(poolAndIndex);

@@ -18,8 +18,8 @@ import java.nio.file.Paths;
 
 /**
  * Configuration of a feed handler: where the MoldUDP64 feed arrives (line A, optionally line B),
- * how gaps are recovered and how the partition rings are laid out. Fluent setters with the command-line defaults; {@link #validate()} checks
- * everything and reports the first problem as a one-line {@link IllegalArgumentException}.
+ * how gaps are recovered and how the partition rings are laid out. Fluent setters with the command-line defaults;
+ * {@link #validate()} checks everything and reports the first problem as a one-line {@link IllegalArgumentException}.
  */
 public final class FeedHandlerConfig
 {

@@ -33,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  * layer): a NASDAQ binary ITCH 5.0 file (the exchange sequence of each message is its 1-based
  * record index), or a pcap/pcapng capture of MoldUDP64 traffic (each selected UDP payload goes
  * through the same {@link LineArbiter} as live traffic, as a single line with no recovery, so the exchange
- * sequence is the MoldUDP64 sequence and every gap publishes a GapNotice at once). Ring files are created at start and left in place.
+ * sequence is the MoldUDP64 sequence and every gap publishes a GapNotice at once). Ring files are created at start
+ * and left in place.
  * <p>
  * On a terminal a progress line (percent of the file, messages/s, ETA) is redrawn in place; otherwise
  * periodic stats lines go to stderr. A summary line ends the replay either way.

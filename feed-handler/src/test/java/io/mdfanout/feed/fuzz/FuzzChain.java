@@ -15,8 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The live path under fuzz: MoldUDP64 line arbiter (one line, gaps declared at once) -> normalizer ->
- * two partition rings, drained and validated after every input. The rings hold far more than one maximal datagram produces, so the
- * normalizer never waits on a full ring (which would hang the test, not the feed).
+ * two partition rings, drained and validated after every input. The rings hold far more than one maximal datagram
+ * produces, so the normalizer never waits on a full ring (which would hang the test, not the feed).
  */
 final class FuzzChain
 {

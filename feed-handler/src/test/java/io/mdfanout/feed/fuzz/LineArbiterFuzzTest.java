@@ -49,14 +49,21 @@ class LineArbiterFuzzTest
         assertTrue(after - before < 32L << 20, "heap grew by " + (after - before) + " bytes");
 
         // the inputs reached every branch that matters, so the properties above are not vacuous
-        assertTrue(chain.normalizerCounters.messagesPublished().get() > 100_000, "messagesPublished " + chain.normalizerCounters.messagesPublished().get());
-        assertTrue(chain.normalizerCounters.gapNoticesPublished().get() > 1000, "gapNoticesPublished " + chain.normalizerCounters.gapNoticesPublished().get());
-        assertTrue(chain.normalizerCounters.invalidField().get() > 0, "invalidField " + chain.normalizerCounters.invalidField().get());
-        assertTrue(chain.feedCounters.truncatedPackets().get() > 0, "truncatedPackets " + chain.feedCounters.truncatedPackets().get());
-        assertTrue(chain.feedCounters.malformedBlocks().get() > 0, "malformedBlocks " + chain.feedCounters.malformedBlocks().get());
+        assertTrue(chain.normalizerCounters.messagesPublished().get() > 100_000,
+            "messagesPublished " + chain.normalizerCounters.messagesPublished().get());
+        assertTrue(chain.normalizerCounters.gapNoticesPublished().get() > 1000,
+            "gapNoticesPublished " + chain.normalizerCounters.gapNoticesPublished().get());
+        assertTrue(chain.normalizerCounters.invalidField().get() > 0,
+            "invalidField " + chain.normalizerCounters.invalidField().get());
+        assertTrue(chain.feedCounters.truncatedPackets().get() > 0,
+            "truncatedPackets " + chain.feedCounters.truncatedPackets().get());
+        assertTrue(chain.feedCounters.malformedBlocks().get() > 0,
+            "malformedBlocks " + chain.feedCounters.malformedBlocks().get());
         assertTrue(chain.feedCounters.wrongSession().get() > 0, "wrongSession " + chain.feedCounters.wrongSession().get());
-        assertTrue(chain.feedCounters.duplicatePackets().get() > 0, "duplicatePackets " + chain.feedCounters.duplicatePackets().get());
-        assertTrue(chain.feedCounters.duplicateMessages().get() > 0, "duplicateMessages " + chain.feedCounters.duplicateMessages().get());
+        assertTrue(chain.feedCounters.duplicatePackets().get() > 0,
+            "duplicatePackets " + chain.feedCounters.duplicatePackets().get());
+        assertTrue(chain.feedCounters.duplicateMessages().get() > 0,
+            "duplicateMessages " + chain.feedCounters.duplicateMessages().get());
         assertTrue(chain.feedCounters.heartbeats().get() > 0, "heartbeats " + chain.feedCounters.heartbeats().get());
     }
 

@@ -143,9 +143,13 @@ class GlimpseSimulatorTest
                 boolean more = true;
                 while (more)
                 {
-                    for (int i = 0; i < 20 && (more = generator.next(event)); i++)
+                    for (int i = 0; i < 20 && more; i++)
                     {
-                        packetizer.append(event);
+                        more = generator.next(event);
+                        if (more)
+                        {
+                            packetizer.append(event);
+                        }
                     }
                     packetizer.flush();
                     snapshots.poll();

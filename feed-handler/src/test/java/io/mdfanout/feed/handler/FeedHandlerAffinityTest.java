@@ -83,7 +83,8 @@ final class FeedHandlerAffinityTest
             assertTrue(run.output().contains("feed-handler: cpu pinning: feed-receive->" + oneCpu + "; JVM and OS on " +
                 "the same CPUs (no CPU to spare: the busy threads back off when idle) (allowed " + oneCpu +
                 ", --cpus auto)"), String.join("\n", run.output()));
-            assertTrue(run.output().stream().anyMatch((line) -> line.equals("feed-handler: idle strategy backoff (busy-spin asked; the receive thread shares its CPU)")),
+            assertTrue(run.output().stream().anyMatch((line) -> line.equals(
+                "feed-handler: idle strategy backoff (busy-spin asked; the receive thread shares its CPU)")),
                 "busy-spin asked, backoff run: " + String.join("\n", run.output()));
         }
         finally

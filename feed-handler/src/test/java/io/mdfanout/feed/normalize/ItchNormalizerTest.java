@@ -38,7 +38,6 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * ITCH bytes -> MoldUDP64 packet -> onPacket -> ring -> decoded with the generated SBE decoders,

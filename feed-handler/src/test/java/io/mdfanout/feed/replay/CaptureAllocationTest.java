@@ -6,7 +6,6 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.nio.ByteOrder;
 
 import static io.mdfanout.feed.replay.CaptureFiles.ip;

@@ -126,7 +126,8 @@ class ReplayCommandCaptureTest
     void captureOptionsOnAnItchFileAreNoted() throws IOException
     {
         final Path itch = dir.resolve("feed.itch");
-        Files.write(itch, new byte[] {0, 12, 'S', 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 'O', 0, 12, 'S', 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 'C'});
+        Files.write(itch, new byte[] {0, 12, 'S', 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 'O',
+            0, 12, 'S', 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 'C'});
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         assertEquals(0, execute(err, "--file", itch.toString(), "--ring-dir", dir.resolve("rings").toString(),
             "--partitions", "1", "--ring-capacity-bytes", "65536", "--port", "48013", "--progress", "off"));

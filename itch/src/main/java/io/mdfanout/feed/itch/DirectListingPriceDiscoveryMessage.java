@@ -3,7 +3,8 @@ package io.mdfanout.feed.itch;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * Flyweight over an ITCH 5.0 'O' message (Direct Listing with Capital Raise Price Discovery), fields at the specification's offsets.
+ * Flyweight over an ITCH 5.0 'O' message (Direct Listing with Capital Raise Price Discovery), fields at the
+ * specification's offsets.
  */
 public final class DirectListingPriceDiscoveryMessage extends ItchMessage
 {

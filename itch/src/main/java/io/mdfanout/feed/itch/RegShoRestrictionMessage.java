@@ -3,7 +3,8 @@ package io.mdfanout.feed.itch;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * Flyweight over an ITCH 5.0 'Y' message (Reg SHO Short Sale Price Test Restricted Indicator), fields at the specification's offsets.
+ * Flyweight over an ITCH 5.0 'Y' message (Reg SHO Short Sale Price Test Restricted Indicator), fields at the
+ * specification's offsets.
  */
 public final class RegShoRestrictionMessage extends ItchMessage
 {

@@ -897,7 +897,8 @@ public final class SessionGenerator
     /** SplitMix64: fast, allocation-free, and the same sequence on every JVM. */
     private long nextRandom()
     {
-        long z = (rngState += 0x9E3779B97F4A7C15L);
+        rngState += 0x9E3779B97F4A7C15L;
+        long z = rngState;
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return z ^ (z >>> 31);

@@ -216,7 +216,8 @@ class SimulatorCommandTest
         assertEquals(ExitCodes.CONFIG, execute("--session", "ELEVENCHARS"));
         assertEquals(ExitCodes.CONFIG, execute("--interface", "192.0.2.123", "--messages", "1000"));
         assertEquals(ExitCodes.CONFIG, execute("--group", "10.1.1.1", "--messages", "1000"));
-        assertEquals(ExitCodes.CONFIG, execute("--burst-rate", "1000", "--burst-duration-ms", "2000", "--burst-every-ms", "1000"));
+        assertEquals(ExitCodes.CONFIG,
+            execute("--burst-rate", "1000", "--burst-duration-ms", "2000", "--burst-every-ms", "1000"));
         assertEquals(ExitCodes.CONFIG, execute("--max-packet-bytes", "10", "--messages", "1000"));
         assertEquals(ExitCodes.CONFIG, execute("--port-b", "47001", "--messages", "1000"));
         assertEquals(ExitCodes.CONFIG, execute("--drop-b", "1:5", "--messages", "1000"));
@@ -232,7 +233,8 @@ class SimulatorCommandTest
         assertEquals(ExitCodes.CONFIG, execute("--warmup-messages", "1000", "--messages", "1000"));
         assertEquals(ExitCodes.CONFIG, execute("--warmup-messages", "-1", "--messages", "1000"));
         assertEquals(ExitCodes.CONFIG, execute("--warmup-rate", "-5", "--messages", "1000"));
-        assertEquals(ExitCodes.CONFIG, execute("--warmup-messages", "10", "--warmup-rate", "0", "--rate", "0", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG,
+            execute("--warmup-messages", "10", "--warmup-rate", "0", "--rate", "0", "--messages", "1000"));
         assertEquals(ExitCodes.CONFIG, execute("--coalesce-us", "-1", "--messages", "1000"));
         assertEquals(ExitCodes.CONFIG, execute("--coalesce-us", "100001", "--messages", "1000"));
         assertEquals(ExitCodes.CONFIG, execute("--no-send", "--coalesce-us", "10", "--messages", "1000", "--itch-file",

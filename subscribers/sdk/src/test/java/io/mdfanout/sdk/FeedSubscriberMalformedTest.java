@@ -38,7 +38,8 @@ class FeedSubscriberMalformedTest
         final int streamIdBase = 1300;
         final String channel = TestMedia.channel(PORT);
         final RecordingListener listener = new RecordingListener();
-        try (FeedSubscriber subscriber = new FeedSubscriber(media.context(channel, streamIdBase).partitionCount(1).listener(listener));
+        try (FeedSubscriber subscriber = new FeedSubscriber(
+                media.context(channel, streamIdBase).partitionCount(1).listener(listener));
             ExclusivePublication publication = media.publication(channel, Partitioning.streamId(streamIdBase, PARTITION)))
         {
             TestMedia.awaitConnected(subscriber, publication);

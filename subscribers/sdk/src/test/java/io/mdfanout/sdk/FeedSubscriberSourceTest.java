@@ -166,7 +166,8 @@ class FeedSubscriberSourceTest
             long snapshotId = 7;
             while (subscriber.isRecovering(PARTITION))
             {
-                feed.snapshots.trySend(StreamPublisher.snapshot(PARTITION, snapshotId++, feed.incremental.sessionId(), at110, 110),
+                feed.snapshots.trySend(
+                    StreamPublisher.snapshot(PARTITION, snapshotId++, feed.incremental.sessionId(), at110, 110),
                     4, i -> false);
                 final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
                 while (System.nanoTime() < until)

@@ -67,7 +67,8 @@ public final class TestMedia implements AutoCloseable, BeforeAllCallback, AfterA
         driver = MediaDriver.launch(new MediaDriver.Context()
             .aeronDirectoryName(dir)
             .threadingMode(ThreadingMode.SHARED)
-            .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1)))
+            .sharedIdleStrategy(
+                new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1)))
             .publicationTermBufferLength(1024 * 1024)
             .socketRcvbufLength(2 * 1024 * 1024)
             .socketSndbufLength(2 * 1024 * 1024)

@@ -39,17 +39,6 @@ import java.util.concurrent.Callable;
         + "run the simulator with --latency-timestamps.")
 public final class LatencyCommand implements Callable<Integer>
 {
-    /** Exit code when nothing was lost. */
-    public static final int EXIT_CLEAN = SessionRun.EXIT_CLEAN;
-    /** Exit code for an I/O error or another failure while running. */
-    public static final int EXIT_ERROR = SessionRun.EXIT_ERROR;
-    /** Exit code for a wrong option value. */
-    public static final int EXIT_CONFIG = SessionRun.EXIT_CONFIG;
-    /** Exit code when data was lost. */
-    public static final int EXIT_DATA_LOSS = SessionRun.EXIT_DATA_LOSS;
-    /** Exit code when --timeout-s expired first. */
-    public static final int EXIT_TIMEOUT = SessionRun.EXIT_TIMEOUT;
-
     @Mixin
     SubscriberOptions subscriberOptions;
 
@@ -94,7 +83,7 @@ public final class LatencyCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             stderr.println("latency: " + ex.getMessage());
-            return EXIT_CONFIG;
+            return ExitCodes.CONFIG;
         }
 
         final ToolMetrics metrics = new ToolMetrics("latency");
@@ -116,7 +105,7 @@ public final class LatencyCommand implements Callable<Integer>
             stdout.println("latency: messages=" + counters.messages() + " gaps=" + counters.gaps() +
                 " missing=" + counters.missingMessages() + " malformed=" + counters.malformed() +
                 " stale=" + counters.staleEvents() + " recoveries=" + counters.recoveries() +
-                (EXIT_TIMEOUT == exitCode ? " (timed out)" : ""));
+                (ExitCodes.TIMEOUT == exitCode ? " (timed out)" : ""));
             stdout.println("latency: " + driverSummary);
             if (null != hgrmOut)
             {

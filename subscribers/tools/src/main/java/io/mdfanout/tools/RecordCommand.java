@@ -30,17 +30,6 @@ import java.util.concurrent.Callable;
     description = "Record every received message to a binary file (for automated tests).")
 public final class RecordCommand implements Callable<Integer>
 {
-    /** Exit code when the books are good: nothing lost, or (with recovery) every loss recovered. */
-    public static final int EXIT_CLEAN = SessionRun.EXIT_CLEAN;
-    /** Exit code for an I/O error or another failure while running. */
-    public static final int EXIT_ERROR = SessionRun.EXIT_ERROR;
-    /** Exit code for a wrong option value. */
-    public static final int EXIT_CONFIG = SessionRun.EXIT_CONFIG;
-    /** Exit code when a partition is still stale, or (without recovery) a gap or malformed packet was seen. */
-    public static final int EXIT_DATA_LOSS = SessionRun.EXIT_DATA_LOSS;
-    /** Exit code when --timeout-s expired first. */
-    public static final int EXIT_TIMEOUT = SessionRun.EXIT_TIMEOUT;
-
     @Mixin
     SubscriberOptions subscriberOptions;
 
@@ -72,7 +61,7 @@ public final class RecordCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             stderr.println("record: " + ex.getMessage());
-            return EXIT_CONFIG;
+            return ExitCodes.CONFIG;
         }
 
         final OrderBooks books = null != booksOut ? new OrderBooks() : null;
@@ -110,7 +99,7 @@ public final class RecordCommand implements Callable<Integer>
                 " malformedSnapshot=" + counters.malformedSnapshotPackets() + " stalePartitions=" +
                 stalePartitions +
                 " oldSession=" + counters.oldSessionPackets() + " silent=" + counters.silentStreams() +
-                (EXIT_TIMEOUT == exitCode ? " (timed out)" : ""));
+                (ExitCodes.TIMEOUT == exitCode ? " (timed out)" : ""));
             stdout.println("record: " + driverSummary);
             return exitCode;
         }

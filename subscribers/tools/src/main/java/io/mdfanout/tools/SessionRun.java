@@ -14,27 +14,16 @@ import java.util.concurrent.TimeUnit;
 /**
  * The options, poll loop and exit codes of the tools made for automated runs ({@code record},
  * {@code latency}), a picocli mixin: poll until stopped, until END_OF_MESSAGES on every partition with none of
- * them stale, or until the timeout; touch a ready file once every partition stream is connected.
+ * them stale, or until the timeout; touch a ready file once every partition stream is connected. Exit codes
+ * ({@link ExitCodes}): data loss when a partition is still recovering at the end, or (without recovery) a gap or
+ * malformed packet was seen; a partition stale only because its source is down has lost nothing (an ended session's
+ * feed handler may stop).
  */
 final class SessionRun
 {
-    /** The books are good: nothing lost, or (with recovery) every loss recovered. */
-    static final int EXIT_CLEAN = ExitCodes.OK;
-    /** An I/O error or another failure while running. */
-    static final int EXIT_ERROR = ExitCodes.FAILURE;
-    /** A wrong option value. */
-    static final int EXIT_CONFIG = ExitCodes.CONFIG;
-    /**
-     * A partition is still recovering, or (without recovery) a gap or malformed packet was seen. A partition
-     * stale only because its source is down has lost nothing (an ended session's feed handler may stop).
-     */
-    static final int EXIT_DATA_LOSS = ExitCodes.DATA_LOSS;
-    /** The timeout expired first. */
-    static final int EXIT_TIMEOUT = ExitCodes.TIMEOUT;
-
     @Option(names = "--until-end-of-messages", defaultValue = "false",
-        description = "Stop once a SystemEvent END_OF_MESSAGES has been received on every subscribed partition "
-            + "and none is stale (with recovery on, a partition still recovering is waited for).")
+        description = "Stop once a SystemEvent END_OF_MESSAGES has been received on every subscribed partition " +
+            "and none is stale (with recovery on, a partition still recovering is waited for).")
     boolean untilEndOfMessages;
 
     @Option(names = "--timeout-s", defaultValue = "0",
@@ -118,17 +107,17 @@ final class SessionRun
             }
             if (System.nanoTime() > deadline)
             {
-                return EXIT_TIMEOUT;
+                return ExitCodes.TIMEOUT;
             }
             idle.idle(work);
         }
 
         if (!noneStale(subscriber, partitions))
         {
-            return EXIT_DATA_LOSS;
+            return ExitCodes.DATA_LOSS;
         }
         final SubscriberCounters counters = subscriber.counters();
-        return recoveryEnabled || (0 == counters.gaps() && 0 == counters.malformed()) ? EXIT_CLEAN : EXIT_DATA_LOSS;
+        return recoveryEnabled || (0 == counters.gaps() && 0 == counters.malformed()) ? ExitCodes.OK : ExitCodes.DATA_LOSS;
     }
 
     private static boolean noneStale(final FeedSubscriber subscriber, final int[] partitions)

@@ -19,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The check command's failing side, in-process over a real media driver: with no feed on the channel it fails
- * (exit 4, data loss) and says why, and wrong option values are configuration errors (exit 3). Its passing side runs in the node test,
- * as the chart's helm test against the real chain.
+ * (exit 4, data loss) and says why, and wrong option values are configuration errors (exit 3). Its passing side
+ * runs in the node test, as the chart's helm test against the real chain.
  */
 class CheckCommandTest
 {

@@ -16,6 +16,7 @@ import io.mdfanout.sbe.SnapshotInstrumentEncoder;
 import io.mdfanout.sbe.SnapshotOrderEncoder;
 import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.sbe.SystemEventEncoder;
+import io.mdfanout.wire.ExitCodes;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -104,7 +105,7 @@ class RecordCommandTest
 
             offerTwoPartitionSession(partition0, partition1);
 
-            assertEquals(RecordCommand.EXIT_CLEAN, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
+            assertEquals(ExitCodes.OK, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
             assertTrue(stdout.toString().contains("messages=8 gaps=0"), stdout.toString());
 
             final List<List<byte[]>> recorded = List.of(new ArrayList<>(), new ArrayList<>());
@@ -150,7 +151,7 @@ class RecordCommandTest
 
             offerTwoPartitionSession(partition0, partition1);
 
-            assertEquals(RecordCommand.EXIT_CLEAN, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
+            assertEquals(ExitCodes.OK, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
             assertTrue(stdout.toString().contains("messages=8 gaps=0 missing=0"), stdout.toString());
             assertTrue(stdout.toString().contains(" records=0 "), stdout.toString());
         }
@@ -174,11 +175,11 @@ class RecordCommandTest
             begin(0, 3); // sequence 2 lost
             endOfMessages();
             offer(partition0, 0);
-            assertEquals(RecordCommand.EXIT_DATA_LOSS, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
+            assertEquals(ExitCodes.DATA_LOSS, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
         }
 
         final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        assertEquals(RecordCommand.EXIT_TIMEOUT, runRecord(stdout,
+        assertEquals(ExitCodes.TIMEOUT, runRecord(stdout,
             "--channel", CHANNEL, "--stream-id-base", "1590", "--partitions", "1",
             "--out", tempDir.resolve("timeout.bin").toString(), "--until-end-of-messages", "--timeout-s", "1")
             .get(15, TimeUnit.SECONDS));
@@ -187,7 +188,7 @@ class RecordCommandTest
         final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
         final RecordCommand command = new RecordCommand();
         command.stderr = new PrintStream(stderr, true, StandardCharsets.UTF_8);
-        assertEquals(RecordCommand.EXIT_CONFIG, new CommandLine(command).execute(
+        assertEquals(ExitCodes.CONFIG, new CommandLine(command).execute(
             "--partitions", "2", "--partition", "5", "--out", tempDir.resolve("bad.bin").toString()));
         assertEquals("record: --partition 5 is outside 0..1 (--partitions 2)\n",
             stderr.toString(StandardCharsets.UTF_8));
@@ -239,7 +240,7 @@ class RecordCommandTest
             begin(0, 12);
             endOfMessages();
             offer(incremental, 0);
-            assertEquals(RecordCommand.EXIT_CLEAN, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
+            assertEquals(ExitCodes.OK, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
             final String output = stdout.toString();
             assertTrue(output.contains("RECOVERED partition=0 snapshotId="), output);
             assertTrue(output.contains(" lastStreamSequence=10 staleMs="), output);
@@ -304,7 +305,7 @@ class RecordCommandTest
             snapshotEnd(1, 12, 3, 1, 1, 3);
             offerUnrecorded(snapshots);
 
-            assertEquals(RecordCommand.EXIT_CLEAN, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
+            assertEquals(ExitCodes.OK, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
             final String output = stdout.toString();
             assertTrue(output.contains("RECOVERED partition=0 snapshotId=1 lastStreamSequence=12 staleMs="), output);
             assertTrue(output.contains("stalePartitions=[]"), output);
