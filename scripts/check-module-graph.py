@@ -57,6 +57,9 @@ def pom_graph(root_dir):
         for dep in pom.findall("m:dependencies/m:dependency", POM_NS):
             artifact = dep.find("m:artifactId", POM_NS).text.strip()
             if artifact not in by_artifact:
+                if artifact.startswith("mdfanout-"):
+                    UNKNOWN.append("%s -> %s: the pom names a project artifact that is no module of the reactor" %
+                                   (rel, artifact))
                 continue
             scope = dep.find("m:scope", POM_NS)
             dep_type = dep.find("m:type", POM_NS)
@@ -71,6 +74,8 @@ def pom_graph(root_dir):
         graph[rel] = (set(compile_deps), set(test_only))
     return [rel for rel, _ in modules], graph
 
+
+UNKNOWN = []
 
 LINE = re.compile(r"^\s*(\S+)\s*->\s*([^()]*?)\s*(?:\(test:\s*([^)]*)\))?\s*$")
 
@@ -99,7 +104,7 @@ def design_graph(design_path):
 def differences(root_dir, design_path):
     pom_order, poms = pom_graph(root_dir)
     doc_order, doc = design_graph(design_path)
-    problems = []
+    problems = list(dict.fromkeys(UNKNOWN))
     for module in pom_order:
         if module not in doc:
             problems.append("module %s: in the poms, missing from DESIGN.md" % module)
