@@ -11,6 +11,7 @@ import io.mdfanout.fanout.snapshot.SnapshotCounters;
 import io.mdfanout.fanout.snapshot.SnapshotPublisher;
 import io.mdfanout.fanout.state.PartitionState;
 import io.mdfanout.fanout.state.PartitionStateCounters;
+import io.mdfanout.wire.ConfigurationException;
 import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.PartitionRings;
 import io.mdfanout.wire.Partitioning;
@@ -356,7 +357,7 @@ public final class Fanout implements AutoCloseable
                     if (null != ex.getMessage() && ex.getMessage().contains("another layout"))
                     {
                         // Files appear whole (renamed into place), so one of another layout will not change.
-                        throw new IllegalStateException(ex.getMessage() + ": refusing it; stop whatever wrote it " +
+                        throw new ConfigurationException(ex.getMessage() + ": refusing it; stop whatever wrote it " +
                             "and start the feed handler of this release on " + directory, ex);
                     }
                     lastError = ex;
@@ -364,7 +365,7 @@ public final class Fanout implements AutoCloseable
             }
             else if (file.isFile() && file.length() > 0)
             {
-                throw new IllegalStateException("ring file " + file + " has another layout (" + file.length() +
+                throw new ConfigurationException("ring file " + file + " has another layout (" + file.length() +
                     " bytes fit no ring of this release): refusing it");
             }
 

@@ -159,7 +159,7 @@ public final class FanoutCommand implements Callable<Integer>
     /**
      * Run the fanout until SIGINT or SIGTERM.
      *
-     * @return 0 after a signal, 1 on a runtime failure, 2 on invalid options.
+     * @return an {@link ExitCodes} code: OK after a signal, FAILURE on a runtime failure, CONFIG on invalid options.
      */
     public Integer call()
     {
@@ -219,7 +219,7 @@ public final class FanoutCommand implements Callable<Integer>
                     return ExitCodes.OK;
                 }
                 err.println("fanout: " + ex.getMessage());
-                return ex instanceof IllegalArgumentException ? 2 : 1; // 2: options that disagree with the rings
+                return ExitCodes.of(ex); // options that disagree with the rings: configuration
             }
             finally
             {
