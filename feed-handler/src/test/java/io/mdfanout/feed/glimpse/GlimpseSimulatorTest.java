@@ -11,6 +11,7 @@ import io.mdfanout.feed.sim.SessionConfig;
 import io.mdfanout.feed.sim.SessionGenerator;
 import io.mdfanout.feed.sim.SimulatorCommand;
 import io.mdfanout.feed.sim.SimulatorCounters;
+import io.mdfanout.wire.ExitCodes;
 import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -279,7 +280,7 @@ class GlimpseSimulatorTest
         {
             System.setErr(saved);
         }
-        assertEquals(SimulatorCommand.EXIT_CONFIG, exit);
+        assertEquals(ExitCodes.CONFIG, exit);
         assertEquals(message, bytes.toString(StandardCharsets.UTF_8).trim());
     }
 

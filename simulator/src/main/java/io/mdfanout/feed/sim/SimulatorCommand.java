@@ -14,6 +14,7 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,10 +51,6 @@ public final class SimulatorCommand implements Callable<Integer>
     /** How often the end-of-session packet is repeated while the retransmission server lingers. */
     static final long END_OF_SESSION_REPEAT_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
-    /** Exit code of a bad configuration ({@link ExitCodes#CONFIG}). */
-    public static final int EXIT_CONFIG = ExitCodes.CONFIG;
-    /** Exit code of an I/O failure ({@link ExitCodes#FAILURE}). */
-    public static final int EXIT_IO = ExitCodes.FAILURE;
     /** Largest retransmission history: its slots (2 + 50 bytes a message) must fit one 2 GiB array. */
     public static final int MAX_HISTORY_MESSAGES = 40_000_000;
     /** Largest --coalesce-us: a tenth of a second, past which it is an outage rather than packing. */
@@ -262,7 +259,7 @@ public final class SimulatorCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             err.println("simulator: " + ex.getMessage());
-            return EXIT_CONFIG;
+            return ExitCodes.CONFIG;
         }
 
         final CountDownLatch stopped = new CountDownLatch(1);
@@ -287,13 +284,13 @@ public final class SimulatorCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             err.println("simulator: " + ex.getMessage());
-            return EXIT_CONFIG;
+            return ExitCodes.CONFIG;
         }
         catch (final IOException ex)
         {
             RoleErrorLog.open(RoleErrorLog.tempDirectory(), "simulator", null, err).record(ex);
             err.println("simulator: I/O error: " + ex);
-            return ex instanceof java.nio.file.NoSuchFileException ? EXIT_CONFIG : EXIT_IO;
+            return ex instanceof NoSuchFileException ? ExitCodes.CONFIG : ExitCodes.FAILURE;
         }
         finally
         {
@@ -482,7 +479,7 @@ public final class SimulatorCommand implements Callable<Integer>
             }
             if (null != packetizer && !endCapture(packetizer, pcap))
             {
-                return EXIT_IO;
+                return ExitCodes.FAILURE;
             }
         }
         final double elapsedS = (System.nanoTime() - startNs) / 1e9;
@@ -518,7 +515,7 @@ public final class SimulatorCommand implements Callable<Integer>
             }
             if (!endCapture(packetizer, pcap))
             {
-                return EXIT_IO;
+                return ExitCodes.FAILURE;
             }
             final double elapsedS = (System.nanoTime() - startNs) / 1e9;
             out.printf(Locale.ROOT, "simulator: wrote %d messages of %s to %s in %.3f s (%.0f msg/s)%n",
@@ -534,7 +531,7 @@ public final class SimulatorCommand implements Callable<Integer>
             session, maxPacketBytes, TimeUnit.MILLISECONDS.toNanos(heartbeatIntervalMs), clock, sink, counters);
     }
 
-    /** After a session read from a file: 0, or EXIT_IO with the reason when a bad record ended it early. */
+    /** After a session read from a file: 0, or ExitCodes.FAILURE with the reason when a bad record ended it early. */
     private int inputError(final ItchFileSource source)
     {
         if (null == source || null == source.error())
@@ -543,7 +540,7 @@ public final class SimulatorCommand implements Callable<Integer>
         }
         err.println("simulator: input ended early after " + source.emitted() + " messages (they were sent, then " +
             "the end of session): " + source.error());
-        return EXIT_IO;
+        return ExitCodes.FAILURE;
     }
 
     private int send(final SessionConfig config, final SimulatorCounters counters) throws IOException
@@ -700,12 +697,12 @@ public final class SimulatorCommand implements Callable<Integer>
         if (null != simulator.fileError())
         {
             err.println("simulator: ITCH file output stopped: " + simulator.fileError());
-            return EXIT_IO;
+            return ExitCodes.FAILURE;
         }
         if (!pcapOk)
         {
             err.println("simulator: pcap output stopped: " + pcap.error());
-            return EXIT_IO;
+            return ExitCodes.FAILURE;
         }
         return 0;
     }

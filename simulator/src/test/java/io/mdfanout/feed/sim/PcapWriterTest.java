@@ -1,5 +1,6 @@
 package io.mdfanout.feed.sim;
 
+import io.mdfanout.wire.ExitCodes;
 import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -105,7 +106,7 @@ class PcapWriterTest
     @Test
     void aCaptureThatCannotBeCreatedIsAConfigurationError()
     {
-        assertEquals(SimulatorCommand.EXIT_CONFIG, new CommandLine(new SimulatorCommand()).execute("--no-send",
+        assertEquals(ExitCodes.CONFIG, new CommandLine(new SimulatorCommand()).execute("--no-send",
             "--pcap-file", dir.resolve("no/such/dir/x.pcap").toString(), "--messages", "1000"));
     }
 

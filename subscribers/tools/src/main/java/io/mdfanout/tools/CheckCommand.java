@@ -33,9 +33,6 @@ import java.util.concurrent.TimeUnit;
         "for --duration-s and the books hold orders; otherwise fail (exit 4) saying why.")
 public final class CheckCommand implements Callable<Integer>
 {
-    /** Exit status of a check that ran and found the feed not healthy. */
-    public static final int FAILED = ExitCodes.DATA_LOSS;
-
     @Mixin
     SubscriberOptions subscriberOptions;
 
@@ -114,14 +111,14 @@ public final class CheckCommand implements Callable<Integer>
         catch (final RuntimeException ex)
         {
             stderr.println("check: " + ex.getMessage());
-            return FAILED;
+            return ExitCodes.DATA_LOSS;
         }
     }
 
     private int fail(final Watcher watcher, final int[] partitions, final String why)
     {
         stdout.println("check: FAILED: " + why + " (" + watcher.summary(partitions) + ")");
-        return FAILED;
+        return ExitCodes.DATA_LOSS;
     }
 
     private static boolean allLive(final FeedSubscriber subscriber, final Watcher watcher, final int[] partitions)

@@ -96,7 +96,7 @@ public final class LatencyCommand implements Callable<Integer>
             final String driverSummary;
             try (ToolSession session = ToolSession.open("latency", subscriberOptions, metrics, partitions, listener, stderr))
             {
-                exitCode = sessionRun.run(session, listener, subscriberOptions.feedSubscriberContext().recoveryEnabled());
+                exitCode = sessionRun.run(session, listener, subscriberOptions.recoveryEnabled());
                 driverSummary = session.media().driverSummary();
             }
             stdout.println(recorder.summary("latency"));

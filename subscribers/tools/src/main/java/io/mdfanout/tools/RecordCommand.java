@@ -76,7 +76,7 @@ public final class RecordCommand implements Callable<Integer>
             final String driverSummary;
             try (ToolSession session = ToolSession.open("record", subscriberOptions, metrics, partitions, listener, stderr))
             {
-                exitCode = sessionRun.run(session, listener, subscriberOptions.feedSubscriberContext().recoveryEnabled());
+                exitCode = sessionRun.run(session, listener, subscriberOptions.recoveryEnabled());
                 stalePartitions = stalePartitions(session.subscriber());
                 driverSummary = session.media().driverSummary();
             }

@@ -142,12 +142,18 @@ public final class SubscriberOptions
         return new FeedSubscriber.Context()
             .channel(channel)
             .streamIdBase(streamIdBase)
-            .recoveryEnabled(!noRecovery)
+            .recoveryEnabled(recoveryEnabled())
             .snapshotChannel(snapshotChannel)
             .snapshotStreamIdBase(null != snapshotStreamIdBase ?
                 snapshotStreamIdBase : FeedSubscriber.Context.DEFAULT_SNAPSHOT_STREAM_ID_BASE)
             .recoveryBufferBytes(recoveryBufferBytes)
             .silentTimeoutNs(TimeUnit.MILLISECONDS.toNanos(silentTimeoutMs));
+    }
+
+    /** @return whether the subscriber recovers from snapshots (no {@code --no-recovery}). */
+    public boolean recoveryEnabled()
+    {
+        return !noRecovery;
     }
 
     /** The first IPv4 address of a network interface, or a one-line error naming the interfaces there are. */

@@ -56,7 +56,7 @@ class CheckCommandTest
             "--channel", CHANNEL, "--stream-id-base", "1700", "--partitions", "2", "--join-timeout-s", "1",
             "--duration-s", "1");
         final String printed = out.toString(StandardCharsets.UTF_8);
-        assertEquals(CheckCommand.FAILED, exit, printed);
+        assertEquals(ExitCodes.DATA_LOSS, exit, printed);
         assertTrue(printed.startsWith("check: FAILED: not every partition became live within 1 s " +
             "(partition 0 0 messages, partition 1 0 messages)"), printed);
     }
