@@ -1,5 +1,6 @@
 package io.mdfanout.cli;
 
+import io.mdfanout.archive.ArchiveCommand;
 import io.mdfanout.fanout.FanoutCommand;
 import io.mdfanout.fanout.MediaDriverCommand;
 import io.mdfanout.feed.handler.FeedHandlerCommand;
@@ -48,6 +49,7 @@ import picocli.CommandLine.Command;
         ReplayCommand.class,
         FanoutCommand.class,
         MediaDriverCommand.class,
+        ArchiveCommand.class,
         TailCommand.class,
         BookCommand.class,
         CheckCommand.class,

@@ -14,6 +14,8 @@ enum CounterKey
     NONE(),
     /** The partition id, an int at offset 0. */
     PARTITION("partition"),
+    /** The partition id, an int at offset 0, then the reason, an ASCII string, in snake case. */
+    PARTITION_REASON("partition", "reason"),
     /** The line index (0 = A, 1 = B, 2 = R), an int at offset 0. */
     LINE("line"),
     /** The ITCH message type character, an int at offset 0, as its name, e.g. "add_order". */
@@ -48,6 +50,8 @@ enum CounterKey
         {
             case PARTITION:
                 return new String[]{ Integer.toString(key.getInt(0)) };
+            case PARTITION_REASON:
+                return new String[]{ Integer.toString(key.getInt(0)), snakeCase(key.getStringAscii(Integer.BYTES)) };
             case LINE:
             {
                 final int line = key.getInt(0);

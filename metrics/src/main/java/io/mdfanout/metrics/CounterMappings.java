@@ -8,6 +8,18 @@ import java.util.List;
 
 import static io.mdfanout.metrics.MetricKind.COUNTER;
 import static io.mdfanout.metrics.MetricKind.GAUGE;
+import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_DISK_FREE_BYTES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_DISK_TOTAL_BYTES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_DUTY_CYCLE_ERRORS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_HOLES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_HOLE_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_LAG_BYTES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_RECORDED_BYTES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_RECORDED_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_RECORDING_ACTIVE_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_RECORDING_ERRORS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_SESSIONS_DELETED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_SESSIONS_RETAINED_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.BOOK_DUPLICATE_ORDER_IDS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.BOOK_INVALID_ORDERS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.BOOK_ORDER_EVENTS_APPLIED_TYPE_ID;
@@ -105,6 +117,8 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SNAPSHOT_GAPS_TYPE_ID
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SNAPSHOT_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_STALE_BY_REASON_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_STALE_EVENTS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_REPLAYED_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_REPLAY_SWITCHES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SUBSCRIPTION_ERRORS_TYPE_ID;
 
 /**
@@ -208,6 +222,32 @@ public final class CounterMappings
             "Ring writes given up at shutdown while the ring stayed full.");
         add(rules, FEED_RING_FULL_WAITS_TYPE_ID, "mdfanout_feed_ring_full_waits_total", COUNTER, CounterKey.PARTITION,
             "Times a ring write found the partition's ring full and waited for the fanout.");
+
+        // Archive (partition -1: the archive as a whole).
+        partition(rules, ARCHIVE_RECORDED_BYTES_TYPE_ID, "mdfanout_archive_recorded_bytes_total", COUNTER,
+            "Bytes of the partition's stream recorded.");
+        partition(rules, ARCHIVE_RECORDED_MESSAGES_TYPE_ID, "mdfanout_archive_recorded_messages_total", COUNTER,
+            "Normalized messages of the partition found in its recordings.");
+        partition(rules, ARCHIVE_LAG_BYTES_TYPE_ID, "mdfanout_archive_lag_bytes", GAUGE,
+            "Bytes of the partition's stream received by the archive but not yet written: it falls behind.");
+        partition(rules, ARCHIVE_RECORDING_ACTIVE_TYPE_ID, "mdfanout_archive_recording_active", GAUGE,
+            "1 while a recording of the partition runs, 0 when none does.");
+        partition(rules, ARCHIVE_HOLES_TYPE_ID, "mdfanout_archive_holes_total", COUNTER,
+            "Stretches of the partition's stream the archive did not record (a restart, a stopped recording).");
+        partition(rules, ARCHIVE_HOLE_MESSAGES_TYPE_ID, "mdfanout_archive_hole_messages_total", COUNTER,
+            "Messages in the stretches the archive did not record.");
+        add(rules, ARCHIVE_RECORDING_ERRORS_TYPE_ID, "mdfanout_archive_recording_errors_total", COUNTER,
+            CounterKey.PARTITION_REASON, "Recordings stopped by an error, per reason (disk_full, io_error).");
+        plain(rules, ARCHIVE_DISK_FREE_BYTES_TYPE_ID, "mdfanout_archive_disk_free_bytes", GAUGE,
+            "Free bytes of the archive directory's file system.");
+        plain(rules, ARCHIVE_DISK_TOTAL_BYTES_TYPE_ID, "mdfanout_archive_disk_total_bytes", GAUGE,
+            "Size of the archive directory's file system.");
+        plain(rules, ARCHIVE_SESSIONS_RETAINED_TYPE_ID, "mdfanout_archive_sessions_retained", GAUGE,
+            "Trading sessions whose recordings the archive keeps.");
+        plain(rules, ARCHIVE_SESSIONS_DELETED_TYPE_ID, "mdfanout_archive_sessions_deleted_total", COUNTER,
+            "Trading sessions whose recordings retention deleted.");
+        plain(rules, ARCHIVE_DUTY_CYCLE_ERRORS_TYPE_ID, "mdfanout_archive_duty_cycle_errors_total", COUNTER,
+            "Exceptions caught by the archive's duty cycle (should stay 0).");
 
         // Fanout.
         plain(rules, FANOUT_DUTY_CYCLE_ERRORS_TYPE_ID, "mdfanout_fanout_duty_cycle_errors_total", COUNTER,
@@ -323,6 +363,10 @@ public final class CounterMappings
             "Streams that went silent.");
         subscriber(rules, SUBSCRIBER_SUBSCRIPTION_ERRORS_TYPE_ID, "mdfanout_subscriber_subscription_errors_total",
             "Errors re-creating a subscription.");
+        subscriber(rules, SUBSCRIBER_REPLAY_SWITCHES_TYPE_ID, "mdfanout_subscriber_replay_switches_total",
+            "Partitions switched from an archive replay to the live stream.");
+        subscriber(rules, SUBSCRIBER_REPLAYED_MESSAGES_TYPE_ID, "mdfanout_subscriber_replayed_messages_total",
+            "Messages delivered from an archive replay, the state before the start point included.");
 
         subscriber(rules, BOOK_ORDER_EVENTS_APPLIED_TYPE_ID, "mdfanout_book_order_events_applied_total",
             "Add, execute, cancel, delete and replace events applied to a book.");

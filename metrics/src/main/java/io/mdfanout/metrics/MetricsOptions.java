@@ -16,10 +16,12 @@ public final class MetricsOptions
     public static final int FANOUT_PORT = 9402;
     /** Suggested metrics port of the subscriber tools (book, stats, tail, record). */
     public static final int TOOLS_PORT = 9403;
+    /** Suggested metrics port of the archive. */
+    public static final int ARCHIVE_PORT = 9404;
 
     @Option(names = "--metrics-port", defaultValue = "0",
         description = "Serve Prometheus metrics on http://<bind>:<port>/metrics; 0 = off. Suggested: feed-handler " +
-            FEED_HANDLER_PORT + ", fanout " + FANOUT_PORT + ", tools " + TOOLS_PORT + ".")
+            FEED_HANDLER_PORT + ", fanout " + FANOUT_PORT + ", tools " + TOOLS_PORT + ", archive " + ARCHIVE_PORT + ".")
     int port;
 
     @Option(names = "--metrics-bind", defaultValue = "0.0.0.0",

@@ -17,6 +17,7 @@ import org.agrona.MutableDirectBuffer;
  *       <td>feed handler: receive, arbitration, normalization</td></tr>
  *   <tr><td>{@value #REPLAY_RANGE_START} .. {@value #REPLAY_RANGE_END}</td><td>replay of ITCH files and
  *       captures</td></tr>
+ *   <tr><td>{@value #ARCHIVE_RANGE_START} .. {@value #ARCHIVE_RANGE_END}</td><td>archive (recording)</td></tr>
  *   <tr><td>{@value #SIMULATOR_RANGE_START} .. {@value #SIMULATOR_RANGE_END}</td><td>exchange simulator</td></tr>
  *   <tr><td>{@value #SUBSCRIBER_RANGE_START} .. {@value #SUBSCRIBER_RANGE_END}</td><td>SDK subscriber</td></tr>
  *   <tr><td>{@value #BOOK_RANGE_START} .. {@value #BOOK_RANGE_END}</td><td>SDK order books</td></tr>
@@ -47,6 +48,10 @@ public final class MdfanoutCounters
     public static final int REPLAY_RANGE_START = 3150;
     /** Last type id of the replay. */
     public static final int REPLAY_RANGE_END = 3199;
+    /** First type id of the archive role. */
+    public static final int ARCHIVE_RANGE_START = 3200;
+    /** Last type id of the archive role. */
+    public static final int ARCHIVE_RANGE_END = 3249;
     /** First type id of the simulator. */
     public static final int SIMULATOR_RANGE_START = 7100;
     /** Last type id of the simulator. */
@@ -263,6 +268,34 @@ public final class MdfanoutCounters
     /** Records or blocks cut short by the end of the file. */
     public static final int CAPTURE_TRUNCATED_AT_END_TYPE_ID = 3171;
 
+    // Archive (key: the partition id, an int at offset 0; per-reason counters: then the reason, an ASCII string;
+    // the archive-wide ones: partition -1).
+
+    /** Bytes of a partition's stream recorded (the recording's position past its start). */
+    public static final int ARCHIVE_RECORDED_BYTES_TYPE_ID = 3200;
+    /** Normalized messages of a partition found in its recording. */
+    public static final int ARCHIVE_RECORDED_MESSAGES_TYPE_ID = 3201;
+    /** Bytes the archive received for a partition but has not written yet. */
+    public static final int ARCHIVE_LAG_BYTES_TYPE_ID = 3202;
+    /** 1 while a recording of the partition runs, 0 when none does. */
+    public static final int ARCHIVE_RECORDING_ACTIVE_TYPE_ID = 3203;
+    /** Stretches of a partition's stream the archive did not record. */
+    public static final int ARCHIVE_HOLES_TYPE_ID = 3204;
+    /** Messages in those stretches. */
+    public static final int ARCHIVE_HOLE_MESSAGES_TYPE_ID = 3205;
+    /** Recordings stopped by an error, per reason (disk full, I/O error). */
+    public static final int ARCHIVE_RECORDING_ERRORS_TYPE_ID = 3206;
+    /** Free bytes of the archive directory's file system (partition -1). */
+    public static final int ARCHIVE_DISK_FREE_BYTES_TYPE_ID = 3207;
+    /** Size of the archive directory's file system (partition -1). */
+    public static final int ARCHIVE_DISK_TOTAL_BYTES_TYPE_ID = 3208;
+    /** Sessions whose recordings are kept (partition -1). */
+    public static final int ARCHIVE_SESSIONS_RETAINED_TYPE_ID = 3209;
+    /** Sessions deleted by retention (partition -1). */
+    public static final int ARCHIVE_SESSIONS_DELETED_TYPE_ID = 3210;
+    /** Exceptions caught by the archive's duty cycle (partition -1). */
+    public static final int ARCHIVE_DUTY_CYCLE_ERRORS_TYPE_ID = 3211;
+
     // Simulator: every counter shares one type id (it exports no metrics; its counters are printed only).
 
     /** Every counter of the exchange simulator. */
@@ -318,6 +351,10 @@ public final class MdfanoutCounters
     public static final int SUBSCRIBER_SILENT_STREAMS_TYPE_ID = 7001_122;
     /** Errors re-creating a subscription. */
     public static final int SUBSCRIBER_SUBSCRIPTION_ERRORS_TYPE_ID = 7001_123;
+    /** Partitions switched from an archive replay to the live stream. */
+    public static final int SUBSCRIBER_REPLAY_SWITCHES_TYPE_ID = 7001_124;
+    /** Messages delivered from an archive replay (priming included). */
+    public static final int SUBSCRIBER_REPLAYED_MESSAGES_TYPE_ID = 7001_125;
 
     // SDK order books (key: the subscriber's name).
 

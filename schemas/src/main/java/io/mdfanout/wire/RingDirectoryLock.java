@@ -41,7 +41,24 @@ public final class RingDirectoryLock implements AutoCloseable
      */
     public static RingDirectoryLock acquire(final Path directory, final String role)
     {
-        final Path file = directory.resolve(FILE_NAME);
+        return acquire(directory, FILE_NAME, role,
+            "one feed handler or replay per ring directory; stop it or use another --ring-dir");
+    }
+
+    /**
+     * Take the lock of another kind of directory with one owner (the archive's), in a file of its own.
+     *
+     * @param directory the directory, created when missing.
+     * @param fileName  the lock file's name in it.
+     * @param role      who takes it, written into the lock file.
+     * @param advice    what the refusal tells the user to do.
+     * @return the held lock; close it to release.
+     * @throws ConfigurationException naming the holder when another process has it.
+     */
+    public static RingDirectoryLock acquire(
+        final Path directory, final String fileName, final String role, final String advice)
+    {
+        final Path file = directory.resolve(fileName);
         FileChannel channel = null;
         try
         {
@@ -60,9 +77,8 @@ public final class RingDirectoryLock implements AutoCloseable
             {
                 final String holder = readHolder(channel);
                 channel.close();
-                throw new ConfigurationException("ring directory " + directory + " is in use by " +
-                    (holder.isEmpty() ? "another process" : holder) + " (it holds " + file +
-                    "): one feed handler or replay per ring directory; stop it or use another --ring-dir");
+                throw new ConfigurationException("directory " + directory + " is in use by " +
+                    (holder.isEmpty() ? "another process" : holder) + " (it holds " + file + "): " + advice);
             }
             final byte[] holder = (role + " pid " + ProcessHandle.current().pid() + " since " + Instant.now())
                 .getBytes(StandardCharsets.US_ASCII);

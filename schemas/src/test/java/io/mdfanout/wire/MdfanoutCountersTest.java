@@ -28,6 +28,7 @@ class MdfanoutCountersTest
         { "FEED_", MdfanoutCounters.FEED_HANDLER_RANGE_START, MdfanoutCounters.FEED_HANDLER_RANGE_END },
         { "REPLAY_", MdfanoutCounters.REPLAY_RANGE_START, MdfanoutCounters.REPLAY_RANGE_END },
         { "CAPTURE_", MdfanoutCounters.REPLAY_RANGE_START, MdfanoutCounters.REPLAY_RANGE_END },
+        { "ARCHIVE_", MdfanoutCounters.ARCHIVE_RANGE_START, MdfanoutCounters.ARCHIVE_RANGE_END },
         { "SIMULATOR_", MdfanoutCounters.SIMULATOR_RANGE_START, MdfanoutCounters.SIMULATOR_RANGE_END },
         { "SUBSCRIBER_", MdfanoutCounters.SUBSCRIBER_RANGE_START, MdfanoutCounters.SUBSCRIBER_RANGE_END },
         { "BOOK_", MdfanoutCounters.BOOK_RANGE_START, MdfanoutCounters.BOOK_RANGE_END },

@@ -1,0 +1,418 @@
+package io.mdfanout.archive;
+
+import io.aeron.Aeron;
+import io.aeron.FragmentAssembler;
+import io.aeron.Subscription;
+import io.aeron.archive.client.AeronArchive;
+import io.aeron.archive.codecs.SourceLocation;
+import io.aeron.archive.status.RecordingPos;
+import io.aeron.driver.status.ReceiverHwm;
+import io.aeron.logbuffer.FragmentHandler;
+import io.mdfanout.sbe.HeartbeatDecoder;
+import io.mdfanout.sbe.MessageHeaderDecoder;
+import io.mdfanout.sbe.PacketHeaderDecoder;
+import io.mdfanout.wire.WireFormat;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.status.CountersReader;
+
+import java.io.PrintStream;
+import java.util.List;
+
+/**
+ * The recording of one partition stream: Aeron Archive writes it (one recording per publisher image, so a
+ * restarted fanout starts a new one); this class follows what was written, by replaying each recording locally
+ * as it grows, so that what it reports is what is on disk: the first stream sequence of each recording (the
+ * catalog line), the messages recorded, and every stretch of the stream that is not in any recording of the
+ * session (a hole: the archive was down, its recording was stopped by a full disk, or it joined late). On a
+ * restart it first reads the session's last recording to the end, so the stretch it missed while down is a
+ * hole with exact bounds. Driven by the archive's agent thread through {@link #doWork}.
+ */
+final class PartitionRecorder implements AutoCloseable
+{
+    /** Where the recorder stands. */
+    enum State
+    {
+        /** Reading the session's previous recording of the partition to its end, for where it stopped. */
+        SCAN_PREVIOUS,
+        /** No recording runs: waiting for the stream (a publisher image) to appear. */
+        AWAIT_RECORDING,
+        /** A recording runs and is followed as it grows. */
+        FOLLOW,
+        /** The recording was stopped by an error (disk full): waiting for space to record again. */
+        STOPPED_BY_ERROR,
+        CLOSED
+    }
+
+    static final String REASON_NOT_RECORDED = "not-recorded";
+    static final String REASON_BEFORE_START = "before-archive-start";
+    static final String REASON_STREAM_GAP = "stream-gap";
+    private static final int FRAGMENT_LIMIT = 256;
+
+    private final int partition;
+    private final int streamId;
+    private final String recordingChannel;
+    private final String session;
+    private final int localReplayStreamId;
+    private final Aeron aeron;
+    private final AeronArchive archive;
+    private final SessionCatalog catalog;
+    private final ArchiveCounters.Partition counters;
+    private final PrintStream log;
+    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final PacketHeaderDecoder packetHeader = new PacketHeaderDecoder();
+    private final HeartbeatDecoder heartbeat = new HeartbeatDecoder();
+    private final FragmentHandler fragmentHandler = new FragmentAssembler(this::onFragment);
+
+    private State state;
+    private long subscriptionId = Aeron.NULL_VALUE;
+    private long recordingId = Aeron.NULL_VALUE;
+    private int aeronSessionId;
+    private long startPosition;
+    private long recordedBytesBefore;
+    private Subscription replay;
+    private long replaySessionId = Aeron.NULL_VALUE;
+    private boolean stopSignalled;
+    private boolean firstOfRecording;
+    /** The stream sequence after the last message recorded in this session; 0 before any. */
+    private long nextSequence;
+    private long messagesBefore;
+    private int recorderCounterId = CountersReader.NULL_COUNTER_ID;
+
+    PartitionRecorder(
+        final int partition,
+        final int streamId,
+        final String recordingChannel,
+        final String session,
+        final int localReplayStreamId,
+        final Aeron aeron,
+        final AeronArchive archive,
+        final SessionCatalog catalog,
+        final ArchiveCounters.Partition counters,
+        final PrintStream log)
+    {
+        this.partition = partition;
+        this.streamId = streamId;
+        this.recordingChannel = recordingChannel;
+        this.session = session;
+        this.localReplayStreamId = localReplayStreamId;
+        this.aeron = aeron;
+        this.archive = archive;
+        this.catalog = catalog;
+        this.counters = counters;
+        this.log = log;
+        final List<Long> previous = catalog.recordings(session, partition);
+        if (previous.isEmpty())
+        {
+            state = State.AWAIT_RECORDING;
+        }
+        else
+        {
+            startScan(previous.get(previous.size() - 1));
+        }
+    }
+
+    int partition()
+    {
+        return partition;
+    }
+
+    long subscriptionId()
+    {
+        return subscriptionId;
+    }
+
+    State state()
+    {
+        return state;
+    }
+
+    /** Start recording the partition's stream: every image of it becomes a recording. */
+    void startRecording()
+    {
+        subscriptionId = archive.startRecording(recordingChannel, streamId, SourceLocation.REMOTE, false);
+    }
+
+    /** Aeron Archive started a recording for this partition's subscription. */
+    void onRecordingStarted(final long newRecordingId, final long position)
+    {
+        if (State.FOLLOW == state && null != replay)
+        {
+            // The previous image's recording ends; what it holds was replayed up to here (its STOP may come later).
+            closeReplay();
+        }
+        recordingId = newRecordingId;
+        startPosition = position;
+        aeronSessionId = 0;
+        archive.listRecording(newRecordingId, (controlSessionId, correlationId, id, startTimestamp, stopTimestamp,
+            startPos, stopPos, initialTermId, segmentFileLength, termBufferLength, mtuLength, sessionId, streamId,
+            strippedChannel, originalChannel, sourceIdentity) -> aeronSessionId = sessionId);
+        recorderCounterId = RecordingPos.findCounterIdByRecording(aeron.countersReader(), newRecordingId);
+        firstOfRecording = true;
+        stopSignalled = false;
+        counters.recordingActive.setRelease(1);
+        openReplay(newRecordingId, position, Long.MAX_VALUE);
+        state = State.FOLLOW;
+    }
+
+    /**
+     * Aeron Archive stopped a recording of this partition (its image went away, or an error stopped it).
+     *
+     * @param stoppedRecordingId the recording.
+     * @param byError            an error stopped it; {@code reason} says which.
+     * @param reason             {@link ArchiveCounters#DISK_FULL} or {@link ArchiveCounters#IO_ERROR}.
+     */
+    void onRecordingStopped(final long stoppedRecordingId, final boolean byError, final String reason)
+    {
+        if (stoppedRecordingId != recordingId)
+        {
+            return;
+        }
+        stopSignalled = true;
+        counters.recordingActive.setRelease(0);
+        if (byError)
+        {
+            (ArchiveCounters.DISK_FULL.equals(reason) ? counters.diskFullStops : counters.ioErrorStops).increment();
+            log.println("archive: ERROR: the recording of partition " + partition + " (recording " + stoppedRecordingId +
+                ") stopped: " + reason + "; the live stream is unaffected, and what passes until it records " +
+                "again is reported as a hole");
+            state = State.STOPPED_BY_ERROR;
+        }
+    }
+
+    /** The disk has room again after an error stopped the recording: record anew (a new image, a new recording). */
+    void restartAfterError()
+    {
+        if (State.STOPPED_BY_ERROR != state)
+        {
+            return;
+        }
+        closeReplay();
+        if (Aeron.NULL_VALUE != subscriptionId)
+        {
+            archive.stopRecording(subscriptionId);
+        }
+        startRecording();
+        log.println("archive: partition " + partition + " records again");
+        state = State.AWAIT_RECORDING;
+    }
+
+    int doWork()
+    {
+        int work = 0;
+        switch (state)
+        {
+            case SCAN_PREVIOUS:
+                work += pollReplay();
+                if (null == replay)
+                {
+                    log.println("archive: partition " + partition + ": the session's last recording ends before " +
+                        "stream sequence " + nextSequence);
+                    state = State.AWAIT_RECORDING;
+                }
+                break;
+            case FOLLOW:
+            case STOPPED_BY_ERROR:
+                work += pollReplay();
+                updateRecorded();
+                break;
+            default:
+                break;
+        }
+        return work;
+    }
+
+    /** Bytes received for the partition's current image but not yet written: the archive falling behind. */
+    void updateLag(final CountersReader counters)
+    {
+        if (State.FOLLOW != this.state || CountersReader.NULL_COUNTER_ID == recorderCounterId)
+        {
+            this.counters.lagBytes.setRelease(0);
+            return;
+        }
+        final long recorded = counters.getCounterValue(recorderCounterId);
+        long hwm = recorded;
+        for (int id = 0, max = counters.maxCounterId(); id < max; id++)
+        {
+            if (CountersReader.RECORD_ALLOCATED == counters.getCounterState(id) &&
+                ReceiverHwm.RECEIVER_HWM_TYPE_ID == counters.getCounterTypeId(id))
+            {
+                final DirectBuffer key = counters.metaDataBuffer();
+                final int keyOffset = CountersReader.metaDataOffset(id) + CountersReader.KEY_OFFSET;
+                if (key.getInt(keyOffset + 8) == aeronSessionId && key.getInt(keyOffset + 12) == streamId)
+                {
+                    hwm = Math.max(hwm, counters.getCounterValue(id));
+                }
+            }
+        }
+        this.counters.lagBytes.setRelease(Math.max(0, hwm - recorded));
+    }
+
+    private void updateRecorded()
+    {
+        if (CountersReader.NULL_COUNTER_ID != recorderCounterId)
+        {
+            final CountersReader reader = aeron.countersReader();
+            if (RecordingPos.isActive(reader, recorderCounterId, recordingId))
+            {
+                counters.recordedBytes.setRelease(recordedBytesBefore + reader.getCounterValue(recorderCounterId) -
+                    startPosition);
+            }
+        }
+    }
+
+    private void startScan(final long previousRecordingId)
+    {
+        final long stop = archive.getMaxRecordedPosition(previousRecordingId);
+        final long[] start = { Aeron.NULL_VALUE };
+        archive.listRecording(previousRecordingId, (controlSessionId, correlationId, id, startTimestamp, stopTimestamp,
+            startPos, stopPos, initialTermId, segmentFileLength, termBufferLength, mtuLength, sessionId, streamId,
+            strippedChannel, originalChannel, sourceIdentity) -> start[0] = startPos);
+        state = State.SCAN_PREVIOUS;
+        if (Aeron.NULL_VALUE == start[0] || stop <= start[0])
+        {
+            log.println("archive: partition " + partition + ": recording " + previousRecordingId + " of session " +
+                session + " is empty or gone");
+            state = State.AWAIT_RECORDING;
+            return;
+        }
+        recordedBytesBefore = stop - start[0];
+        counters.recordedBytes.setRelease(recordedBytesBefore);
+        firstOfRecording = false;
+        openReplay(previousRecordingId, start[0], stop - start[0]);
+    }
+
+    private void openReplay(final long id, final long position, final long length)
+    {
+        replaySessionId = archive.startReplay(id, position, length, "aeron:ipc", localReplayStreamId);
+        replay = aeron.addSubscription("aeron:ipc?session-id=" + (int)replaySessionId, localReplayStreamId);
+    }
+
+    private int pollReplay()
+    {
+        if (null == replay)
+        {
+            return 0;
+        }
+        final int fragments = replay.poll(fragmentHandler, FRAGMENT_LIMIT);
+        if (0 == fragments && replay.imageCount() > 0 && replay.imageAtIndex(0).isEndOfStream())
+        {
+            closeReplay();
+        }
+        else if (0 == fragments && State.SCAN_PREVIOUS != state && stopSignalled && replay.imageCount() == 0)
+        {
+            closeReplay();
+        }
+        return fragments;
+    }
+
+    private void closeReplay()
+    {
+        if (null != replay)
+        {
+            replay.close();
+            replay = null;
+            try
+            {
+                archive.stopReplay(replaySessionId);
+            }
+            catch (final RuntimeException ignore)
+            {
+                // The replay ended on its own already.
+            }
+        }
+        if (State.FOLLOW == state || State.STOPPED_BY_ERROR == state)
+        {
+            recordedBytesBefore = counters.recordedBytes.get();
+        }
+    }
+
+    private void onFragment(final DirectBuffer buffer, final int offset, final int length, final io.aeron.logbuffer.Header h)
+    {
+        if (length < WireFormat.HEADER_LENGTH)
+        {
+            return;
+        }
+        header.wrap(buffer, offset);
+        final long firstSequence;
+        final long endSequence;
+        if (PacketHeaderDecoder.TEMPLATE_ID == header.templateId())
+        {
+            packetHeader.wrap(buffer, offset + WireFormat.HEADER_LENGTH, header.blockLength(), header.version());
+            firstSequence = packetHeader.streamSequence();
+            endSequence = firstSequence + packetHeader.messageCount();
+        }
+        else if (HeartbeatDecoder.TEMPLATE_ID == header.templateId())
+        {
+            heartbeat.wrap(buffer, offset + WireFormat.HEADER_LENGTH, header.blockLength(), header.version());
+            firstSequence = heartbeat.nextStreamSequence();
+            endSequence = firstSequence;
+        }
+        else
+        {
+            return;
+        }
+
+        if (State.SCAN_PREVIOUS == state)
+        {
+            nextSequence = Math.max(nextSequence, endSequence);
+            messagesBefore += Math.max(0, endSequence - firstSequence);
+            counters.recordedMessages.setRelease(messagesBefore);
+            return;
+        }
+        if (firstOfRecording)
+        {
+            firstOfRecording = false;
+            try
+            {
+                catalog.recordingStarted(session, partition, recordingId, aeronSessionId, firstSequence, startPosition);
+            }
+            catch (final RuntimeException ex)
+            {
+                log.println(ex.getMessage());
+            }
+            log.println("archive: partition " + partition + " recording " + recordingId + " of session " + session +
+                " starts at stream sequence " + firstSequence);
+            if (0 == nextSequence && firstSequence > 1)
+            {
+                hole(1, firstSequence - 1, REASON_BEFORE_START);
+            }
+            else if (0 != nextSequence && firstSequence > nextSequence)
+            {
+                hole(nextSequence, firstSequence - 1, REASON_NOT_RECORDED);
+            }
+        }
+        else if (firstSequence > nextSequence && 0 != nextSequence)
+        {
+            hole(nextSequence, firstSequence - 1, REASON_STREAM_GAP);
+        }
+        if (endSequence > nextSequence)
+        {
+            messagesBefore += endSequence - Math.max(firstSequence, nextSequence);
+            counters.recordedMessages.setRelease(messagesBefore);
+            nextSequence = endSequence;
+        }
+    }
+
+    private void hole(final long firstMissing, final long lastMissing, final String reason)
+    {
+        counters.holes.increment();
+        counters.holeMessages.getAndAdd(lastMissing - firstMissing + 1);
+        log.println("archive: HOLE in session " + session + " partition " + partition + ": stream sequences " +
+            firstMissing + ".." + lastMissing + " (" + (lastMissing - firstMissing + 1) + " messages) are not " +
+            "recorded (" + reason + ")");
+        try
+        {
+            catalog.hole(session, partition, firstMissing, lastMissing, reason);
+        }
+        catch (final RuntimeException ex)
+        {
+            log.println(ex.getMessage());
+        }
+    }
+
+    public void close()
+    {
+        closeReplay();
+        state = State.CLOSED;
+    }
+}

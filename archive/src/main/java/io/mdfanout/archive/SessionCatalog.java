@@ -1,0 +1,182 @@
+package io.mdfanout.archive;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The archive's own catalog, beside Aeron Archive's: which recording holds which trading session's partition
+ * from which stream sequence, and every stretch of a stream the archive did not record (a hole), with why. One
+ * line per event, appended and forced to disk before the event is reported, so that it survives a kill -9 and
+ * an operator reads it with {@code cat}:
+ * <pre>
+ * recording session=2026-11-27 partition=0 recording-id=3 aeron-session=-1234 first-sequence=1 start-position=0 time=...
+ * hole session=2026-11-27 partition=0 first-missing=1201 last-missing=3450 messages=2250 reason=not-recorded time=...
+ * </pre>
+ * The subscriber SDK does not read it: it finds a session's recordings in Aeron's catalog by the alias
+ * {@link #alias(String)} their channel carries, and sees a hole as a gap in the stream sequences it replays.
+ */
+final class SessionCatalog implements AutoCloseable
+{
+    static final String FILE_NAME = "mdfanout-catalog.txt";
+    private static final String ALIAS_PREFIX = "mdfanout-session-";
+
+    private final Path file;
+    private final FileChannel channel;
+    private final List<String> lines = new ArrayList<>();
+
+    SessionCatalog(final Path archiveDir)
+    {
+        this.file = archiveDir.resolve(FILE_NAME);
+        try
+        {
+            if (Files.exists(file))
+            {
+                lines.addAll(Files.readAllLines(file, StandardCharsets.US_ASCII));
+            }
+            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("archive: cannot open the session catalog " + file + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /** The alias a session's recording channels carry: Aeron's catalog keeps it in each recording's original channel. */
+    static String alias(final String session)
+    {
+        return ALIAS_PREFIX + session;
+    }
+
+    /** The session named by a recording's original channel, or null when it carries no session alias. */
+    static String sessionOf(final String originalChannel)
+    {
+        final int start = originalChannel.indexOf("alias=" + ALIAS_PREFIX);
+        if (start < 0)
+        {
+            return null;
+        }
+        final int from = start + "alias=".length() + ALIAS_PREFIX.length();
+        final int end = originalChannel.indexOf('|', from);
+        return originalChannel.substring(from, end < 0 ? originalChannel.length() : end);
+    }
+
+    Path file()
+    {
+        return file;
+    }
+
+    void recordingStarted(
+        final String session,
+        final int partition,
+        final long recordingId,
+        final int aeronSessionId,
+        final long firstSequence,
+        final long startPosition)
+    {
+        append("recording session=" + session + " partition=" + partition + " recording-id=" + recordingId +
+            " aeron-session=" + aeronSessionId + " first-sequence=" + firstSequence + " start-position=" + startPosition);
+    }
+
+    void hole(
+        final String session,
+        final int partition,
+        final long firstMissing,
+        final long lastMissing,
+        final String reason)
+    {
+        append("hole session=" + session + " partition=" + partition + " first-missing=" + firstMissing +
+            " last-missing=" + lastMissing + " messages=" + (lastMissing - firstMissing + 1) + " reason=" + reason);
+    }
+
+    /**
+     * The recordings this catalog lists for a session's partition, oldest first.
+     *
+     * @return recording ids.
+     */
+    List<Long> recordings(final String session, final int partition)
+    {
+        final List<Long> ids = new ArrayList<>();
+        for (final String line : lines)
+        {
+            final Map<String, String> fields = fields(line);
+            if (line.startsWith("recording ") && session.equals(fields.get("session")) &&
+                Integer.toString(partition).equals(fields.get("partition")))
+            {
+                ids.add(Long.parseLong(fields.get("recording-id")));
+            }
+        }
+        return ids;
+    }
+
+    /** The holes listed, as their lines. */
+    List<String> holes()
+    {
+        final List<String> holes = new ArrayList<>();
+        for (final String line : lines)
+        {
+            if (line.startsWith("hole "))
+            {
+                holes.add(line);
+            }
+        }
+        return holes;
+    }
+
+    static Map<String, String> fields(final String line)
+    {
+        final Map<String, String> fields = new HashMap<>();
+        for (final String token : line.split(" "))
+        {
+            final int eq = token.indexOf('=');
+            if (eq > 0)
+            {
+                fields.put(token.substring(0, eq), token.substring(eq + 1));
+            }
+        }
+        return fields;
+    }
+
+    private void append(final String event)
+    {
+        final String line = event + " time=" + Instant.now();
+        try
+        {
+            final ByteBuffer bytes = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.US_ASCII));
+            while (bytes.hasRemaining())
+            {
+                channel.write(bytes);
+            }
+            channel.force(false);
+            lines.add(line);
+        }
+        catch (final IOException ex)
+        {
+            // A full disk stops the catalog too: the event still reaches the log and the counters.
+            throw new UncheckedIOException("archive: cannot append to the session catalog " + file + ": " +
+                ex.getMessage() + " (" + line + ")", ex);
+        }
+    }
+
+    public void close()
+    {
+        try
+        {
+            channel.close();
+        }
+        catch (final IOException ignore)
+        {
+            // Closing: nothing left to write.
+        }
+    }
+}
