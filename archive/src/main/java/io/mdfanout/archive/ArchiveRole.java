@@ -9,6 +9,7 @@ import io.aeron.archive.ArchivingMediaDriver;
 import io.aeron.archive.client.AeronArchive;
 import io.aeron.archive.codecs.RecordingSignal;
 import io.aeron.driver.MediaDriver;
+import io.mdfanout.wire.ArchiveSessions;
 import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.Partitioning;
 import io.mdfanout.wire.RingDirectoryLock;
@@ -156,7 +157,7 @@ final class ArchiveRole implements Agent, AutoCloseable
         this.archive = archiveClient;
 
         final ChannelUri recordingUri = ChannelUri.parse(settings.channel());
-        recordingUri.put("alias", SessionCatalog.alias(settings.session()));
+        recordingUri.put("alias", ArchiveSessions.alias(settings.session()));
         final String recordingChannel = recordingUri.toString();
         recorders = new PartitionRecorder[settings.partitions()];
         for (int partition = 0; partition < recorders.length; partition++)
@@ -372,7 +373,7 @@ final class ArchiveRole implements Agent, AutoCloseable
             stopTimestamp, startPosition, stopPosition, initialTermId, segmentFileLength, termBufferLength, mtuLength,
             sessionId, streamId, strippedChannel, originalChannel, sourceIdentity) ->
         {
-            final String session = SessionCatalog.sessionOf(originalChannel);
+            final String session = ArchiveSessions.sessionOf(originalChannel);
             if (null != session)
             {
                 final long length = stopPosition >= startPosition ? stopPosition - startPosition : 0;

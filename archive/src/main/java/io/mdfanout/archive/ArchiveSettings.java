@@ -29,7 +29,7 @@ record ArchiveSettings(
     /** Where subscribers send replay requests: every interface, UDP port 8010 (Aeron Archive's usual port). */
     static final String DEFAULT_CONTROL_CHANNEL = "aeron:udp?endpoint=0.0.0.0:8010";
     /** Aeron Archive's default control stream id. */
-    static final int DEFAULT_CONTROL_STREAM_ID = 10;
+    static final int DEFAULT_CONTROL_STREAM_ID = io.mdfanout.wire.ArchiveSessions.DEFAULT_CONTROL_STREAM_ID;
     /** Replication is not used; Aeron Archive requires a channel for it. */
     static final String DEFAULT_REPLICATION_CHANNEL = "aeron:udp?endpoint=localhost:0";
     /** Below this much free disk the archive warns (and the alert fires). */

@@ -24,12 +24,12 @@ import java.util.Map;
  * hole session=2026-11-27 partition=0 first-missing=1201 last-missing=3450 messages=2250 reason=not-recorded time=...
  * </pre>
  * The subscriber SDK does not read it: it finds a session's recordings in Aeron's catalog by the alias
- * {@link #alias(String)} their channel carries, and sees a hole as a gap in the stream sequences it replays.
+ * {@link io.mdfanout.wire.ArchiveSessions#alias(String)} their channel carries, and sees a hole as a gap in the
+ * stream sequences it replays.
  */
 final class SessionCatalog implements AutoCloseable
 {
     static final String FILE_NAME = "mdfanout-catalog.txt";
-    private static final String ALIAS_PREFIX = "mdfanout-session-";
 
     private final Path file;
     private final FileChannel channel;
@@ -50,25 +50,6 @@ final class SessionCatalog implements AutoCloseable
         {
             throw new UncheckedIOException("archive: cannot open the session catalog " + file + ": " + ex.getMessage(), ex);
         }
-    }
-
-    /** The alias a session's recording channels carry: Aeron's catalog keeps it in each recording's original channel. */
-    static String alias(final String session)
-    {
-        return ALIAS_PREFIX + session;
-    }
-
-    /** The session named by a recording's original channel, or null when it carries no session alias. */
-    static String sessionOf(final String originalChannel)
-    {
-        final int start = originalChannel.indexOf("alias=" + ALIAS_PREFIX);
-        if (start < 0)
-        {
-            return null;
-        }
-        final int from = start + "alias=".length() + ALIAS_PREFIX.length();
-        final int end = originalChannel.indexOf('|', from);
-        return originalChannel.substring(from, end < 0 ? originalChannel.length() : end);
     }
 
     Path file()

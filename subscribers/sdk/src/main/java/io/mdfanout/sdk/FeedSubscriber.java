@@ -6,6 +6,7 @@ import io.aeron.Subscription;
 import io.aeron.UnavailableImageHandler;
 import io.aeron.logbuffer.FragmentHandler;
 import io.mdfanout.sbe.SourceStatus;
+import io.mdfanout.wire.ArchiveSessions;
 import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.CloseHelper;
@@ -50,6 +51,8 @@ public final class FeedSubscriber implements AutoCloseable
     private final StreamSequencer sequencer;
     private final SubscriberCounters counters;
     private final boolean ownsCounters;
+    private final ArchiveReplayClient archiveClient;
+    private final PartitionReplay[] replays;
 
     /**
      * Subscribe to the partitions of a fanout as the context says.
@@ -93,6 +96,17 @@ public final class FeedSubscriber implements AutoCloseable
             }
         }
         this.sequencer = new StreamSequencer(streams, validator, dispatcher, counters, ctx.deliveryLatencyRecorder());
+        this.archiveClient = null == ctx.replayFrom() ? null : new ArchiveReplayClient(aeron,
+            ctx.archiveControlChannel(), ctx.archiveControlStreamId(), ctx.archiveResponseChannel(), ctx.replaySession());
+        this.replays = null == archiveClient ? null : new PartitionReplay[partitions.length];
+        if (null != replays)
+        {
+            for (int slot = 0; slot < partitions.length; slot++)
+            {
+                replays[slot] = new PartitionReplay(slot, Partitioning.streamId(streamIdBase, partitions[slot]),
+                    streams[slot], sequencer, dispatcher, counters, archiveClient, aeron, ctx);
+            }
+        }
 
         this.subscriptions = new Subscription[partitions.length];
         this.pendingRegistrationIds = new long[partitions.length];
@@ -110,16 +124,30 @@ public final class FeedSubscriber implements AutoCloseable
                 stream.lastActivityNs = now;
                 fragmentHandlers[slot] = new FragmentAssembler(
                     (buffer, offset, length, header) ->
-                    sequencer.onMessage(boundSlot, header.sessionId(), buffer, offset, length));
+                    {
+                        final PartitionReplay replay = stream.replay;
+                        if (null != replay && replay.capturesLive())
+                        {
+                            replay.onLive(header.sessionId(), buffer, offset, length);
+                        }
+                        else
+                        {
+                            sequencer.onMessage(boundSlot, header.sessionId(), buffer, offset, length);
+                        }
+                    });
                 unavailableImageHandlers[slot] = (image) -> stream.onImageLost(image.sessionId());
-                subscriptions[slot] = aeron.addSubscription(
-                    channel, Partitioning.streamId(streamIdBase, partitions[slot]), null,
-                    unavailableImageHandlers[slot]);
+                if (null == replays)
+                {
+                    subscriptions[slot] = aeron.addSubscription(
+                        channel, Partitioning.streamId(streamIdBase, partitions[slot]), null,
+                        unavailableImageHandlers[slot]);
+                }
             }
         }
         catch (final RuntimeException ex)
         {
             CloseHelper.quietCloseAll(subscriptions);
+            CloseHelper.quietClose(archiveClient);
             throw ex;
         }
     }
@@ -157,6 +185,19 @@ public final class FeedSubscriber implements AutoCloseable
         final Subscription[] subscriptions = this.subscriptions;
         for (int slot = 0; slot < subscriptions.length; slot++)
         {
+            final PartitionReplay replay = null == replays ? null : sequencer.stream(slot).replay;
+            if (null != replay)
+            {
+                workCount += replay.doWork(now, fragmentLimit);
+                if (replay.blocksLive())
+                {
+                    if (null != recoveries)
+                    {
+                        workCount += recoveries[slot].doWork(now, fragmentLimit);
+                    }
+                    continue;
+                }
+            }
             final Subscription subscription = subscriptions[slot];
             if (null != subscription)
             {
@@ -214,6 +255,41 @@ public final class FeedSubscriber implements AutoCloseable
     PartitionRecovery.State recoveryState(final int partition)
     {
         return null == recoveries ? null : recoveries[slotOf(partition)].state();
+    }
+
+    /**
+     * Whether a partition still replays from the archive (it has not merged into the live stream yet).
+     *
+     * @param partition a subscribed partition.
+     * @return true while replaying; false for a live partition, and after a replay-only replay ended.
+     */
+    public boolean isReplaying(final int partition)
+    {
+        final PartitionReplay replay = null == replays ? null : replays[slotOf(partition)];
+        return null != replay && PartitionReplay.State.LIVE != replay.state() &&
+            PartitionReplay.State.ENDED != replay.state();
+    }
+
+    /**
+     * Whether every partition's replay-only replay ({@link Context#replayToLive} false) delivered all the archive
+     * holds.
+     *
+     * @return true once every partition's replay ended; false without a replay-only replay.
+     */
+    public boolean isReplayEnded()
+    {
+        if (null == replays)
+        {
+            return false;
+        }
+        for (final PartitionReplay replay : replays)
+        {
+            if (PartitionReplay.State.ENDED != replay.state())
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -366,6 +442,14 @@ public final class FeedSubscriber implements AutoCloseable
             }
         }
         CloseHelper.closeAll(subscriptions);
+        if (null != replays)
+        {
+            for (final PartitionReplay replay : replays)
+            {
+                CloseHelper.quietClose(replay);
+            }
+            CloseHelper.quietClose(archiveClient);
+        }
         if (ownsCounters)
         {
             counters.close();
@@ -400,6 +484,14 @@ public final class FeedSubscriber implements AutoCloseable
         public static final long DEFAULT_SILENT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(2);
         /** Marks the snapshot stream id base as "derive from the incremental stream id base". */
         public static final int DEFAULT_SNAPSHOT_STREAM_ID_BASE = Integer.MIN_VALUE;
+        /** The archive's control stream id (the archive role's default). */
+        public static final int DEFAULT_ARCHIVE_CONTROL_STREAM_ID = ArchiveSessions.DEFAULT_CONTROL_STREAM_ID;
+        /** Where the archive answers: this host, a port the OS picks (name this host's address across hosts). */
+        public static final String DEFAULT_ARCHIVE_RESPONSE_CHANNEL = "aeron:udp?endpoint=localhost:0";
+        /** Where the archive sends replays: this host, a port the OS picks (name this host's address across hosts). */
+        public static final String DEFAULT_REPLAY_CHANNEL = "aeron:udp?endpoint=localhost:0";
+        /** Stream id of the replay of the first subscribed partition; the next ones follow. */
+        public static final int DEFAULT_REPLAY_STREAM_ID = 20_000;
 
         private Aeron aeron;
         private String channel = DEFAULT_CHANNEL;
@@ -417,6 +509,15 @@ public final class FeedSubscriber implements AutoCloseable
         private boolean resubscribeOnSilence = true;
         private NanoClock nanoClock = SystemNanoClock.INSTANCE;
         private DeliveryLatencyRecorder deliveryLatencyRecorder;
+        private String archiveControlChannel;
+        private int archiveControlStreamId = DEFAULT_ARCHIVE_CONTROL_STREAM_ID;
+        private String archiveResponseChannel = DEFAULT_ARCHIVE_RESPONSE_CHANNEL;
+        private String replayChannel = DEFAULT_REPLAY_CHANNEL;
+        private int replayStreamId = DEFAULT_REPLAY_STREAM_ID;
+        private ReplayStart replayFrom;
+        private String replaySession;
+        private boolean replayToLive = true;
+        private boolean replayOriginalPace;
 
         /**
          * Check every setting and resolve the derived defaults (the partitions, the snapshot channel and
@@ -480,6 +581,14 @@ public final class FeedSubscriber implements AutoCloseable
             {
                 throw new IllegalArgumentException("silent timeout must be positive: " + silentTimeoutNs + " ns");
             }
+            if (null != replayFrom && null == archiveControlChannel)
+            {
+                throw new IllegalArgumentException("a replay needs the archive's control channel (archiveControlChannel)");
+            }
+            if (null != replayFrom && (null == replayChannel || !replayChannel.startsWith("aeron:")))
+            {
+                throw new IllegalArgumentException("the replay channel is not an Aeron channel: " + replayChannel);
+            }
             if (!recoveryEnabled)
             {
                 return this;
@@ -517,6 +626,164 @@ public final class FeedSubscriber implements AutoCloseable
                 }
             }
             return this;
+        }
+
+        /**
+         * Where the archive that recorded the feed takes requests (the archive role's --control-channel, with its
+         * host): needed to replay. Null (the default): no archive.
+         *
+         * @param channel e.g. {@code aeron:udp?endpoint=archive-host:8010}.
+         * @return this.
+         */
+        public Context archiveControlChannel(final String channel)
+        {
+            this.archiveControlChannel = channel;
+            return this;
+        }
+
+        /** @return the archive's control channel, or null. */
+        public String archiveControlChannel()
+        {
+            return archiveControlChannel;
+        }
+
+        /**
+         * @param streamId the archive's control stream id.
+         * @return this.
+         */
+        public Context archiveControlStreamId(final int streamId)
+        {
+            this.archiveControlStreamId = streamId;
+            return this;
+        }
+
+        /** @return the archive's control stream id. */
+        public int archiveControlStreamId()
+        {
+            return archiveControlStreamId;
+        }
+
+        /**
+         * Where the archive answers this subscriber: an address of this host the archive reaches.
+         *
+         * @param channel e.g. {@code aeron:udp?endpoint=10.0.0.5:0} (port 0: any free port).
+         * @return this.
+         */
+        public Context archiveResponseChannel(final String channel)
+        {
+            this.archiveResponseChannel = channel;
+            return this;
+        }
+
+        /** @return where the archive answers. */
+        public String archiveResponseChannel()
+        {
+            return archiveResponseChannel;
+        }
+
+        /**
+         * Where the archive sends replays: an address of this host the archive reaches.
+         *
+         * @param channel e.g. {@code aeron:udp?endpoint=10.0.0.5:0} (port 0: any free port).
+         * @return this.
+         */
+        public Context replayChannel(final String channel)
+        {
+            this.replayChannel = channel;
+            return this;
+        }
+
+        /** @return where replays are sent. */
+        public String replayChannel()
+        {
+            return replayChannel;
+        }
+
+        /**
+         * @param streamId stream id of the first subscribed partition's replay; partition slot i uses it + i.
+         * @return this.
+         */
+        public Context replayStreamId(final int streamId)
+        {
+            this.replayStreamId = streamId;
+            return this;
+        }
+
+        /** @return the replay stream id of the first subscribed partition. */
+        public int replayStreamId()
+        {
+            return replayStreamId;
+        }
+
+        /**
+         * Start from a point of a recorded session instead of the present: each partition replays its recordings
+         * from the archive, then merges into the live stream with no gap and no duplicate
+         * ({@link MarketDataListener#onReplayLive}). The messages before the point are delivered as the state at
+         * it ({@link MessageContext#isSnapshot()} true). Null (the default): live only.
+         *
+         * @param start where to start.
+         * @return this.
+         */
+        public Context replayFrom(final ReplayStart start)
+        {
+            this.replayFrom = start;
+            return this;
+        }
+
+        /** @return where a replay starts, or null for none. */
+        public ReplayStart replayFrom()
+        {
+            return replayFrom;
+        }
+
+        /**
+         * @param session the trading session to replay (the archive's --session); null (the default): the newest.
+         * @return this.
+         */
+        public Context replaySession(final String session)
+        {
+            this.replaySession = session;
+            return this;
+        }
+
+        /** @return the session replayed, or null for the newest. */
+        public String replaySession()
+        {
+            return replaySession;
+        }
+
+        /**
+         * @param toLive true (the default): merge into the live stream after the replay; false: replay only, to
+         *               the end of what the archive holds ({@link MarketDataListener#onReplayEnd}), e.g. a past session.
+         * @return this.
+         */
+        public Context replayToLive(final boolean toLive)
+        {
+            this.replayToLive = toLive;
+            return this;
+        }
+
+        /** @return whether the replay merges into the live stream. */
+        public boolean replayToLive()
+        {
+            return replayToLive;
+        }
+
+        /**
+         * @param originalPace true: deliver the replay at the pace the fanout sent it; false (the default): as fast
+         *                     as it comes.
+         * @return this.
+         */
+        public Context replayOriginalPace(final boolean originalPace)
+        {
+            this.replayOriginalPace = originalPace;
+            return this;
+        }
+
+        /** @return whether the replay keeps the original pace. */
+        public boolean replayOriginalPace()
+        {
+            return replayOriginalPace;
         }
 
         /**

@@ -54,6 +54,30 @@ public interface MarketDataListener
     }
 
     /**
+     * A partition that replayed from the archive ({@link FeedSubscriber.Context#replayFrom}) has caught up and
+     * continues on the live stream: the replay and the live stream were merged with no gap and no duplicate, and
+     * the next message delivered is the first one taken from the live stream.
+     *
+     * @param partition          the partition.
+     * @param nextStreamSequence the stream sequence of the next message delivered (the first from the live stream).
+     * @param replayedMessages   messages the partition delivered from the archive.
+     */
+    default void onReplayLive(final int partition, final long nextStreamSequence, final long replayedMessages)
+    {
+    }
+
+    /**
+     * A partition replaying without the live stream ({@link FeedSubscriber.Context#replayToLive} false) delivered
+     * the end of what the archive holds of its session: nothing more will come.
+     *
+     * @param partition          the partition.
+     * @param nextStreamSequence the stream sequence after the last message delivered.
+     */
+    default void onReplayEnd(final int partition, final long nextStreamSequence)
+    {
+    }
+
+    /**
      * Stream sequences were lost on a partition: the messages in the inclusive range were never
      * delivered. Delivery continues after the range.
      *

@@ -80,6 +80,11 @@ public final class MessageContext
         this.snapshot = true;
     }
 
+    void snapshot(final boolean snapshot)
+    {
+        this.snapshot = snapshot;
+    }
+
     void message(final long streamSequence, final int templateId)
     {
         this.streamSequence = streamSequence;

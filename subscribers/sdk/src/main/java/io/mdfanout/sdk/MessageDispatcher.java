@@ -94,6 +94,10 @@ final class MessageDispatcher
             final int version = WireFormat.versionOf(headerWord);
             if (sequence >= fromSequence)
             {
+                if (null != stream.primeUntil)
+                {
+                    prime(stream, buffer, position, sequence);
+                }
                 if (sequence <= filterMaxSequence &&
                     sequence <= stream.coveringSequence(WireFormat.instrumentId(buffer, position)))
                 {
@@ -106,6 +110,25 @@ final class MessageDispatcher
             }
             position += WireFormat.HEADER_LENGTH + blockLength;
             sequence++;
+        }
+    }
+
+    /**
+     * A replay delivers the state before its start point as snapshot content: each message is checked against the
+     * start point until it is reached, and from there on the partition is delivered as it came.
+     */
+    private void prime(final PartitionStream stream, final DirectBuffer buffer, final int position, final long sequence)
+    {
+        final long timestamp = buffer.getLong(
+            position + WireFormat.HEADER_LENGTH + WireFormat.EXCHANGE_TIMESTAMP_OFFSET, WireFormat.BYTE_ORDER);
+        if (stream.primeUntil.reached(stream.partition, sequence, timestamp))
+        {
+            stream.primeUntil = null;
+            context.snapshot(false);
+        }
+        else
+        {
+            context.snapshot(true);
         }
     }
 
@@ -247,6 +270,30 @@ final class MessageDispatcher
         try
         {
             listener.onStreamJoined(partition, sequence);
+        }
+        catch (final RuntimeException ex)
+        {
+            onListenerError(ex);
+        }
+    }
+
+    void onReplayLive(final int partition, final long nextStreamSequence, final long replayedMessages)
+    {
+        try
+        {
+            listener.onReplayLive(partition, nextStreamSequence, replayedMessages);
+        }
+        catch (final RuntimeException ex)
+        {
+            onListenerError(ex);
+        }
+    }
+
+    void onReplayEnd(final int partition, final long nextStreamSequence)
+    {
+        try
+        {
+            listener.onReplayEnd(partition, nextStreamSequence);
         }
         catch (final RuntimeException ex)
         {

@@ -41,6 +41,12 @@ final class PartitionStream
     /** Incrementals with a sequence up to this are checked against {@link #coveringSequence}; 0 = filter off. */
     long filterMaxSequence;
 
+    // Replay from the archive.
+    /** The replay's start point while the messages before it are still delivered as the state; null otherwise. */
+    ReplayStart primeUntil;
+    /** Null when the partition does not replay, or once it follows the live stream. */
+    PartitionReplay replay;
+
     // Source (the feed handler behind the fanout), from the fanout's heartbeats.
     /** Last status a heartbeat announced; NULL_VAL before any, or from a fanout of schema version 1. */
     SourceStatus sourceStatus = SourceStatus.NULL_VAL;

@@ -201,7 +201,7 @@ final class StreamSequencer
         }
         else
         {
-            if (null != latencyRecorder)
+            if (null != latencyRecorder && null == stream.replay)
             {
                 latencyRecorder.recordNanos(epochClock.nanoTime() - packetHeader.sendingTime());
             }

@@ -28,6 +28,8 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SNAPSHOT_GAPS_TYPE_ID
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SNAPSHOT_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_STALE_BY_REASON_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_STALE_EVENTS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_REPLAYED_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_REPLAY_SWITCHES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SUBSCRIPTION_ERRORS_TYPE_ID;
 
 /**
@@ -37,7 +39,7 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SUBSCRIPTION_ERRORS_T
 public final class SubscriberCounters implements AutoCloseable
 {
     /** How many counters one instance allocates. */
-    public static final int COUNTER_COUNT = 23 + MalformedReason.values().length + StaleReason.values().length;
+    public static final int COUNTER_COUNT = 25 + MalformedReason.values().length + StaleReason.values().length;
 
     private final AtomicCounter packets;
     private final AtomicCounter messages;
@@ -63,6 +65,8 @@ public final class SubscriberCounters implements AutoCloseable
     private final AtomicCounter oldSessionPackets;
     private final AtomicCounter silentStreams;
     private final AtomicCounter subscriptionErrors;
+    private final AtomicCounter replaySwitches;
+    private final AtomicCounter replayedMessages;
 
     /**
      * Allocate the counters from a counters manager.
@@ -140,6 +144,10 @@ public final class SubscriberCounters implements AutoCloseable
             countersManager, prefix + "streams gone silent", SUBSCRIBER_SILENT_STREAMS_TYPE_ID, name);
         subscriptionErrors = newCounter(
             countersManager, prefix + "subscription errors", SUBSCRIBER_SUBSCRIPTION_ERRORS_TYPE_ID, name);
+        replaySwitches = newCounter(
+            countersManager, prefix + "replay switches to live", SUBSCRIBER_REPLAY_SWITCHES_TYPE_ID, name);
+        replayedMessages = newCounter(
+            countersManager, prefix + "messages replayed from the archive", SUBSCRIBER_REPLAYED_MESSAGES_TYPE_ID, name);
     }
 
     private static AtomicCounter newCounter(
@@ -301,6 +309,28 @@ public final class SubscriberCounters implements AutoCloseable
     public long subscriptionErrors()
     {
         return subscriptionErrors.get();
+    }
+
+    /** @return partitions switched from an archive replay to the live stream. */
+    public long replaySwitches()
+    {
+        return replaySwitches.get();
+    }
+
+    /** @return messages delivered from an archive replay, the state before the start point included. */
+    public long replayedMessages()
+    {
+        return replayedMessages.get();
+    }
+
+    void onReplaySwitch()
+    {
+        replaySwitches.incrementRelease();
+    }
+
+    void onReplayed(final long messages)
+    {
+        replayedMessages.getAndAddRelease(messages);
     }
 
     void onStale(final StaleReason reason)

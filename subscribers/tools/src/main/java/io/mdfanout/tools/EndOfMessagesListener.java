@@ -13,12 +13,55 @@ abstract class EndOfMessagesListener extends RecoveryReportingListener
     private final int[] partitions;
     private final boolean[] ended;
     private int endedCount;
+    private io.mdfanout.sdk.ReplayStart to;
 
     EndOfMessagesListener(final int[] partitions, final RecoveryEvents events)
     {
         super(events);
         this.partitions = partitions;
         this.ended = new boolean[partitions.length];
+    }
+
+    /**
+     * Stop each partition at a point ({@code --to}): its messages from the point on are not taken, and the
+     * partition counts as ended there.
+     *
+     * @param to the end point, exclusive; null for none.
+     */
+    final void endAt(final io.mdfanout.sdk.ReplayStart to)
+    {
+        this.to = to;
+    }
+
+    /**
+     * Whether a message is at or past the {@code --to} point (and so not taken); the first such message ends its
+     * partition.
+     *
+     * @param context the message's context.
+     * @param buffer  the buffer holding it.
+     * @param offset  the offset of its SBE header.
+     * @return true when the message is not to be taken.
+     */
+    final boolean pastEnd(final MessageContext context, final org.agrona.DirectBuffer buffer, final int offset)
+    {
+        if (null == to || context.isSnapshot())
+        {
+            return false;
+        }
+        final long timestamp = buffer.getLong(offset + io.mdfanout.wire.WireFormat.HEADER_LENGTH +
+            io.mdfanout.wire.WireFormat.EXCHANGE_TIMESTAMP_OFFSET, io.mdfanout.wire.WireFormat.BYTE_ORDER);
+        if (!to.reached(context.partition(), context.streamSequence(), timestamp))
+        {
+            return false;
+        }
+        markEnded(context.partition());
+        return true;
+    }
+
+    /** @return true when an end point ({@code --to}) was set. */
+    final boolean hasEndPoint()
+    {
+        return null != to;
     }
 
     /** @return true once every subscribed partition carried END_OF_MESSAGES. */
@@ -31,13 +74,18 @@ abstract class EndOfMessagesListener extends RecoveryReportingListener
     {
         if (SystemEventCode.END_OF_MESSAGES.value() == message.eventCodeRaw())
         {
-            for (int slot = 0; slot < partitions.length; slot++)
+            markEnded(context.partition());
+        }
+    }
+
+    private void markEnded(final int partition)
+    {
+        for (int slot = 0; slot < partitions.length; slot++)
+        {
+            if (partitions[slot] == partition && !ended[slot])
             {
-                if (partitions[slot] == context.partition() && !ended[slot])
-                {
-                    ended[slot] = true;
-                    endedCount++;
-                }
+                ended[slot] = true;
+                endedCount++;
             }
         }
     }

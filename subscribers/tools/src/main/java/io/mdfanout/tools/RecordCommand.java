@@ -141,7 +141,7 @@ public final class RecordCommand implements Callable<Integer>
         public void onRawMessage(
             final MessageContext context, final DirectBuffer buffer, final int offset, final int length)
         {
-            if (null != recorder && !context.isSnapshot())
+            if (null != recorder && !context.isSnapshot() && !pastEnd(context, buffer, offset))
             {
                 recorder.onRawMessage(context, buffer, offset, length);
             }

@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
  * RECOVERED partition=&lt;p&gt; snapshotId=&lt;id&gt; lastStreamSequence=&lt;L&gt; staleMs=&lt;ms&gt; epochMs=&lt;ms&gt;
  * SILENT partition=&lt;p&gt; silentMs=&lt;ms&gt; epochMs=&lt;ms&gt;
  * ACTIVE partition=&lt;p&gt; epochMs=&lt;ms&gt;
+ * REPLAY_LIVE partition=&lt;p&gt; nextStreamSequence=&lt;s&gt; replayedMessages=&lt;n&gt; epochMs=&lt;ms&gt;
+ * REPLAY_END partition=&lt;p&gt; nextStreamSequence=&lt;s&gt; epochMs=&lt;ms&gt;
  * </pre>
  * These are rare events, so formatting (which allocates) is acceptable here.
  */
@@ -40,6 +42,18 @@ final class RecoveryEvents
     void onStreamSilent(final int partition, final long silentForNanos)
     {
         out.println("SILENT partition=" + partition + " silentMs=" + TimeUnit.NANOSECONDS.toMillis(silentForNanos) +
+            " epochMs=" + System.currentTimeMillis());
+    }
+
+    void onReplayLive(final int partition, final long nextStreamSequence, final long replayedMessages)
+    {
+        out.println("REPLAY_LIVE partition=" + partition + " nextStreamSequence=" + nextStreamSequence +
+            " replayedMessages=" + replayedMessages + " epochMs=" + System.currentTimeMillis());
+    }
+
+    void onReplayEnd(final int partition, final long nextStreamSequence)
+    {
+        out.println("REPLAY_END partition=" + partition + " nextStreamSequence=" + nextStreamSequence +
             " epochMs=" + System.currentTimeMillis());
     }
 

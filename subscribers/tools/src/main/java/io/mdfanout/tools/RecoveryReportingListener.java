@@ -5,7 +5,8 @@ import io.mdfanout.sdk.StaleReason;
 
 /**
  * The part every tool's listener shares: stale, recovered, silent and active partitions are
- * printed as {@link RecoveryEvents} lines (the formats tests and operators grep for).
+ * printed as {@link RecoveryEvents} lines, and so are a replay's switch to the live stream and its end (the
+ * formats tests and operators grep for).
  */
 abstract class RecoveryReportingListener implements MarketDataListener
 {
@@ -30,6 +31,16 @@ abstract class RecoveryReportingListener implements MarketDataListener
     public void onStreamSilent(final int partition, final long silentForNanos)
     {
         events.onStreamSilent(partition, silentForNanos);
+    }
+
+    public void onReplayLive(final int partition, final long nextStreamSequence, final long replayedMessages)
+    {
+        events.onReplayLive(partition, nextStreamSequence, replayedMessages);
+    }
+
+    public void onReplayEnd(final int partition, final long nextStreamSequence)
+    {
+        events.onReplayEnd(partition, nextStreamSequence);
     }
 
     public void onStreamActive(final int partition)

@@ -26,6 +26,11 @@ final class SessionRun
             "and none is stale (with recovery on, a partition still recovering is waited for).")
     boolean untilEndOfMessages;
 
+    @Option(names = "--to",
+        description = "Stop at this point of the session (exclusive): seq:N, seq:P=N,P=N, HH:MM:SS[.fraction] or ns:N " +
+            "(exchange time); the messages from it on are not taken.")
+    String to;
+
     @Option(names = "--timeout-s", defaultValue = "0",
         description = "Give up after this many seconds with exit code 5 (0 = no limit).")
     long timeoutS;
@@ -45,6 +50,10 @@ final class SessionRun
         {
             throw new IllegalArgumentException("--timeout-s must not be negative: " + timeoutS);
         }
+        if (null != to)
+        {
+            ReplayPoint.parse("--to", to);
+        }
     }
 
     /**
@@ -59,6 +68,7 @@ final class SessionRun
     int run(final ToolSession session, final EndOfMessagesListener listener, final boolean recoveryEnabled)
         throws IOException
     {
+        listener.endAt(null == to ? null : ReplayPoint.parse("--to", to));
         return run(session.subscriber(), listener, session.stopSignal(), readyFile, untilEndOfMessages, timeoutS,
             session.idle(), recoveryEnabled);
     }
@@ -101,9 +111,14 @@ final class SessionRun
             }
             // A snapshot taken after the session's end carries END_OF_MESSAGES as market state, before its
             // SnapshotEnd: the session is over only once no partition is still recovering.
-            if (untilEndOfMessages && listener.allEnded() && (!recoveryEnabled || noneStale(subscriber, partitions)))
+            if ((untilEndOfMessages || listener.hasEndPoint()) && listener.allEnded() &&
+                (!recoveryEnabled || noneStale(subscriber, partitions)))
             {
                 break;
+            }
+            if (subscriber.isReplayEnded())
+            {
+                break; // --replay-only: everything the archive holds was delivered
             }
             if (System.nanoTime() > deadline)
             {

@@ -72,6 +72,9 @@ public final class SubscriberOptions
     @Mixin
     IdleOptions idle = new IdleOptions();
 
+    @Mixin
+    ReplayOptions replay = new ReplayOptions();
+
     /**
      * The partitions to subscribe to, checked against the partition count.
      *
@@ -117,6 +120,7 @@ public final class SubscriberOptions
         }
         metrics.validate();
         idle.validate();
+        replay.validate();
         if (null != advertiseInterface)
         {
             final String address = ipv4AddressOf(advertiseInterface);
@@ -139,7 +143,7 @@ public final class SubscriberOptions
      */
     public FeedSubscriber.Context feedSubscriberContext()
     {
-        return new FeedSubscriber.Context()
+        return replay.applyTo(new FeedSubscriber.Context())
             .channel(channel)
             .streamIdBase(streamIdBase)
             .recoveryEnabled(recoveryEnabled())
@@ -148,6 +152,18 @@ public final class SubscriberOptions
                 snapshotStreamIdBase : FeedSubscriber.Context.DEFAULT_SNAPSHOT_STREAM_ID_BASE)
             .recoveryBufferBytes(recoveryBufferBytes)
             .silentTimeoutNs(TimeUnit.MILLISECONDS.toNanos(silentTimeoutMs));
+    }
+
+    /** @return whether the tool replays from the archive (--from). */
+    public boolean replays()
+    {
+        return null != replay.from;
+    }
+
+    /** @return whether the tool replays only, with no live stream (--replay-only). */
+    public boolean replayOnly()
+    {
+        return replay.replayOnly;
     }
 
     /** @return whether the subscriber recovers from snapshots (no {@code --no-recovery}). */

@@ -48,6 +48,11 @@ public final class TailCommand implements Callable<Integer>
     @Option(names = "--count", defaultValue = "0", description = "Stop after this many lines (0 = no limit).")
     long count;
 
+    @Option(names = "--to",
+        description = "Stop at this point of the session (exclusive): seq:N, seq:P=N,P=N, HH:MM:SS[.fraction] or ns:N " +
+            "(exchange time).")
+    String to;
+
     PrintStream stdout = System.out;
     PrintStream stderr = System.err;
 
@@ -62,6 +67,10 @@ public final class TailCommand implements Callable<Integer>
             {
                 throw new IllegalArgumentException("--count must not be negative: " + count);
             }
+            if (null != to)
+            {
+                ReplayPoint.parse("--to", to);
+            }
         }
         catch (final IllegalArgumentException ex)
         {
@@ -71,10 +80,15 @@ public final class TailCommand implements Callable<Integer>
 
         final Printer printer = new Printer(
             stdout, new RecoveryEvents(stderr), new HashSet<>(symbols), 0 == count ? Long.MAX_VALUE : count);
+        // The state before a --from point is replayed as snapshot content: the tail starts at the point.
+        printer.skipSnapshots = subscriberOptions.replays();
+        printer.to = null == to ? null : ReplayPoint.parse("--to", to);
+        printer.partitions = partitions;
         try (ToolSession session = ToolSession.open(
             "tail", subscriberOptions, new ToolMetrics("tail"), partitions, printer, stderr))
         {
-            while (session.isRunning() && (0 == count || printer.lines < count))
+            while (session.isRunning() && (0 == count || printer.lines < count) && !printer.allPastEnd() &&
+                !session.subscriber().isReplayEnded())
             {
                 session.pollOnce();
             }
@@ -97,6 +111,37 @@ public final class TailCommand implements Callable<Integer>
         private final InstrumentDirectory directory = new InstrumentDirectory();
         private final StringBuilder line = new StringBuilder(256);
         long lines;
+        boolean skipSnapshots;
+        io.mdfanout.sdk.ReplayStart to;
+        int[] partitions;
+        private int pastEndCount;
+        private boolean[] pastEnd;
+
+        boolean allPastEnd()
+        {
+            return null != to && null != partitions && pastEndCount == partitions.length;
+        }
+
+        private boolean beyondEnd(final MessageContext context, final long streamSequence, final long timestamp)
+        {
+            if (null == to || !to.reached(context.partition(), streamSequence, timestamp))
+            {
+                return false;
+            }
+            if (null == pastEnd)
+            {
+                pastEnd = new boolean[partitions.length];
+            }
+            for (int slot = 0; slot < partitions.length; slot++)
+            {
+                if (partitions[slot] == context.partition() && !pastEnd[slot])
+                {
+                    pastEnd[slot] = true;
+                    pastEndCount++;
+                }
+            }
+            return true;
+        }
 
         Printer(final PrintStream out, final RecoveryEvents events, final Set<String> symbols, final long maxLines)
         {
@@ -112,7 +157,8 @@ public final class TailCommand implements Callable<Integer>
             final long instrumentId)
         {
             final String symbol = 0 == instrumentId ? null : directory.symbol(instrumentId);
-            if (lines >= maxLines)
+            if (lines >= maxLines || (skipSnapshots && context.isSnapshot()) ||
+                (!context.isSnapshot() && beyondEnd(context, context.streamSequence(), timestamp)))
             {
                 return null;
             }
