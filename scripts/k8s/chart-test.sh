@@ -6,7 +6,9 @@
 #  3. a real control plane (control-plane.sh: etcd, kube-apiserver, controller-manager, scheduler,
 #     kwok nodes): every rendering passes `kubectl apply --dry-run=server`, then `helm install
 #     --wait` of two value sets, and every pod is scheduled, Running, Guaranteed, with exactly the
-#     CPU and memory it asked for (requests = limits).
+#     CPU and memory it asked for (requests = limits);
+#  4. the archive (ci/archive-values.yaml): a StatefulSet whose volumeClaimTemplate binds a PersistentVolume,
+#     the retention flags in its container's arguments, the claim kept after helm uninstall.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -65,9 +67,70 @@ refuse "fanotu" --set fanotu.cpus=2
 refuse "maxUnavaliable" --set podDisruptionBudget.maxUnavaliable=1
 refuse "inteval" --set metrics.serviceMonitor.inteval=30s
 refuse "names no feed" --set subscriberExample.enabled=true,subscriberExample.feed=nope
+# The archive's values: retention and sizes are checked by the schema, their sum against the volume by the template.
+refuse "sessions" --set archive.enabled=true,archive.retention.sessions=-1
+refuse "bytes" --set archive.enabled=true,archive.retention.bytes=-5g
+refuse "minFreeBytes" --set archive.enabled=true,archive.minFreeBytes=lots
+refuse "size" --set archive.enabled=true,archive.persistence.size=null
+refuse "size" --set archive.enabled=true,archive.persistence.size=50GB
+refuse "retain" --set archive.enabled=true,archive.retention.retain=1
+refuse "exceed archive.persistence.size" --set archive.enabled=true,archive.persistence.size=10Gi,archive.retention.bytes=10g
+refuse "names no feed" --set 'archive.enabled=true,archive.feeds={nope}'
+refuse "one claim cannot hold" -f "$CHART/ci/full-values.yaml" --set 'archive.feeds=null,archive.persistence.existingClaim=claim'
+
+# The archive renders as a StatefulSet with its claim template, its Service and budget, and the values reach the
+# container's arguments; in mdc mode it receives on a port of its own.
+python3 - "$work/archive.yaml" "$work/full.yaml" <<'PY' && pass "archive: StatefulSet with a volumeClaimTemplate (20Gi, mdfanout-test), retention flags in its args, Service, PDB, ServiceMonitor endpoint; one archive of the two feeds in the full values" || fail "archive rendering"
+import sys, yaml
+def objects(path):
+    return [d for d in yaml.safe_load_all(open(path)) if d]
+problems = []
+docs = objects(sys.argv[1])
+sts = [d for d in docs if d['kind'] == 'StatefulSet']
+if len(sts) != 1:
+    problems.append(f"{len(sts)} StatefulSets")
+else:
+    spec = sts[0]['spec']
+    claim = spec.get('volumeClaimTemplates', [{}])[0]
+    if claim.get('metadata', {}).get('name') != 'archive' or claim['spec']['resources']['requests']['storage'] != '20Gi' \
+            or claim['spec'].get('storageClassName') != 'mdfanout-test':
+        problems.append(f"claim template {claim}")
+    pod = spec['template']['spec']
+    args = pod['containers'][0]['args']
+    for arg in ['archive', '--archive-dir=/var/lib/mdfanout/archive', '--retain-sessions=5', '--retain-bytes=15g',
+                '--min-free-bytes=2g', '--control-channel=aeron:udp?endpoint=0.0.0.0:8010', '--partitions=4',
+                '--stream-id-base=1000', '--metrics-port=9404', '--idle-strategy=park', '--session=ci']:
+        if arg not in args:
+            problems.append(f"{arg} not in {args}")
+    mounts = {m['name']: m['mountPath'] for m in pod['containers'][0]['volumeMounts']}
+    if mounts.get('archive') != '/var/lib/mdfanout/archive':
+        problems.append(f"mounts {mounts}")
+    shm = [v for v in pod['volumes'] if v['name'] == 'shm'][0]['emptyDir']
+    # 3 terms of 16 MiB per partition (4) and per replay (2), and 64 MiB.
+    if shm.get('medium') != 'Memory' or shm.get('sizeLimit') != '352Mi':
+        problems.append(f"shm {shm}")
+    if spec['serviceName'] not in [d['metadata']['name'] for d in docs if d['kind'] == 'Service']:
+        problems.append("no headless Service named by serviceName")
+    if not any(d['kind'] == 'PodDisruptionBudget' and d['spec']['selector']['matchLabels'].get('app.kubernetes.io/component') == 'archive' for d in docs):
+        problems.append("no PDB of the archive")
+monitor = [d for d in docs if d['kind'] == 'ServiceMonitor'][0]
+if 'mdfanout-archive' not in [e['relabelings'][0]['replacement'] for e in monitor['spec']['endpoints']]:
+    problems.append("no ServiceMonitor endpoint of job mdfanout-archive")
+full = [d for d in objects(sys.argv[2]) if d['kind'] == 'StatefulSet']
+if [d['metadata']['name'] for d in full] != ['md-nasdaq-bx-archive']:
+    problems.append(f"full values: archives {[d['metadata']['name'] for d in full]}")
+elif full[0]['spec']['template']['spec']['nodeSelector'] != {'node-role.mdfanout.io/archive': 'true'}:
+    problems.append("full values: archive.nodeSelector not used")
+for p in problems:
+    print('  problem:', p)
+sys.exit(1 if problems else 0)
+PY
+"$HELM" template md "$CHART" -f "$CHART/ci/mdc-multus-values.yaml" --set archive.enabled=true >"$work/mdc-archive.yaml" 2>&1 \
+  && grep -q -- '--channel=aeron:udp?endpoint=$(POD_IP):40459|control=10.20.0.10:40457|control-mode=dynamic' "$work/mdc-archive.yaml" \
+  && pass "archive in mdc mode: receives at its own address on archive.mdcReceivePort" || fail "archive channel in mdc mode"
 
 # Every pod template of the full values carries the pull secret (the subscriber example and the test pod too).
-pods="$(grep -c '^kind: \(Deployment\|Pod\)$' "$work/full.yaml" || true)"
+pods="$(grep -c '^kind: \(Deployment\|StatefulSet\|Pod\)$' "$work/full.yaml" || true)"
 secrets="$(grep -c 'imagePullSecrets:' "$work/full.yaml" || true)"
 [ "$pods" -gt 0 ] && [ "$pods" = "$secrets" ] && pass "imagePullSecrets on all $pods pod templates of the full values" \
   || fail "imagePullSecrets on $secrets of $pods pod templates"
@@ -137,6 +200,23 @@ PY
   else fail "$release: pod checks"; fi
 }
 
+# Volumes for the archives' claims (the full values' and ci/archive-values.yaml's; no provisioner here), and the
+# node the full values' archive.nodeSelector asks for.
+for i in 1 2; do
+  cat <<PV | kubectl apply -f - >/dev/null
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: mdfanout-test-$i}
+spec:
+  capacity: {storage: 20Gi}
+  accessModes: [ReadWriteOnce]
+  storageClassName: mdfanout-test
+  persistentVolumeReclaimPolicy: Retain
+  hostPath: {path: /var/lib/mdfanout-test-$i}
+PV
+done
+kubectl label node mdfanout-node-2 node-role.mdfanout.io/archive=true >/dev/null
+
 install_and_check md feeds --set subscriberExample.enabled=true
 # The exact figures of the default values: feed handler 2 CPUs / 1Gi, fanout 4 CPUs / 2Gi.
 got="$(kubectl get pods -n feeds -l app.kubernetes.io/component=feed -o jsonpath='{range .items[*].spec.containers[*]}{.name}={.resources.requests.cpu}/{.resources.requests.memory}/{.resources.limits.cpu}/{.resources.limits.memory} {end}')"
@@ -154,7 +234,25 @@ install_and_check md3 full -f "$CHART/ci/full-values.yaml" \
 containers="$(kubectl get pods -n full -l app.kubernetes.io/component=feed -o jsonpath='{.items[0].spec.containers[*].name}')"
 [ "$containers" = "feed-handler fanout media-driver" ] && pass "standalone media driver container: $containers" \
   || fail "containers of a full feed pod: $containers"
+archive_node="$(kubectl get pod -n full md3-nasdaq-bx-archive-0 -o jsonpath='{.spec.nodeName}')"
+[ "$archive_node" = mdfanout-node-2 ] && pass "the full values' archive on the node its nodeSelector names ($archive_node)" \
+  || fail "archive of the full values on '$archive_node'"
 "$HELM" uninstall md3 -n full >/dev/null && pass "helm uninstall md3"
+kubectl wait --for=delete pod -n full -l app.kubernetes.io/instance=md3 --timeout 60s >/dev/null 2>&1 || true
+
+# ---- 4. the archive: a StatefulSet whose claim binds a volume ---------------------------------------------
+install_and_check md4 archive -f "$CHART/ci/archive-values.yaml" \
+  --set metrics.serviceMonitor.enabled=false,metrics.prometheusRule.enabled=false
+claim="$(kubectl get pvc -n archive archive-md4-nasdaq-totalview-archive-0 -o jsonpath='{.status.phase} {.spec.storageClassName} {.status.capacity.storage}' 2>&1)"
+[ "$claim" = "Bound mdfanout-test 20Gi" ] && pass "archive claim from the volumeClaimTemplate: $claim" || fail "archive claim: $claim"
+ready="$(kubectl get statefulset -n archive md4-nasdaq-totalview-archive -o jsonpath='{.status.readyReplicas}/{.spec.replicas}')"
+args="$(kubectl get pod -n archive md4-nasdaq-totalview-archive-0 -o jsonpath='{.spec.containers[0].args}')"
+[ "$ready" = 1/1 ] && [[ "$args" == *'"--retain-sessions=5"'*'"--retain-bytes=15g"'*'"--min-free-bytes=2g"'* ]] \
+  && pass "archive StatefulSet ready $ready; retention in the running container's args" || fail "archive: ready $ready, args $args"
+"$HELM" uninstall md4 -n archive >/dev/null && pass "helm uninstall md4"
+kept="$(kubectl get pvc -n archive -o name)"
+[ "$kept" = "persistentvolumeclaim/archive-md4-nasdaq-totalview-archive-0" ] \
+  && pass "the recordings' claim outlives the release: $kept" || fail "claims after uninstall: '$kept'"
 
 if [ "$failures" != 0 ]; then
   echo "chart-test: $failures failure(s)" >&2

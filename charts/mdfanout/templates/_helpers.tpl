@@ -105,3 +105,70 @@ them, the image's other defaults. Call with (dict "heap" h "hugepages" hugepages
 {{- define "mdfanout.javaOptions" -}}
 -Xms{{ .heap }} -Xmx{{ .heap }}{{ if .hugepages.enabled }} -XX:+UseLargePages -XX:LargePageSizeInBytes={{ .hugepages.size | replace "Mi" "m" | replace "Gi" "g" }}{{ end }} -XX:+AlwaysPreTouch -XX:+UseParallelGC -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp -Djna.tmpdir=/tmp -Daeron.print.configuration=false
 {{- end -}}
+
+{{/* Release-qualified name of one feed's archive. Call with (dict "root" $ "feed" $feed). */}}
+{{- define "mdfanout.archiveName" -}}
+{{- printf "%s-%s-archive" .root.Release.Name .feed.name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Whether a feed is archived: archive.enabled and the feed named in archive.feeds (empty: every feed). Call
+with (dict "root" $ "feed" $feed); "true" or "". */}}
+{{- define "mdfanout.archived" -}}
+{{- $a := .root.Values.archive -}}
+{{- if and $a.enabled (or (not $a.feeds) (has .feed.name $a.feeds)) }}true{{ end -}}
+{{- end -}}
+
+{{/* The Aeron channel the archive records a feed's partition streams from: the subscribers' channel, in mdc mode
+on a port of its own (archive.mdcReceivePort). Call with (dict "root" $ "feed" $feed). */}}
+{{- define "mdfanout.archiveChannel" -}}
+{{- $a := .feed.aeron -}}
+{{- if eq $a.mode "mdc" -}}
+aeron:udp?endpoint=$(POD_IP):{{ .root.Values.archive.mdcReceivePort }}|control={{ $a.mdcControl }}|control-mode=dynamic
+{{- else -}}
+{{ include "mdfanout.subscriptionChannel" .feed }}
+{{- end -}}
+{{- end -}}
+
+{{/*
+/dev/shm size of an archive in MiB: its embedded driver's images of the feed's partition streams (3 terms each per
+partition; it records no snapshot stream), a publication of 3 terms per concurrent replay
+(archive.maxConcurrentReplays: a replay publishes with the recording's term length), the CnC and loss report files
+(48 MiB, as the feed pod's) and 16 MiB for the archive's control and response streams and spare.
+Call with (dict "root" $ "feed" $feed).
+*/}}
+{{- define "mdfanout.archiveShmMiB" -}}
+{{- $mib := 1048576 -}}
+{{- $f := .feed -}}
+{{- $terms := mul 3 (add $f.partitions .root.Values.archive.maxConcurrentReplays) -}}
+{{- add (div (mul $terms $f.aeron.termLength) $mib) 64 -}}
+{{- end -}}
+
+{{/* A size as the archive's options take it (an integer of bytes, or digits with k, m, g or t: powers of 1024) in
+bytes. */}}
+{{- define "mdfanout.sizeBytes" -}}
+{{- if not (kindIs "string" .) -}}{{ int64 . }}
+{{- else -}}
+{{- $s := lower . -}}
+{{- $units := dict "k" 1024 "m" 1048576 "g" 1073741824 "t" 1099511627776 -}}
+{{- $unit := substr (int (sub (len $s) 1)) (len $s) $s -}}
+{{- if hasKey $units $unit -}}{{ mul (trimSuffix $unit $s | int64) (get $units $unit) }}
+{{- else -}}{{ $s | int64 }}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* A size value as the archive's option takes it: a string as given ("50g"), a number (YAML reads a large one as a
+float) as whole bytes. */}}
+{{- define "mdfanout.sizeArg" -}}
+{{- if kindIs "string" . }}{{ . }}{{ else }}{{ int64 . }}{{ end -}}
+{{- end -}}
+
+{{/* A Kubernetes quantity (Mi, Gi or Ti) in bytes. */}}
+{{- define "mdfanout.quantityBytes" -}}
+{{- $q := toString . -}}
+{{- if hasSuffix "Ti" $q -}}{{ mul (trimSuffix "Ti" $q | int64) 1099511627776 }}
+{{- else if hasSuffix "Gi" $q -}}{{ mul (trimSuffix "Gi" $q | int64) 1073741824 }}
+{{- else if hasSuffix "Mi" $q -}}{{ mul (trimSuffix "Mi" $q | int64) 1048576 }}
+{{- else -}}{{ fail (printf "quantity %q: use Mi, Gi or Ti" $q) }}
+{{- end -}}
+{{- end -}}
