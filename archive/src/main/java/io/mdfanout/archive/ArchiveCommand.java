@@ -135,7 +135,8 @@ public final class ArchiveCommand implements Callable<Integer>
         CncCounters driverCounters = null;
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
         {
-            errorLog = RoleErrorLog.open(settings.archiveDir().toAbsolutePath(), "archive",
+            // Not on the archive's disk: a memory-mapped log there would fault the process once the disk is full.
+            errorLog = RoleErrorLog.open(RoleErrorLog.tempDirectory(), "archive",
                 (throwable) -> err.println("archive: error: " + throwable));
             role = new ArchiveRole(settings, newCountersManager(), errorLog, err);
             runner = new AgentRunner(settings.idleStrategy().newIdleStrategy(

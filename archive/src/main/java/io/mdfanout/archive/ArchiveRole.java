@@ -40,7 +40,10 @@ import java.util.concurrent.TimeUnit;
  */
 final class ArchiveRole implements Agent, AutoCloseable
 {
-    static final long DISK_CHECK_INTERVAL_MS = 1000;
+    static final long DISK_CHECK_INTERVAL_MS = 100;
+    static final long LAG_CHECK_INTERVAL_MS = 1000;
+    /** Room kept beside the recordings' segments for Aeron's catalog and the session catalog. */
+    static final long CATALOG_RESERVE_BYTES = 8L * 1024 * 1024;
     static final long RETENTION_INTERVAL_MS = 60_000;
     /** Stream ids of the local replays the recorders read their recordings with (IPC, in this process). */
     static final int LOCAL_REPLAY_STREAM_ID_BASE = 900_000;
@@ -63,6 +66,9 @@ final class ArchiveRole implements Agent, AutoCloseable
     private volatile boolean sawIoError;
     private boolean lowSpaceReported;
     private long nextDiskCheckMs;
+    private long nextLagCheckMs;
+    private final long reserveBytes;
+    private boolean stoppedForSpace;
     private long nextRetentionMs;
 
     ArchiveRole(final ArchiveSettings settings, final CountersManager countersManager, final ErrorHandler errorLog,
@@ -84,6 +90,9 @@ final class ArchiveRole implements Agent, AutoCloseable
         this.lock = RingDirectoryLock.acquire(archiveDir, LOCK_FILE, "archive",
             "one archive per --archive-dir; stop it or use another directory");
         removeStaleMarkFile(archiveDir, log);
+        // Recording stops while this much is still free: a memory-mapped file (Aeron's catalog) on a full disk
+        // faults the process instead of failing a write, and each partition's segment file may still grow by one.
+        this.reserveBytes = (long)settings.partitions() * settings.segmentFileLength() + CATALOG_RESERVE_BYTES;
         this.counters = new ArchiveCounters(countersManager);
         this.catalog = new SessionCatalog(archiveDir);
 
@@ -128,6 +137,7 @@ final class ArchiveRole implements Agent, AutoCloseable
             .segmentFileLength(settings.segmentFileLength())
             .lowStorageSpaceThreshold(settings.segmentFileLength())
             .deleteArchiveOnStart(false)
+            .markFileDir(new java.io.File(settings.aeronDirectoryName()))
             .errorHandler(errors);
 
         ArchivingMediaDriver launched = null;
@@ -245,6 +255,10 @@ final class ArchiveRole implements Agent, AutoCloseable
         {
             nextDiskCheckMs = nowMs + DISK_CHECK_INTERVAL_MS;
             checkDisk(nowMs);
+        }
+        if (nowMs >= nextLagCheckMs)
+        {
+            nextLagCheckMs = nowMs + LAG_CHECK_INTERVAL_MS;
             final CountersReader reader = aeron.countersReader();
             for (final PartitionRecorder recorder : recorders)
             {
@@ -349,12 +363,30 @@ final class ArchiveRole implements Agent, AutoCloseable
         if (low && !lowSpaceReported)
         {
             log.println("archive: WARNING: " + settings.archiveDir() + " has " + free + " bytes free of " + total +
-                ", below --min-free-bytes " + settings.minFreeBytes() + ": recordings stop when it is full");
+                ", below --min-free-bytes " + settings.minFreeBytes() + ": recording stops at " + reserveBytes +
+                " bytes free");
         }
         lowSpaceReported = low;
-        if (free >= Math.max(settings.minFreeBytes(), 2L * settings.segmentFileLength()))
+        if (free < reserveBytes || sawNoSpace)
         {
+            if (!stoppedForSpace)
+            {
+                stoppedForSpace = true;
+                log.println("archive: ERROR: disk full: " + settings.archiveDir() + " has " + free + " bytes free of " +
+                    total + " (recording stops below " + reserveBytes + "): every recording is stopped; the live " +
+                    "stream is unaffected; recording resumes once " + (reserveBytes + settings.minFreeBytes()) +
+                    " bytes are free, and what passes meanwhile is reported as a hole");
+            }
+            for (final PartitionRecorder recorder : recorders)
+            {
+                recorder.stopForError(ArchiveCounters.DISK_FULL);
+            }
+        }
+        else if (stoppedForSpace && free >= reserveBytes + settings.minFreeBytes())
+        {
+            stoppedForSpace = false;
             sawNoSpace = false;
+            log.println("archive: " + settings.archiveDir() + " has " + free + " bytes free again: recording resumes");
             for (final PartitionRecorder recorder : recorders)
             {
                 recorder.restartAfterError();

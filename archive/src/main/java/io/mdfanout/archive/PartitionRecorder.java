@@ -169,7 +169,7 @@ final class PartitionRecorder implements AutoCloseable
         }
         stopSignalled = true;
         counters.recordingActive.setRelease(0);
-        if (byError)
+        if (byError && State.STOPPED_BY_ERROR != state)
         {
             (ArchiveCounters.DISK_FULL.equals(reason) ? counters.diskFullStops : counters.ioErrorStops).increment();
             log.println("archive: ERROR: the recording of partition " + partition + " (recording " + stoppedRecordingId +
@@ -177,6 +177,38 @@ final class PartitionRecorder implements AutoCloseable
                 "again is reported as a hole");
             state = State.STOPPED_BY_ERROR;
         }
+    }
+
+    /**
+     * Stop recording because of an error the role found (the disk full): counted once per stop, and the stretch
+     * until it records again is reported as a hole.
+     *
+     * @param reason {@link ArchiveCounters#DISK_FULL} or {@link ArchiveCounters#IO_ERROR}.
+     */
+    void stopForError(final String reason)
+    {
+        if (State.STOPPED_BY_ERROR == state || State.SCAN_PREVIOUS == state || State.CLOSED == state)
+        {
+            return;
+        }
+        if (Aeron.NULL_VALUE != subscriptionId)
+        {
+            try
+            {
+                archive.stopRecording(subscriptionId);
+            }
+            catch (final RuntimeException ex)
+            {
+                log.println("archive: stopping the recording of partition " + partition + ": " + ex.getMessage());
+            }
+            subscriptionId = Aeron.NULL_VALUE;
+        }
+        stopSignalled = true;
+        counters.recordingActive.setRelease(0);
+        (ArchiveCounters.DISK_FULL.equals(reason) ? counters.diskFullStops : counters.ioErrorStops).increment();
+        log.println("archive: ERROR: the recording of partition " + partition + " stopped: " + reason +
+            " (recorded to stream sequence " + (nextSequence - 1) + ")");
+        state = State.STOPPED_BY_ERROR;
     }
 
     /** The disk has room again after an error stopped the recording: record anew (a new image, a new recording). */
@@ -190,6 +222,7 @@ final class PartitionRecorder implements AutoCloseable
         if (Aeron.NULL_VALUE != subscriptionId)
         {
             archive.stopRecording(subscriptionId);
+            subscriptionId = Aeron.NULL_VALUE;
         }
         startRecording();
         log.println("archive: partition " + partition + " records again");

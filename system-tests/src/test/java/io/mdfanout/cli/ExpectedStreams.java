@@ -181,6 +181,86 @@ final class ExpectedStreams
         return total;
     }
 
+    /** @return the messages of each partition's stream. */
+    long[] counts()
+    {
+        return Arrays.stream(counts).asLongStream().toArray();
+    }
+
+    /**
+     * A subscriber started from a point: per partition every expected message from {@code from[p]} on exactly once,
+     * in order, byte for byte, up to the end of the session; nothing before the point and nothing else.
+     */
+    long verifyRecordingFrom(final Path file, final String who, final long[] from) throws IOException
+    {
+        final long[] nextSequence = from.clone();
+        long total = 0;
+        try (RecordFile records = new RecordFile(file))
+        {
+            while (records.next())
+            {
+                final int p = records.partition();
+                final long sequence = records.streamSequence();
+                if (sequence != nextSequence[p])
+                {
+                    fail(who + ": partition " + p + " delivered stream sequence " + sequence +
+                        " where " + nextSequence[p] + " was due (lost, duplicated, reordered or before the start)");
+                }
+                assertOracleMessage(records, p, sequence, who);
+                nextSequence[p]++;
+                total++;
+            }
+        }
+        for (int p = 0; p < partitions; p++)
+        {
+            assertEquals(counts[p], nextSequence[p] - 1, who + ": last message delivered on partition " + p);
+        }
+        System.out.println(who + ": " + total + " normalized messages from " + Arrays.toString(from) +
+            " verified byte for byte, to the end of the session");
+        return total;
+    }
+
+    /**
+     * What an archive holds, replayed: every message it has equals the oracle's at its stream sequence, byte for
+     * byte, in order, and per partition the stretches it lacks are returned as {@code [first, last]} ranges.
+     */
+    List<List<long[]>> missingRanges(final Path file, final String who) throws IOException
+    {
+        final long[] nextSequence = new long[partitions];
+        Arrays.fill(nextSequence, 1);
+        final List<List<long[]>> missing = new ArrayList<>();
+        for (int p = 0; p < partitions; p++)
+        {
+            missing.add(new ArrayList<>());
+        }
+        try (RecordFile records = new RecordFile(file))
+        {
+            while (records.next())
+            {
+                final int p = records.partition();
+                final long sequence = records.streamSequence();
+                if (sequence < nextSequence[p])
+                {
+                    fail(who + ": partition " + p + " delivered stream sequence " + sequence + " again or out of order");
+                }
+                if (sequence > nextSequence[p])
+                {
+                    missing.get(p).add(new long[]{ nextSequence[p], sequence - 1 });
+                }
+                assertOracleMessage(records, p, sequence, who);
+                nextSequence[p] = sequence + 1;
+            }
+        }
+        for (int p = 0; p < partitions; p++)
+        {
+            if (nextSequence[p] <= counts[p])
+            {
+                missing.get(p).add(new long[]{ nextSequence[p], counts[p] });
+            }
+        }
+        return missing;
+    }
+
     /**
      * What a disturbed subscriber (late, lossy, paused, behind a restarted fanout) delivered: every
      * message equals the oracle's at its stream sequence, byte for byte, and per partition the sequences

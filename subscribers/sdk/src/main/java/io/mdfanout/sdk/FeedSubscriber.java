@@ -82,7 +82,9 @@ public final class FeedSubscriber implements AutoCloseable
         final PacketValidator validator = new PacketValidator();
         final MessageDispatcher dispatcher = new MessageDispatcher(ctx.listener(), counters, ctx.errorHandler());
         final PartitionStream[] streams = new PartitionStream[partitions.length];
-        this.recoveries = ctx.recoveryEnabled() ? new PartitionRecovery[partitions.length] : null;
+        // Replay only there is no live stream, so no snapshot to recover from: a hole is reported as a gap.
+        final boolean recovery = ctx.recoveryEnabled() && (null == ctx.replayFrom() || ctx.replayToLive());
+        this.recoveries = recovery ? new PartitionRecovery[partitions.length] : null;
         for (int slot = 0; slot < partitions.length; slot++)
         {
             streams[slot] = new PartitionStream(partitions[slot]);

@@ -27,8 +27,9 @@ import java.util.concurrent.TimeUnit;
  * stream sequences rather than Aeron positions (as Aeron's {@code ReplayMerge} does) also merges across a fanout
  * restart, whose new publication starts a new recording.
  * <p>
- * What the archive cannot give makes the partition join the live stream at once, and the live path reports it
- * as it would for any subscriber: a hole in the recordings or a replay that cannot keep up shows as a stream gap
+ * Replay only (a past session), a hole in the recordings is a stream gap and the replay goes on. Merging into the
+ * live stream, what the archive cannot give makes the partition join the live stream at once, and the live path
+ * reports it as it would for any subscriber: a hole in the recordings or a replay that cannot keep up shows as a stream gap
  * (then a snapshot recovery), an unreachable archive or a session it does not hold as a late join. The replay
  * states are driven by {@link #doWork} from the subscriber's poll.
  */
@@ -348,7 +349,7 @@ final class PartitionReplay implements AutoCloseable
             return ControlledFragmentHandler.Action.CONTINUE;
         }
         final long expected = stream.expectedSequence;
-        if (firstSequence > expected)
+        if (firstSequence > expected && toLive)
         {
             holeReason = "the archive did not record stream sequences " + expected + ".." + (firstSequence - 1) +
                 " of recording " + current.recordingId();

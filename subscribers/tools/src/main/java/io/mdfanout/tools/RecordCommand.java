@@ -99,6 +99,7 @@ public final class RecordCommand implements Callable<Integer>
                 " malformedSnapshot=" + counters.malformedSnapshotPackets() + " stalePartitions=" +
                 stalePartitions +
                 " oldSession=" + counters.oldSessionPackets() + " silent=" + counters.silentStreams() +
+                " replayed=" + counters.replayedMessages() + " replaySwitches=" + counters.replaySwitches() +
                 (ExitCodes.TIMEOUT == exitCode ? " (timed out)" : ""));
             stdout.println("record: " + driverSummary);
             return exitCode;

@@ -166,10 +166,11 @@ public final class SubscriberOptions
         return replay.replayOnly;
     }
 
-    /** @return whether the subscriber recovers from snapshots (no {@code --no-recovery}). */
+    /** @return whether the subscriber recovers from snapshots (no {@code --no-recovery}, no {@code --replay-only}). */
     public boolean recoveryEnabled()
     {
-        return !noRecovery;
+        // A replay-only run has no live stream to take snapshots from: a hole in the archive is a reported gap.
+        return !noRecovery && !(null != replay.from && replay.replayOnly);
     }
 
     /** The first IPv4 address of a network interface, or a one-line error naming the interfaces there are. */
