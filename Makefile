@@ -9,7 +9,7 @@ MVN_FLAGS ?= -B -ntp -Dmdfanout.revision=$(or $(REVISION),unknown)
 JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity itch simulator feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
-.PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools netns-tools k8s-tools chart-test \
+.PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools netns-tools dbn-tools k8s-tools chart-test \
 	node-test release release-test duplicates-check module-graph-check bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full bench-bundle bench-bundle-test
 
 help:
@@ -62,7 +62,7 @@ $(JAR): $(SOURCES)
 	$(MVN) $(MVN_FLAGS) -q install -DskipTests
 	@touch $(JAR)
 
-test: toolchain monitoring-tools netns-tools
+test: toolchain monitoring-tools netns-tools dbn-tools
 	$(MVN) $(MVN_FLAGS) install
 	$(MAKE) duplicates-check
 	$(MAKE) module-graph-check
@@ -81,6 +81,11 @@ monitoring-tools:
 netns-tools:
 	@command -v ip >/dev/null || \
 	  { echo "installing iproute2"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2; }
+
+# databento-dbn 0.72.0 and pandas in a venv under ~/.cache/mdfanout/dbn-venv, for DbnEncoderTest, which has
+# Databento's own decoder read back the DBN files the export writes (a no-op when present).
+dbn-tools:
+	@scripts/dbn/setup-venv.sh
 
 # helm, kwok, etcd and kube-apiserver/controller-manager/scheduler v1.33 built from source, cached
 # under ~/.cache/mdfanout/k8s (the first run takes several minutes).
