@@ -9,6 +9,7 @@ import io.mdfanout.feed.sim.SimulatorCommand;
 import io.mdfanout.tools.BookCommand;
 import io.mdfanout.tools.CheckCommand;
 import io.mdfanout.tools.ErrorStatCommand;
+import io.mdfanout.tools.ExportCommand;
 import io.mdfanout.tools.LatencyCommand;
 import io.mdfanout.tools.RawAeronPubCommand;
 import io.mdfanout.tools.RawAeronSubCommand;
@@ -55,6 +56,7 @@ import picocli.CommandLine.Command;
         CheckCommand.class,
         StatsCommand.class,
         RecordCommand.class,
+        ExportCommand.class,
         LatencyCommand.class,
         RawAeronPubCommand.class,
         RawAeronSubCommand.class,

@@ -40,6 +40,16 @@ final class ChainHarness implements AutoCloseable
         return ringDir;
     }
 
+    String channel()
+    {
+        return channel;
+    }
+
+    String streamIdBase()
+    {
+        return streamIdBase;
+    }
+
     /** The feed handler writing this chain's rings, with the given feed options (--group, --port, ...). */
     ChainProcess feedHandler(final String... feedArgs) throws IOException
     {

@@ -7,8 +7,9 @@ import java.util.Map;
 
 /**
  * A small JSON reader for the tests (the build has no JSON library): objects become {@link Map}s in
- * document order, arrays {@link List}s, numbers {@link Double}s, and {@code true}, {@code false},
- * {@code null} themselves. Strict enough to refuse a malformed document with its offset.
+ * document order, arrays {@link List}s, numbers {@link Long}s when integral (a {@link java.math.BigInteger}
+ * past a long), else {@link Double}s, and {@code true}, {@code false}, {@code null} themselves. Strict
+ * enough to refuse a malformed document with its offset.
  */
 final class MiniJson
 {
@@ -146,7 +147,7 @@ final class MiniJson
         }
     }
 
-    private Double number()
+    private Number number()
     {
         final int start = pos;
         while (pos < text.length() && "+-0123456789.eE".indexOf(text.charAt(pos)) >= 0)
@@ -157,7 +158,20 @@ final class MiniJson
         {
             throw error("unexpected character '" + text.charAt(pos) + "'");
         }
-        return Double.valueOf(text.substring(start, pos));
+        final String literal = text.substring(start, pos);
+        // Integers stay exact (epoch nanoseconds and order ids do not fit a double's 53 bits).
+        if (literal.matches("-?\\d{1,19}"))
+        {
+            try
+            {
+                return Long.valueOf(literal);
+            }
+            catch (final NumberFormatException ex)
+            {
+                return new java.math.BigInteger(literal);
+            }
+        }
+        return Double.valueOf(literal);
     }
 
     private Object literal(final String word, final Object value)

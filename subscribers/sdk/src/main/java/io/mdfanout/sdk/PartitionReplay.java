@@ -208,7 +208,23 @@ final class PartitionReplay implements AutoCloseable
     {
         current = recordings.get(nextRecording++);
         final AeronArchive archive = client.archive();
-        final long length = current.isActive() ? Long.MAX_VALUE : current.stopPosition() - current.startPosition();
+        final long length;
+        if (!current.isActive())
+        {
+            length = current.stopPosition() - current.startPosition();
+        }
+        else if (toLive)
+        {
+            length = Long.MAX_VALUE; // follow the recording as it grows, until the merge
+        }
+        else
+        {
+            // Replay only: what the archive holds now, then the end.
+            final long recorded = archive.getRecordingPosition(current.recordingId());
+            length = AeronArchive.NULL_POSITION == recorded ?
+                Math.max(0, archive.getStopPosition(current.recordingId()) - current.startPosition()) :
+                recorded - current.startPosition();
+        }
         image = null;
         if (0 == length)
         {
