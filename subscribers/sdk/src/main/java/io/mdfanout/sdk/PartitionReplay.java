@@ -389,9 +389,21 @@ final class PartitionReplay implements AutoCloseable
             return;
         }
         header.wrap(buffer, offset);
+        if (HeartbeatDecoder.TEMPLATE_ID == header.templateId())
+        {
+            // An idle live stream: once the replay has delivered everything it announced, the partition is live.
+            heartbeat.wrap(buffer, offset + WireFormat.HEADER_LENGTH, header.blockLength(), header.version());
+            if ((null == liveBuffer || liveBuffer.isEmpty()) && heartbeat.nextStreamSequence() <= stream.expectedSequence)
+            {
+                liveSessionId = sessionId;
+                switchToLive(true);
+                sequencer.onMessage(slot, sessionId, buffer, offset, length);
+            }
+            return;
+        }
         if (PacketHeaderDecoder.TEMPLATE_ID != header.templateId())
         {
-            return; // heartbeats carry nothing the replay lacks
+            return;
         }
         packetHeader.wrap(buffer, offset + WireFormat.HEADER_LENGTH, header.blockLength(), header.version());
         final long firstSequence = packetHeader.streamSequence();
@@ -440,7 +452,8 @@ final class PartitionReplay implements AutoCloseable
         }
         if (null != liveBuffer && !liveBuffer.isEmpty())
         {
-            stream.sessionId = liveSessionId;
+            // Held under the live publication's session: the recording's when the archive recorded it, else a new
+            // publication the sequencer recovers from (its state may differ from what the replay built).
             final RecoveryBuffer held = liveBuffer;
             for (int record = 0, limit = held.limit(); record < limit; )
             {
