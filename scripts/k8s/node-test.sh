@@ -304,11 +304,12 @@ for line in open(chart + "/rules/mdfanout-rules.yaml"):
             queries.append(inner.group(1) if inner else side)
 # Series that exist only where the chart runs what this node does not (a standalone media driver).
 only_elsewhere = re.compile(r"media_driver|mdfanout_driver_")
-# The archive's queries (issue 29): its metrics and the subscribers' replay metrics; no archive runs here.
+# The archive's queries (issue 29): its metrics and the subscribers' replay metrics; no archive runs here
+# (MonitoringTest checks them against a running archive and a replaying subscriber).
 archive_queries = re.compile(r"\b(mdfanout_archive_\w+|mdfanout_subscriber_replay\w*)\b")
 skipped = [q for q in queries if archive_queries.search(q)]
 queries = [q for q in queries if not archive_queries.search(q)]
-print(f"  {len(skipped)} skipped (archive queries: checked by ArchiveTest)")
+print(f"  {len(skipped)} skipped (archive queries: checked by MonitoringTest)")
 empty = []
 for q in queries:
     q2 = re.sub(r"\$__rate_interval|\$__interval|\$__range", "1m", q)

@@ -381,7 +381,7 @@ class ArchiveTest
         final List<String> args = new ArrayList<>(List.of("archive", "--archive-dir", archiveDir.toString(),
             "--aeron-dir", "/dev/shm/mdfanout-archive-" + dir.getFileName() + "-" + ProcessHandle.current().pid(),
             "--channel", chain.channel(), "--stream-id-base", chain.streamIdBase(),
-            "--partitions", Integer.toString(PARTITIONS), "--control-channel", control, "--session", SESSION,
+            "--partitions", Integer.toString(chain.partitions()), "--control-channel", control, "--session", SESSION,
             "--metrics-port", Integer.toString(metricsPort), "--metrics-bind", "127.0.0.1"));
         args.addAll(List.of(extra));
         final ChainProcess archive = chain.start(name, args.toArray(new String[0]));

@@ -40,6 +40,11 @@ final class ChainHarness implements AutoCloseable
         return ringDir;
     }
 
+    int partitions()
+    {
+        return partitions;
+    }
+
     String channel()
     {
         return channel;

@@ -65,12 +65,13 @@ class MonitoringTest
     private static final int FEED_HANDLER_PORT = 19401;
     private static final int FANOUT_PORT = 19402;
     private static final int SUBSCRIBER_PORT = 19403;
+    private static final int ARCHIVE_PORT = 19404;
     private static final int PROMETHEUS_PORT = 19490;
     /** The labels the chart's ServiceMonitor gives every target (the operator's namespace, the feed's name). */
     private static final String NAMESPACE = "mdfanout-test";
     private static final String FEED = "monitoring";
     private static final List<String> INSTANCES = List.of("127.0.0.1:" + FEED_HANDLER_PORT, "127.0.0.1:" + FANOUT_PORT,
-        "127.0.0.1:" + SUBSCRIBER_PORT);
+        "127.0.0.1:" + SUBSCRIBER_PORT, "127.0.0.1:" + ARCHIVE_PORT);
     /** The chart's job names (its ServiceMonitor's relabelings), which the rules and the dashboards select on. */
     private static final String FEED_HANDLER_JOB = "mdfanout-feed-handler";
     private static final String FANOUT_JOB = "mdfanout-fanout";
@@ -92,13 +93,16 @@ class MonitoringTest
     private static final Pattern DURATION = Pattern.compile("(for: |\\[)(\\d+)([sm])");
     private static final Pattern ALERT_STATE = Pattern.compile("\"state\":\"(\\w+)\"");
     /**
-     * The archive's queries (issue 29): its metrics and the subscribers' replay metrics, which no process of this
-     * chain exports (no archive runs here, and its subscriber does not replay). ArchiveTest checks them where the
-     * archive runs; the checks without a chain (descriptions, filters, runbooks) still cover them here.
+     * The archive's queries (issue 29): its metrics and the subscribers' replay metrics. The chain here runs an
+     * archive on a small disk and a subscriber that replays before it goes live, so they are checked with the
+     * others, and the archive's disk fills during the test: its alerts must fire.
      */
     private static final Pattern ARCHIVE_QUERIES =
         Pattern.compile("\\b(mdfanout_archive_\\w+|mdfanout_subscriber_replay\\w*)\\b");
-    private static final String ARCHIVE_QUERIES_REASON = "archive queries: checked by ArchiveTest";
+    private static final String ARCHIVE_JOB = "mdfanout-archive";
+    private static final String ARCHIVE_RECORDING_ERRORS = "MdfanoutArchiveRecordingErrors";
+    private static final String ARCHIVE_RECORDING_STOPPED = "MdfanoutArchiveRecordingStopped";
+    private static final String ARCHIVE_DISK_FILLING = "MdfanoutArchiveDiskFilling";
     /** The test's rules run this many times faster than the chart's. */
     private static final int RULE_TIME_SCALE = 15;
     private static final String FEED_HANDLER_DOWN = "MdfanoutFeedHandlerDown";
@@ -214,16 +218,24 @@ class MonitoringTest
         final String prometheus = requireTool("prometheus");
 
         final String channel = "aeron:udp?endpoint=224.0.1.109:46800|interface=127.0.0.1|mtu=8192";
-        try (ChainHarness chain = new ChainHarness(dir, "monitoring", 2, channel, 4680))
+        try (SmallDisk disk = new SmallDisk(dir.resolve("archive-disk"), 32);
+            ChainHarness chain = new ChainHarness(dir, "monitoring", 2, channel, 4680))
         {
             // A 1 MiB socket buffer (the kernel doubles it) holds about a second of this feed: a feed handler
             // stopped for several seconds loses packets, and with no line B and no re-request server declares them.
             final ChainProcess feedHandler = chain.feedHandler("--group", "239.255.46.9", "--port", "46900",
                 "--interface", "127.0.0.1", "--rcvbuf-bytes", "1048576", "--line-silence-ms", "1000",
                 "--metrics-port", Integer.toString(FEED_HANDLER_PORT), "--metrics-bind", "127.0.0.1");
+            // 1 MiB terms: the archive's segment files are 1 MiB, on a disk of 32 MiB that fills during the test.
             final ChainProcess fanout = chain.namedFanout("fanout", PATIENT_AERON,
-                "--metrics-port", Integer.toString(FANOUT_PORT), "--metrics-bind", "127.0.0.1");
+                "--metrics-port", Integer.toString(FANOUT_PORT), "--metrics-bind", "127.0.0.1",
+                "--term-length-bytes", "1048576");
+            final String archiveControl = "aeron:udp?endpoint=localhost:46810";
+            final ChainProcess archive = ArchiveTest.archive(chain, dir, "archive", disk.path().resolve("archive"),
+                archiveControl, ARCHIVE_PORT, "--segment-file-bytes", "1048576", "--min-free-bytes", "4m");
+            // The subscriber replays the session from the archive before it goes live: the replay metrics.
             chain.start("subscriber", "stats", "--channel", channel, "--stream-id-base", "4680", "--partitions", "2",
+                "--from", "start", "--archive-control-channel", archiveControl,
                 "--stats-interval-s", "5", "--metrics-port", Integer.toString(SUBSCRIBER_PORT), "--metrics-bind", "127.0.0.1");
             final ChainProcess simulator = chain.simulator(
                 "--group", "239.255.46.9", "--port", "46900", "--interface", "127.0.0.1",
@@ -244,6 +256,8 @@ class MonitoringTest
                 "    static_configs: [{targets: ['" + INSTANCES.get(1) + "'], " + labels + "}]",
                 "  - job_name: " + SUBSCRIBER_JOB,
                 "    static_configs: [{targets: ['" + INSTANCES.get(2) + "'], " + labels + "}]",
+                "  - job_name: " + ARCHIVE_JOB,
+                "    static_configs: [{targets: ['" + INSTANCES.get(3) + "'], " + labels + "}]",
                 ""));
             final ChainProcess server = ChainProcess.startCommand("prometheus", dir, List.of(prometheus,
                 "--config.file=" + config, "--storage.tsdb.path=" + dir.resolve("tsdb"),
@@ -261,9 +275,10 @@ class MonitoringTest
                 final Set<String> queries = new LinkedHashSet<>();
                 queries.addAll(dashboardQueries());
                 queries.addAll(ruleQueries());
-                final List<String> archiveQueries = queries.stream().filter(q -> ARCHIVE_QUERIES.matcher(q).find()).toList();
-                queries.removeAll(archiveQueries);
-                System.out.println("monitoring: " + archiveQueries.size() + " skipped (" + ARCHIVE_QUERIES_REASON + ")");
+                // The subscriber's replay has switched to live, so its replay counters moved.
+                awaitQuery("sum(mdfanout_subscriber_replay_switches_total) >= 2", 60);
+                System.out.println("monitoring: " + queries.stream().filter(q -> ARCHIVE_QUERIES.matcher(q).find())
+                    .count() + " of the queries are the archive's and the replaying subscriber's");
                 for (final String query : queries)
                 {
                     if (!hasData(query(query)))
@@ -290,6 +305,7 @@ class MonitoringTest
                 assertEquals("inactive", alertState(METRICS_ABSENT, null), "key series there: " + get("/api/v1/alerts"));
 
                 causeEachFaultAndSeeItsAlertFireAndResolve(feedHandler, fanout, simulator);
+                seeTheArchiveDiskFillAndItsAlertsFire(archive, disk);
             }
             finally
             {
@@ -297,6 +313,23 @@ class MonitoringTest
             }
             chain.passed();
         }
+    }
+
+    /**
+     * The archive's small disk fills while the chain runs: the archive stops recording with a clear error and stays
+     * up, and the disk-full, recording-stopped and disk-filling alerts fire.
+     */
+    private void seeTheArchiveDiskFillAndItsAlertsFire(final ChainProcess archive, final SmallDisk disk) throws Exception
+    {
+        awaitQuery("sum(mdfanout_archive_recording_errors_total{reason=\"disk_full\"}) > 0", 240);
+        awaitAlert(ARCHIVE_RECORDING_ERRORS, ARCHIVE_JOB, "firing", 60);
+        awaitAlert(ARCHIVE_RECORDING_STOPPED, ARCHIVE_JOB, "firing", 60);
+        awaitAlert(ARCHIVE_DISK_FILLING, ARCHIVE_JOB, "firing", 60);
+        final String error = archive.lastLineContaining("archive: ERROR: disk full");
+        assertTrue(error.contains(disk.path().toString()), "the archive names its full disk: " + archive.logTail());
+        assertTrue(archive.isAlive(), "the archive survives its full disk");
+        System.out.println("monitoring: the archive's disk filled (" + error + "); " + ARCHIVE_RECORDING_ERRORS +
+            ", " + ARCHIVE_RECORDING_STOPPED + " and " + ARCHIVE_DISK_FILLING + " fired");
     }
 
     /**
