@@ -147,6 +147,12 @@ class ArchiveTest
             assertFalse(archive.isAlive(), "the archive is dead");
             ChainHarness.awaitSimulatorProgress(simulator, MESSAGES * 5 / 10);
             final ChainProcess restarted = archive(chain, dir, "archive-restarted", archiveDir, control, 0);
+            final ChainProcess second = chain.start("second-archive", "archive", "--archive-dir", archiveDir.toString(),
+                "--aeron-dir", "/dev/shm/mdfanout-archive-second-" + ProcessHandle.current().pid(),
+                "--control-channel", "aeron:udp?endpoint=localhost:29211", "--session", SESSION);
+            assertEquals(3, second.waitFor(60, TimeUnit.SECONDS), "a second archive on the directory is refused");
+            assertFalse(second.lastLineContaining("is in use by archive pid " + restarted.pid()).isEmpty(),
+                "the refusal names the archive that holds the directory: " + second.logTail());
 
             assertEquals(0, simulator.waitFor(10, TimeUnit.MINUTES), "simulator exit code");
             assertEquals(0, live.get(0).waitFor(5, TimeUnit.MINUTES), "live subscriber exit code");
@@ -194,6 +200,27 @@ class ArchiveTest
                 "the replay reports the holes as gaps: " + summary);
             System.out.println("archive: killed at 30%, restarted at 50%: " + missed + " messages not recorded, " +
                 "reported as " + PARTITIONS + " holes; the rest of the recording is byte-exact");
+
+            // A subscriber that replays from the start into live meets the holes: each partition joins the live
+            // stream there, reports the gap, goes stale and recovers from a snapshot, as any subscriber would.
+            final Path lateRecording = dir.resolve("late.bin");
+            final Path lateBooks = dir.resolve("late.books");
+            final ChainProcess late = chain.start("late", "record", "--channel", channel, "--stream-id-base", "2920",
+                "--partitions", Integer.toString(PARTITIONS), "--from", "start", "--archive-control-channel", control,
+                "--out", lateRecording.toString(), "--books-out", lateBooks.toString(), "--until-end-of-messages",
+                "--timeout-s", "300");
+            assertEquals(0, late.waitFor(5, TimeUnit.MINUTES), "the late subscriber recovered every partition");
+            assertEquals(PARTITIONS, late.linesContaining("reason=GAP").size(),
+                "each partition's hole is a reported gap: " + late.linesContaining("STALE"));
+            assertEquals(PARTITIONS, late.linesContaining("replay of partition").size(),
+                "each partition's replay says where the archive's hole made it join the live stream");
+            final String lateSummary = late.lastLineContaining("record: messages=");
+            assertTrue(lateSummary.contains(" snapshotsApplied=" + PARTITIONS + " ") &&
+                lateSummary.contains(" gaps=" + PARTITIONS + " "), "a gap and a snapshot per partition: " + lateSummary);
+            // The session is over: after its snapshot a partition delivers nothing more, so the recording is checked
+            // for exactness and order, and the books for the state the snapshots completed.
+            expected.verifyDisturbedRecording(lateRecording, "late subscriber", expected.counts());
+            assertEquals(expected.books(), Files.readString(lateBooks), "its books equal the reference after recovery");
             restarted.stop();
             chain.passed();
         }
