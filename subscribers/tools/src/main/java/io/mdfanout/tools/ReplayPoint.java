@@ -48,10 +48,10 @@ final class ReplayPoint
             }
             return ReplayStart.exchangeTime(LocalTime.parse(value).toNanoOfDay());
         }
-        catch (final NumberFormatException | DateTimeParseException | ArrayIndexOutOfBoundsException ex)
+        catch (final IllegalArgumentException | DateTimeParseException | ArrayIndexOutOfBoundsException ex)
         {
-            throw new IllegalArgumentException(option + " must be start, seq:N, seq:P=N,P=N, HH:MM:SS[.fraction] or " +
-                "ns:N (exchange time): " + text);
+            throw new IllegalArgumentException(option + " must be start, seq:N, seq:P=N,P=N (N from 1), " +
+                "HH:MM:SS[.fraction] or ns:N (exchange time): " + text, ex);
         }
     }
 }
