@@ -153,32 +153,9 @@ final class ExpectedStreams
     /** Every expected message exactly once, in order per partition, byte for byte; nothing else. */
     long verifyRecording(final Path file, final String who) throws IOException
     {
-        final long[] nextSequence = new long[partitions];
-        Arrays.fill(nextSequence, 1);
-        long total = 0;
-        try (RecordFile records = new RecordFile(file))
-        {
-            while (records.next())
-            {
-                final int p = records.partition();
-                final long sequence = records.streamSequence();
-                if (sequence != nextSequence[p])
-                {
-                    fail(who + ": partition " + p + " delivered stream sequence " + sequence +
-                        " where " + nextSequence[p] + " was due (lost, duplicated or reordered)");
-                }
-                assertOracleMessage(records, p, sequence, who);
-                nextSequence[p]++;
-                total++;
-            }
-        }
-        for (int p = 0; p < partitions; p++)
-        {
-            assertEquals(counts[p], nextSequence[p] - 1, who + ": messages delivered on partition " + p);
-        }
-        System.out.println(who + ": " + total + " normalized messages verified byte for byte over " + partitions +
-            " partitions (per partition " + Arrays.toString(counts) + ")");
-        return total;
+        final long[] first = new long[partitions];
+        Arrays.fill(first, 1);
+        return verifyRecordingFrom(file, who, first);
     }
 
     /** @return the messages of each partition's stream. */
@@ -215,8 +192,9 @@ final class ExpectedStreams
         {
             assertEquals(counts[p], nextSequence[p] - 1, who + ": last message delivered on partition " + p);
         }
-        System.out.println(who + ": " + total + " normalized messages from " + Arrays.toString(from) +
-            " verified byte for byte, to the end of the session");
+        System.out.println(who + ": " + total + " normalized messages verified byte for byte over " + partitions +
+            " partitions from stream sequences " + Arrays.toString(from) + " to the end (per partition " +
+            Arrays.toString(counts) + ")");
         return total;
     }
 
