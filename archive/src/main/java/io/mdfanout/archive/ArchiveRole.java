@@ -244,7 +244,8 @@ final class ArchiveRole implements Agent, AutoCloseable
         pendingSignals.clear();
         for (final PartitionRecorder recorder : recorders)
         {
-            if (PartitionRecorder.State.AWAIT_RECORDING == recorder.state() && Aeron.NULL_VALUE == recorder.subscriptionId())
+            if ((PartitionRecorder.State.AWAIT_RECORDING == recorder.state() ||
+                PartitionRecorder.State.SCAN_PREVIOUS == recorder.state()) && Aeron.NULL_VALUE == recorder.subscriptionId())
             {
                 recorder.startRecording();
                 work++;

@@ -76,6 +76,9 @@ final class PartitionRecorder implements AutoCloseable
     /** The stream sequence after the last message recorded in this session; 0 before any. */
     private long nextSequence;
     private long messagesBefore;
+    private long pendingRecordingId = Aeron.NULL_VALUE;
+    private long pendingPosition;
+    private boolean restartedAfterError;
     private int recorderCounterId = CountersReader.NULL_COUNTER_ID;
 
     PartitionRecorder(
@@ -132,14 +135,26 @@ final class PartitionRecorder implements AutoCloseable
         subscriptionId = archive.startRecording(recordingChannel, streamId, SourceLocation.REMOTE, false);
     }
 
-    /** Aeron Archive started a recording for this partition's subscription. */
+    /**
+     * Aeron Archive started a recording for this partition's subscription. It is followed once the recording read
+     * before it (the previous publication's, or the session's last one after a restart) was read to its end, so
+     * that the stream sequences in between are known exactly.
+     */
     void onRecordingStarted(final long newRecordingId, final long position)
     {
-        if (State.FOLLOW == state && null != replay)
+        if (null != replay && (State.SCAN_PREVIOUS == state || State.FOLLOW == state || State.STOPPED_BY_ERROR == state))
         {
-            // The previous image's recording ends; what it holds was replayed up to here (its STOP may come later).
-            closeReplay();
+            pendingRecordingId = newRecordingId;
+            pendingPosition = position;
+            counters.recordingActive.setRelease(1);
+            return;
         }
+        follow(newRecordingId, position);
+    }
+
+    private void follow(final long newRecordingId, final long position)
+    {
+        pendingRecordingId = Aeron.NULL_VALUE;
         recordingId = newRecordingId;
         startPosition = position;
         aeronSessionId = 0;
@@ -149,6 +164,7 @@ final class PartitionRecorder implements AutoCloseable
         recorderCounterId = RecordingPos.findCounterIdByRecording(aeron.countersReader(), newRecordingId);
         firstOfRecording = true;
         stopSignalled = false;
+        restartedAfterError = false;
         counters.recordingActive.setRelease(1);
         openReplay(newRecordingId, position, Long.MAX_VALUE);
         state = State.FOLLOW;
@@ -168,7 +184,7 @@ final class PartitionRecorder implements AutoCloseable
             return;
         }
         stopSignalled = true;
-        counters.recordingActive.setRelease(0);
+        counters.recordingActive.setRelease(Aeron.NULL_VALUE == pendingRecordingId ? 0 : 1);
         if (byError && State.STOPPED_BY_ERROR != state)
         {
             (ArchiveCounters.DISK_FULL.equals(reason) ? counters.diskFullStops : counters.ioErrorStops).increment();
@@ -204,6 +220,7 @@ final class PartitionRecorder implements AutoCloseable
             subscriptionId = Aeron.NULL_VALUE;
         }
         stopSignalled = true;
+        restartedAfterError = false;
         counters.recordingActive.setRelease(0);
         (ArchiveCounters.DISK_FULL.equals(reason) ? counters.diskFullStops : counters.ioErrorStops).increment();
         log.println("archive: ERROR: the recording of partition " + partition + " stopped: " + reason +
@@ -214,19 +231,18 @@ final class PartitionRecorder implements AutoCloseable
     /** The disk has room again after an error stopped the recording: record anew (a new image, a new recording). */
     void restartAfterError()
     {
-        if (State.STOPPED_BY_ERROR != state)
+        if (State.STOPPED_BY_ERROR != state || restartedAfterError)
         {
             return;
         }
-        closeReplay();
         if (Aeron.NULL_VALUE != subscriptionId)
         {
             archive.stopRecording(subscriptionId);
             subscriptionId = Aeron.NULL_VALUE;
         }
         startRecording();
+        restartedAfterError = true;
         log.println("archive: partition " + partition + " records again");
-        state = State.AWAIT_RECORDING;
     }
 
     int doWork()
@@ -241,17 +257,37 @@ final class PartitionRecorder implements AutoCloseable
                     log.println("archive: partition " + partition + ": the session's last recording ends before " +
                         "stream sequence " + nextSequence);
                     state = State.AWAIT_RECORDING;
+                    followPending();
                 }
                 break;
             case FOLLOW:
             case STOPPED_BY_ERROR:
                 work += pollReplay();
                 updateRecorded();
+                if (null == replay)
+                {
+                    if (Aeron.NULL_VALUE != pendingRecordingId)
+                    {
+                        followPending();
+                    }
+                    else if (State.STOPPED_BY_ERROR == state && restartedAfterError)
+                    {
+                        state = State.AWAIT_RECORDING;
+                    }
+                }
                 break;
             default:
                 break;
         }
         return work;
+    }
+
+    private void followPending()
+    {
+        if (Aeron.NULL_VALUE != pendingRecordingId)
+        {
+            follow(pendingRecordingId, pendingPosition);
+        }
     }
 
     /** Bytes received for the partition's current image but not yet written: the archive falling behind. */

@@ -228,6 +228,65 @@ class ArchiveTest
 
     @Test
     @Timeout(value = 15, unit = TimeUnit.MINUTES)
+    void aFanoutRestartStartsANewRecordingOfTheSameSessionWithNoHoleAndReplaysMergeAcrossIt(@TempDir final Path dir)
+        throws Exception
+    {
+        final long seed = 29004L;
+        final String channel = "aeron:udp?endpoint=224.0.1.135:29600|interface=127.0.0.1|mtu=8192";
+        final String control = "aeron:udp?endpoint=localhost:29610";
+        final Path archiveDir = dir.resolve("archive");
+        try (ChainHarness chain = new ChainHarness(dir, "archivefanout", PARTITIONS, channel, 2960))
+        {
+            chain.feedHandler("--group", "239.255.29.7", "--port", "29700", "--interface", "127.0.0.1");
+            final ChainProcess fanout = chain.fanout();
+            final ChainProcess archive = archive(chain, dir, "archive", archiveDir, control, 0);
+            final ChainProcess simulator = chain.simulator(
+                "--group", "239.255.29.7", "--port", "29700", "--interface", "127.0.0.1",
+                "--seed", Long.toString(seed), "--symbols", Integer.toString(SYMBOLS),
+                "--messages", Long.toString(MESSAGES), "--rate", Integer.toString(RATE));
+
+            ChainHarness.awaitSimulatorProgress(simulator, MESSAGES * 4 / 10);
+            fanout.kill9();
+            assertFalse(fanout.isAlive(), "the fanout is dead");
+            Thread.sleep(1_000);
+            chain.namedFanout("fanout-restarted");
+            ChainHarness.awaitSimulatorProgress(simulator, MESSAGES * 6 / 10);
+            final Path lateRecording = dir.resolve("late.bin");
+            final Path lateBooks = dir.resolve("late.books");
+            final ChainProcess late = chain.start("late", "record", "--channel", channel, "--stream-id-base", "2960",
+                "--partitions", Integer.toString(PARTITIONS), "--from", "seq:2", "--archive-control-channel", control,
+                "--out", lateRecording.toString(), "--books-out", lateBooks.toString(), "--until-end-of-messages",
+                "--timeout-s", "300");
+
+            assertEquals(0, simulator.waitFor(10, TimeUnit.MINUTES), "simulator exit code");
+            assertEquals(0, late.waitFor(5, TimeUnit.MINUTES), "late subscriber exit code");
+            final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, MESSAGES, PARTITIONS);
+            final long[] from = new long[PARTITIONS];
+            java.util.Arrays.fill(from, 2);
+            expected.verifyRecordingFrom(lateRecording, "late subscriber (across the fanout restart)", from);
+            assertEquals(expected.books(), Files.readString(lateBooks), "its books equal the reference book");
+            assertEquals(PARTITIONS, late.linesContaining("REPLAY_LIVE").size(), "each partition merged into live");
+            assertEquals(0, late.linesContaining("STALE partition").stream().filter(l -> !l.contains("SOURCE_DOWN"))
+                .count(), "no partition went stale for a lost message: " + late.linesContaining("STALE"));
+
+            final Path replayed = dir.resolve("replayed.bin");
+            final ChainProcess replay = chain.start("replay-only", "record", "--channel", channel,
+                "--stream-id-base", "2960", "--partitions", Integer.toString(PARTITIONS), "--from", "start",
+                "--replay-only", "--archive-control-channel", control, "--out", replayed.toString(),
+                "--timeout-s", "300");
+            assertEquals(0, replay.waitFor(5, TimeUnit.MINUTES), "the archive holds the session with no hole");
+            expected.verifyRecording(replayed, "the archive's recordings of the session, replayed");
+            final List<String> catalog = Files.readAllLines(archiveDir.resolve("mdfanout-catalog.txt"));
+            assertEquals(2 * PARTITIONS, catalog.stream().filter(l -> l.startsWith("recording ")).count(),
+                "a recording per partition per fanout publication: " + catalog);
+            assertEquals(0, catalog.stream().filter(l -> l.startsWith("hole ")).count(), "no hole: " + catalog);
+            archive.stop();
+            chain.passed();
+        }
+    }
+
+    @Test
+    @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void aFullDiskStopsTheRecordingWithAClearErrorAndTheLiveSubscribersLoseNothing(@TempDir final Path dir)
         throws Exception
     {

@@ -209,7 +209,10 @@ public final class FeedSubscriber implements AutoCloseable
             {
                 workCount += pickUpSubscription(slot);
             }
-            checkSilence(slot, now);
+            if (null == replay)
+            {
+                checkSilence(slot, now); // a merging replay has its own timeout: the live stream is not followed yet
+            }
             if (sequencer.stream(slot).takeLostImageOfFollowedSession())
             {
                 sequencer.markStale(slot, StaleReason.LOST_IMAGE);

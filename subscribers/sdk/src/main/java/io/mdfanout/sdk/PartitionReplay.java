@@ -275,11 +275,21 @@ final class PartitionReplay implements AutoCloseable
                 onRecordingEnd();
                 return 1;
             }
-            if (State.REPLAY == state && toLive && current.isActive() && nowNs >= nextPositionCheckNs)
+            if (current.isActive() && nowNs >= nextPositionCheckNs && (0 == fragments || State.REPLAY == state))
             {
                 nextPositionCheckNs = nowNs + POSITION_CHECK_INTERVAL_NS;
                 final long recorded = client.archive().getRecordingPosition(current.recordingId());
-                if (AeronArchive.NULL_POSITION != recorded && recorded - image.position() <= LIVE_ADD_THRESHOLD)
+                if (0 == fragments && (AeronArchive.NULL_POSITION == recorded || image.position() >= recorded) &&
+                    !client.recordings(streamId, current.recordingId()).isEmpty())
+                {
+                    // A newer recording of the session: this one's publication was replaced (a fanout restart) and
+                    // its image waits for Aeron's liveness timeout to stop; what it holds was replayed.
+                    onRecordingEnd();
+                    return 1;
+                }
+                if (State.REPLAY == state && toLive && AeronArchive.NULL_POSITION != recorded &&
+                    recorded - image.position() <= LIVE_ADD_THRESHOLD &&
+                    client.recordings(streamId, current.recordingId()).isEmpty())
                 {
                     state = State.MERGE; // the subscriber subscribes to the live stream now
                 }
@@ -288,7 +298,8 @@ final class PartitionReplay implements AutoCloseable
             {
                 tryMerge();
             }
-            else if (0 == fragments && !originalPace && timedOut("the replay stopped delivering"))
+            if ((State.REPLAY == state || State.MERGE == state) && 0 == fragments && !originalPace &&
+                timedOut("the replay stopped delivering"))
             {
                 return 1;
             }
