@@ -413,6 +413,8 @@ final class ArchiveRole implements Agent, AutoCloseable
                 sessions.computeIfAbsent(session, (s) -> new ArrayList<>()).add(new long[]{ recordingId, length });
             }
         });
+        // The session being recorded counts from the start, before its first recording is in the catalog.
+        sessions.putIfAbsent(settings.session(), new ArrayList<>());
         final List<String> names = new ArrayList<>(sessions.keySet());
         long totalBytes = 0;
         for (final List<long[]> recordings : sessions.values())

@@ -328,6 +328,50 @@ class ArchiveTest
         }
     }
 
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void retentionDeletesTheOldestSessionsAndAReplayOfADeletedSessionFailsLoudly(@TempDir final Path dir)
+        throws Exception
+    {
+        final String channel = "aeron:udp?endpoint=224.0.1.137:29800|interface=127.0.0.1|mtu=8192";
+        final String control = "aeron:udp?endpoint=localhost:29810";
+        final Path archiveDir = dir.resolve("archive");
+        try (ChainHarness chain = new ChainHarness(dir, "archiveretention", PARTITIONS, channel, 2980))
+        {
+            chain.feedHandler("--group", "239.255.29.9", "--port", "29900", "--interface", "127.0.0.1");
+            chain.fanout();
+            final ChainProcess dayOne = archiveOfSession(chain, dir, "archive-day-1", archiveDir, control, 0, "day-1");
+            final ChainProcess simulator = chain.simulator(
+                "--group", "239.255.29.9", "--port", "29900", "--interface", "127.0.0.1",
+                "--seed", "29005", "--symbols", "50", "--messages", "20000", "--rate", "20000");
+            assertEquals(0, simulator.waitFor(2, TimeUnit.MINUTES), "simulator exit code");
+            final String[] replayDayOne = { "record", "--channel", channel, "--stream-id-base", "2980",
+                "--partitions", Integer.toString(PARTITIONS), "--from", "start", "--replay-only",
+                "--replay-session", "day-1", "--archive-control-channel", control, "--timeout-s", "120" };
+            final ChainProcess before = chain.start("replay-day-1", replayDayOne);
+            assertEquals(0, before.waitFor(2, TimeUnit.MINUTES), "day 1 is in the archive");
+            assertTrue(before.lastLineContaining("record: messages=").matches(".* replayed=[1-9]\\d*\\b.*"),
+                before.lastLineContaining("record: messages="));
+            dayOne.stop();
+            assertFalse(dayOne.lastLineContaining("archive: stopped").isEmpty(), "the archive stopped cleanly");
+
+            final ChainProcess dayTwo = archiveOfSession(chain, dir, "archive-day-2", archiveDir, control, 0, "day-2",
+                "--retain-sessions", "1");
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (dayTwo.lastLineContaining("retention deleted session day-1").isEmpty())
+            {
+                assertTrue(System.nanoTime() < deadline, "retention deleted day 1: " + dayTwo.logTail());
+                Thread.sleep(100);
+            }
+            final ChainProcess after = chain.start("replay-day-1-deleted", replayDayOne);
+            assertEquals(4, after.waitFor(2, TimeUnit.MINUTES), "a replay of a deleted session fails (exit 4)");
+            assertFalse(after.lastLineContaining("holds no recording of session day-1").isEmpty(),
+                "and says why: " + after.logTail());
+            dayTwo.stop();
+            chain.passed();
+        }
+    }
+
     private void exportARangeAndReadItBackWithDatabentosDecoder(
         final ChainHarness chain, final Path dir, final ExpectedStreams expected, final String control) throws Exception
     {
@@ -464,10 +508,23 @@ class ArchiveTest
         final int metricsPort,
         final String... extra) throws Exception
     {
+        return archiveOfSession(chain, dir, name, archiveDir, control, metricsPort, SESSION, extra);
+    }
+
+    static ChainProcess archiveOfSession(
+        final ChainHarness chain,
+        final Path dir,
+        final String name,
+        final Path archiveDir,
+        final String control,
+        final int metricsPort,
+        final String session,
+        final String... extra) throws Exception
+    {
         final List<String> args = new ArrayList<>(List.of("archive", "--archive-dir", archiveDir.toString(),
             "--aeron-dir", "/dev/shm/mdfanout-archive-" + dir.getFileName() + "-" + ProcessHandle.current().pid(),
             "--channel", chain.channel(), "--stream-id-base", chain.streamIdBase(),
-            "--partitions", Integer.toString(chain.partitions()), "--control-channel", control, "--session", SESSION,
+            "--partitions", Integer.toString(chain.partitions()), "--control-channel", control, "--session", session,
             "--metrics-port", Integer.toString(metricsPort), "--metrics-bind", "127.0.0.1"));
         args.addAll(List.of(extra));
         final ChainProcess archive = chain.start(name, args.toArray(new String[0]));

@@ -298,6 +298,28 @@ public final class FeedSubscriber implements AutoCloseable
     }
 
     /**
+     * Whether a replay-only replay ({@link Context#replayToLive} false) of some partition ended without what it was
+     * asked for: the archive could not be reached, or holds no recording of the session (the reason went to the
+     * error handler).
+     *
+     * @return true when some partition's replay failed.
+     */
+    public boolean isReplayFailed()
+    {
+        if (null != replays)
+        {
+            for (final PartitionReplay replay : replays)
+            {
+                if (replay.failed())
+                {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
      * The status of the partition's source (the feed handler behind the fanout) as the last heartbeat
      * announced it.
      *

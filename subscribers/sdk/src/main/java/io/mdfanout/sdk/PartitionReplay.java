@@ -94,6 +94,7 @@ final class PartitionReplay implements AutoCloseable
     private long paceBaseSendingTime = -1;
     private long paceBaseNs;
     private String holeReason;
+    private boolean failed;
 
     PartitionReplay(
         final int slot,
@@ -479,10 +480,26 @@ final class PartitionReplay implements AutoCloseable
 
     private void fallBackToLive(final String reason)
     {
+        stream.primeUntil = null;
+        if (!toLive)
+        {
+            // Replay only: nothing live to join. The replay ends, failed, and says why.
+            errorHandler.onError(new IllegalStateException("replay of partition " + partition + ": " + reason));
+            failed = true;
+            state = State.ENDED;
+            closeReplay();
+            dispatcher.onReplayEnd(partition, stream.expectedSequence);
+            return;
+        }
         errorHandler.onError(new IllegalStateException("replay of partition " + partition + ": " + reason +
             ": joining the live stream (the gap, if any, is reported)"));
-        stream.primeUntil = null;
         switchToLive(false);
+    }
+
+    /** @return true when a replay-only replay ended without delivering what was asked (the reason was reported). */
+    boolean failed()
+    {
+        return failed;
     }
 
     private boolean timedOut(final String what)

@@ -98,7 +98,7 @@ public final class ExportCommand implements Callable<Integer>
             stdout.println("export: " + out + " " + encoder.stats() + " replayed=" +
                 metrics.counters().replayedMessages() + " gaps=" + gaps + (0 == gaps ? "" : " (holes in the archive: " +
                 metrics.counters().missingMessages() + " messages missing)"));
-            return 0 == gaps ? ExitCodes.OK : ExitCodes.DATA_LOSS;
+            return 0 == gaps && !session.subscriber().isReplayFailed() ? ExitCodes.OK : ExitCodes.DATA_LOSS;
         }
         catch (final RuntimeException | IOException ex)
         {

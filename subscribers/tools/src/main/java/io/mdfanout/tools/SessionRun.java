@@ -127,7 +127,7 @@ final class SessionRun
             idle.idle(work);
         }
 
-        if (!noneStale(subscriber, partitions))
+        if (!noneStale(subscriber, partitions) || subscriber.isReplayFailed())
         {
             return ExitCodes.DATA_LOSS;
         }
