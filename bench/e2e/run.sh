@@ -8,11 +8,6 @@
 #              (PUB_MESSAGES messages, written once, cached) is replayed into the rings as fast as they accept, the
 #              fanout drains and publishes it as fast as it can, every subscriber must receive all of it gap-free;
 #              the rate is the median of the fanout's one-second `published` rates (see pub_throughput below)
-#   archive    the archive role (issue 29): the chain's latency at ARCHIVE_RATES with `mdfanout archive` recording
-#              every partition stream and without it, in alternating runs (off, on, on, off, ...); each recording is
-#              then replayed from the archive (`record --from start --replay-only`) on the idle machine, and the
-#              replay's rate (messages over the seconds from its first message to its end, the summary's receivingS)
-#              is put against the chain's highest clean rate below (see archive_section)
 #   throughput the highest rate the chain carries with zero loss (record --no-recovery exits 0, gaps=0, the feed
 #              handler declared no gap), by bisection of the rate asked of the simulator; the figure is the rate
 #              the simulator achieved in that step, which on a saturated machine is below the rate asked. The
@@ -20,6 +15,11 @@
 #              so raw Aeron never loses and its figure is the transport's limit here). In every trial each
 #              process's CPU time is sampled (bench/e2e/cpu_sample.py): the report shows where each system's
 #              CPU goes over its sender's measured seconds
+#   archive    the archive role (issue 29): the chain's latency at ARCHIVE_RATES with `mdfanout archive` recording
+#              every partition stream and without it, in alternating runs (off, on, on, off, ...); each recording is
+#              then replayed from the archive (`record --from start --replay-only`) on the idle machine, and the
+#              replay's rate (messages over the seconds from its first message to its end, the summary's receivingS)
+#              is put against the throughput's highest clean rate of the chain (see archive_section)
 #
 # Latency (LATENCY_FROM=receive, the default) runs from the feed handler's receive of the datagram
 # (feed-handler --stamp-receive-time) to the subscriber's callback, as issue 6 defines it; raw Aeron's from the
