@@ -122,26 +122,36 @@ def section(results_dir):
                   "the pairs' ratios is in bold.")
         md.append("")
         md.append("| rate (msg/s) | pair | order | without p50 | p99 | p99.9 | with p50 | p99 | p99.9 | "
-                  "with / without p50 | p99 | p99.9 | complete |")
-        md.append("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+                  "with / without p50 | p99 | p99.9 | simulator kept, without / with (msg/s) | complete |")
+        md.append("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
         for rate in rates:
             pairs = _pairs(results, rate)
             all_pairs += pairs
             for i, order, off_run, off, on_run, on in pairs:
                 ok = _clean(off_run, off) and _clean(on_run, on)
+                missing = [f"{label}: {base.rate(sub.get('missing'))} missing, {run.get('subscriber_gaps')} gaps"
+                           for label, run, sub in (("without", off_run, off), ("with", on_run, on))
+                           if run and sub and not _clean(run, sub)]
                 md.append(f"| {rate:,} | {i} | {order} | "
                           + " | ".join(base.us(off.get(k)) if off else "n/a" for _, k in PERCENTILES) + " | "
                           + " | ".join(base.us(on.get(k)) if on else "n/a" for _, k in PERCENTILES) + " | "
                           + " | ".join(base.ratio(on.get(k) if on else None, off.get(k) if off else None)
                                        for _, k in PERCENTILES)
-                          + f" | {'yes' if ok else 'NO'} |")
-            medians = [base.median([v for v in (_ratio_value(p[5], p[3], k) for p in pairs) if v is not None])
+                          + f" | {base.rate((off_run or {}).get('simulator_rate'))} / "
+                          f"{base.rate((on_run or {}).get('simulator_rate'))} | "
+                          + ("yes" if ok else "NO (" + "; ".join(missing or ["no result"]) + ")") + " |")
+            complete = [p for p in pairs if _clean(p[2], p[3]) and _clean(p[4], p[5])]
+            medians = [base.median([v for v in (_ratio_value(p[5], p[3], k) for p in complete) if v is not None])
                        for _, k in PERCENTILES]
-            md.append(f"| {rate:,} | **median** | | | | | | | | "
-                      + " | ".join(f"**{m:.2f}x**" if m is not None else "n/a" for m in medians) + " | |")
+            md.append(f"| {rate:,} | **median of {len(complete)} complete pair{'s' if len(complete) != 1 else ''}** "
+                      "| | | | | | | | "
+                      + " | ".join(f"**{m:.2f}x**" if m is not None else "n/a" for m in medians) + " | | |")
         md.append("")
         if any(not (_clean(p[2], p[3]) and _clean(p[4], p[5])) for p in all_pairs):
-            md.append("A pair marked NO lost messages or its subscriber failed in one of its runs (see its logs).")
+            md.append("A pair marked NO lost messages in one of its runs (the subscriber's missing messages and gaps, "
+                      "or a gap the feed handler declared) and is left out of the median; its logs are in the "
+                      "results directory. A simulator that kept well under the rate asked means the machine was "
+                      "short of CPU for that run.")
             md.append("")
 
     md.append("What it means: the replay rate is how fast a subscriber catches up from the archive (a late joiner, "
