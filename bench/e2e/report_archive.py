@@ -119,7 +119,7 @@ def section(results_dir):
         md.append("")
         md.append("Microseconds, one `latency` subscriber, from the feed handler's receive of the datagram to the "
                   "subscriber's callback as in *Latency*; *with / without* is each pair's ratio, and the median of "
-                  "the pairs' ratios is in bold.")
+                  "the complete pairs' ratios is in bold.")
         md.append("")
         md.append("| rate (msg/s) | pair | order | without p50 | p99 | p99.9 | with p50 | p99 | p99.9 | "
                   "with / without p50 | p99 | p99.9 | simulator kept, without / with (msg/s) | complete |")
