@@ -156,8 +156,9 @@ def section(results_dir):
 
     md.append("What it means: the replay rate is how fast a subscriber catches up from the archive (a late joiner, "
               "or a past session read back), against the fastest the live chain carries without loss on the same "
-              "machine: above 1x, a subscriber replaying from the archive outruns the live feed at its limit, so it "
-              "catches up with a session live at any rate the chain carries. The latency ratios are what recording "
+              "machine: above 1x, a subscriber replaying from the archive outruns the live feed even at the chain's "
+              "limit; below it, a late joiner still catches up with a live session whose rate is below the replay "
+              "rate (and merges into it), more slowly the closer the two are. The latency ratios are what recording "
               "costs the live path: the archive never slows the fanout (one more multicast receiver, it holds back "
               "no publication: `mdfanout archive --help`), so any difference is the archive's CPU and disk writes competing "
               "with the chain's processes for this machine's two cores; on a host where the archive has cores and "
