@@ -40,8 +40,8 @@ help:
 	@echo "make bench-micro - JMH micro-benchmarks of the message path with -prof gc (~5 min); writes docs/bench/micro.md"
 	@echo "make bench  - end-to-end benchmarks (under 10 min): the chain vs raw Aeron, latency at RATES (default"
 	@echo "              \"10000 100000 1000000\"), fan-out to 1/2/4/8 subscribers (latency, fanout publish rate), highest"
-	@echo "              clean rate (each rate passes on 2 clean trials of 3), each process's CPU, the NATS peer;"
-	@echo "              writes docs/BENCHMARKS.md"
+	@echo "              clean rate (each rate passes on 2 clean trials of 3), each process's CPU, the archive (replay"
+	@echo "              rate, latency with and without recording), the NATS peer; writes docs/BENCHMARKS.md"
 	@echo "make bench-full - the long runs: make bench with long settings, then the steady-state run (100M+ messages,"
 	@echo "              message path on Epsilon GC, bench/e2e/steady.sh); writes docs/BENCHMARKS.md"
 	@echo "make bench-bundle - the dedicated-cores benchmark as one folder (BUNDLE_DIR, default $(BUNDLE_DIR), at most"
@@ -207,7 +207,7 @@ bench: build
 	@bench/e2e/run.sh
 
 # The long runs: one results directory for both, then one report. BENCH_FULL_ENV overrides the long settings.
-BENCH_FULL_ENV ?= RATES="10000 100000 1000000" OUTSIDE_RATES="10000 100000 1000000" NATS_RATES="10000 100000 1000000" MAX_MESSAGES=0 DURATION_S=120 FANOUT_S=60 PUB_MESSAGES=50000000 STEP_S=10 SEARCH_STEPS=7 NATS_FANOUT_SUBS="1 8" PUB_PAIRS=3
+BENCH_FULL_ENV ?= RATES="10000 100000 1000000" OUTSIDE_RATES="10000 100000 1000000" NATS_RATES="10000 100000 1000000" MAX_MESSAGES=0 DURATION_S=120 FANOUT_S=60 PUB_MESSAGES=50000000 STEP_S=10 SEARCH_STEPS=7 NATS_FANOUT_SUBS="1 8" PUB_PAIRS=3 ARCHIVE_S=30
 # The dedicated-cores benchmark bundle (bench/bundle): built here, run on a many-core host, reported with
 # bench/e2e/report.py --pinned. The dry run runs it here at tiny sizes with this machine's Java hidden.
 BUNDLE_DIR ?= bench/target/bench-bundle

@@ -1050,6 +1050,9 @@ def main():
             md.append(f"![throughput]({image_rel}/e2e-throughput.svg)")
             md.append("")
 
+    import report_archive  # the archive's section (issue 29), when run.sh's archive_section ran into this directory
+    md.extend(report_archive.section(results))
+
     steady_dir = (args.steady or results).rstrip("/")
     steady_path = os.path.join(steady_dir, "steady", "steady.json")
     if os.path.exists(steady_path):

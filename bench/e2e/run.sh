@@ -15,6 +15,11 @@
 #              so raw Aeron never loses and its figure is the transport's limit here). In every trial each
 #              process's CPU time is sampled (bench/e2e/cpu_sample.py): the report shows where each system's
 #              CPU goes over its sender's measured seconds
+#   archive    the archive role (issue 29): the chain's latency at ARCHIVE_RATES with `mdfanout archive` recording
+#              every partition stream and without it, in alternating runs (off, on, on, off, ...); each recording is
+#              then replayed from the archive (`record --from start --replay-only`) on the idle machine, and the
+#              replay's rate (messages over the seconds from its first message to its end, the summary's receivingS)
+#              is put against the throughput's highest clean rate of the chain (see archive_section)
 #
 # Latency (LATENCY_FROM=receive, the default) runs from the feed handler's receive of the datagram
 # (feed-handler --stamp-receive-time) to the subscriber's callback, as issue 6 defines it; raw Aeron's from the
@@ -61,7 +66,7 @@
 # replay shares the fanout's CPU, the publishing side; subscribers: it shares the subscribers' CPU; see
 # pub_throughput), IDLE_STRATEGY (empty: each role's default, backoff; e.g. park: that
 # --idle-strategy for every process of both systems, the simulator, the raw pair and the media drivers included;
-# see docs/OPERATIONS.md "Idle strategies"), SKIP_LATENCY=1, SKIP_FANOUT=1, SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh, at NATS_RATES: "100000", and fan-out through NATS to
+# see docs/OPERATIONS.md "Idle strategies"), SKIP_LATENCY=1, SKIP_FANOUT=1, SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_ARCHIVE=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh, at NATS_RATES: "100000", and fan-out through NATS to
 # NATS_FANOUT_SUBS: "8"; its latency run is the 1-subscriber case, so make bench no longer repeats it as a fan-out run
 # of 1: make bench-full runs "1 8"), SPARSE_LOGS=1 (see below), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
 set -uo pipefail
@@ -145,6 +150,18 @@ TRIALS="${TRIALS:-3}"
 case "$TRIALS" in ''|*[!0-9]*) echo "run.sh: TRIALS must be a positive odd number, not '$TRIALS'" >&2; exit 2 ;; esac
 [ $((TRIALS % 2)) = 1 ] || { echo "run.sh: TRIALS must be a positive odd number (a majority decides), not '$TRIALS'" >&2; exit 2; }
 FEED_RECOVERY="${FEED_RECOVERY:-1}"
+# The archive section (archive_section): ARCHIVE_RATES ("100000": the rate of issue 6's latency targets; "" for none),
+# ARCHIVE_PAIRS (2: pairs of runs without and with the archive at each rate, in the order off, on, on, off, ... so
+# that a drift of the machine over the section falls on both sides), ARCHIVE_S (5: seconds of messages measured per
+# run, after WARMUP_S of warm-up: at 100k a run is 1.3M messages), ARCHIVE_CONTROL_PORT (26420: the archive's control
+# channel, aeron:udp?endpoint=localhost:PORT), ARCHIVE_OPTS (extra options for the archive), ARCHIVE_CPUS (a taskset
+# list for the archive, in a CPU plan).
+ARCHIVE_RATES="${ARCHIVE_RATES-100000}"
+ARCHIVE_PAIRS="${ARCHIVE_PAIRS:-2}"
+case "$ARCHIVE_PAIRS" in ''|*[!0-9]*|0) echo "run.sh: ARCHIVE_PAIRS must be a positive number, not '$ARCHIVE_PAIRS'" >&2; exit 2 ;; esac
+ARCHIVE_S="${ARCHIVE_S:-5}"
+ARCHIVE_CONTROL_PORT="${ARCHIVE_CONTROL_PORT:-26420}"
+ARCHIVE_OPTS="${ARCHIVE_OPTS:-}"; ARCHIVE_CPUS="${ARCHIVE_CPUS:-}"
 SIM_SOURCE="${SIM_SOURCE:-file}"
 # RECORD_OUT: where the throughput and publisher runs' `record` subscribers write the messages; empty (the default):
 # nowhere (they receive, check, dispatch and count every message). Not /dev/null: copying each message into a file
@@ -200,7 +217,7 @@ cleanup() {
   ring_dir=""
   rm -rf /dev/shm/mdfanout-bench-$$-*-driver  # a media driver killed before it could delete its directory
 }
-trap 'cleanup; [ -n "$step_session_dir" ] && rm -rf "$step_session_dir"; restore_rmem_max; exit 130' INT TERM
+trap 'cleanup; stop_archive; [ -n "$step_session_dir" ] && rm -rf "$step_session_dir"; restore_rmem_max; exit 130' INT TERM
 
 log() { echo "bench: $*" >&2; }
 
@@ -642,6 +659,113 @@ search() {  # search chain|raw
   log "throughput $system: highest clean rate $best msg/s (asked $best_offered; lowest lossy rate asked: $failed)"
 }
 
+# ---- the archive (issue 29) ------------------------------------------------------------------------------------
+# A fresh archive for each run with it, outside $pids (chain's cleanup stops those: the replay comes after the chain),
+# from start_archive to stop_archive: its embedded media driver in /dev/shm/mdfanout-bench-<pid>-archive-aeron (not
+# ...-driver: cleanup deletes those after each chain run), its recordings under $results/archive-work/<run> (deleted
+# once replayed; its log and catalog file are kept), its control channel on localhost:ARCHIVE_CONTROL_PORT.
+archive_pid="" archive_work=""
+forget_pid() {  # forget_pid PID: out of $pids (cleanup's stop_pids leaves it alone)
+  local keep=() p
+  for p in "${pids[@]}"; do [ "$p" = "$1" ] || keep+=("$p"); done
+  pids=("${keep[@]}")
+}
+archive_control="aeron:udp?endpoint=localhost:$ARCHIVE_CONTROL_PORT"
+
+start_archive() {  # start_archive NAME LOG_DIR: 1 when it did not log "archive: running" within 60 s
+  archive_work="$results/archive-work/$1"
+  rm -rf "$archive_work"; mkdir -p "$archive_work"
+  launch "$2/archive.log" $(pin "$ARCHIVE_CPUS") $mdf archive --archive-dir "$archive_work" \
+    --aeron-dir "/dev/shm/mdfanout-bench-$$-archive-aeron" --channel "$channel" --partitions $PARTITIONS \
+    --control-channel "$archive_control" --session "$1" $idle_opt $ARCHIVE_OPTS
+  archive_pid=$last_pid; forget_pid "$archive_pid"
+  local deadline=$((SECONDS + 60))
+  until grep -q 'archive: running' "$2/archive.log" 2>/dev/null; do
+    { kill -0 "$archive_pid" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; } || return 1
+    sleep 0.1
+  done
+}
+
+stop_archive() {  # stop_archive [LOG_DIR]: SIGTERM, up to 20 s to stop (then SIGKILL), its exit code into
+  # LOG_DIR/archive.exit and its catalog file into LOG_DIR; then its recordings and driver directory are deleted
+  [ -n "$archive_pid" ] || return 0
+  kill -TERM "$archive_pid" 2>/dev/null
+  for _ in $(seq 1 200); do kill -0 "$archive_pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$archive_pid" 2>/dev/null
+  wait "$archive_pid" 2>/dev/null; local code=$?
+  if [ -n "${1:-}" ]; then
+    echo "$code" >"$1/archive.exit"
+    [ -f "$archive_work/mdfanout-catalog.txt" ] && cp "$archive_work/mdfanout-catalog.txt" "$1/"
+  fi
+  archive_pid=""
+  rm -rf "$archive_work" "/dev/shm/mdfanout-bench-$$-archive-aeron"
+  rmdir "$results/archive-work" 2>/dev/null
+  archive_work=""
+  return 0
+}
+
+# replay_archive NAME RUN_DIR LOG_DIR: replays session NAME from the running archive, on an otherwise idle machine,
+# with `record --from start --replay-only` (no --out: it receives, checks, dispatches and counts every message, as
+# the throughput steps' subscriber does), into RUN_DIR/NAME.replay.json: the messages replayed and the seconds from
+# the tool's first message to its end (its summary's receivingS: without the JVM's start, the embedded driver's and
+# the replay's set-up), and the tool's whole wall time.
+replay_archive() {
+  local name="$1" run="$2" logs="$3"
+  local t0; t0=$(date +%s.%N)
+  launch "$logs/replay.log" $(pin "$(nth_group "$SUB_CPUS" 1)") $mdf record $SUB_OPTS --channel "$channel" \
+    --partitions $PARTITIONS --from start --replay-only --archive-control-channel "$archive_control" \
+    --replay-session "$name" --until-end-of-messages --no-recovery --timeout-s 120
+  local rp=$last_pid; forget_pid "$rp"  # waited for here, not stopped
+  wait "$rp"; local code=$?
+  local t1; t1=$(date +%s.%N)
+  python3 - "$run/$name.replay.json" "$name" "$code" "$t0" "$t1" "$logs/replay.log" "$logs/archive.log" <<'EOF'
+import json, re, sys
+out, name, code, t0, t1, log, archive_log = sys.argv[1:]
+text = open(log).read()
+get = lambda k: (lambda m: m[-1] if m else None)(re.findall(rf"\b{k}=([0-9.]+)", text))
+num = lambda v, f=int: None if v is None else f(v)
+r = {"name": name, "exit": int(code), "messages": num(get("messages")), "replayed": num(get("replayed")),
+     "gaps": num(get("gaps")), "missing": num(get("missing")), "receiving_s": num(get("receivingS"), float),
+     "wall_s": round(float(t1) - float(t0), 3), "archive_holes": open(archive_log).read().count("HOLE")}
+r["rate"] = round(r["replayed"] / r["receiving_s"]) if r["replayed"] and r["receiving_s"] else None
+r["wall_rate"] = round(r["replayed"] / r["wall_s"]) if r["replayed"] and r["wall_s"] else None
+r["clean"] = r["exit"] == 0 and r["gaps"] == 0 and r["missing"] == 0 and r["archive_holes"] == 0 and bool(r["replayed"])
+open(out, "w").write(json.dumps(r) + "\n")
+print(f"bench: {name}: replayed {r['replayed']} messages in {r['receiving_s']} s from the first "
+      f"({r['rate']} msg/s; {r['wall_s']} s from the tool's start: {r['wall_rate']} msg/s), exit {r['exit']}, "
+      f"gaps {r['gaps']}, archive holes {r['archive_holes']}", file=sys.stderr)
+EOF
+}
+
+# archive_section: at each of ARCHIVE_RATES, ARCHIVE_PAIRS pairs of chain latency runs (as *Latency*'s, with
+# ARCHIVE_S seconds measured after WARMUP_S of warm-up), one without the archive (archive-off-RATE-I) and one with it
+# recording every partition stream (archive-on-RATE-I), in the order off, on, on, off, off, on, ...; after each run
+# with it, the chain stopped, its recording is replayed (replay_archive) before the archive stops. Into
+# $results/archive/.
+archive_section() {
+  local rate i mode name logs messages order
+  mkdir -p "$results/archive"
+  printf '{"rates":"%s","pairs":%s,"seconds":%s,"warmup_s":%s,"control_channel":"%s"}\n' "$ARCHIVE_RATES" \
+    "$ARCHIVE_PAIRS" "$ARCHIVE_S" "$WARMUP_S" "$archive_control" >"$results/archive/settings.json"
+  for rate in $ARCHIVE_RATES; do
+    messages=$(messages_for "$rate" "$ARCHIVE_S")
+    for i in $(seq 1 "$ARCHIVE_PAIRS"); do
+      order="off on"; [ $((i % 2)) = 0 ] && order="on off"
+      for mode in $order; do
+        name="archive-$mode-$rate-$i"; logs="$results/logs/$name"; fresh_logs "$logs"
+        if [ "$mode" = on ] && ! start_archive "$name" "$logs"; then
+          log "$name: the archive did not start (see $logs/archive.log)"; stop_archive "$logs"; continue
+        fi
+        chain "$name" "$rate" "$messages" 1 latency archive
+        if [ "$mode" = on ]; then
+          replay_archive "$name" "$results/archive" "$logs"
+          stop_archive "$logs"
+        fi
+      done
+    done
+  done
+}
+
 machine() {
   local cpu; cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
   local mem; mem=$(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)
@@ -734,6 +858,7 @@ if [ "${SKIP_THROUGHPUT:-0}" != 1 ]; then
   search chain
   search raw
 fi
+[ "${SKIP_ARCHIVE:-0}" = 1 ] || archive_section
 [ -n "$step_session_dir" ] && rm -rf "$step_session_dir" 
 if [ "${SKIP_NATS:-0}" != 1 ]; then
   RATES="$NATS_RATES" DURATION_S="$DURATION_S" WARMUP_S="$WARMUP_S" MIN_MESSAGES="$MIN_MESSAGES" FANOUT_RATE="$FANOUT_RATE" \

@@ -74,9 +74,11 @@ public final class RecordCommand implements Callable<Integer>
             final int exitCode;
             final String stalePartitions;
             final String driverSummary;
+            final long receivingNs;
             try (ToolSession session = ToolSession.open("record", subscriberOptions, metrics, partitions, listener, stderr))
             {
                 exitCode = sessionRun.run(session, listener, subscriberOptions.recoveryEnabled());
+                receivingNs = listener.firstMessageNs == 0 ? 0 : System.nanoTime() - listener.firstMessageNs;
                 stalePartitions = stalePartitions(session.subscriber());
                 driverSummary = session.media().driverSummary();
             }
@@ -100,6 +102,7 @@ public final class RecordCommand implements Callable<Integer>
                 stalePartitions +
                 " oldSession=" + counters.oldSessionPackets() + " silent=" + counters.silentStreams() +
                 " replayed=" + counters.replayedMessages() + " replaySwitches=" + counters.replaySwitches() +
+                String.format(java.util.Locale.ROOT, " receivingS=%.3f", receivingNs / 1e9) +
                 (ExitCodes.TIMEOUT == exitCode ? " (timed out)" : ""));
             stdout.println("record: " + driverSummary);
             return exitCode;
@@ -130,6 +133,8 @@ public final class RecordCommand implements Callable<Integer>
     {
         private final MessageRecorder recorder;
         private final OrderBooks books;
+        /** {@link System#nanoTime()} at the first message received (0: none yet): the summary's receivingS. */
+        long firstMessageNs;
 
         EndOfMessagesTracker(
             final MessageRecorder recorder, final OrderBooks books, final int[] partitions, final RecoveryEvents events)
@@ -142,6 +147,10 @@ public final class RecordCommand implements Callable<Integer>
         public void onRawMessage(
             final MessageContext context, final DirectBuffer buffer, final int offset, final int length)
         {
+            if (0 == firstMessageNs)
+            {
+                firstMessageNs = System.nanoTime();
+            }
             if (null != recorder && !context.isSnapshot() && !pastEnd(context, buffer, offset))
             {
                 recorder.onRawMessage(context, buffer, offset, length);
