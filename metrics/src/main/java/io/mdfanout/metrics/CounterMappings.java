@@ -66,6 +66,7 @@ import static io.mdfanout.wire.MdfanoutCounters.FEED_GAP_NOTICES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_HEARTBEATS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_INVALID_FIELD_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_INVALID_LENGTH_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_INVALID_SEQUENCE_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_LINES_SILENT_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_LINE_DUPLICATE_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_LINE_GAP_FILL_MESSAGES_TYPE_ID;
@@ -179,6 +180,8 @@ public final class CounterMappings
             "Bytes of datagrams received.");
         plain(rules, FEED_TRUNCATED_PACKETS_TYPE_ID, "mdfanout_feed_truncated_packets_total", COUNTER,
             "Datagrams shorter than the MoldUDP64 header, skipped.");
+        plain(rules, FEED_INVALID_SEQUENCE_PACKETS_TYPE_ID, "mdfanout_feed_invalid_sequence_packets_total", COUNTER,
+            "Datagrams whose sequence number no session reaches (2^63 or more, a corrupted header), skipped.");
         plain(rules, FEED_MALFORMED_BLOCKS_TYPE_ID, "mdfanout_feed_malformed_blocks_total", COUNTER,
             "Message blocks running past the end of their packet; the rest of the packet is dropped.");
         plain(rules, FEED_WRONG_SESSION_PACKETS_TYPE_ID, "mdfanout_feed_wrong_session_packets_total", COUNTER,

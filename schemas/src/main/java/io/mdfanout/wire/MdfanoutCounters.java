@@ -184,6 +184,8 @@ public final class MdfanoutCounters
     public static final int FEED_BYTES_RECEIVED_TYPE_ID = 3119;
     /** Datagrams shorter than the MoldUDP64 header. */
     public static final int FEED_TRUNCATED_PACKETS_TYPE_ID = 3120;
+    /** Datagrams whose sequence number no session reaches (at or above 2^63), skipped. */
+    public static final int FEED_INVALID_SEQUENCE_PACKETS_TYPE_ID = 3141;
     /** Message blocks running past the end of their packet. */
     public static final int FEED_MALFORMED_BLOCKS_TYPE_ID = 3121;
     /** Packets of a wrong session. */

@@ -9,6 +9,7 @@ import static io.mdfanout.wire.MdfanoutCounters.FEED_DUPLICATE_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_DUPLICATE_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_END_OF_SESSION_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_HEARTBEATS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_INVALID_SEQUENCE_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_MALFORMED_BLOCKS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_MISSING_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_PACKETS_RECEIVED_TYPE_ID;
@@ -29,6 +30,7 @@ public final class FeedHandlerCounters implements AutoCloseable
     private final AtomicCounter packetsReceived;
     private final AtomicCounter bytesReceived;
     private final AtomicCounter truncatedPackets;
+    private final AtomicCounter invalidSequencePackets;
     private final AtomicCounter malformedBlocks;
     private final AtomicCounter wrongSession;
     private final AtomicCounter duplicatePackets;
@@ -53,6 +55,8 @@ public final class FeedHandlerCounters implements AutoCloseable
         bytesReceived = countersManager.newCounter(labelPrefix + ": bytes received", FEED_BYTES_RECEIVED_TYPE_ID);
         truncatedPackets = countersManager.newCounter(
             labelPrefix + ": truncated packets", FEED_TRUNCATED_PACKETS_TYPE_ID);
+        invalidSequencePackets = countersManager.newCounter(
+            labelPrefix + ": packets with an invalid sequence number", FEED_INVALID_SEQUENCE_PACKETS_TYPE_ID);
         malformedBlocks = countersManager.newCounter(
             labelPrefix + ": malformed message blocks", FEED_MALFORMED_BLOCKS_TYPE_ID);
         wrongSession = countersManager.newCounter(
@@ -84,6 +88,12 @@ public final class FeedHandlerCounters implements AutoCloseable
     public AtomicCounter bytesReceived()
     {
         return bytesReceived;
+    }
+
+    /** @return datagrams whose sequence number no session reaches (2^63 or more), skipped. */
+    public AtomicCounter invalidSequencePackets()
+    {
+        return invalidSequencePackets;
     }
 
     /** Datagrams shorter than the MoldUDP64 header: skipped. */
@@ -166,8 +176,8 @@ public final class FeedHandlerCounters implements AutoCloseable
     public void close()
     {
         CloseHelper.closeAll(
-            packetsReceived, bytesReceived, truncatedPackets, malformedBlocks, wrongSession, duplicatePackets,
-            duplicateMessages, gaps, missingMessages, endOfSession, staleEndOfSession, heartbeats, receiveErrors,
-            packetErrors);
+            packetsReceived, bytesReceived, truncatedPackets, invalidSequencePackets, malformedBlocks, wrongSession,
+            duplicatePackets, duplicateMessages, gaps, missingMessages, endOfSession, staleEndOfSession, heartbeats,
+            receiveErrors, packetErrors);
     }
 }

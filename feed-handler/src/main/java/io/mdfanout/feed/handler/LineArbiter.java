@@ -47,6 +47,8 @@ import java.util.Arrays;
  */
 public final class LineArbiter
 {
+    /** The highest sequence number accepted: a packet's last message (up to 65,535 on) must not overflow a long. */
+    static final long MAX_SEQUENCE = Long.MAX_VALUE - 0x1_0000;
     /** Told of the session whose messages follow: the first one seen, or one adopted after an end of session. */
     @FunctionalInterface
     public interface SessionListener
@@ -523,6 +525,21 @@ public final class LineArbiter
         }
     }
 
+    /**
+     * A u64 sequence no session reaches (a corrupted header) is negative as a long, or about to overflow: taken as
+     * a session's start or a gap's bound it would corrupt both. Counted and skipped.
+     */
+    private boolean isInvalidSequence(final MoldUdp64Packet packet)
+    {
+        final long sequence = packet.sequenceNumber();
+        if (sequence < 0 || sequence > MAX_SEQUENCE)
+        {
+            feedCounters.invalidSequencePackets().incrementRelease();
+            return true;
+        }
+        return false;
+    }
+
     private void processPacket(final int line, final DirectBuffer buffer, final int offset, final int length)
     {
         final MoldUdp64Packet packet = this.packet.wrap(buffer, offset, length);
@@ -534,6 +551,10 @@ public final class LineArbiter
 
         if (State.AWAIT_SESSION == state)
         {
+            if (isInvalidSequence(packet))
+            {
+                return;
+            }
             buffer.getBytes(offset + MoldUdp64Packet.SESSION_OFFSET, session, 0, MoldUdp64Packet.SESSION_LENGTH);
             state = State.IN_SEQUENCE;
             onFirstSession(packet.sequenceNumber());
@@ -552,6 +573,10 @@ public final class LineArbiter
                 feedCounters.wrongSession().incrementRelease();
                 return;
             }
+            if (isInvalidSequence(packet))
+            {
+                return;
+            }
             adoptSession(buffer, offset, packet.sequenceNumber());
         }
         else if (State.SESSION_ENDED == state)
@@ -560,6 +585,10 @@ public final class LineArbiter
             return;
         }
 
+        if (isInvalidSequence(packet))
+        {
+            return;
+        }
         if (State.AWAIT_CONFIRMATION == state)
         {
             state = State.IN_SEQUENCE;
