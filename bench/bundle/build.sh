@@ -96,6 +96,9 @@ for jar in "$nats_target"/dependency/*.jar; do
   case "$artifact" in bcprov*) continue ;; esac
   compgen -G "$out/lib/lib/$artifact-[0-9]*.jar" >/dev/null || cp "$jar" "$out/peers/nats/"
 done
+# zstd-jni (6 MiB of natives for every platform) serves only `export --zstd`, which the bundle never runs: left out
+# everywhere, to keep the bundle under BUNDLE_MAX_MIB (a jar of the manifest's class path that is missing is skipped).
+rm -f "$out"/lib/lib/zstd-jni-*.jar "$out"/bench-lib/zstd-jni-*.jar "$out"/peers/nats/zstd-jni-*.jar
 cp bench/bundle/run-pinned.sh "$out/run"
 chmod +x "$out/run" "$out/bin/mdfanout" "$out"/bench/e2e/*.sh "$out"/bench/scripts/*.sh "$out"/bench/peers/*.sh "$out"/peers/bin/itchy-bench
 
