@@ -33,6 +33,7 @@ COPY simulator/ simulator/
 COPY feed-handler/ feed-handler/
 COPY fanout/ fanout/
 COPY subscribers/ subscribers/
+COPY archive/ archive/
 COPY cli/ cli/
 # The system tests and the benchmarks are not in the image; the reactor only needs their poms to read the module list.
 COPY system-tests/pom.xml system-tests/pom.xml
