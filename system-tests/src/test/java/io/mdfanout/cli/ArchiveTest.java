@@ -436,8 +436,7 @@ class ArchiveTest
             {
                 final UnsafeBuffer message = new UnsafeBuffer(records.message(), 0, records.length());
                 header.wrap(message, 0);
-                final long timestamp = message.getLong(
-                    WireFormat.HEADER_LENGTH + WireFormat.EXCHANGE_TIMESTAMP_OFFSET, WireFormat.BYTE_ORDER);
+                final long timestamp = WireFormat.exchangeTimestamp(message, 0);
                 if (timestamp < startTime || timestamp >= endTime)
                 {
                     continue;
@@ -522,8 +521,7 @@ class ArchiveTest
             {
                 if (records.partition() == partition && records.streamSequence() == sequence)
                 {
-                    return new UnsafeBuffer(records.message()).getLong(
-                        WireFormat.HEADER_LENGTH + WireFormat.EXCHANGE_TIMESTAMP_OFFSET, WireFormat.BYTE_ORDER);
+                    return WireFormat.exchangeTimestamp(new UnsafeBuffer(records.message()), 0);
                 }
             }
         }

@@ -119,9 +119,7 @@ final class MessageDispatcher
      */
     private void prime(final PartitionStream stream, final DirectBuffer buffer, final int position, final long sequence)
     {
-        final long timestamp = buffer.getLong(
-            position + WireFormat.HEADER_LENGTH + WireFormat.EXCHANGE_TIMESTAMP_OFFSET, WireFormat.BYTE_ORDER);
-        if (stream.primeUntil.reached(stream.partition, sequence, timestamp))
+        if (stream.primeUntil.reached(stream.partition, sequence, WireFormat.exchangeTimestamp(buffer, position)))
         {
             stream.primeUntil = null;
             context.snapshot(false);

@@ -48,9 +48,8 @@ abstract class EndOfMessagesListener extends RecoveryReportingListener
         {
             return false;
         }
-        final long timestamp = buffer.getLong(offset + io.mdfanout.wire.WireFormat.HEADER_LENGTH +
-            io.mdfanout.wire.WireFormat.EXCHANGE_TIMESTAMP_OFFSET, io.mdfanout.wire.WireFormat.BYTE_ORDER);
-        if (!to.reached(context.partition(), context.streamSequence(), timestamp))
+        if (!to.reached(
+            context.partition(), context.streamSequence(), io.mdfanout.wire.WireFormat.exchangeTimestamp(buffer, offset)))
         {
             return false;
         }
