@@ -81,7 +81,9 @@ import static io.mdfanout.wire.MdfanoutCounters.FEED_PACKETS_RECEIVED_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_PACKET_ERRORS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RECEIVE_ERRORS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_REQUESTS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_FOLLOW_UPS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_RETRIES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_SERVER_ANSWERS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_SEND_ERRORS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_TIMEOUTS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RING_FULL_WAITS_TYPE_ID;
@@ -150,9 +152,14 @@ public final class CounterMappings
         plain(rules, FEED_RETRANSMIT_REQUESTS_TYPE_ID, "mdfanout_feed_retransmit_requests_total", COUNTER,
             "MoldUDP64 retransmission requests sent (first attempts).");
         plain(rules, FEED_RETRANSMIT_RETRIES_TYPE_ID, "mdfanout_feed_retransmit_retries_total", COUNTER,
-            "Retransmission requests sent again after a timeout.");
+            "Retransmission requests sent again after a silence of the timeout.");
         plain(rules, FEED_RETRANSMIT_TIMEOUTS_TYPE_ID, "mdfanout_feed_retransmit_timeouts_total", COUNTER,
-            "Retransmission requests not completed within the timeout.");
+            "Retransmission requests sent again after the request and the server were silent for the timeout.");
+        plain(rules, FEED_RETRANSMIT_FOLLOW_UPS_TYPE_ID, "mdfanout_feed_retransmit_follow_ups_total", COUNTER,
+            "Partial answers of a one-packet re-request server followed at once by a request for the rest.");
+        plain(rules, FEED_RETRANSMIT_SERVER_ANSWERS_TYPE_ID, "mdfanout_feed_retransmit_server_answers", GAUGE,
+            "How the re-request server answers a request, as learned: 0 not known yet, 1 one packet a request " +
+            "(MoldUDP64's specification), 2 as many packets as the request needs.");
         plain(rules, FEED_RETRANSMIT_SEND_ERRORS_TYPE_ID, "mdfanout_feed_retransmit_send_errors_total", COUNTER,
             "Retransmission requests the socket failed to send.");
         plain(rules, FEED_GAPS_DETECTED_TYPE_ID, "mdfanout_feed_gaps_detected_total", COUNTER,

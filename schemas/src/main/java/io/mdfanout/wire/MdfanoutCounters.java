@@ -175,6 +175,10 @@ public final class MdfanoutCounters
     public static final int FEED_RING_STALLS_TYPE_ID = 3116;
     /** Messages received while a ring stalled. */
     public static final int FEED_RING_STALL_MESSAGES_TYPE_ID = 3117;
+    /** Partial answers of a one-packet re-request server followed at once by a request for the rest. */
+    public static final int FEED_RETRANSMIT_FOLLOW_UPS_TYPE_ID = 3142;
+    /** Gauge: how the re-request server answers, as learned (0 unknown, 1 one packet a request, 2 streams). */
+    public static final int FEED_RETRANSMIT_SERVER_ANSWERS_TYPE_ID = 3143;
 
     // Feed handler: receive and sequencing (no key).
 

@@ -16,7 +16,9 @@ import static io.mdfanout.wire.MdfanoutCounters.FEED_LINE_MESSAGES_ACCEPTED_TYPE
 import static io.mdfanout.wire.MdfanoutCounters.FEED_LINE_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_MESSAGES_HELD_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_REQUESTS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_FOLLOW_UPS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_RETRIES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_SERVER_ANSWERS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_SEND_ERRORS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_TIMEOUTS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RING_STALLS_TYPE_ID;
@@ -49,6 +51,8 @@ public final class ArbitrationCounters implements AutoCloseable
     private final AtomicCounter requestsRetried;
     private final AtomicCounter requestsTimedOut;
     private final AtomicCounter requestSendErrors;
+    private final AtomicCounter requestsFollowedUp;
+    private final AtomicCounter retransmitServerAnswers;
     private final AtomicCounter gapsDetected;
     private final AtomicCounter gapsFilled;
     private final AtomicCounter gapsDeclared;
@@ -87,6 +91,11 @@ public final class ArbitrationCounters implements AutoCloseable
             labelPrefix + ": retransmission requests timed out", FEED_RETRANSMIT_TIMEOUTS_TYPE_ID);
         requestSendErrors = countersManager.newCounter(
             labelPrefix + ": retransmission request send errors", FEED_RETRANSMIT_SEND_ERRORS_TYPE_ID);
+        requestsFollowedUp = countersManager.newCounter(
+            labelPrefix + ": partial answers followed up at once", FEED_RETRANSMIT_FOLLOW_UPS_TYPE_ID);
+        retransmitServerAnswers = countersManager.newCounter(
+            labelPrefix + ": re-request server answers (gauge: 0 unknown, 1 one packet, 2 streams)",
+            FEED_RETRANSMIT_SERVER_ANSWERS_TYPE_ID);
         gapsDetected = countersManager.newCounter(labelPrefix + ": gaps detected", FEED_GAPS_DETECTED_TYPE_ID);
         gapsFilled = countersManager.newCounter(labelPrefix + ": gaps filled", FEED_GAPS_FILLED_TYPE_ID);
         gapsDeclared = countersManager.newCounter(
@@ -174,6 +183,18 @@ public final class ArbitrationCounters implements AutoCloseable
         return requestsTimedOut;
     }
 
+    /** Partial answers of a one-packet re-request server followed at once by a request for the rest. */
+    public AtomicCounter requestsFollowedUp()
+    {
+        return requestsFollowedUp;
+    }
+
+    /** Gauge: how the re-request server answers, the ordinal of {@link LineArbiter.ServerAnswers}. */
+    public AtomicCounter retransmitServerAnswers()
+    {
+        return retransmitServerAnswers;
+    }
+
     /** Retransmission requests the socket failed to send (they time out and are retried). */
     public AtomicCounter requestSendErrors()
     {
@@ -236,7 +257,8 @@ public final class ArbitrationCounters implements AutoCloseable
         CloseHelper.closeAll(duplicates);
         CloseHelper.closeAll(fills);
         CloseHelper.closeAll(
-            requestsSent, requestsRetried, requestsTimedOut, requestSendErrors, gapsDetected, gapsFilled,
-            gapsDeclared, declaredMissingMessages, messagesHeld, linesSilent, sessionsAdopted, endedSessionPackets);
+            requestsSent, requestsRetried, requestsTimedOut, requestSendErrors, requestsFollowedUp,
+            retransmitServerAnswers, gapsDetected, gapsFilled, gapsDeclared, declaredMissingMessages, messagesHeld,
+            linesSilent, sessionsAdopted, endedSessionPackets);
     }
 }

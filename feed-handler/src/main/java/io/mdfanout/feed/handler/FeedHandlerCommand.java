@@ -120,12 +120,16 @@ public final class FeedHandlerCommand implements Callable<Integer>
     int gapWaitMs;
 
     @Option(names = "--retransmit-timeout-ms", defaultValue = "" + FeedHandlerConfig.DEFAULT_RETRANSMIT_TIMEOUT_MS,
-        description = "How long a retransmission request may stay unanswered before it is retried.")
+        description = "Silence after which a retransmission request is sent again, from the first sequence still " +
+            "missing: of the request and (unless the server answers one packet a request) of the server.")
     int retransmitTimeoutMs;
 
-    @Option(names = "--retransmit-retries", defaultValue = "" + FeedHandlerConfig.DEFAULT_RETRANSMIT_RETRIES,
-        description = "Retries of a timed-out request before its gap is declared unrecoverable.")
-    int retransmitRetries;
+    @Option(names = "--recovery-silence-budget-ms",
+        defaultValue = "" + FeedHandlerConfig.DEFAULT_RECOVERY_SILENCE_BUDGET_MS,
+        description = "Give a gap up (declare it) when nothing of it arrived for this long while the re-request " +
+            "server was silent as long (or for four times this long whatever the server did); never while its " +
+            "fills arrive. At least --retransmit-timeout-ms.")
+    int recoverySilenceBudgetMs;
 
     @Option(names = "--max-outstanding-requests",
         defaultValue = "" + FeedHandlerConfig.DEFAULT_MAX_OUTSTANDING_REQUESTS,
@@ -227,7 +231,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 .retransmitServer(retransmitServer)
                 .gapWaitMs(gapWaitMs)
                 .retransmitTimeoutMs(retransmitTimeoutMs)
-                .retransmitRetries(retransmitRetries)
+                .recoverySilenceBudgetMs(recoverySilenceBudgetMs)
                 .maxOutstandingRequests(maxOutstandingRequests)
                 .maxRequestsPerSecond(maxRequestsPerSecond)
                 .maxHeldMessages(maxHeldMessages)

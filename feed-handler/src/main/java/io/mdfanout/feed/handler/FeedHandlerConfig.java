@@ -55,8 +55,11 @@ public final class FeedHandlerConfig
     public static final int DEFAULT_GAP_WAIT_MS = 5;
     /** Default timeout of a retransmission request, in milliseconds. */
     public static final int DEFAULT_RETRANSMIT_TIMEOUT_MS = 50;
-    /** Default retries of a timed-out retransmission request. */
-    public static final int DEFAULT_RETRANSMIT_RETRIES = 5;
+    /**
+     * Default recovery silence budget, in milliseconds: a gap nothing of which arrives for this long while the
+     * re-request server is silent as long is declared (never while its fills are arriving).
+     */
+    public static final int DEFAULT_RECOVERY_SILENCE_BUDGET_MS = 5000;
     /** Default bound of outstanding retransmission requests. */
     public static final int DEFAULT_MAX_OUTSTANDING_REQUESTS = 16;
     /** Default rate limit of retransmission requests per second. */
@@ -89,7 +92,7 @@ public final class FeedHandlerConfig
     private String retransmitServer;
     private int gapWaitMs = DEFAULT_GAP_WAIT_MS;
     private int retransmitTimeoutMs = DEFAULT_RETRANSMIT_TIMEOUT_MS;
-    private int retransmitRetries = DEFAULT_RETRANSMIT_RETRIES;
+    private int recoverySilenceBudgetMs = DEFAULT_RECOVERY_SILENCE_BUDGET_MS;
     private int maxOutstandingRequests = DEFAULT_MAX_OUTSTANDING_REQUESTS;
     private int maxRequestsPerSecond = DEFAULT_MAX_REQUESTS_PER_SECOND;
     private int maxHeldMessages = DEFAULT_MAX_HELD_MESSAGES;
@@ -352,17 +355,17 @@ public final class FeedHandlerConfig
         return retransmitTimeoutMs;
     }
 
-    /** Retries of a timed-out request before its gap is declared. */
-    public FeedHandlerConfig retransmitRetries(final int retransmitRetries)
+    /** Silence of the re-request server and of a gap's fills after which the gap is declared, in milliseconds. */
+    public FeedHandlerConfig recoverySilenceBudgetMs(final int recoverySilenceBudgetMs)
     {
-        this.retransmitRetries = retransmitRetries;
+        this.recoverySilenceBudgetMs = recoverySilenceBudgetMs;
         return this;
     }
 
-    /** Retries. */
-    public int retransmitRetries()
+    /** Recovery silence budget, in milliseconds. */
+    public int recoverySilenceBudgetMs()
     {
-        return retransmitRetries;
+        return recoverySilenceBudgetMs;
     }
 
     /** Most retransmission requests outstanding at once. */
@@ -605,7 +608,12 @@ public final class FeedHandlerConfig
         retransmitServerAddress();
         requireAtLeast("gap wait ms", gapWaitMs, 0);
         requireAtLeast("retransmit timeout ms", retransmitTimeoutMs, 1);
-        requireAtLeast("retransmit retries", retransmitRetries, 0);
+        if (recoverySilenceBudgetMs < retransmitTimeoutMs)
+        {
+            throw new IllegalArgumentException("--recovery-silence-budget-ms (" + recoverySilenceBudgetMs +
+                ") must be at least --retransmit-timeout-ms (" + retransmitTimeoutMs + "): a budget shorter than " +
+                "one request's timeout would give up before the server could answer");
+        }
         requireAtLeast("max outstanding requests", maxOutstandingRequests, 1);
         requireAtLeast("max requests per second", maxRequestsPerSecond, 1);
         requireAtLeast("line silence ms", lineSilenceMs, 1);
@@ -711,7 +719,7 @@ public final class FeedHandlerConfig
             (null == groupB ? " lineB=none" : " lineB=" + groupB + ":" + portB + " interfaceB=" + interfaceAddressB()) +
             " retransmitServer=" + (null == retransmitServer ? "none" : retransmitServer) +
             " gapWaitMs=" + gapWaitMs + " retransmitTimeoutMs=" + retransmitTimeoutMs +
-            " retries=" + retransmitRetries + " maxOutstanding=" + maxOutstandingRequests +
+            " silenceBudgetMs=" + recoverySilenceBudgetMs + " maxOutstanding=" + maxOutstandingRequests +
             " maxRequestsPerSecond=" + maxRequestsPerSecond + " maxHeld=" + maxHeldMessages +
             " lineSilenceMs=" + lineSilenceMs + " ringFullWaitMs=" + ringFullWaitMs;
     }

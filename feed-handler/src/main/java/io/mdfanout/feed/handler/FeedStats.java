@@ -41,6 +41,7 @@ public final class FeedStats
             .append(" requests=").append(arbitration.requestsSent().get())
             .append(" retried=").append(arbitration.requestsRetried().get())
             .append(" timedOut=").append(arbitration.requestsTimedOut().get())
+            .append(" followUps=").append(arbitration.requestsFollowedUp().get())
             .append(" linesSilent=").append(arbitration.linesSilent().get())
             .append(" ringStalls=").append(arbitration.ringStalls().get())
             .append(" stallMessages=").append(arbitration.ringStallDroppedMessages().get())

@@ -6,6 +6,7 @@ import io.mdfanout.feed.recovery.GapList;
 import io.mdfanout.feed.recovery.HoldBuffer;
 import io.mdfanout.feed.recovery.RequestRateLimiter;
 import io.mdfanout.feed.recovery.RequestSender;
+import io.mdfanout.feed.recovery.RequestWindow;
 import io.mdfanout.feed.recovery.RetransmitRequestEncoder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -21,11 +22,19 @@ import java.util.Arrays;
  * or the retransmission replies {@code _R}) delivers it first; later copies are duplicates. A
  * message beyond the expected sequence opens a gap: it and everything after it are held in a
  * pre-allocated {@link HoldBuffer} until the gap is filled (by any line), then released in order.
- * A gap still open after the gap wait is requested from the re-request server (at most 65535
- * messages a request, bounded outstanding requests, a rate limit, a timeout and bounded
- * retries). A gap that cannot be recovered (no server, retries exhausted, hold window or gap
- * list full) is declared: when the stream reaches it, a GapNotice of exactly its range goes to
- * every partition and the held messages behind it are released.
+ * A gap still open after the gap wait is requested from the re-request server as a window of requests
+ * ({@link RequestWindow}: at most {@code --max-outstanding-requests} in flight, 65535 messages each, a rate limit).
+ * The specification's server answers a request with one packet and the client asks again for the rest; other
+ * servers stream the whole answer. The arbiter learns which from the first partial answer ({@link ServerAnswers}):
+ * a partial answer followed by silence means one packet a request (then every partial answer is followed at once
+ * by a request for the rest, and requests are sized to one reply); a continuation means the server streams (then
+ * a partial answer waits for the rest). A request is sent again, from the first sequence still missing, only when
+ * it and (unless the server answers one packet a request) the server have been silent for the retransmit timeout.
+ * A gap is given up only on silence: nothing of it arrived for the recovery silence budget while the server was
+ * silent as long (or for four budgets whatever the server did: it answers others but no longer holds these).
+ * A gap that cannot be recovered (no server, silence budget spent, hold window or gap list full) is declared:
+ * when the stream reaches it, a GapNotice of exactly its range goes to every partition and the held messages
+ * behind it are released.
  * <p>
  * Time is given by the caller ({@code nowNs}, monotonic), so tests drive timers exactly.
  * {@link #poll(long)} runs the timers; call it every duty cycle. Nothing here allocates in steady
@@ -79,6 +88,17 @@ public final class LineArbiter
         SESSION_ENDED
     }
 
+    /** What the re-request server does with a request for more than one packet's worth, as learned. */
+    public enum ServerAnswers
+    {
+        /** Not known yet: no request was answered in part. */
+        UNKNOWN,
+        /** One packet a request, as the MoldUDP64 specification says: the client asks again for the rest. */
+        ONE_PACKET,
+        /** As many packets as the request needs. */
+        STREAMS
+    }
+
     /** Most gaps open at once; beyond it the oldest gap is declared. */
     public static final int MAX_OPEN_GAPS = 1024;
 
@@ -94,8 +114,8 @@ public final class LineArbiter
     private final GapList gaps = new GapList(MAX_OPEN_GAPS);
     private final long gapWaitNs;
     private final long retransmitTimeoutNs;
-    private final int maxRetries;
-    private final int maxOutstanding;
+    private final long silenceBudgetNs;
+    private final RequestWindow window;
     private final long lineSilenceNs;
     private final int multicastLines;
     /** No line can fill a gap and no server is asked: every gap is declared as soon as it is seen. */
@@ -118,6 +138,11 @@ public final class LineArbiter
     private boolean resumed;
     private SessionListener sessionListener;
     private long stalledAtNs;
+    private ServerAnswers serverAnswers = ServerAnswers.UNKNOWN;
+    private long serverAnsweredNs;
+    private boolean serverAnswered;
+    /** Most messages seen in one reply packet: one reply's worth, the size of requests to a one-packet server. */
+    private int largestReply = 1;
 
     /**
      * Create an arbiter.
@@ -142,7 +167,7 @@ public final class LineArbiter
             config.maxHeldMessages(),
             config.gapWaitMs(),
             config.retransmitTimeoutMs(),
-            config.retransmitRetries(),
+            config.recoverySilenceBudgetMs(),
             config.maxOutstandingRequests(),
             config.maxRequestsPerSecond(),
             config.lineSilenceMs(),
@@ -159,7 +184,7 @@ public final class LineArbiter
         final int maxHeldMessages,
         final int gapWaitMs,
         final int retransmitTimeoutMs,
-        final int retransmitRetries,
+        final int recoverySilenceBudgetMs,
         final int maxOutstandingRequests,
         final int maxRequestsPerSecond,
         final int lineSilenceMs,
@@ -179,8 +204,8 @@ public final class LineArbiter
         holdWindow = declareGapsAtOnce ? 1 : hold.capacity();
         gapWaitNs = gapWaitMs * 1_000_000L;
         retransmitTimeoutNs = retransmitTimeoutMs * 1_000_000L;
-        maxRetries = retransmitRetries;
-        maxOutstanding = maxOutstandingRequests;
+        silenceBudgetNs = recoverySilenceBudgetMs * 1_000_000L;
+        window = new RequestWindow(Math.max(1, maxOutstandingRequests));
         lineSilenceNs = lineSilenceMs * 1_000_000L;
         if (null != session)
         {
@@ -215,7 +240,7 @@ public final class LineArbiter
             1,
             0,
             FeedHandlerConfig.DEFAULT_RETRANSMIT_TIMEOUT_MS,
-            0,
+            FeedHandlerConfig.DEFAULT_RECOVERY_SILENCE_BUDGET_MS,
             0,
             FeedHandlerConfig.DEFAULT_MAX_REQUESTS_PER_SECOND,
             FeedHandlerConfig.DEFAULT_LINE_SILENCE_MS,
@@ -323,6 +348,18 @@ public final class LineArbiter
         return State.SESSION_ENDED == state;
     }
 
+    /** @return what the re-request server was seen to do with a request for more than one packet. */
+    public ServerAnswers serverAnswers()
+    {
+        return serverAnswers;
+    }
+
+    /** @return retransmission requests in flight. */
+    public int requestsInFlight()
+    {
+        return window.count();
+    }
+
     /** @return the state after the last datagram or poll. */
     public State state()
     {
@@ -393,7 +430,7 @@ public final class LineArbiter
         if (State.IN_SEQUENCE == state || State.GAP_HOLDING == state || State.RECOVERING == state)
         {
             state = 0 == gaps.count() ? State.IN_SEQUENCE :
-                gaps.outstanding() > 0 ? State.RECOVERING : State.GAP_HOLDING;
+                window.count() > 0 ? State.RECOVERING : State.GAP_HOLDING;
         }
     }
 
@@ -462,50 +499,41 @@ public final class LineArbiter
     {
         int work = 0;
         boolean declared = false;
+        final boolean serverSilent = !serverAnswered || nowNs - serverAnsweredNs >= silenceBudgetNs;
         for (int i = 0; i < gaps.count(); i++)
         {
             if (gaps.isDeclared(i))
             {
                 continue;
             }
-            if (!gaps.isRequested(i))
+            if (null == requestSender)
             {
-                if (nowNs - gaps.detectedNs(i) < gapWaitNs)
-                {
-                    continue;
-                }
-                if (null == requestSender)
+                if (nowNs - gaps.detectedNs(i) >= gapWaitNs)
                 {
                     gaps.declare(i);
                     declared = true;
-                    work++;
-                }
-                else if (gaps.outstanding() < maxOutstanding && rateLimiter.tryAcquire(nowNs))
-                {
-                    final long last = Math.min(gaps.last(i), gaps.first(i) + RetransmitRequestEncoder.MAX_COUNT - 1);
-                    sendRequest(gaps.first(i), last);
-                    gaps.requestSent(i, last, nowNs, false);
-                    counters.requestsSent().incrementRelease();
                     work++;
                 }
             }
-            else if (nowNs - gaps.requestSentNs(i) >= retransmitTimeoutNs)
+            else if (gaps.isRequested(i))
             {
-                if (gaps.retries(i) >= maxRetries)
+                final long quietNs = nowNs - gaps.progressNs(i);
+                if ((serverSilent && quietNs >= silenceBudgetNs) || quietNs >= 4 * silenceBudgetNs)
                 {
-                    counters.requestsTimedOut().incrementRelease();
-                    gaps.declare(i);
+                    onSilenceBudgetSpent(i, quietNs);
                     declared = true;
                     work++;
                 }
-                else if (rateLimiter.tryAcquire(nowNs))
+            }
+        }
+        if (null != requestSender)
+        {
+            work += runRequestTimers(nowNs);
+            for (int i = 0; i < gaps.count() && !window.isFull(); i++)
+            {
+                if (!gaps.isDeclared(i) && nowNs - gaps.detectedNs(i) >= gapWaitNs)
                 {
-                    counters.requestsTimedOut().incrementRelease();
-                    final long last = gaps.requestLast(i);
-                    sendRequest(gaps.first(i), last);
-                    gaps.requestSent(i, last, nowNs, true);
-                    counters.requestsRetried().incrementRelease();
-                    work++;
+                    work += requestUncovered(i, nowNs);
                 }
             }
         }
@@ -514,6 +542,187 @@ public final class LineArbiter
             release();
         }
         return work;
+    }
+
+    /**
+     * The requests in flight: forget what is no longer missing, follow up a one-packet server's partial answers,
+     * send again what the server has been silent about for the retransmit timeout.
+     */
+    private int runRequestTimers(final long nowNs)
+    {
+        int work = 0;
+        final boolean serverQuiet = !serverAnswered || nowNs - serverAnsweredNs >= retransmitTimeoutNs;
+        for (int i = 0; i < window.count(); )
+        {
+            final long first = firstMissing(window.from(i), window.to(i));
+            if (first < 0)
+            {
+                window.remove(i);
+                continue;
+            }
+            window.trim(i, first);
+            if (ServerAnswers.ONE_PACKET == serverAnswers && window.isAwaitingContinuation(i))
+            {
+                if (followUp(i, nowNs))
+                {
+                    work++;
+                }
+            }
+            else if (nowNs - window.answeredNs(i) >= retransmitTimeoutNs &&
+                (ServerAnswers.ONE_PACKET == serverAnswers || serverQuiet))
+            {
+                if (window.isAwaitingContinuation(i) && ServerAnswers.UNKNOWN == serverAnswers)
+                {
+                    // Answered in part, then silence: the server sends one packet a request.
+                    serverAnswersWith(ServerAnswers.ONE_PACKET);
+                }
+                if (rateLimiter.tryAcquire(nowNs))
+                {
+                    counters.requestsTimedOut().incrementRelease();
+                    counters.requestsRetried().incrementRelease();
+                    sendRequest(first, window.to(i));
+                    window.resent(i, first, nowNs);
+                    work++;
+                }
+            }
+            i++;
+        }
+        return work;
+    }
+
+    /** Request what of gap {@code i} no request in flight covers, as far as the hold can take the replies. */
+    private int requestUncovered(final int i, final long nowNs)
+    {
+        if (gaps.requestedThrough(i) >= gaps.first(i) && window.indexCovering(gaps.first(i)) < 0)
+        {
+            gaps.rerequest(i); // every request that covered its start is closed, yet it is missing
+        }
+        int work = 0;
+        long start = Math.max(gaps.first(i), gaps.requestedThrough(i) + 1);
+        final long limit = Math.min(gaps.last(i), nextExpected + holdWindow - 1);
+        final int chunk = ServerAnswers.ONE_PACKET == serverAnswers ?
+            Math.min(largestReply, RetransmitRequestEncoder.MAX_COUNT) : RetransmitRequestEncoder.MAX_COUNT;
+        while (start <= limit && !window.isFull() && rateLimiter.tryAcquire(nowNs))
+        {
+            final long end = Math.min(limit, start + chunk - 1);
+            sendRequest(start, end);
+            window.add(start, end, nowNs);
+            gaps.requestedThrough(i, end, nowNs);
+            counters.requestsSent().incrementRelease();
+            work++;
+            start = end + 1;
+        }
+        return work;
+    }
+
+    /** Ask a one-packet server for the rest of request {@code i} at once (when the rate limit allows). */
+    private boolean followUp(final int i, final long nowNs)
+    {
+        final long first = firstMissing(window.from(i), window.to(i));
+        if (first < 0)
+        {
+            window.remove(i);
+            return false;
+        }
+        if (!rateLimiter.tryAcquire(nowNs))
+        {
+            return false;
+        }
+        counters.requestsFollowedUp().incrementRelease();
+        sendRequest(first, window.to(i));
+        window.resent(i, first, nowNs);
+        return true;
+    }
+
+    /**
+     * A reply packet of {@code messageCount} messages from {@code sequence} arrived from the re-request server
+     * (after its messages were taken): match it to its request, learn how the server answers, follow up.
+     */
+    private void onReply(final long sequence, final int messageCount)
+    {
+        serverAnswered = true;
+        serverAnsweredNs = now;
+        if (messageCount > largestReply)
+        {
+            largestReply = messageCount;
+        }
+        final long next = sequence + messageCount;
+        final int i = window.indexOfReplyStart(sequence);
+        if (i < 0)
+        {
+            final int covering = window.indexCovering(sequence);
+            if (covering >= 0)
+            {
+                window.answered(covering, now); // a late copy: the server is working on it
+            }
+            return;
+        }
+        if (window.isAwaitingContinuation(i) && ServerAnswers.UNKNOWN == serverAnswers)
+        {
+            serverAnswersWith(ServerAnswers.STREAMS);
+        }
+        if (next > window.to(i))
+        {
+            window.remove(i);
+            return;
+        }
+        window.answeredInPart(i, next, now);
+        if (ServerAnswers.ONE_PACKET == serverAnswers)
+        {
+            followUp(i, now);
+        }
+    }
+
+    private void serverAnswersWith(final ServerAnswers answers)
+    {
+        serverAnswers = answers;
+        if (ServerAnswers.ONE_PACKET == answers)
+        {
+            // Requests asked for 65535 messages each, one reply's worth of which comes a round trip: cut them to one
+            // reply so the rest of each gap goes out as a window of requests answered side by side.
+            for (int j = 0; j < window.count(); j++)
+            {
+                window.shorten(j, Math.min(window.to(j), window.from(j) + largestReply - 1));
+            }
+            for (int i = 0; i < gaps.count(); i++)
+            {
+                long reach = gaps.first(i) - 1;
+                for (int j = 0; j < window.count(); j++)
+                {
+                    if (window.from(j) <= gaps.last(i) && window.to(j) >= gaps.first(i))
+                    {
+                        reach = Math.max(reach, Math.min(window.to(j), gaps.last(i)));
+                    }
+                }
+                gaps.setRequestedThrough(i, reach);
+            }
+        }
+        counters.retransmitServerAnswers().setRelease(answers.ordinal());
+        System.err.println("feed-handler: the re-request server answers " + (ServerAnswers.ONE_PACKET == answers ?
+            "one packet a request (as MoldUDP64 specifies): asking again at once for the rest of each answer" :
+            "a request with as many packets as it needs: waiting for the rest of each answer"));
+    }
+
+    private void onSilenceBudgetSpent(final int i, final long quietNs)
+    {
+        System.err.println("feed-handler: declaring " + gaps.first(i) + ".." + gaps.last(i) + " missing: nothing " +
+            "of it arrived for " + quietNs / 1_000_000 + " ms (recovery silence budget " +
+            silenceBudgetNs / 1_000_000 + " ms) and the re-request server was last heard " + (serverAnswered ?
+            (now - serverAnsweredNs) / 1_000_000 + " ms ago" : "never"));
+        gaps.declare(i);
+    }
+
+    /**
+     * @return the first sequence of {@code [from, to]} still missing in a gap not declared, or -1 when none is.
+     */
+    private long firstMissing(final long from, final long to)
+    {
+        final int i = gaps.indexOfUndeclaredFrom(from);
+        if (i < 0 || gaps.first(i) > to)
+        {
+            return -1;
+        }
+        return Math.max(from, gaps.first(i));
     }
 
     private void sendRequest(final long first, final long last)
@@ -633,6 +842,10 @@ public final class LineArbiter
             feedCounters.duplicatePackets().incrementRelease();
             feedCounters.duplicateMessages().getAndAddRelease(messageCount);
             counters.duplicates(line).getAndAddRelease(messageCount);
+            if (ArbitrationCounters.LINE_R == line)
+            {
+                onReply(sequence, messageCount);
+            }
             return;
         }
 
@@ -660,6 +873,10 @@ public final class LineArbiter
                 return;
             }
             blockOffset = messageOffset + messageLength;
+        }
+        if (ArbitrationCounters.LINE_R == line)
+        {
+            onReply(sequence, messageCount);
         }
     }
 
@@ -740,7 +957,7 @@ public final class LineArbiter
     private void fill(final int line, final int gapIndex, final long sequence)
     {
         counters.fills(line).incrementRelease();
-        if (GapList.CLOSED == gaps.fill(gapIndex, sequence))
+        if (GapList.CLOSED == gaps.fill(gapIndex, sequence, now))
         {
             counters.gapsFilled().incrementRelease();
         }
@@ -893,6 +1110,7 @@ public final class LineArbiter
         nextExpected = sequence;
         hold.clear(nextExpected, highestKnownEnd);
         gaps.clear();
+        window.clear();
         counters.messagesHeld().setRelease(0);
         counters.ringStalls().incrementRelease();
         System.err.println("feed-handler: a partition ring is full and nothing drains it (is the fanout running?): " +
@@ -978,6 +1196,7 @@ public final class LineArbiter
         normalizer.newSession(firstSequence - 1);
         hold.clear(nextExpected, highestKnownEnd);
         gaps.clear();
+        window.clear();
         buffer.getBytes(offset + MoldUdp64Packet.SESSION_OFFSET, session, 0, MoldUdp64Packet.SESSION_LENGTH);
         state = State.IN_SEQUENCE;
         endOfSessionSequence = -1;

@@ -2,13 +2,14 @@ package io.mdfanout.feed.recovery;
 
 /**
  * The open gaps of a MoldUDP64 session: disjoint ranges of missing sequences in ascending
- * order, each with the time it was detected, its retransmission request (if one is
- * outstanding) and whether it has been declared unrecoverable. Parallel primitive arrays
+ * order, each with the time it was detected, how far into it retransmission requests reach (the
+ * requests themselves are in a {@link RequestWindow}), when anything of it last arrived, and
+ * whether it has been declared unrecoverable. Parallel primitive arrays
  * allocated once; inserting or removing shifts the entries behind (the list is short: a
  * handful of gaps at a time in practice, bounded by {@link #capacity()}).
  * <p>
  * A gap shrinks or splits as messages arrive inside it; a split copies the state of the gap
- * (its detection time, its request, its declaration) to both parts.
+ * (its detection time, its requests' reach, its progress, its declaration) to both parts.
  */
 public final class GapList
 {
@@ -24,14 +25,12 @@ public final class GapList
     private final long[] first;
     private final long[] last;
     private final long[] detectedNs;
-    private final long[] requestSentNs;
-    private final long[] requestLast;
+    private final long[] requestedThrough;
+    private final long[] progressNs;
     private final long[] origin;
-    private final int[] retries;
     private final boolean[] requested;
     private final boolean[] declared;
     private int count;
-    private int outstanding;
     private long nextOrigin;
 
     /**
@@ -44,10 +43,9 @@ public final class GapList
         first = new long[capacity];
         last = new long[capacity];
         detectedNs = new long[capacity];
-        requestSentNs = new long[capacity];
-        requestLast = new long[capacity];
+        requestedThrough = new long[capacity];
+        progressNs = new long[capacity];
         origin = new long[capacity];
-        retries = new int[capacity];
         requested = new boolean[capacity];
         declared = new boolean[capacity];
     }
@@ -70,12 +68,6 @@ public final class GapList
         return count == first.length;
     }
 
-    /** Gaps with a retransmission request outstanding. */
-    public int outstanding()
-    {
-        return outstanding;
-    }
-
     /** First missing sequence of gap {@code i}. */
     public long first(final int i)
     {
@@ -94,28 +86,22 @@ public final class GapList
         return detectedNs[i];
     }
 
-    /** True when gap {@code i} has a request outstanding. */
+    /** True once any part of gap {@code i} (or of the gap it was split from) has been requested. */
     public boolean isRequested(final int i)
     {
         return requested[i];
     }
 
-    /** When the outstanding request of gap {@code i} was (last) sent. */
-    public long requestSentNs(final int i)
+    /** Last sequence of gap {@code i} that requests sent so far cover; below {@link #first(int)} when none does. */
+    public long requestedThrough(final int i)
     {
-        return requestSentNs[i];
+        return requestedThrough[i];
     }
 
-    /** Last sequence the outstanding request of gap {@code i} covers. */
-    public long requestLast(final int i)
+    /** When the first request for gap {@code i} was sent, or anything of it last arrived, whichever is later. */
+    public long progressNs(final int i)
     {
-        return requestLast[i];
-    }
-
-    /** Retries of the outstanding request of gap {@code i}. */
-    public int retries(final int i)
-    {
-        return retries[i];
+        return progressNs[i];
     }
 
     /** True when gap {@code i} is declared unrecoverable (published when the stream reaches it). */
@@ -138,9 +124,10 @@ public final class GapList
         last[i] = lastMissing;
         detectedNs[i] = nowNs;
         origin[i] = nextOrigin++;
+        requestedThrough[i] = firstMissing - 1;
+        progressNs[i] = nowNs;
         requested[i] = false;
         declared[i] = false;
-        retries[i] = 0;
     }
 
     /**
@@ -173,33 +160,51 @@ public final class GapList
     }
 
     /**
-     * Record that a request for {@code [first(i), lastRequested]} was sent now.
+     * Record that requests now cover gap {@code i} through {@code lastRequested}.
      *
      * @param i             gap index.
      * @param lastRequested last sequence asked for.
-     * @param nowNs         send time.
-     * @param retry         true for a retry of the outstanding request.
+     * @param nowNs         send time: the first request starts the gap's silence clock.
      */
-    public void requestSent(final int i, final long lastRequested, final long nowNs, final boolean retry)
+    public void requestedThrough(final int i, final long lastRequested, final long nowNs)
     {
         if (!requested[i])
         {
             requested[i] = true;
-            outstanding++;
+            progressNs[i] = nowNs;
         }
-        requestLast[i] = lastRequested;
-        requestSentNs[i] = nowNs;
-        retries[i] = retry ? retries[i] + 1 : 0;
+        requestedThrough[i] = lastRequested;
     }
 
     /**
-     * Mark gap {@code i} unrecoverable; its request (if any) is no longer outstanding.
+     * Set how far requests in flight reach into gap {@code i}, after they were cut short; unlike
+     * {@link #requestedThrough(int, long, long)} this does not start the silence clock.
+     *
+     * @param i     gap index.
+     * @param reach last sequence covered, or {@code first(i) - 1} for none.
+     */
+    public void setRequestedThrough(final int i, final long reach)
+    {
+        requestedThrough[i] = reach;
+    }
+
+    /**
+     * Ask for gap {@code i} again from its first sequence: no request in flight covers it any more.
+     *
+     * @param i gap index.
+     */
+    public void rerequest(final int i)
+    {
+        requestedThrough[i] = first[i] - 1;
+    }
+
+    /**
+     * Mark gap {@code i} unrecoverable: it is published as a GapNotice when the stream reaches it.
      *
      * @param i gap index.
      */
     public void declare(final int i)
     {
-        clearRequest(i);
         declared[i] = true;
     }
 
@@ -209,11 +214,13 @@ public final class GapList
      *
      * @param i        index of the gap holding {@code sequence}.
      * @param sequence the message that arrived.
+     * @param nowNs    time of arrival: progress of the gap (and of both parts of a split).
      * @return {@link #SHRUNK}, {@link #SPLIT}, {@link #CLOSED} or {@link #PART_CLOSED} (another part of
      * the gap as detected is still open).
      */
-    public int fill(final int i, final long sequence)
+    public int fill(final int i, final long sequence, final long nowNs)
     {
+        progressNs[i] = nowNs;
         if (first[i] == last[i])
         {
             final long closed = origin[i];
@@ -224,31 +231,20 @@ public final class GapList
         if (sequence == first[i])
         {
             first[i] = sequence + 1;
-            if (requested[i] && requestLast[i] < first[i])
-            {
-                // The request was answered in full: the rest of the gap (beyond 65535 messages)
-                // is requested afresh on the next poll.
-                clearRequest(i);
-            }
             return SHRUNK;
         }
         if (sequence == last[i])
         {
             last[i] = sequence - 1;
-            if (requested[i] && requestLast[i] > last[i])
-            {
-                requestLast[i] = last[i];
-            }
             return SHRUNK;
         }
 
         System.arraycopy(first, i + 1, first, i + 2, count - i - 1);
         System.arraycopy(last, i + 1, last, i + 2, count - i - 1);
         System.arraycopy(detectedNs, i + 1, detectedNs, i + 2, count - i - 1);
-        System.arraycopy(requestSentNs, i + 1, requestSentNs, i + 2, count - i - 1);
-        System.arraycopy(requestLast, i + 1, requestLast, i + 2, count - i - 1);
+        System.arraycopy(requestedThrough, i + 1, requestedThrough, i + 2, count - i - 1);
+        System.arraycopy(progressNs, i + 1, progressNs, i + 2, count - i - 1);
         System.arraycopy(origin, i + 1, origin, i + 2, count - i - 1);
-        System.arraycopy(retries, i + 1, retries, i + 2, count - i - 1);
         System.arraycopy(requested, i + 1, requested, i + 2, count - i - 1);
         System.arraycopy(declared, i + 1, declared, i + 2, count - i - 1);
         count++;
@@ -257,22 +253,13 @@ public final class GapList
         first[j] = sequence + 1;
         last[j] = last[i];
         detectedNs[j] = detectedNs[i];
-        requestSentNs[j] = requestSentNs[i];
-        requestLast[j] = requestLast[i];
+        requestedThrough[j] = Math.max(requestedThrough[i], sequence);
+        progressNs[j] = nowNs;
         origin[j] = origin[i];
-        retries[j] = retries[i];
         declared[j] = declared[i];
-        requested[j] = requested[i] && requestLast[i] > sequence;
-        if (requested[j])
-        {
-            outstanding++;
-        }
+        requested[j] = requested[i];
 
         last[i] = sequence - 1;
-        if (requested[i] && requestLast[i] > last[i])
-        {
-            requestLast[i] = last[i];
-        }
         return SPLIT;
     }
 
@@ -283,15 +270,13 @@ public final class GapList
      */
     public void remove(final int i)
     {
-        clearRequest(i);
         final int tail = count - i - 1;
         System.arraycopy(first, i + 1, first, i, tail);
         System.arraycopy(last, i + 1, last, i, tail);
         System.arraycopy(detectedNs, i + 1, detectedNs, i, tail);
-        System.arraycopy(requestSentNs, i + 1, requestSentNs, i, tail);
-        System.arraycopy(requestLast, i + 1, requestLast, i, tail);
+        System.arraycopy(requestedThrough, i + 1, requestedThrough, i, tail);
+        System.arraycopy(progressNs, i + 1, progressNs, i, tail);
         System.arraycopy(origin, i + 1, origin, i, tail);
-        System.arraycopy(retries, i + 1, retries, i, tail);
         System.arraycopy(requested, i + 1, requested, i, tail);
         System.arraycopy(declared, i + 1, declared, i, tail);
         count--;
@@ -301,15 +286,37 @@ public final class GapList
     public void clear()
     {
         count = 0;
-        outstanding = 0;
     }
 
-    private void clearRequest(final int i)
+    /**
+     * The first gap that is not declared and ends at or after {@code sequence}.
+     *
+     * @param sequence to look from.
+     * @return its index, or -1 when there is none.
+     */
+    public int indexOfUndeclaredFrom(final long sequence)
     {
-        if (requested[i])
+        int low = 0;
+        int high = count - 1;
+        while (low <= high)
         {
-            requested[i] = false;
-            outstanding--;
+            final int mid = (low + high) >>> 1;
+            if (last[mid] < sequence)
+            {
+                low = mid + 1;
+            }
+            else
+            {
+                high = mid - 1;
+            }
         }
+        for (int i = low; i < count; i++)
+        {
+            if (!declared[i])
+            {
+                return i;
+            }
+        }
+        return -1;
     }
 }

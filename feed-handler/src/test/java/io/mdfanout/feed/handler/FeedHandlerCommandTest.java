@@ -62,7 +62,8 @@ class FeedHandlerCommandTest
         assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--retransmit-server", "127.0.0.1:x"));
         assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--gap-wait-ms", "-1"));
         assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--retransmit-timeout-ms", "0"));
-        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--retransmit-retries", "-1"));
+        assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g,
+            "--recovery-silence-budget-ms", "10", "--retransmit-timeout-ms", "50"));
         assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--max-outstanding-requests", "0"));
         assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--max-requests-per-second", "0"));
         assertEquals(ExitCodes.CONFIG, run("--ring-dir", ringDir, "--group", g, "--max-held-messages", "0"));

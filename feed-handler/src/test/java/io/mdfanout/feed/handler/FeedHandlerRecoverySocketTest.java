@@ -143,7 +143,7 @@ class FeedHandlerRecoverySocketTest
             server.configureBlocking(false);
             final FeedHandlerConfig config = new FeedHandlerConfig()
                 .group("239.255.46.5").port(46005).session("SESS").partitions(2).maxHeldMessages(1024)
-                .retransmitServer("127.0.0.1:46101").gapWaitMs(5).retransmitTimeoutMs(100).retransmitRetries(3);
+                .retransmitServer("127.0.0.1:46101").gapWaitMs(5).retransmitTimeoutMs(100).recoverySilenceBudgetMs(300);
             agent = new FeedHandlerAgent(config, rings, new InMemoryCounters(256).countersManager());
 
             final List<String> requests = new ArrayList<>();
@@ -205,7 +205,7 @@ class FeedHandlerRecoverySocketTest
             final FeedHandlerConfig config = new FeedHandlerConfig()
                 .group("239.255.46.7").port(46007).session("SESS").partitions(2).maxHeldMessages(1024)
                 .retransmitServer("127.0.0.1:46103").gapWaitMs(0).retransmitTimeoutMs(60_000)
-                .maxOutstandingRequests(3).maxRequestsPerSecond(20);
+                .recoverySilenceBudgetMs(60_000).maxOutstandingRequests(3).maxRequestsPerSecond(20);
             agent = new FeedHandlerAgent(config, rings, new InMemoryCounters(256).countersManager());
 
             final List<Long> requestTimes = new ArrayList<>();

@@ -51,7 +51,7 @@ class LineArbiterStallTest
         final ItchNormalizer normalizer = new ItchNormalizer(rings, new RingWaitDeadline(), normalizerCounters);
         normalizer.ringFullTimeoutNs(MS);
         arbiter = new LineArbiter(new FeedHandlerConfig().session("SESS").gapWaitMs(5).retransmitTimeoutMs(50)
-            .retransmitRetries(2).maxHeldMessages(1024), normalizer, feedCounters, arb, this::onRequest);
+            .recoverySilenceBudgetMs(150).maxHeldMessages(1024), normalizer, feedCounters, arb, this::onRequest);
         arbiter.poll(now);
 
         for (int k = 1; k <= 10; k++)

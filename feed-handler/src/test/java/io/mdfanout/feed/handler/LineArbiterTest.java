@@ -61,7 +61,7 @@ class LineArbiterTest
     private FeedHandlerConfig config()
     {
         return new FeedHandlerConfig().session("SESS").groupB("239.255.46.1").portB(46001)
-            .gapWaitMs(5).retransmitTimeoutMs(50).retransmitRetries(2).maxOutstandingRequests(16)
+            .gapWaitMs(5).retransmitTimeoutMs(50).recoverySilenceBudgetMs(150).maxOutstandingRequests(16)
             .maxRequestsPerSecond(2000).maxHeldMessages(1024).lineSilenceMs(2000);
     }
 
@@ -335,9 +335,9 @@ class LineArbiterTest
     }
 
     @Test
-    void retriesExhaustedDeclaresTheExactRangeAndProcessingContinues()
+    void aSilentServerSpendsTheSilenceBudgetThenTheExactRangeIsDeclaredAndProcessingContinues()
     {
-        arbiter(config().retransmitRetries(2), true);
+        arbiter(config(), true); // silence budget 150 ms, retransmit timeout 50 ms
         receive(LINE_A, packet(1));
         receive(LINE_A, packet(3));
         at(T0 + 5 * MS);
@@ -355,7 +355,8 @@ class LineArbiterTest
             new Request("SESS      ", 4, 3)), requests);
         assertEquals(1, arb.requestsSent().get());
         assertEquals(2, arb.requestsRetried().get());
-        assertEquals(3, arb.requestsTimedOut().get());
+        assertEquals(2, arb.requestsTimedOut().get());
+        assertEquals(0, arbiter.requestsInFlight(), "the declared gap's request is closed");
         assertEquals(1, arb.gapsDeclared().get());
         assertEquals(3, arb.declaredMissingMessages().get());
         assertEquals(1, feedCounters.gaps().get());
@@ -382,14 +383,31 @@ class LineArbiterTest
     }
 
     @Test
-    void heartbeatRevealsAGapAndALongGapIsRequestedIn65535MessageChunks()
+    void heartbeatRevealsAGapAndALongGapIsRequestedAsAWindowOf65535MessageRequests()
     {
-        arbiter(config(), true);
+        arbiter(config().maxHeldMessages(1 << 20), true);
+        receive(LINE_A, packet(1));
+        receive(LINE_A, MoldPackets.heartbeat("SESS", 200_004));
+        at(T0 + 5 * MS);
+        assertEquals(1, requests.size(), "one request each 0.5 ms (2000 a second)");
+        at(T0 + 5 * MS + MS / 2);
+        at(T0 + 6 * MS);
+        at(T0 + 6 * MS + MS / 2);
+        at(T0 + 7 * MS);
+        assertEquals(List.of(new Request("SESS      ", 4, 65535), new Request("SESS      ", 65539, 65535),
+            new Request("SESS      ", 131074, 65535), new Request("SESS      ", 196609, 3395)), requests);
+        assertEquals(1, arb.gapsDetected().get());
+        assertEquals(4, arbiter.requestsInFlight());
+    }
+
+    @Test
+    void requestsReachNoFurtherThanTheHoldCanTakeTheReplies()
+    {
+        arbiter(config(), true); // holds 1024
         receive(LINE_A, packet(1));
         receive(LINE_A, MoldPackets.heartbeat("SESS", 100_004));
         at(T0 + 5 * MS);
-        assertEquals(List.of(new Request("SESS      ", 4, 65535)), requests);
-        assertEquals(1, arb.gapsDetected().get());
+        assertEquals(List.of(new Request("SESS      ", 4, 1024)), requests);
     }
 
     @Test
@@ -419,7 +437,8 @@ class LineArbiterTest
     void requestsRespectTheRateLimitAndTheOutstandingCap()
     {
         // 10 requests a second: at least 100 ms apart; at most 2 outstanding
-        arbiter(config().maxRequestsPerSecond(10).maxOutstandingRequests(2).retransmitTimeoutMs(10_000), true);
+        arbiter(config().maxRequestsPerSecond(10).maxOutstandingRequests(2).retransmitTimeoutMs(10_000)
+            .recoverySilenceBudgetMs(20_000), true);
         for (long s = 1; s <= 11; s += 2)
         {
             receive(LINE_A, messages("SESS", s, s)); // gaps 2, 4, 6, 8, 10
@@ -438,6 +457,181 @@ class LineArbiterTest
         assertEquals(List.of(T0 + 5 * MS, T0 + 105 * MS, T0 + 500 * MS), requestTimes);
         assertEquals(3, arb.requestsSent().get());
         assertEquals(List.of("1", "2", "3"), events(1));
+    }
+
+    /** A re-request server for the tests below: answers requests from {@code served} on, at the current time. */
+    private int served;
+
+    /**
+     * Answer every request not answered yet, as a server that sends at most {@code perPacket} messages a packet and
+     * only the first packet ({@code onePacket}) or all of them, unless {@code drop} says the answer is lost. A
+     * negative {@code perPacket} varies the packets' room as messages of different sizes do: |perPacket| less 0 to 3.
+     *
+     * @return messages sent.
+     */
+    private long serve(final boolean onePacket, final int perPacket, final Random drop, final double dropRate)
+    {
+        long sent = 0;
+        while (served < requests.size())
+        {
+            final int room = perPacket > 0 ? perPacket : -perPacket - served % 4;
+            final Request r = requests.get(served++);
+            final long last = r.sequence() + r.count() - 1;
+            for (long from = r.sequence(); from <= last; from += room)
+            {
+                final long to = Math.min(last, from + room - 1);
+                if (null == drop || drop.nextDouble() >= dropRate)
+                {
+                    receive(LINE_R, messages("SESS", from, to));
+                    sent += to - from + 1;
+                }
+                if (onePacket)
+                {
+                    break;
+                }
+            }
+        }
+        return sent;
+    }
+
+    /** Packet 1 (1..3), then a heartbeat announcing {@code 4..lastMissing}: one gap to recover. */
+    private void gapAnnounced(final long lastMissing)
+    {
+        receive(LINE_A, packet(1));
+        receive(LINE_A, MoldPackets.heartbeat("SESS", lastMissing + 1));
+    }
+
+    @Test
+    void aServerAnsweringOnePacketARequestIsAskedAtOnceForTheRestAsAWindowAndNothingIsDeclared()
+    {
+        arbiter(config(), true);
+        gapAnnounced(603);
+        long served = 0;
+        for (long t = 5 * 2; t <= 1000 * 2; t++)
+        {
+            at(T0 + t * MS / 2);
+            served += serve(true, -10, null, 0);
+        }
+
+        assertEquals(range(1, 603), events(1));
+        assertEquals(List.of(), events(0));
+        assertEquals(0, arb.gapsDeclared().get());
+        assertEquals(LineArbiter.ServerAnswers.ONE_PACKET, arbiter.serverAnswers());
+        assertEquals(1, arb.retransmitServerAnswers().get());
+        assertEquals(600, served, "no message asked for twice");
+        assertEquals(0, arb.duplicates(LINE_R).get());
+        assertEquals(1, arb.requestsTimedOut().get(), "one timeout: the silence after the first partial answer");
+        assertEquals(new Request("SESS      ", 4, 600), requests.get(0));
+        assertEquals(new Request("SESS      ", 14, 10), requests.get(1), "then requests of one reply each");
+        assertTrue(arb.requestsFollowedUp().get() > 0, "a partial answer is followed up at once");
+        for (int i = 2; i < requests.size(); i++)
+        {
+            assertTrue(requests.get(i).count() <= 10, requests.get(i).toString());
+        }
+        assertEquals(0, arbiter.requestsInFlight());
+        assertEquals(LineArbiter.State.IN_SEQUENCE, arbiter.state());
+    }
+
+    @Test
+    void aServerStreamingItsAnswersIsNotAskedTwice()
+    {
+        arbiter(config(), true);
+        gapAnnounced(603);
+        long served = 0;
+        for (long t = 5; t <= 500; t++)
+        {
+            at(T0 + t * MS);
+            served += serve(false, 10, null, 0);
+        }
+
+        assertEquals(range(1, 603), events(1));
+        assertEquals(LineArbiter.ServerAnswers.STREAMS, arbiter.serverAnswers());
+        assertEquals(2, arb.retransmitServerAnswers().get());
+        assertEquals(List.of(new Request("SESS      ", 4, 600)), requests);
+        assertEquals(600, served);
+        assertEquals(0, arb.requestsTimedOut().get());
+        assertEquals(0, arb.requestsFollowedUp().get());
+        assertEquals(0, arb.gapsDeclared().get());
+    }
+
+    @Test
+    void aServerLosingThirtyPercentOfItsAnswersIsAskedAgainUntilEverythingArrived()
+    {
+        arbiter(config(), true);
+        gapAnnounced(1003);
+        final Random drop = new Random(42);
+        for (long t = 5; t <= 5000; t++)
+        {
+            at(T0 + t * MS);
+            serve(true, 10, drop, 0.3);
+        }
+
+        assertEquals(range(1, 1003), events(1));
+        assertEquals(0, arb.gapsDeclared().get());
+        assertTrue(arb.requestsTimedOut().get() > 10, "answers were lost: " + arb.requestsTimedOut().get());
+    }
+
+    @Test
+    void aSlowServerIsNeverGivenUpWhileItsAnswersArrive()
+    {
+        // Each answer comes 120 ms after its request: past the 50 ms retransmit timeout, within the 150 ms budget,
+        // for far longer than four budgets in all.
+        arbiter(config().maxOutstandingRequests(1), true);
+        gapAnnounced(203);
+        final List<long[]> due = new ArrayList<>(); // request index, time due
+        long lastAnswerNs = 0;
+        for (long t = 5; t <= 5000; t++)
+        {
+            at(T0 + t * MS);
+            while (served < requests.size())
+            {
+                due.add(new long[]{ served, now + 120 * MS });
+                served++;
+            }
+            while (!due.isEmpty() && due.get(0)[1] <= now)
+            {
+                final Request r = requests.get((int)due.remove(0)[0]);
+                receive(LINE_R, messages("SESS", r.sequence(), r.sequence() + Math.min(r.count(), 10) - 1));
+                lastAnswerNs = now;
+            }
+        }
+
+        assertEquals(range(1, 203), events(1));
+        assertEquals(0, arb.gapsDeclared().get());
+        assertTrue(lastAnswerNs - T0 > 4 * 150 * MS, "the recovery outlasted four budgets");
+        assertTrue(arb.requestsTimedOut().get() > 0, "requests timed out and were asked again");
+    }
+
+    @Test
+    void aServerThatFallsSilentSpendsTheBudgetFromItsLastAnswerThenTheRestIsDeclaredExactly()
+    {
+        arbiter(config(), true);
+        gapAnnounced(603);
+        long served = 0;
+        long lastAnswerNs = 0;
+        for (long t = 5; t <= 2000; t++)
+        {
+            at(T0 + t * MS);
+            if (served < 300)
+            {
+                final long sent = serve(true, 10, null, 0);
+                served += sent;
+                if (sent > 0)
+                {
+                    lastAnswerNs = now;
+                }
+            }
+            if (arb.gapsDeclared().get() > 0)
+            {
+                break;
+            }
+        }
+
+        assertEquals(lastAnswerNs + 150 * MS, now, "declared when the budget of silence was spent, not before");
+        assertEquals(1, arb.gapsDeclared().get());
+        final List<String> delivered = events(1);
+        assertEquals(concat(range(1, 3 + served), List.of("gap " + (4 + served) + "-603")), delivered);
+        assertEquals(603 - 3 - served, arb.declaredMissingMessages().get());
     }
 
     @Test
