@@ -12,13 +12,20 @@ import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.util.ArrayDeque;
+import java.util.SplittableRandom;
 
 import static java.nio.ByteOrder.BIG_ENDIAN;
 
 /**
  * The MoldUDP64 re-request server: answers each request (session, first sequence, count) with ordinary downstream
- * MoldUDP64 packets carrying the requested messages from the {@link RetransmissionHistory}, split at the max packet
- * size, by UDP unicast to the address and port the request came from.
+ * MoldUDP64 packets carrying the requested messages from the {@link RetransmissionHistory}, by UDP unicast to the
+ * address and port the request came from. As the MoldUDP64 specification says, by default an answer is one packet
+ * (as many of the requested messages as fit; the client asks again for the rest); {@link Answering} makes it stream
+ * every packet a request needs, limit its rate, lose some answers, or fall silent, as a loaded exchange does.
+ * <p>
+ * Answers wait in a bounded queue, oldest first, and are sent as the rate allows; a request that finds the queue
+ * full is ignored and counted, as a loaded server drops what it cannot serve.
  * <p>
  * A request of the wrong size, of another session, for zero messages or sequence 0, or wholly outside the history
  * is counted as rejected and gets no reply; one partly outside the history is answered with the part that is held
@@ -34,6 +41,51 @@ public final class RetransmissionServer implements AutoCloseable
     public static final int MAX_REQUESTS_PER_POLL = 16;
 
     private static final int MAX_SEND_ATTEMPTS = 1_000_000;
+    /** Answers waiting to be sent at most. */
+    public static final int MAX_QUEUED_ANSWERS = 256;
+
+    /**
+     * How the server answers.
+     *
+     * @param streams             every packet a request needs (true), or one packet a request as specified (false).
+     * @param messagesPerSecond   most messages retransmitted a second, 0 for no limit.
+     * @param dropPercent         answer packets lost on purpose, 0..100 (a deterministic function of the seed).
+     * @param seed                seed of the losses.
+     * @param silentAfterMessages messages served before the server stops answering for good, 0 for never.
+     */
+    public record Answering(
+        boolean streams, long messagesPerSecond, double dropPercent, long seed, long silentAfterMessages)
+    {
+        /** As the specification says: one packet a request, no limit, no loss. */
+        public static final Answering SPECIFIED = new Answering(false, 0, 0, 0, 0);
+
+        /** Checks the values. */
+        public Answering
+        {
+            if (messagesPerSecond < 0)
+            {
+                throw new IllegalArgumentException("retransmit rate must be 0 (no limit) or positive: " +
+                    messagesPerSecond);
+            }
+            if (!(dropPercent >= 0 && dropPercent <= 100))
+            {
+                throw new IllegalArgumentException("retransmit drop percent must be 0..100: " + dropPercent);
+            }
+            if (silentAfterMessages < 0)
+            {
+                throw new IllegalArgumentException("retransmit silent-after must be 0 (never) or positive: " +
+                    silentAfterMessages);
+            }
+        }
+    }
+
+    /** An answer being sent: the next sequence and the last one, to whom. */
+    private static final class Answer
+    {
+        long next;
+        long last;
+        SocketAddress requester;
+    }
 
     private final DatagramChannel channel;
     private final RetransmissionHistory history;
@@ -44,6 +96,14 @@ public final class RetransmissionServer implements AutoCloseable
     private final ByteBuffer sendBuffer;
     private final UnsafeBuffer packet;
     private final byte[] sessionBytes = new byte[MoldUdp64Packetizer.SESSION_LENGTH];
+    private final Answering answering;
+    private final SplittableRandom losses;
+    private final ArrayDeque<Answer> queue = new ArrayDeque<>(MAX_QUEUED_ANSWERS);
+    private final ArrayDeque<Answer> free = new ArrayDeque<>(MAX_QUEUED_ANSWERS);
+    private double tokens;
+    private long tokensAtNs;
+    private long served;
+    private boolean silenceLogged;
 
     /**
      * Opens the server socket.
@@ -54,6 +114,7 @@ public final class RetransmissionServer implements AutoCloseable
      * @param maxPacketBytes the largest reply packet.
      * @param history        the messages that can be retransmitted.
      * @param counters       requests and retransmissions are counted here.
+     * @param answering      how requests are answered.
      * @throws IllegalArgumentException for a bad address, port, session or packet size.
      * @throws IOException              when the socket cannot be opened or bound.
      */
@@ -63,8 +124,15 @@ public final class RetransmissionServer implements AutoCloseable
         final String session,
         final int maxPacketBytes,
         final RetransmissionHistory history,
-        final SimulatorCounters counters) throws IOException
+        final SimulatorCounters counters,
+        final Answering answering) throws IOException
     {
+        this.answering = answering;
+        losses = new SplittableRandom(answering.seed());
+        for (int i = 0; i < MAX_QUEUED_ANSWERS; i++)
+        {
+            free.add(new Answer());
+        }
         MoldUdp64Packetizer.validateSession(session);
         if (port < 0 || port > 65_535)
         {
@@ -128,11 +196,23 @@ public final class RetransmissionServer implements AutoCloseable
     }
 
     /**
-     * Answers the requests waiting on the socket, up to {@link #MAX_REQUESTS_PER_POLL}.
+     * Takes the requests waiting on the socket, up to {@link #MAX_REQUESTS_PER_POLL}, and sends what the answers
+     * queued and the rate allow.
      *
-     * @return the number of requests handled.
+     * @return the number of requests handled and packets sent.
      */
     public int poll()
+    {
+        return receive() + sendQueued(System.nanoTime());
+    }
+
+    /** @return answers waiting to be sent. */
+    public int queuedAnswers()
+    {
+        return queue.size();
+    }
+
+    private int receive()
     {
         int handled = 0;
         while (handled < MAX_REQUESTS_PER_POLL)
@@ -193,24 +273,106 @@ public final class RetransmissionServer implements AutoCloseable
         {
             counters.retransmitRequestsPartlyServed().incrementRelease();
         }
-        answer(first, last, requester);
+        if (isSilent() || free.isEmpty())
+        {
+            counters.retransmitRequestsIgnored().incrementRelease();
+            return;
+        }
+        final Answer answer = free.poll();
+        answer.next = first;
+        answer.last = last;
+        answer.requester = requester;
+        queue.add(answer);
     }
 
-    private void answer(final long first, final long last, final SocketAddress requester)
+    private boolean isSilent()
     {
-        long packetFirst = first;
-        int position = MoldUdp64Packetizer.HEADER_LENGTH;
-        for (long sequence = first; sequence <= last; sequence++)
+        if (answering.silentAfterMessages() > 0 && served >= answering.silentAfterMessages())
         {
-            if (position + history.blockLength(sequence) > maxPacketBytes)
+            if (!silenceLogged)
             {
-                send(packetFirst, (int)(sequence - packetFirst), position, requester);
-                packetFirst = sequence;
-                position = MoldUdp64Packetizer.HEADER_LENGTH;
+                silenceLogged = true;
+                System.err.println("simulator: the re-request server falls silent after " + served +
+                    " messages (--retransmit-silent-after)");
             }
-            position += history.copyBlock(sequence, packet, position);
+            return true;
         }
-        send(packetFirst, (int)(last + 1 - packetFirst), position, requester);
+        return false;
+    }
+
+    private int sendQueued(final long nowNs)
+    {
+        if (queue.isEmpty())
+        {
+            return 0;
+        }
+        final long rate = answering.messagesPerSecond();
+        if (rate > 0)
+        {
+            // A bucket of at most 10 ms of messages (and at least a full packet's worth).
+            final double cap = Math.max(rate / 100.0, 100);
+            tokens = Math.min(cap, tokens + (nowNs - tokensAtNs) * (rate / 1e9));
+            tokensAtNs = nowNs;
+        }
+        int sent = 0;
+        while (!queue.isEmpty() && (0 == rate || tokens >= 1) && sent < MAX_REQUESTS_PER_POLL * 4)
+        {
+            if (isSilent())
+            {
+                while (!queue.isEmpty())
+                {
+                    counters.retransmitRequestsIgnored().incrementRelease();
+                    free.add(queue.poll());
+                }
+                break;
+            }
+            final Answer answer = queue.peek();
+            if (answer.next < history.oldestSequence())
+            {
+                // The history moved on while the answer waited: what is left of it is all it can have.
+                answer.next = history.oldestSequence();
+                if (answer.next > answer.last)
+                {
+                    answer.requester = null;
+                    free.add(queue.poll());
+                    continue;
+                }
+            }
+            final int count = sendPacket(answer);
+            answer.next += count;
+            served += count;
+            tokens -= count;
+            sent++;
+            if (!answering.streams() || answer.next > answer.last)
+            {
+                answer.requester = null;
+                free.add(queue.poll());
+            }
+        }
+        return sent;
+    }
+
+    /** One packet from {@code answer.next}: as many messages as fit, up to the answer's last. */
+    private int sendPacket(final Answer answer)
+    {
+        int position = MoldUdp64Packetizer.HEADER_LENGTH;
+        long sequence = answer.next;
+        while (sequence <= answer.last && sequence - answer.next < 0xFFFF &&
+            position + history.blockLength(sequence) <= maxPacketBytes)
+        {
+            position += history.copyBlock(sequence, packet, position);
+            sequence++;
+        }
+        final int count = (int)(sequence - answer.next);
+        if (answering.dropPercent() > 0 && losses.nextDouble() * 100 < answering.dropPercent())
+        {
+            counters.retransmitPacketsDropped().incrementRelease();
+        }
+        else
+        {
+            send(answer.next, count, position, answer.requester);
+        }
+        return count;
     }
 
     private void send(final long firstSequence, final int count, final int length, final SocketAddress requester)

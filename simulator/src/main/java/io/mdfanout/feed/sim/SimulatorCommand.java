@@ -192,6 +192,23 @@ public final class SimulatorCommand implements Callable<Integer>
         + "(the most recent ones).")
     int retransmitHistoryMessages = 2_000_000;
 
+    @Option(names = "--retransmit-answer", description = "How the re-request server answers a request: "
+        + "one-packet (as MoldUDP64 specifies: as many of the messages as fit one packet; the client asks again for "
+        + "the rest) or all (every packet the request needs). Default: ${DEFAULT-VALUE}.")
+    String retransmitAnswer = "one-packet";
+
+    @Option(names = "--retransmit-rate", description = "Most messages the re-request server sends a second "
+        + "(answers queue, at most " + RetransmissionServer.MAX_QUEUED_ANSWERS + "; 0 = no limit).")
+    long retransmitRate = 0;
+
+    @Option(names = "--retransmit-drop-percent", description = "Answer packets the re-request server loses on "
+        + "purpose, 0..100 (a function of --loss-seed).")
+    double retransmitDropPercent = 0;
+
+    @Option(names = "--retransmit-silent-after", description = "Messages the re-request server serves before it "
+        + "falls silent for good (0 = never): an exchange that stops answering.")
+    long retransmitSilentAfter = 0;
+
     @Option(names = "--linger-ms", description = "With a retransmission or GLIMPSE server: keep serving requests this "
         + "long after the end of the session.")
     long lingerMs = 2_000;
@@ -389,6 +406,13 @@ public final class SimulatorCommand implements Callable<Integer>
             throw new IllegalArgumentException("--retransmit-history-messages must be 1.." + MAX_HISTORY_MESSAGES
                 + ", --linger-ms >= 0");
         }
+        answering();
+        if (0 == retransmitPort && (!"one-packet".equals(retransmitAnswer) || retransmitRate != 0 ||
+            retransmitDropPercent != 0 || retransmitSilentAfter != 0))
+        {
+            throw new IllegalArgumentException("--retransmit-answer, --retransmit-rate, --retransmit-drop-percent " +
+                "and --retransmit-silent-after need --retransmit-port");
+        }
         lossModelA();
         lossModelB();
         // Let the pacer check the rate options now, before anything is opened.
@@ -405,6 +429,16 @@ public final class SimulatorCommand implements Callable<Integer>
     private int portB()
     {
         return null == portB ? port : portB;
+    }
+
+    private RetransmissionServer.Answering answering()
+    {
+        if (!"one-packet".equals(retransmitAnswer) && !"all".equals(retransmitAnswer))
+        {
+            throw new IllegalArgumentException("--retransmit-answer must be one-packet or all: " + retransmitAnswer);
+        }
+        return new RetransmissionServer.Answering("all".equals(retransmitAnswer), retransmitRate,
+            retransmitDropPercent, lossSeed() ^ 0x5252_5252_5252_5252L, retransmitSilentAfter);
     }
 
     private long lossSeed()
@@ -563,7 +597,7 @@ public final class SimulatorCommand implements Callable<Integer>
                 new GlimpseState(GlimpseState.DEFAULT_INITIAL_ORDERS, counters.glimpseInconsistentMessages());
             final GlimpseSnapshots snapshots = null == glimpseState ? null : new GlimpseSnapshots(glimpseState);
             try (RetransmissionServer server = null == history ? null : new RetransmissionServer(
-                interfaceAddress, retransmitPort, session, maxPacketBytes, history, counters);
+                interfaceAddress, retransmitPort, session, maxPacketBytes, history, counters, answering());
                 GlimpseServer glimpseServer = null == snapshots ? null : new GlimpseServer(
                     null == glimpseInterface ? interfaceAddress : glimpseInterface, glimpsePort, session,
                     glimpseUsername, glimpsePassword, snapshots, counters, err).start())
@@ -685,14 +719,15 @@ public final class SimulatorCommand implements Callable<Integer>
         out.printf(Locale.ROOT,
             "simulator: done: messages=%d packets=%d heartbeats=%d bytes=%d sendErrors=%d elapsed=%.3fs "
                 + "rate=%.0f msg/s lineA(sent=%d lost=%d)%s retransmit(requests=%d rejected=%d partial=%d "
-                + "messages=%d packets=%d)%s%s%n",
+                + "messages=%d packets=%d dropped=%d ignored=%d)%s%s%n",
             counters.messagesSent().get(), counters.packetsSent().get(), counters.heartbeatsSent().get(),
             counters.bytesSent().get(), counters.sendErrors().get(), elapsedS,
             counters.messagesSent().get() / Math.max(elapsedS, 1e-9),
             counters.lineAPacketsSent().get(), counters.lineADataPacketsDropped().get(), lineB(counters),
             counters.retransmitRequestsReceived().get(), counters.retransmitRequestsRejected().get(),
             counters.retransmitRequestsPartlyServed().get(), counters.retransmitMessagesSent().get(),
-            counters.retransmitPacketsSent().get(), measured(simulator, counters, startNs, endNs),
+            counters.retransmitPacketsSent().get(), counters.retransmitPacketsDropped().get(),
+            counters.retransmitRequestsIgnored().get(), measured(simulator, counters, startNs, endNs),
             glimpse(snapshots, counters));
         if (null != simulator.fileError())
         {

@@ -17,7 +17,7 @@ public final class SimulatorCounters implements AutoCloseable
     /** Counter type id of every simulator counter. */
     public static final int SIMULATOR_COUNTER_TYPE_ID = io.mdfanout.wire.MdfanoutCounters.SIMULATOR_TYPE_ID;
 
-    private static final int COUNTERS = 21;
+    private static final int COUNTERS = 32;
 
     private final CountersManager countersManager;
     private final AtomicCounter messagesSent;
@@ -35,6 +35,8 @@ public final class SimulatorCounters implements AutoCloseable
     private final AtomicCounter retransmitRequestsPartlyServed;
     private final AtomicCounter retransmitMessagesSent;
     private final AtomicCounter retransmitPacketsSent;
+    private final AtomicCounter retransmitPacketsDropped;
+    private final AtomicCounter retransmitRequestsIgnored;
     private final AtomicCounter pcapErrors;
     private final AtomicCounter glimpseSessionsServed;
     private final AtomicCounter glimpseLoginsRejected;
@@ -80,6 +82,11 @@ public final class SimulatorCounters implements AutoCloseable
         retransmitMessagesSent = countersManager.newCounter("simulator: messages retransmitted",
             SIMULATOR_COUNTER_TYPE_ID);
         retransmitPacketsSent = countersManager.newCounter("simulator: retransmission packets sent",
+            SIMULATOR_COUNTER_TYPE_ID);
+        retransmitPacketsDropped = countersManager.newCounter(
+            "simulator: retransmission packets dropped (--retransmit-drop-percent)", SIMULATOR_COUNTER_TYPE_ID);
+        retransmitRequestsIgnored = countersManager.newCounter(
+            "simulator: retransmission requests ignored (queue full, or silent after --retransmit-silent-after)",
             SIMULATOR_COUNTER_TYPE_ID);
         pcapErrors = countersManager.newCounter("simulator: pcap write errors (capture stopped)",
             SIMULATOR_COUNTER_TYPE_ID);
@@ -211,6 +218,18 @@ public final class SimulatorCounters implements AutoCloseable
         return retransmitPacketsSent;
     }
 
+    /** @return retransmission packets dropped on purpose (--retransmit-drop-percent). */
+    public AtomicCounter retransmitPacketsDropped()
+    {
+        return retransmitPacketsDropped;
+    }
+
+    /** @return retransmission requests ignored: the answer queue was full, or the server had fallen silent. */
+    public AtomicCounter retransmitRequestsIgnored()
+    {
+        return retransmitRequestsIgnored;
+    }
+
     /** @return pcap write errors. */
     public AtomicCounter pcapErrors()
     {
@@ -267,6 +286,8 @@ public final class SimulatorCounters implements AutoCloseable
         retransmitRequestsPartlyServed.close();
         retransmitMessagesSent.close();
         retransmitPacketsSent.close();
+        retransmitPacketsDropped.close();
+        retransmitRequestsIgnored.close();
         pcapErrors.close();
         glimpseSessionsServed.close();
         glimpseLoginsRejected.close();

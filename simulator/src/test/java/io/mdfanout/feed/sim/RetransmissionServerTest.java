@@ -31,6 +31,9 @@ class RetransmissionServerTest
     private static final int HISTORY = 1_000;
     private static final int MAX_PACKET_BYTES = 200;
 
+    private static final RetransmissionServer.Answering STREAMING =
+        new RetransmissionServer.Answering(true, 0, 0, 0, 0);
+
     private final SimulatorCounters counters = SimulatorCounters.create();
     /** Every generated message by sequence (index 0 unused). */
     private final byte[][] messages = new byte[MESSAGES + 1][];
@@ -54,7 +57,7 @@ class RetransmissionServerTest
         assertEquals(MESSAGES - HISTORY + 1, history.oldestSequence());
         assertEquals(MESSAGES + 1, history.nextSequence());
 
-        server = new RetransmissionServer("127.0.0.1", 0, SESSION, MAX_PACKET_BYTES, history, counters);
+        server = new RetransmissionServer("127.0.0.1", 0, SESSION, MAX_PACKET_BYTES, history, counters, STREAMING);
         client = DatagramChannel.open();
         client.bind(new InetSocketAddress("127.0.0.1", 0));
         client.configureBlocking(false);
@@ -66,6 +69,61 @@ class RetransmissionServerTest
         server.close();
         org.agrona.CloseHelper.quietClose(client);
         counters.close();
+    }
+
+    private void restart(final RetransmissionServer.Answering answering) throws IOException
+    {
+        server.close();
+        server = new RetransmissionServer("127.0.0.1", 0, SESSION, MAX_PACKET_BYTES, history, counters, answering);
+    }
+
+    @Test
+    void asSpecifiedARequestIsAnsweredWithOnePacketFromItsFirstSequence() throws IOException
+    {
+        restart(RetransmissionServer.Answering.SPECIFIED);
+        request(SESSION, 4_200, 300);
+        final List<byte[]> packets = receiveFor(300);
+        assertEquals(1, packets.size(), "one packet");
+        final ByteBuffer view = ByteBuffer.wrap(packets.get(0)).order(ByteOrder.BIG_ENDIAN);
+        assertEquals(4_200, view.getLong(10));
+        final int count = view.getShort(18) & 0xFFFF;
+        assertTrue(count > 1 && count < 300, "as many as fit one packet: " + count);
+        assertEquals(1, counters.retransmitPacketsSent().get());
+        assertEquals(count, counters.retransmitMessagesSent().get());
+
+        request(SESSION, 4_200 + count, 300 - count);
+        assertEquals(4_200 + count, ByteBuffer.wrap(receiveFor(300).get(0)).getLong(10), "asked again for the rest");
+    }
+
+    @Test
+    void droppedAnswersAreCountedAndASilentServerIgnoresEveryRequest() throws IOException
+    {
+        restart(new RetransmissionServer.Answering(false, 0, 50, 7, 100));
+        for (int i = 0; i < 40; i++)
+        {
+            request(SESSION, 4_200 + i * 3L, 3);
+        }
+        pollUntilRequests(40);
+        receiveFor(300);
+        final long sent = counters.retransmitPacketsSent().get();
+        final long dropped = counters.retransmitPacketsDropped().get();
+        assertTrue(sent > 0 && dropped > 0, "sent " + sent + " dropped " + dropped);
+        assertEquals(34, sent + dropped, "silent after 100 messages: 34 answers of 3");
+        assertEquals(6, counters.retransmitRequestsIgnored().get());
+    }
+
+    @Test
+    void aRateLimitedServerSpreadsItsAnswersAndQueuesTheRequests() throws IOException
+    {
+        restart(new RetransmissionServer.Answering(true, 10_000, 0, 0, 0));
+        final long start = System.nanoTime();
+        request(SESSION, 4_001, 1_000);
+        final List<byte[]> packets = receive(1_000);
+        final long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+        assertEquals(1_000, counters.retransmitMessagesSent().get());
+        assertTrue(packets.size() > 10);
+        // 1,000 messages at 10,000 a second with a bucket of 100: at least 90 ms whatever the machine's speed.
+        assertTrue(elapsedMs >= 90, "answered in " + elapsedMs + " ms");
     }
 
     @Test
@@ -176,6 +234,29 @@ class RetransmissionServerTest
             }
         }
         assertEquals(requests, counters.retransmitRequestsReceived().get());
+    }
+
+    /** Polls the server and receives every reply for {@code ms} milliseconds. */
+    private List<byte[]> receiveFor(final long ms) throws IOException
+    {
+        final List<byte[]> packets = new ArrayList<>();
+        final ByteBuffer buffer = ByteBuffer.allocate(65_536);
+        final long deadline = System.nanoTime() + ms * 1_000_000L;
+        while (System.nanoTime() < deadline)
+        {
+            server.poll();
+            buffer.clear();
+            if (null == client.receive(buffer))
+            {
+                Thread.onSpinWait();
+                continue;
+            }
+            buffer.flip();
+            final byte[] packet = new byte[buffer.remaining()];
+            buffer.get(packet);
+            packets.add(packet);
+        }
+        return packets;
     }
 
     /** Polls the server and receives replies until they hold the given number of messages (or 200 ms, for 0). */

@@ -91,7 +91,8 @@ class SimulatorCommandTest
                 "--group", group, "--port", String.valueOf(port), "--interface", "127.0.0.1", "--ttl", "0",
                 "--session", "LINGER", "--seed", "12", "--symbols", "5", "--messages", "3000", "--rate", "0",
                 "--stats-interval-s", "0", "--retransmit-port", String.valueOf(retransmitPort),
-                "--retransmit-history-messages", "2500", "--linger-ms", "1500", "--loss-a", "0.5"));
+                "--retransmit-history-messages", "2500", "--linger-ms", "1500", "--loss-a", "0.5",
+                "--retransmit-answer", "all"));
             final List<byte[]> live = MulticastSenderTest.receiveUntilEndOfSession(receiver, 10_000);
             assertEquals(0xFFFF, ByteBuffer.wrap(live.get(live.size() - 1)).getShort(18) & 0xFFFF, "session ended");
 
@@ -241,6 +242,16 @@ class SimulatorCommandTest
             dir.resolve("c.itch").toString()));
         assertEquals(ExitCodes.CONFIG, execute("--retransmit-history-messages", "2000000000", "--retransmit-port", "47012",
             "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--retransmit-answer", "some", "--retransmit-port", "47012",
+            "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--retransmit-rate", "-1", "--retransmit-port", "47012",
+            "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--retransmit-drop-percent", "101", "--retransmit-port", "47012",
+            "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--retransmit-silent-after", "-5", "--retransmit-port", "47012",
+            "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--retransmit-answer", "all", "--messages", "1000"),
+            "a server option without a server");
     }
 
     @Test
@@ -263,7 +274,8 @@ class SimulatorCommandTest
             "--max-packet-bytes", "--start-delay-ms", "--itch-file", "--no-send", "--stats-interval-s", "--group-b",
             "--port-b", "--interface-b", "--loss-a", "--loss-b", "--burst-length-a", "--burst-length-b",
             "--burst-probability-a", "--burst-probability-b", "--drop-a", "--drop-b", "--loss-seed",
-            "--retransmit-port", "--retransmit-history-messages", "--linger-ms", "--pcap-file", "--warmup-messages",
+            "--retransmit-port", "--retransmit-history-messages", "--retransmit-answer", "--retransmit-rate",
+            "--retransmit-drop-percent", "--retransmit-silent-after", "--linger-ms", "--pcap-file", "--warmup-messages",
             "--warmup-rate", "--from-itch-file", "--coalesce-us" })
         {
             assertTrue(help.contains(option), option);

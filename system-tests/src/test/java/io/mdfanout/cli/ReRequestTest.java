@@ -1,0 +1,195 @@
+package io.mdfanout.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Recovery that never quits on a live server (issue 36): a gap of over 300,000 messages, lost on both lines, is
+ * recovered in full from a MoldUDP64 re-request server that answers as the specification says (one packet a
+ * request), from one rate-limited to 50,000 messages a second, and from one that loses 30% of its answers. Each is
+ * separate processes over real multicast and real UDP; each checks that the fault happened (the gap's size, the
+ * server's behaviour in its own counters) and that every message arrived, exactly once and byte-exact, against the
+ * oracle. A server that falls silent mid-gap spends the recovery silence budget and then the rest is declared, and
+ * said so.
+ */
+class ReRequestTest
+{
+    private static final int PARTITIONS = 4;
+    private static final int SYMBOLS = 200;
+    private static final long MESSAGES = 800_000;
+    private static final String LINE_A = "239.255.56.1";
+    private static final String LINE_B = "239.255.56.3";
+    /** Data packets lost on both lines: well over 300,000 messages of this session at 100,000 a second. */
+    private static final String DROP = "20001:40000";
+    private static final Pattern FILLS_R = Pattern.compile("lineR\\[packets=(\\d+) first=(\\d+) dup=(\\d+) fills=(\\d+)");
+    private static final Pattern DECLARED = Pattern.compile("gapsDeclared=(\\d+) declaredMissing=(\\d+)");
+    private static final Pattern GAP = Pattern.compile("gapsDetected=(\\d+)");
+    private static final Pattern SERVED = Pattern.compile(
+        "retransmit\\(requests=(\\d+) rejected=(\\d+) partial=(\\d+) messages=(\\d+) packets=(\\d+) dropped=(\\d+) " +
+        "ignored=(\\d+)\\)");
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void aGapOfThreeHundredThousandIsRecoveredFromAServerAnsweringOnePacketARequest(@TempDir final Path dir)
+        throws Exception
+    {
+        final Recovered r = recover(dir, "onepacket", 56001L, 56000);
+        assertEquals(r.served.get(5), r.served.get(4), "one packet a request: as many packets as requests answered");
+        assertTrue(r.feedHandler.linesContaining("answers one packet a request").size() == 1,
+            "the feed handler learned how the server answers");
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void aGapOfThreeHundredThousandIsRecoveredFromAServerRateLimitedToFiftyThousandMessagesASecond(
+        @TempDir final Path dir) throws Exception
+    {
+        final Recovered r = recover(dir, "ratelimited", 56002L, 56100, "--retransmit-rate", "50000");
+        System.out.println("rate limited: recovery took at least " + r.fillsR / 50_000.0 + " s at the server's rate");
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void aGapOfThreeHundredThousandIsRecoveredFromAServerThatLosesThirtyPercentOfItsAnswers(@TempDir final Path dir)
+        throws Exception
+    {
+        final Recovered r = recover(dir, "lossy", 56003L, 56200, "--retransmit-drop-percent", "30");
+        final long dropped = r.served.get(6);
+        final long packets = r.served.get(5);
+        assertTrue(dropped > 0.2 * (dropped + packets), "about 30% of the answers were lost: " + dropped + " of " +
+            (dropped + packets));
+        final String stats = r.feedHandler.lastLineContaining("feed-handler: final");
+        assertTrue(Long.parseLong(field(stats, "timedOut")) > 0, "lost answers were asked for again: " + stats);
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void aServerThatFallsSilentMidGapSpendsTheSilenceBudgetThenTheRestIsDeclared(@TempDir final Path dir)
+        throws Exception
+    {
+        final long seed = 56004L;
+        final String channel = "aeron:udp?endpoint=224.0.1.191:56300|interface=127.0.0.1|mtu=8192";
+        try (ChainHarness chain = new ChainHarness(dir, "silent", PARTITIONS, channel, 6330))
+        {
+            final ChainProcess feedHandler = chain.feedHandler(lines(56301, 56303, "--retransmit-server",
+                "127.0.0.1:56350", "--recovery-silence-budget-ms", "2000"));
+            chain.fanout("--snapshot-interval-ms", "1000");
+            final ChainProcess simulator = chain.simulator(simulatorArgs(seed, 56301, 56303, 56350,
+                "--drop-a", DROP, "--drop-b", DROP, "--retransmit-silent-after", "100000"));
+            assertEquals(0, simulator.waitFor(5, TimeUnit.MINUTES), "simulator exit code");
+            final List<Long> served = served(simulator);
+            assertEquals(100_000, served.get(3), "the server served 100,000 messages, then fell silent");
+            assertTrue(served.get(6) > 0, "and ignored what it was asked after: " + served);
+
+            final String declaring = feedHandler.lastLineContaining("declaring ");
+            assertTrue(declaring.contains("recovery silence budget 2000 ms"), declaring);
+            feedHandler.stop();
+            final String stats = feedHandler.lastLineContaining("feed-handler: final");
+            System.out.println(stats);
+            final Matcher declared = DECLARED.matcher(stats);
+            assertTrue(declared.find() && Long.parseLong(declared.group(1)) >= 1, stats);
+            final long fills = fillsR(stats);
+            assertTrue(fills >= 100_000 - 2, "what the server sent filled the gap: " + stats);
+            assertTrue(Long.parseLong(declared.group(2)) + fills >= 300_000,
+                "the rest of the gap, and only it, was declared: " + stats);
+            chain.passed();
+        }
+    }
+
+    /** What a recovery left: the simulator's retransmission counters and the feed handler. */
+    private record Recovered(List<Long> served, ChainProcess feedHandler, long fillsR)
+    {
+    }
+
+    private static Recovered recover(
+        final Path dir, final String name, final long seed, final int portBase, final String... serverArgs)
+        throws Exception
+    {
+        final String channel = "aeron:udp?endpoint=224.0.1.191:" + portBase + "|interface=127.0.0.1|mtu=8192";
+        try (ChainHarness chain = new ChainHarness(dir, name, PARTITIONS, channel, 6000 + (portBase - 56000) / 10))
+        {
+            final ChainProcess feedHandler = chain.feedHandler(lines(portBase + 1, portBase + 3,
+                "--retransmit-server", "127.0.0.1:" + (portBase + 50)));
+            chain.fanout("--snapshot-interval-ms", "1000");
+            final List<ChainProcess> subscribers = chain.recorders(2);
+            final ChainProcess simulator = chain.simulator(RestartTest.concat(
+                simulatorArgs(seed, portBase + 1, portBase + 3, portBase + 50, "--drop-a", DROP, "--drop-b", DROP),
+                serverArgs));
+
+            RestartTest.awaitSuccess(simulator, subscribers);
+            final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, MESSAGES, PARTITIONS);
+            for (int i = 1; i <= subscribers.size(); i++)
+            {
+                expected.verifyRecording(chain.recording(i), "subscriber-" + i);
+                assertEquals(expected.books(), java.nio.file.Files.readString(chain.books(i)), "subscriber-" + i);
+                assertTrue(subscribers.get(i - 1).linesContaining("STALE ").isEmpty(),
+                    "subscriber-" + i + " never stale: the feed handler held the live stream until the gap filled");
+            }
+            feedHandler.stop();
+            final String stats = feedHandler.lastLineContaining("feed-handler: final");
+            System.out.println(stats);
+            final Matcher declared = DECLARED.matcher(stats);
+            assertTrue(declared.find() && "0".equals(declared.group(1)), "nothing declared: " + stats);
+            final long fills = fillsR(stats);
+            assertTrue(fills >= 300_000, "a gap of over 300,000 messages, filled by the re-request server: " + stats);
+            final List<Long> served = served(simulator);
+            System.out.println(simulator.lastLineContaining("simulator: done"));
+            chain.passed();
+            return new Recovered(served, feedHandler, fills);
+        }
+    }
+
+    private static long fillsR(final String stats)
+    {
+        final Matcher m = FILLS_R.matcher(stats);
+        assertTrue(m.find(), stats);
+        return Long.parseLong(m.group(4));
+    }
+
+    private static String field(final String line, final String name)
+    {
+        final Matcher m = Pattern.compile(" " + name + "=(\\d+)").matcher(line);
+        assertTrue(m.find(), name + " in " + line);
+        return m.group(1);
+    }
+
+    /** requests, rejected, partial, messages, packets, dropped, ignored of the simulator's retransmission server. */
+    private static List<Long> served(final ChainProcess simulator) throws Exception
+    {
+        final String done = simulator.lastLineContaining("simulator: done");
+        final Matcher m = SERVED.matcher(done);
+        assertTrue(m.find(), done);
+        final Long[] values = new Long[7];
+        for (int i = 0; i < 7; i++)
+        {
+            values[i] = Long.parseLong(m.group(i + 1));
+        }
+        return List.of(values);
+    }
+
+    private static String[] lines(final int portA, final int portB, final String... more)
+    {
+        return RestartTest.concat(new String[] {"--group", LINE_A, "--port", Integer.toString(portA), "--interface",
+            "127.0.0.1", "--group-b", LINE_B, "--port-b", Integer.toString(portB), "--gap-wait-ms", "5"}, more);
+    }
+
+    private static String[] simulatorArgs(
+        final long seed, final int portA, final int portB, final int retransmitPort, final String... more)
+    {
+        return RestartTest.concat(new String[] {"--group", LINE_A, "--port", Integer.toString(portA), "--interface",
+            "127.0.0.1", "--group-b", LINE_B, "--port-b", Integer.toString(portB),
+            "--seed", Long.toString(seed), "--symbols", Integer.toString(SYMBOLS),
+            "--messages", Long.toString(MESSAGES), "--rate", "100000",
+            "--retransmit-port", Integer.toString(retransmitPort), "--linger-ms", "8000"}, more);
+    }
+}
