@@ -30,8 +30,9 @@ import java.util.Arrays;
  * by a request for the rest, and requests are sized to one reply); a continuation means the server streams (then
  * a partial answer waits for the rest). A request is sent again, from the first sequence still missing, only when
  * it and (unless the server answers one packet a request) the server have been silent for the retransmit timeout.
- * A gap is given up only on silence: nothing of it arrived for the recovery silence budget while the server was
- * silent as long (or for four budgets whatever the server did: it answers others but no longer holds these).
+ * A gap is given up only on silence: nothing of it arrived for the recovery silence budget, while a request in
+ * flight asked for it, and the server was silent as long (or for four budgets whatever the server did: it answers
+ * other requests but no longer holds these messages). A gap waiting its turn for room in the window is not silent.
  * A gap that cannot be recovered (no server, silence budget spent, hold window or gap list full) is declared:
  * when the stream reaches it, a GapNotice of exactly its range goes to every partition and the held messages
  * behind it are released.
@@ -517,6 +518,12 @@ public final class LineArbiter
             }
             else if (gaps.isRequested(i))
             {
+                if (window.indexCovering(gaps.first(i)) < 0)
+                {
+                    // No request in flight asks for it: it waits its turn in the window, nobody refused it yet.
+                    gaps.progressed(i, nowNs);
+                    continue;
+                }
                 final long quietNs = nowNs - gaps.progressNs(i);
                 if ((serverSilent && quietNs >= silenceBudgetNs) || quietNs >= 4 * silenceBudgetNs)
                 {

@@ -189,6 +189,17 @@ public final class GapList
     }
 
     /**
+     * Restart the silence clock of gap {@code i}: it is waiting its turn, not being refused.
+     *
+     * @param i     gap index.
+     * @param nowNs the time.
+     */
+    public void progressed(final int i, final long nowNs)
+    {
+        progressNs[i] = nowNs;
+    }
+
+    /**
      * Ask for gap {@code i} again from its first sequence: no request in flight covers it any more.
      *
      * @param i gap index.

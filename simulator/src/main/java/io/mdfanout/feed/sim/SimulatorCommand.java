@@ -209,8 +209,8 @@ public final class SimulatorCommand implements Callable<Integer>
         + "falls silent for good (0 = never): an exchange that stops answering.")
     long retransmitSilentAfter = 0;
 
-    @Option(names = "--linger-ms", description = "With a retransmission or GLIMPSE server: keep serving requests this "
-        + "long after the end of the session.")
+    @Option(names = "--linger-ms", description = "With a retransmission or GLIMPSE server: keep serving requests after "
+        + "the end of the session until none has come for this long and no answer waits.")
     long lingerMs = 2_000;
 
     @Option(names = "--glimpse-port", description = "Serve NASDAQ GLIMPSE 5.0 snapshots of the live session "
@@ -709,10 +709,20 @@ public final class SimulatorCommand implements Callable<Integer>
             // Late requests (a feed handler recovering the tail of the session, or joining it late through GLIMPSE,
             // which its own thread serves) are still served for a while, and the end of the session is repeated
             // meanwhile, so that a receiver that lost it learns of the tail.
-            final long lingerEndNs = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(lingerMs);
-            while (running && clock.nanoTime() < lingerEndNs)
+            // The linger restarts with every request and lasts while answers wait: a recovery in progress (a long
+            // outage asked for one packet a request) is never cut off by it.
+            final long lingerNs = TimeUnit.MILLISECONDS.toNanos(lingerMs);
+            long lingerEndNs = clock.nanoTime() + lingerNs;
+            long requestsSeen = counters.retransmitRequestsReceived().get();
+            while (running && (clock.nanoTime() < lingerEndNs || (null != server && server.queuedAnswers() > 0)))
             {
                 idle.idle(poll(server) + (packetizer.endOfSessionIfIdle(END_OF_SESSION_REPEAT_NS) ? 1 : 0));
+                final long requests = counters.retransmitRequestsReceived().get();
+                if (requests != requestsSeen)
+                {
+                    requestsSeen = requests;
+                    lingerEndNs = clock.nanoTime() + lingerNs;
+                }
             }
         }
 
