@@ -15,7 +15,8 @@
 #   5. the feed-handler container killed (-9), then the fanout container: the kubelet restarts each and the
 #      subscriber's stream shows what OPERATIONS.md promises (SOURCE_DOWN and back with no gap and nothing
 #      declared; a new publication recovered from a snapshot), helm test green after each;
-#   6. helm upgrade with a changed value rolls the feed pod and subscribers recover; helm uninstall leaves
+#   6. helm upgrade to another chart version with a dashboard edit leaves the feed pod running untouched; helm
+#      upgrade with a changed value rolls the feed pod and subscribers recover; helm uninstall leaves
 #      nothing; the node's teardown leaves no process, mount, cgroup or interface behind.
 # Figures (restart and recovery times, re-requested messages) are printed as it goes.
 set -euo pipefail
@@ -414,6 +415,27 @@ helm_test "after the fanout restart" fo-restart
 
 # ---- 6. upgrade and uninstall -------------------------------------------------------------------------
 old_uid="$(k get pods -n "$NS" -l app.kubernetes.io/component=feed -o jsonpath='{.items[0].metadata.uid}')"
+# A chart bump alone (another chart version and appVersion, the image tag pinned) with a dashboard edit: the feed pod
+# keeps running, its rings untouched (the pod template carries no version, issue 36).
+bumped="$work/chart-bumped"
+cp -r "$CHART" "$bumped"
+sed -i 's/^version: .*/version: 9.9.9/; s/^appVersion: .*/appVersion: "9.9.9"/' "$bumped/Chart.yaml"
+sed -i '0,/"title": "[^"]*"/s//"title": "edited by node-test"/' "$bumped/dashboards/mdfanout-feed.json"
+pod="$(feed_pod)"
+fh_restarts="$(restarts "$pod" feed-handler)"
+fo_restarts="$(restarts "$pod" fanout)"
+if "$HELM" --kubeconfig "$plane/kubeconfig" upgrade "$RELEASE" "$bumped" -n "$NS" -f "$VALUES" \
+  --set hugepages.enabled=true,hugepages.amount=256Mi --wait --timeout 300s >"$work/upgrade-bump.log" 2>&1; then
+  sleep 3
+  same_uid="$(k get pods -n "$NS" -l app.kubernetes.io/component=feed -o jsonpath='{.items[*].metadata.uid}')"
+  chart_label="$(k get deployment -n "$NS" "$RELEASE-sim" -o jsonpath='{.metadata.labels.helm\.sh/chart}')"
+  [ "$same_uid" = "$old_uid" ] && [ "$(restarts "$pod" feed-handler)" = "$fh_restarts" ] && [ "$(restarts "$pod" fanout)" = "$fo_restarts" ] \
+    && [ "$chart_label" = mdfanout-9.9.9 ] \
+    && pass "helm upgrade to chart 9.9.9 with a dashboard edit: the Deployment says $chart_label, the feed pod runs on untouched (same pod, no container restart)" \
+    || fail "a chart bump touched the feed pod: uid $old_uid -> $same_uid, restarts $fh_restarts/$fo_restarts -> $(restarts "$pod" feed-handler)/$(restarts "$pod" fanout), chart label $chart_label"
+else
+  cat "$work/upgrade-bump.log" >&2; fail "helm upgrade to the bumped chart"
+fi
 base_delivered="$(sub mdfanout_subscriber_messages_delivered_total)"
 base_recoveries="$(sub mdfanout_subscriber_recoveries_total)"
 t0="$(date +%s)"
