@@ -16,7 +16,8 @@
 #      subscriber's stream shows what OPERATIONS.md promises (SOURCE_DOWN and back with no gap and nothing
 #      declared; a new publication recovered from a snapshot), helm test green after each;
 #   6. helm upgrade to another chart version with a dashboard edit leaves the feed pod running untouched; helm
-#      upgrade with a changed value rolls the feed pod and subscribers recover; helm uninstall leaves
+#      upgrade with changed values (and GLIMPSE, its password from a Secret) rolls the feed pod, which joins from
+#      the snapshot, and subscribers recover; helm uninstall leaves
 #      nothing; the node's teardown leaves no process, mount, cgroup or interface behind.
 # Figures (restart and recovery times, re-requested messages) are printed as it goes.
 set -euo pipefail
@@ -439,7 +440,17 @@ fi
 base_delivered="$(sub mdfanout_subscriber_messages_delivered_total)"
 base_recoveries="$(sub mdfanout_subscriber_recoveries_total)"
 t0="$(date +%s)"
-if "$HELM" --kubeconfig "$plane/kubeconfig" upgrade "$RELEASE" "$CHART" -n "$NS" -f "$VALUES" \
+# The upgrade also gives the feed GLIMPSE (the simulator serves it from the start): the new pod, with empty rings,
+# joins from its snapshot with the password from the Secret the chart makes of glimpseCredentials. (Not at install:
+# a feed handler started before the simulator fails its load and crash-loops, and the kubelet's back-off would
+# slow the restarts above.)
+python3 - "$VALUES" "$work/upgrade-values.yaml" <<'PY'
+import sys, yaml
+values = yaml.safe_load(open(sys.argv[1]))
+values['feeds'][0].update(glimpse='127.0.0.1:47704', glimpseCredentials={'username': 'mdf', 'password': 's3cret'})
+yaml.safe_dump(values, open(sys.argv[2], 'w'))
+PY
+if "$HELM" --kubeconfig "$plane/kubeconfig" upgrade "$RELEASE" "$CHART" -n "$NS" -f "$work/upgrade-values.yaml" \
   --set hugepages.enabled=true,hugepages.amount=256Mi,fanout.heap=112m --wait --timeout 300s >"$work/upgrade.log" 2>&1; then
   new_uid="$(k get pods -n "$NS" -l app.kubernetes.io/component=feed --field-selector=status.phase=Running -o jsonpath='{.items[0].metadata.uid}')"
   [ -n "$new_uid" ] && [ "$new_uid" != "$old_uid" ] && pass "helm upgrade (fanout.heap 96m -> 112m) rolled the feed pod in $(( $(date +%s) - t0 )) s" \
@@ -447,6 +458,15 @@ if "$HELM" --kubeconfig "$plane/kubeconfig" upgrade "$RELEASE" "$CHART" -n "$NS"
 else
   cat "$work/upgrade.log" >&2; fail "helm upgrade"
 fi
+# The GLIMPSE password: read from the Secret's file by the running feed handler, on no command line.
+pod="$(feed_pod)"
+fh_cmdline="$(tr '\0' ' ' <"/proc/$(host_pid "$(container_id "$pod" feed-handler)")/cmdline")"
+glimpse_line="$(k logs -n "$NS" "$pod" -c feed-handler | grep -m1 '^feed-handler: GLIMPSE: [0-9]* messages' || true)"
+info "feed handler: $glimpse_line"
+[ -n "$glimpse_line" ] && [[ "$fh_cmdline" == *"--glimpse-password-file=/etc/mdfanout/glimpse/password"* ]] \
+  && [[ "$fh_cmdline" != *s3cret* ]] && ! k get pod -n "$NS" "$pod" -o yaml | grep -q s3cret \
+  && pass "the new feed pod joined from GLIMPSE with the password from its mounted Secret; not in its command line (/proc) nor its pod spec" \
+  || fail "GLIMPSE from the Secret: log '$glimpse_line', command line '$fh_cmdline'"
 await_recovered "upgrade" "$base_recoveries" "$base_delivered" "$t0" \
   && pass "the subscriber recovered after the upgrade (recoveries $base_recoveries -> $(sub mdfanout_subscriber_recoveries_total))" \
   || fail "the subscriber did not recover after the upgrade"
