@@ -135,6 +135,210 @@ secrets="$(grep -c 'imagePullSecrets:' "$work/full.yaml" || true)"
 [ "$pods" -gt 0 ] && [ "$pods" = "$secrets" ] && pass "imagePullSecrets on all $pods pod templates of the full values" \
   || fail "imagePullSecrets on $secrets of $pods pod templates"
 
+# ---- 2b. issue 36: stable pod templates, explicit feed ports, the GLIMPSE Secret, the test pod's memory, ----------
+#          the NetworkPolicy, hostNetwork without Multus
+# Values refused by the templates (helm fail), each with a message that says why.
+bad="$work/bad-values"
+mkdir -p "$bad"
+feed() { # name feedHandlerMetrics fanoutMetrics: one feed of a values file
+  echo "  - name: $1"
+  echo "    partitions: 1"
+  echo "    lineA: {group: 239.1.1.1, port: 26477}"
+  echo "    ports: {feedHandlerMetrics: $2, fanoutMetrics: $3}"
+  echo "    aeron: {mode: multicast, endpoint: 224.0.1.1:40456, mtu: 1408, termLength: 65536, streamIdBase: 1000}"
+}
+{ echo "feeds:"; feed a 9401 9402; feed b 9411 9401; } >"$bad/shared-port.yaml"
+{ echo "feeds:"; feed a 9401 9402; feed a 9411 9412; } >"$bad/same-name.yaml"
+{ echo "feeds:"; feed a 9401 9402; echo "  - {name: b, partitions: 1, lineA: {group: 239.1.1.1, port: 26477}, aeron: {mode: multicast, endpoint: 224.0.1.1:40456, mtu: 1408, termLength: 65536, streamIdBase: 1000}}"; } >"$bad/no-ports.yaml"
+{ echo "feeds:"; feed a 9401 9402; echo "archive: {enabled: true}"; } >"$bad/archive-no-ports.yaml"
+{ echo "feeds:"; feed a 9401 9402; echo "    feedHandlerArgs: [--glimpse-password=hunter2]"; } >"$bad/password-arg.yaml"
+{ echo "feeds:"; feed a 9401 9402; echo "    glimpse: 10.0.0.1:26410"; echo "    glimpseCredentials: {password: x, existingSecret: some-secret}"; } >"$bad/two-passwords.yaml"
+refuse "TCP port 9401 is used twice: by feeds a ports.feedHandlerMetrics and by feeds b ports.fanoutMetrics" -f "$bad/shared-port.yaml"
+refuse 'two feeds are named "a"' -f "$bad/same-name.yaml"
+refuse 'feed "b" has no ports.feedHandlerMetrics: every feed.s ports are explicit .*Before this chart version this feed used 9411' -f "$bad/no-ports.yaml"
+refuse 'feed "a" has no ports.archiveMetrics' -f "$bad/archive-no-ports.yaml"
+refuse "would show the GLIMPSE password in the pod spec and ps" -f "$bad/password-arg.yaml"
+refuse "glimpseCredentials has both password and existingSecret" -f "$bad/two-passwords.yaml"
+refuse "metrics.feedHandlerPort is gone" --set metrics.feedHandlerPort=9401
+refuse "archive.controlPort is gone" --set archive.controlPort=8010
+refuse "tests.memory is gone" --set tests.memory=512Mi
+refuse "multicast does not flow" --set network.hostNetwork=false
+refuse "multicast does not flow" -f "$CHART/ci/mdc-multus-values.yaml" --set network.multusNetworks=
+"$HELM" template md "$CHART" --set network.hostNetwork=false,network.podNetworkMulticast=true >/dev/null 2>&1 \
+  && pass "hostNetwork false renders with network.podNetworkMulticast (a CNI that carries multicast)" \
+  || fail "hostNetwork false with podNetworkMulticast"
+
+# The same chart at another version (and appVersion, with image.tag pinned), with a dashboard edited and the
+# dashboards' labels changed, and with the other feed's settings changed: every feed pod template byte-identical.
+# A change of a feed's own settings changes its checksum/feed (and so rolls that feed alone).
+bumped="$work/chart-bumped"
+cp -r "$CHART" "$bumped"
+sed -i 's/^version: .*/version: 9.9.9/; s/^appVersion: .*/appVersion: "9.9.9"/' "$bumped/Chart.yaml"
+sed -i '0,/"title": "[^"]*"/s//"title": "edited by chart-test"/' "$bumped/dashboards/mdfanout-feed.json"
+python3 - "$CHART/ci/full-values.yaml" "$work" <<'PY'
+import sys, yaml
+values = yaml.safe_load(open(sys.argv[1]))
+first_removed = dict(values, feeds=values['feeds'][1:])
+yaml.safe_dump(first_removed, open(sys.argv[2] + '/full-first-removed.yaml', 'w'))
+other_changed = yaml.safe_load(open(sys.argv[1]))
+other_changed['feeds'][0]['snapshotIntervalMs'] = 250
+yaml.safe_dump(other_changed, open(sys.argv[2] + '/full-first-changed.yaml', 'w'))
+PY
+render() { local out="$1"; shift; "$HELM" template md "$@" --set image.tag=pinned >"$work/$out.yaml" 2>"$work/$out.err" || { cat "$work/$out.err" >&2; fail "render $out"; }; }
+render base "$CHART" -f "$CHART/ci/full-values.yaml"
+render bumped "$bumped" -f "$CHART/ci/full-values.yaml" --set metrics.dashboards.labels.team=md
+render first-changed "$CHART" -f "$work/full-first-changed.yaml"
+render first-removed "$CHART" -f "$work/full-first-removed.yaml"
+render default-base "$CHART"
+render default-bumped "$bumped" --set metrics.dashboards.enabled=false
+python3 - "$work" <<'PY' && pass "pod templates: a chart/appVersion bump and a dashboard change leave every feed pod template byte-identical (no version label); a feed's own change changes its checksum/feed alone; removing the first feed leaves the second's pod template, ports and Service unchanged" || fail "pod template stability or feed ports"
+import re, sys, yaml
+work = sys.argv[1]
+def docs(name):
+    text = open(f"{work}/{name}.yaml").read()
+    return [d for d in re.split(r"^---\n", text, flags=re.M) if d.strip()]
+def template_text(name, kind, obj):
+    """The raw text of an object's pod template, from 'template:' to the end of the document: compared as bytes."""
+    for d in docs(name):
+        if re.search(rf"^kind: {kind}$", d, re.M) and re.search(rf"^  name: {obj}$", d, re.M):
+            return d[d.index("\n  template:\n"):]
+    raise SystemExit(f"  problem: no {kind} {obj} in {name}")
+def obj(name, kind, objname):
+    for d in docs(name):
+        o = yaml.safe_load(d)
+        if o and o['kind'] == kind and o['metadata']['name'] == objname:
+            return o
+    raise SystemExit(f"  problem: no {kind} {objname} in {name}")
+problems = []
+feeds = ['md-nasdaq-totalview', 'md-nasdaq-bx']
+for f in feeds:
+    if template_text('base', 'Deployment', f) != template_text('bumped', 'Deployment', f):
+        problems.append(f"{f}: pod template differs after a chart bump and a dashboard change")
+    t = template_text('base', 'Deployment', f)
+    for label in ('helm.sh/chart', 'app.kubernetes.io/version', '9.9.9', '0.1.0'):
+        if label in t:
+            problems.append(f"{f}: pod template carries {label}")
+for f in ['md-nasdaq-totalview']:
+    if template_text('default-base', 'Deployment', f) != template_text('default-bumped', 'Deployment', f):
+        problems.append(f"default values: {f} pod template differs after a chart bump and dashboards off")
+if template_text('base', 'StatefulSet', 'md-nasdaq-bx-archive') != template_text('bumped', 'StatefulSet', 'md-nasdaq-bx-archive'):
+    problems.append("archive pod template differs after a chart bump")
+# A feed's own change: its checksum changes, the other feed's template does not.
+def checksum(name, f):
+    return obj(name, 'Deployment', f)['spec']['template']['metadata']['annotations']['checksum/feed']
+if checksum('base', 'md-nasdaq-totalview') == checksum('first-changed', 'md-nasdaq-totalview'):
+    problems.append("changing nasdaq-totalview's snapshotIntervalMs left its checksum/feed")
+if template_text('base', 'Deployment', 'md-nasdaq-bx') != template_text('first-changed', 'Deployment', 'md-nasdaq-bx'):
+    problems.append("changing nasdaq-totalview changed nasdaq-bx's pod template")
+# Removing the first feed: the second's pod template (ports included), Service and archive are unchanged.
+if template_text('base', 'Deployment', 'md-nasdaq-bx') != template_text('first-removed', 'Deployment', 'md-nasdaq-bx'):
+    problems.append("removing the first feed changed nasdaq-bx's pod template")
+def ports(name):
+    d = obj(name, 'Deployment', 'md-nasdaq-bx')['spec']['template']['spec']['containers']
+    s = obj(name, 'Service', 'md-nasdaq-bx-metrics')['spec']['ports']
+    a = obj(name, 'StatefulSet', 'md-nasdaq-bx-archive')['spec']['template']['spec']['containers'][0]
+    return ([c.get('ports') for c in d], [a for c in d for a in c['args'] if 'port' in a], s, a['ports'],
+            [x for x in a['args'] if 'port' in x or 'control-channel' in x])
+before, after = ports('base'), ports('first-removed')
+print(f"  nasdaq-bx ports with and without the first feed: {before[0]} {before[1]} archive {before[3]}")
+if before != after:
+    problems.append(f"nasdaq-bx ports moved: {before} -> {after}")
+if ['--metrics-port=9411', '--metrics-port=9412'] != [a for a in before[1] if a.startswith('--metrics-port')]:
+    problems.append(f"nasdaq-bx metrics ports {before[1]}")
+for p in problems:
+    print('  problem:', p)
+sys.exit(1 if problems else 0)
+PY
+
+# The check pod's memory: its /dev/shm plus tests.memoryHeadroom (448 + 256 MiB at the defaults), above its shm.
+python3 - "$work/default.yaml" <<'PY' && pass "helm test pod: memory limit = request above its /dev/shm (default values)" || fail "helm test pod memory"
+import sys, yaml
+pods = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d['kind'] == 'Pod']
+ok = bool(pods)
+for pod in pods:
+    mi = lambda q: int(q[:-2]) * (1024 if q.endswith('Gi') else 1)
+    shm = mi([v for v in pod['spec']['volumes'] if v['name'] == 'shm'][0]['emptyDir']['sizeLimit'])
+    r = pod['spec']['containers'][0]['resources']
+    limit, request = mi(r['limits']['memory']), mi(r['requests']['memory'])
+    print(f"  {pod['metadata']['name']}: /dev/shm {shm}Mi, memory limit {limit}Mi, request {request}Mi")
+    ok = ok and limit == request and limit > shm and shm == 448 and limit == 448 + 256
+sys.exit(0 if ok else 1)
+PY
+
+# The GLIMPSE password: a Secret mounted as a file into the feed handler, never in an argument or the pod spec.
+python3 - "$work/full.yaml" "$work/mdc-multus.yaml" <<'PY' && pass "GLIMPSE password: a Secret (created, or existing with its key) mounted read-only into the feed handler, --glimpse-password-file, never on argv" || fail "GLIMPSE credentials"
+import base64, sys, yaml
+problems = []
+full = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+mdc = [d for d in yaml.safe_load_all(open(sys.argv[2])) if d]
+secret = [d for d in full if d['kind'] == 'Secret' and d['metadata']['name'] == 'md-nasdaq-bx-glimpse']
+if len(secret) != 1 or base64.b64decode(secret[0]['data']['password']) != b's3cret':
+    problems.append(f"created Secret {secret}")
+for docs, name, secret_name, key in ((full, 'md-nasdaq-bx', 'md-nasdaq-bx-glimpse', 'password'),
+                                     (mdc, 'md-nasdaq-totalview', 'exchange-glimpse', 'pw')):
+    dep = [d for d in docs if d['kind'] == 'Deployment' and d['metadata']['name'] == name][0]
+    spec = dep['spec']['template']['spec']
+    fh = [c for c in spec['containers'] if c['name'] == 'feed-handler'][0]
+    if '--glimpse-password-file=/etc/mdfanout/glimpse/password' not in fh['args'] or '--glimpse-username=mdf' not in fh['args']:
+        problems.append(f"{name} args {fh['args']}")
+    if any('s3cret' in a or a.startswith('--glimpse-password=') for c in spec['containers'] for a in c['args']) \
+            or 's3cret' in yaml.safe_dump(dep):
+        problems.append(f"{name}: the password is in the pod spec")
+    vol = [v for v in spec['volumes'] if v['name'] == 'glimpse']
+    if not vol or vol[0]['secret']['secretName'] != secret_name or vol[0]['secret']['items'] != [{'key': key, 'path': 'password'}]:
+        problems.append(f"{name} volume {vol}")
+    mounts = [(c['name'], m) for c in spec['containers'] for m in c['volumeMounts'] if m['name'] == 'glimpse']
+    if mounts != [('feed-handler', {'name': 'glimpse', 'mountPath': '/etc/mdfanout/glimpse', 'readOnly': True})]:
+        problems.append(f"{name} mounts {mounts}")
+other = [d for d in full if d['kind'] == 'Deployment' and d['metadata']['name'] == 'md-nasdaq-totalview'][0]
+if 'glimpse' in yaml.safe_dump(other['spec']['template']['spec']['volumes']):
+    problems.append("a feed without glimpse mounts a GLIMPSE Secret")
+for p in problems:
+    print('  problem:', p)
+sys.exit(1 if problems else 0)
+PY
+
+# The NetworkPolicy on a pod network: GLIMPSE TCP and the re-request server out (an address as itself, a host name
+# through exchangeCIDRs), metrics in from Prometheus only, the subscribers' and archives' UDP ports.
+python3 - "$work/mdc-multus.yaml" "$work/podnet.yaml" <<'PY' && pass "NetworkPolicy: GLIMPSE TCP and re-request UDP egress to their servers, metrics ingress from the scraping pods, subscriber and archive-control ports" || fail "NetworkPolicy"
+import sys, yaml
+problems = []
+def policies(path):
+    return {d['metadata']['name']: d['spec'] for d in yaml.safe_load_all(open(path)) if d and d['kind'] == 'NetworkPolicy'}
+mdc = policies(sys.argv[1])
+feed = mdc.get('md-nasdaq-totalview')
+if not feed:
+    problems.append(f"mdc: policies {list(mdc)}")
+else:
+    egress = feed['egress']
+    if {'ports': [{'port': 26410, 'protocol': 'TCP'}], 'to': [{'ipBlock': {'cidr': '10.20.0.0/24'}}]} not in egress:
+        problems.append(f"mdc: no GLIMPSE egress through exchangeCIDRs: {egress}")
+    if {'ports': [{'port': 26478, 'protocol': 'UDP'}], 'to': [{'ipBlock': {'cidr': '10.20.0.5/32'}}]} not in egress:
+        problems.append(f"mdc: no re-request egress to 10.20.0.5: {egress}")
+    metrics = feed['ingress'][0]
+    if metrics['ports'] != [{'port': 9401, 'protocol': 'TCP'}, {'port': 9402, 'protocol': 'TCP'}] \
+            or metrics.get('from') != [{'namespaceSelector': {}, 'podSelector': {'matchLabels': {'app.kubernetes.io/name': 'prometheus'}}}]:
+        problems.append(f"mdc: metrics ingress {metrics}")
+    if {'ports': [{'port': 40457, 'protocol': 'UDP'}]} not in feed['ingress']:
+        problems.append(f"mdc: no ingress to the fanout's control port: {feed['ingress']}")
+pod = policies(sys.argv[2])
+print(f"  podnet policies: {sorted(pod)}")
+if sorted(pod) != ['md-mdfanout-archive', 'md-mdfanout-subscribers', 'md-nasdaq-totalview']:
+    problems.append(f"podnet: policies {sorted(pod)}")
+else:
+    if {'ports': [{'port': 26410, 'protocol': 'TCP'}], 'to': [{'ipBlock': {'cidr': '10.30.0.7/32'}}]} not in pod['md-nasdaq-totalview']['egress']:
+        problems.append(f"podnet: GLIMPSE egress {pod['md-nasdaq-totalview']['egress']}")
+    archive_ports = [p for rule in pod['md-mdfanout-archive']['ingress'] for p in rule['ports']]
+    if {'port': 8010, 'protocol': 'UDP'} not in archive_ports or {'port': 9404, 'protocol': 'TCP'} not in archive_ports:
+        problems.append(f"podnet: archive ingress {archive_ports}")
+    sub = pod['md-mdfanout-subscribers']
+    if sub['podSelector']['matchExpressions'][0]['values'] != ['subscriber', 'test'] or sub['ingress'][0]['ports'] != [{'port': 9403, 'protocol': 'TCP'}]:
+        problems.append(f"podnet: subscribers' policy {sub}")
+for p in problems:
+    print('  problem:', p)
+sys.exit(1 if problems else 0)
+PY
+
 # ---- 3. a real control plane -----------------------------------------------------------------
 scripts/k8s/control-plane.sh start "$plane" >"$work/control-plane.log" 2>&1 \
   || { cat "$work/control-plane.log" >&2; fail "control plane did not start"; exit 1; }

@@ -15,7 +15,9 @@
 #   5. the feed-handler container killed (-9), then the fanout container: the kubelet restarts each and the
 #      subscriber's stream shows what OPERATIONS.md promises (SOURCE_DOWN and back with no gap and nothing
 #      declared; a new publication recovered from a snapshot), helm test green after each;
-#   6. helm upgrade with a changed value rolls the feed pod and subscribers recover; helm uninstall leaves
+#   6. helm upgrade to another chart version with a dashboard edit leaves the feed pod running untouched; helm
+#      upgrade with changed values (and GLIMPSE, its password from a Secret) rolls the feed pod, which joins from
+#      the snapshot, and subscribers recover; helm uninstall leaves
 #      nothing; the node's teardown leaves no process, mount, cgroup or interface behind.
 # Figures (restart and recovery times, re-requested messages) are printed as it goes.
 set -euo pipefail
@@ -414,10 +416,41 @@ helm_test "after the fanout restart" fo-restart
 
 # ---- 6. upgrade and uninstall -------------------------------------------------------------------------
 old_uid="$(k get pods -n "$NS" -l app.kubernetes.io/component=feed -o jsonpath='{.items[0].metadata.uid}')"
+# A chart bump alone (another chart version and appVersion, the image tag pinned) with a dashboard edit: the feed pod
+# keeps running, its rings untouched (the pod template carries no version, issue 36).
+bumped="$work/chart-bumped"
+cp -r "$CHART" "$bumped"
+sed -i 's/^version: .*/version: 9.9.9/; s/^appVersion: .*/appVersion: "9.9.9"/' "$bumped/Chart.yaml"
+sed -i '0,/"title": "[^"]*"/s//"title": "edited by node-test"/' "$bumped/dashboards/mdfanout-feed.json"
+pod="$(feed_pod)"
+fh_restarts="$(restarts "$pod" feed-handler)"
+fo_restarts="$(restarts "$pod" fanout)"
+if "$HELM" --kubeconfig "$plane/kubeconfig" upgrade "$RELEASE" "$bumped" -n "$NS" -f "$VALUES" \
+  --set hugepages.enabled=true,hugepages.amount=256Mi --wait --timeout 300s >"$work/upgrade-bump.log" 2>&1; then
+  sleep 3
+  same_uid="$(k get pods -n "$NS" -l app.kubernetes.io/component=feed -o jsonpath='{.items[*].metadata.uid}')"
+  chart_label="$(k get deployment -n "$NS" "$RELEASE-sim" -o jsonpath='{.metadata.labels.helm\.sh/chart}')"
+  [ "$same_uid" = "$old_uid" ] && [ "$(restarts "$pod" feed-handler)" = "$fh_restarts" ] && [ "$(restarts "$pod" fanout)" = "$fo_restarts" ] \
+    && [ "$chart_label" = mdfanout-9.9.9 ] \
+    && pass "helm upgrade to chart 9.9.9 with a dashboard edit: the Deployment says $chart_label, the feed pod runs on untouched (same pod, no container restart)" \
+    || fail "a chart bump touched the feed pod: uid $old_uid -> $same_uid, restarts $fh_restarts/$fo_restarts -> $(restarts "$pod" feed-handler)/$(restarts "$pod" fanout), chart label $chart_label"
+else
+  cat "$work/upgrade-bump.log" >&2; fail "helm upgrade to the bumped chart"
+fi
 base_delivered="$(sub mdfanout_subscriber_messages_delivered_total)"
 base_recoveries="$(sub mdfanout_subscriber_recoveries_total)"
 t0="$(date +%s)"
-if "$HELM" --kubeconfig "$plane/kubeconfig" upgrade "$RELEASE" "$CHART" -n "$NS" -f "$VALUES" \
+# The upgrade also gives the feed GLIMPSE (the simulator serves it from the start): the new pod, with empty rings,
+# joins from its snapshot with the password from the Secret the chart makes of glimpseCredentials. (Not at install:
+# a feed handler started before the simulator fails its load and crash-loops, and the kubelet's back-off would
+# slow the restarts above.)
+python3 - "$VALUES" "$work/upgrade-values.yaml" <<'PY'
+import sys, yaml
+values = yaml.safe_load(open(sys.argv[1]))
+values['feeds'][0].update(glimpse='127.0.0.1:47704', glimpseCredentials={'username': 'mdf', 'password': 's3cret'})
+yaml.safe_dump(values, open(sys.argv[2], 'w'))
+PY
+if "$HELM" --kubeconfig "$plane/kubeconfig" upgrade "$RELEASE" "$CHART" -n "$NS" -f "$work/upgrade-values.yaml" \
   --set hugepages.enabled=true,hugepages.amount=256Mi,fanout.heap=112m --wait --timeout 300s >"$work/upgrade.log" 2>&1; then
   new_uid="$(k get pods -n "$NS" -l app.kubernetes.io/component=feed --field-selector=status.phase=Running -o jsonpath='{.items[0].metadata.uid}')"
   [ -n "$new_uid" ] && [ "$new_uid" != "$old_uid" ] && pass "helm upgrade (fanout.heap 96m -> 112m) rolled the feed pod in $(( $(date +%s) - t0 )) s" \
@@ -425,6 +458,15 @@ if "$HELM" --kubeconfig "$plane/kubeconfig" upgrade "$RELEASE" "$CHART" -n "$NS"
 else
   cat "$work/upgrade.log" >&2; fail "helm upgrade"
 fi
+# The GLIMPSE password: read from the Secret's file by the running feed handler, on no command line.
+pod="$(feed_pod)"
+fh_cmdline="$(tr '\0' ' ' <"/proc/$(host_pid "$(container_id "$pod" feed-handler)")/cmdline")"
+glimpse_line="$(k logs -n "$NS" "$pod" -c feed-handler | grep -m1 '^feed-handler: GLIMPSE: [0-9]* messages' || true)"
+info "feed handler: $glimpse_line"
+[ -n "$glimpse_line" ] && [[ "$fh_cmdline" == *"--glimpse-password-file=/etc/mdfanout/glimpse/password"* ]] \
+  && [[ "$fh_cmdline" != *s3cret* ]] && ! k get pod -n "$NS" "$pod" -o yaml | grep -q s3cret \
+  && pass "the new feed pod joined from GLIMPSE with the password from its mounted Secret; not in its command line (/proc) nor its pod spec" \
+  || fail "GLIMPSE from the Secret: log '$glimpse_line', command line '$fh_cmdline'"
 await_recovered "upgrade" "$base_recoveries" "$base_delivered" "$t0" \
   && pass "the subscriber recovered after the upgrade (recoveries $base_recoveries -> $(sub mdfanout_subscriber_recoveries_total))" \
   || fail "the subscriber did not recover after the upgrade"

@@ -8,12 +8,112 @@
 {{- printf "%s-%s" .root.Release.Name .feed.name | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 
+{{/* Labels of the objects themselves (not of pod templates): these may carry the chart's and the app's versions. */}}
 {{- define "mdfanout.labels" -}}
+{{ include "mdfanout.podLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{- end -}}
+
+{{/* Labels of pod templates: nothing that changes when only the chart's version (or appVersion with a pinned
+image.tag) does, so that a chart bump leaves a feed pod running (a changed template restarts the pod, and a
+restarted feed pod starts with empty rings). What the pod reads is in its checksum annotations. */}}
+{{- define "mdfanout.podLabels" -}}
 app.kubernetes.io/name: {{ include "mdfanout.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
-app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
-helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{- end -}}
+
+{{/*
+One of a feed's explicit ports (feeds[].ports.<key>), or a failure saying why it is needed. Ports used to be the
+base ports of `metrics` + 10 x the feed's position in `feeds`, so removing one feed moved the others' ports.
+Call with (dict "root" $ "feed" $feed "key" "feedHandlerMetrics").
+*/}}
+{{- define "mdfanout.feedPort" -}}
+{{- $ports := .feed.ports | default dict -}}
+{{- $port := get $ports .key -}}
+{{- if not $port -}}
+{{- $index := 0 -}}
+{{- range $i, $f := .root.Values.feeds }}{{ if eq $f.name $.feed.name }}{{ $index = $i }}{{ end }}{{ end -}}
+{{- $old := dict "feedHandlerMetrics" 9401 "fanoutMetrics" 9402 "archiveMetrics" 9404 "archiveControl" 8010 -}}
+{{- fail (printf "feeds: feed %q has no ports.%s: every feed's ports are explicit (feeds[].ports), no longer derived from its position in feeds (which moved the other feeds' ports when one was removed). Before this chart version this feed used %d (with the default base ports): set ports.%s: %d to keep it (README.md, Migrating)" .feed.name .key (add (get $old .key) (mul 10 $index)) .key (add (get $old .key) (mul 10 $index))) -}}
+{{- end -}}
+{{- $port -}}
+{{- end -}}
+
+{{/*
+Values the schema cannot check, refused with a message that says why. Included once by feed-deployment.yaml.
+*/}}
+{{- define "mdfanout.validate" -}}
+{{- $v := .Values -}}
+{{- range $key := list "feedHandlerPort" "fanoutPort" "archivePort" -}}
+{{- if hasKey $v.metrics $key -}}
+{{- fail (printf "metrics.%s is gone: a feed's ports are explicit in feeds[].ports (derived from a feed's position, they moved when a feed was removed); remove metrics.%s (README.md, Migrating)" $key $key) -}}
+{{- end -}}
+{{- end -}}
+{{- if hasKey $v.archive "controlPort" -}}
+{{- fail "archive.controlPort is gone: each archived feed's control port is feeds[].ports.archiveControl; remove archive.controlPort (README.md, Migrating)" -}}
+{{- end -}}
+{{- if hasKey $v.tests "memory" -}}
+{{- fail "tests.memory is gone: the check pod's memory is computed from its /dev/shm plus tests.memoryHeadroom (512Mi fell short of a 448Mi /dev/shm and the JVM); remove tests.memory, set tests.memoryHeadroom if needed" -}}
+{{- end -}}
+{{- /* Multicast needs the node's NICs or a Multus interface: the exchange's lines A and B are multicast whatever
+Aeron's mode (mdc replaces only the fanout's multicast), and pod networks do not carry it. */ -}}
+{{- if and (not $v.network.hostNetwork) (not $v.network.multusNetworks) (not $v.network.podNetworkMulticast) -}}
+{{- fail "network.hostNetwork is false and network.multusNetworks is empty: the pods would be on the pod network alone, where multicast does not flow (the exchange's lines A/B are multicast, and so is Aeron unless feeds[].aeron.mode is mdc): the feed would receive nothing. Set network.hostNetwork: true, name a Multus attachment in network.multusNetworks, or, only if your CNI really carries multicast to pods, network.podNetworkMulticast: true" -}}
+{{- end -}}
+{{- $names := dict -}}
+{{- $used := dict -}}
+{{- $claim := dict "TCP" (dict) "UDP" (dict) -}}
+{{- range $feed := $v.feeds -}}
+{{- if hasKey $names $feed.name -}}
+{{- fail (printf "feeds: two feeds are named %q: a feed's name keys its objects, its /dev/shm directory and its ports" $feed.name) -}}
+{{- end -}}
+{{- $_ := set $names $feed.name true -}}
+{{- $keys := list (list "feedHandlerMetrics" "TCP") (list "fanoutMetrics" "TCP") -}}
+{{- if include "mdfanout.archived" (dict "root" $ "feed" $feed) -}}
+{{- $keys = concat $keys (list (list "archiveMetrics" "TCP") (list "archiveControl" "UDP")) -}}
+{{- end -}}
+{{- range $k := $keys -}}
+{{- $port := include "mdfanout.feedPort" (dict "root" $ "feed" $feed "key" (index $k 0)) -}}
+{{- $owner := printf "feeds %s ports.%s" $feed.name (index $k 0) -}}
+{{- $byPort := get $claim (index $k 1) -}}
+{{- if hasKey $byPort $port -}}
+{{- fail (printf "%s port %s is used twice: by %s and by %s (on hostNetwork the pods of a release share the node's ports): give each its own" (index $k 1) $port (get $byPort $port) $owner) -}}
+{{- end -}}
+{{- $_ := set $byPort $port $owner -}}
+{{- end -}}
+{{- range $arg := concat $v.feedHandler.extraArgs ($feed.feedHandlerArgs | default list) -}}
+{{- if hasPrefix "--glimpse-password" (toString $arg) -}}
+{{- fail (printf "feeds %s: %s in the feed handler's arguments would show the GLIMPSE password in the pod spec and ps: use feeds[].glimpseCredentials (a Secret mounted as a file)" $feed.name (regexReplaceAll "=.*" (toString $arg) "=...")) -}}
+{{- end -}}
+{{- end -}}
+{{- $c := $feed.glimpseCredentials | default dict -}}
+{{- if and $c.password $c.existingSecret -}}
+{{- fail (printf "feeds %s: glimpseCredentials has both password and existingSecret: give one (existingSecret keeps the password out of the values)" $feed.name) -}}
+{{- end -}}
+{{- end -}}
+{{- if $v.subscriberExample.enabled -}}
+{{- $port := toString $v.metrics.subscriberPort -}}
+{{- if hasKey (get $claim "TCP") $port -}}
+{{- fail (printf "TCP port %s is used twice: by %s and by metrics.subscriberPort: give each its own" $port (get (get $claim "TCP") $port)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The Secret holding a feed's GLIMPSE password ("" when none is configured). Call with (dict "root" $ "feed" $feed). */}}
+{{- define "mdfanout.glimpseSecretName" -}}
+{{- $c := .feed.glimpseCredentials | default dict -}}
+{{- if and .feed.glimpse $c.existingSecret -}}{{ $c.existingSecret }}
+{{- else if and .feed.glimpse $c.password -}}{{ include "mdfanout.feedName" . | trunc 56 | trimSuffix "-" }}-glimpse
+{{- end -}}
+{{- end -}}
+
+{{/* Memory of the helm test pod in MiB: its /dev/shm (a memory-backed emptyDir, charged to the container) plus
+tests.memoryHeadroom (its 64 MiB heap, the JVM's own memory and the embedded media driver). Call with (dict "root" $
+"feed" $feed). */}}
+{{- define "mdfanout.testMemoryMiB" -}}
+{{- add (include "mdfanout.subscriberShmMiB" .feed | int) (include "mdfanout.toMiB" .root.Values.tests.memoryHeadroom | int) -}}
 {{- end -}}
 
 {{- define "mdfanout.image" -}}
@@ -171,4 +271,18 @@ float) as whole bytes. */}}
 {{- else if hasSuffix "Mi" $q -}}{{ mul (trimSuffix "Mi" $q | int64) 1048576 }}
 {{- else -}}{{ fail (printf "quantity %q: use Mi, Gi or Ti" $q) }}
 {{- end -}}
+{{- end -}}
+
+{{/* A host:port as a NetworkPolicy peer: an IPv4 address as a /32, a name as exchangeCIDRs (NetworkPolicy matches
+addresses, not names), or anywhere when exchangeCIDRs is empty. Emits the rule's "to" list, or nothing. Call with (dict "hostPort" "h:p" "cidrs" list). */}}
+{{- define "mdfanout.policyPeers" -}}
+{{- $host := index (splitList ":" .hostPort) 0 -}}
+{{- if regexMatch "^[0-9]{1,3}([.][0-9]{1,3}){3}$" $host }}
+to: [{ipBlock: {cidr: {{ $host }}/32}}]
+{{- else if .cidrs }}
+to:
+  {{- range .cidrs }}
+  - {ipBlock: {cidr: {{ . }}}}
+  {{- end }}
+{{- end }}
 {{- end -}}

@@ -1,5 +1,12 @@
 package io.mdfanout.feed.glimpse;
 
+import io.mdfanout.wire.ConfigurationException;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 /**
  * Configuration of a {@link GlimpseClient}: timeouts and SoupBinTCP credentials. Fluent setters with named defaults;
  * {@link #validate()} reports the first problem as a one-line {@link IllegalArgumentException} naming the setting.
@@ -19,6 +26,11 @@ public final class GlimpseClientConfig
     public static final String DEFAULT_PASSWORD = "";
     /** Default requested session: blank, the server's current session. */
     public static final String DEFAULT_REQUESTED_SESSION = "";
+    /**
+     * Environment variable the feed handler reads the password from when neither {@code --glimpse-password} nor
+     * {@code --glimpse-password-file} is given: unlike an argument, it is not shown by {@code ps}.
+     */
+    public static final String PASSWORD_ENV = "MDFANOUT_GLIMPSE_PASSWORD";
     /** SoupBinTCP's username field length. */
     public static final int USERNAME_LENGTH = 6;
     /** SoupBinTCP's password field length. */
@@ -96,6 +108,45 @@ public final class GlimpseClientConfig
     {
         this.password = null == password ? DEFAULT_PASSWORD : password;
         return this;
+    }
+
+    /**
+     * The password from one of its three sources: an argument (shown by {@code ps}, kept for compatibility), a file
+     * (a mounted Kubernetes Secret: its content up to the first line end) or the environment variable
+     * {@link #PASSWORD_ENV}. At most one may be given.
+     *
+     * @param argument the {@code --glimpse-password} value, or null.
+     * @param file     the {@code --glimpse-password-file} path, or null.
+     * @param env      the value of {@link #PASSWORD_ENV}, or null.
+     * @return the password, {@link #DEFAULT_PASSWORD} when no source is given.
+     * @throws IllegalArgumentException when two sources are given.
+     * @throws ConfigurationException   naming the file when it cannot be read.
+     */
+    public static String resolvePassword(final String argument, final Path file, final String env)
+    {
+        final boolean hasArgument = null != argument && !argument.isEmpty();
+        final boolean hasEnv = null != env && !env.isEmpty();
+        if ((hasArgument ? 1 : 0) + (null != file ? 1 : 0) + (hasEnv ? 1 : 0) > 1)
+        {
+            final String given = ((hasArgument ? "--glimpse-password " : "") +
+                (null != file ? "--glimpse-password-file " : "") + (hasEnv ? PASSWORD_ENV : "")).trim();
+            throw new IllegalArgumentException("GLIMPSE password given more than once (" + given + "): give one, " +
+                "the file or " + PASSWORD_ENV + " rather than --glimpse-password, which ps and the pod spec show");
+        }
+        if (null != file)
+        {
+            try
+            {
+                final String content = Files.readString(file, StandardCharsets.US_ASCII);
+                final int end = content.indexOf('\n');
+                return (end < 0 ? content : content.substring(0, end)).replace("\r", "");
+            }
+            catch (final IOException | SecurityException ex)
+            {
+                throw new ConfigurationException("GLIMPSE password file " + file + " cannot be read: " + ex, ex);
+            }
+        }
+        return hasArgument ? argument : hasEnv ? env : DEFAULT_PASSWORD;
     }
 
     /** @return the password. */

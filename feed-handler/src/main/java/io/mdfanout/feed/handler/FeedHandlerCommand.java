@@ -13,6 +13,7 @@ import io.mdfanout.metrics.LatencyHistogram;
 import io.mdfanout.metrics.MetricsOptions;
 import io.mdfanout.metrics.MetricsServer;
 import io.mdfanout.metrics.RingCollector;
+import io.mdfanout.wire.ConfigurationException;
 import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.IdleStrategyType;
@@ -28,6 +29,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -168,9 +170,16 @@ public final class FeedHandlerCommand implements Callable<Integer>
         description = "SoupBinTCP username for --glimpse (up to 6 characters).")
     String glimpseUsername;
 
-    @Option(names = "--glimpse-password", defaultValue = GlimpseClientConfig.DEFAULT_PASSWORD,
-        description = "SoupBinTCP password for --glimpse (up to 10 characters).")
+    @Option(names = "--glimpse-password",
+        description = "SoupBinTCP password for --glimpse (up to 10 characters). Visible in ps and in a pod's spec: " +
+            "prefer --glimpse-password-file or the environment variable " + GlimpseClientConfig.PASSWORD_ENV + ".")
     String glimpsePassword;
+
+    @Option(names = "--glimpse-password-file",
+        description = "File holding the SoupBinTCP password for --glimpse (its first line; a mounted Kubernetes " +
+            "Secret). Without it or --glimpse-password: the environment variable " +
+            GlimpseClientConfig.PASSWORD_ENV + ", else blank.")
+    Path glimpsePasswordFile;
 
     @Option(names = "--glimpse-timeout-ms", defaultValue = "" + GlimpseClientConfig.DEFAULT_TIMEOUT_MS,
         description = "Longest a GLIMPSE snapshot load may take, connection included, before the start fails.")
@@ -246,7 +255,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
             }
             affinityPlan = AffinityPlan.forThisProcess("feed-handler", config.cpus(), List.of(RECEIVE_THREAD), System.err);
         }
-        catch (final IllegalArgumentException ex)
+        catch (final IllegalArgumentException | ConfigurationException ex) // the latter: an unreadable password file
         {
             System.err.println("feed-handler: error: " + ex.getMessage());
             return ExitCodes.CONFIG;
@@ -328,7 +337,8 @@ public final class FeedHandlerCommand implements Callable<Integer>
     {
         return new GlimpseClientConfig()
             .username(glimpseUsername)
-            .password(glimpsePassword)
+            .password(GlimpseClientConfig.resolvePassword(
+                glimpsePassword, glimpsePasswordFile, System.getenv(GlimpseClientConfig.PASSWORD_ENV)))
             .timeoutMs(glimpseTimeoutMs);
     }
 
