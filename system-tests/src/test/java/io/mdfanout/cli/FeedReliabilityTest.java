@@ -1,5 +1,6 @@
 package io.mdfanout.cli;
 
+import io.mdfanout.wire.ExitCodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -112,7 +113,20 @@ class FeedReliabilityTest
             final ChainProcess simulator = chain.simulator(simulatorArgs(seed, messages, 50_000, 49301, 49303,
                 "--drop-a", drop, "--drop-b", drop, "--pcap-file", capture.toString()));
 
-            awaitSuccess(simulator, subscribers);
+            assertEquals(0, simulator.waitFor(10, TimeUnit.MINUTES), "simulator exit code");
+            // The books lack the lost messages for the rest of the session, and so does every snapshot: the
+            // subscriber says so (stale EXCHANGE_GAP on each partition) and ends with the data-loss code.
+            final ChainProcess subscriber = subscribers.get(0);
+            assertEquals(ExitCodes.DATA_LOSS, subscriber.waitFor(5, TimeUnit.MINUTES), subscriber.name() +
+                " exit code (4: exchange messages lost for good)");
+            for (int partition = 0; partition < PARTITIONS; partition++)
+            {
+                final String stale = "STALE partition=" + partition + " reason=EXCHANGE_GAP";
+                assertEquals(1, subscriber.linesContaining(stale).size(), stale + " once");
+            }
+            final String summary = subscriber.lastLineContaining("record: messages=");
+            assertTrue(summary.contains("exchangeGaps=" + PARTITIONS) && summary.contains("stalePartitions=[0,1,2,3]"),
+                summary);
 
             // What the outage removed, read from the simulator's own capture of every packet it made.
             final CapturedPackets packets = CapturedPackets.read(capture);

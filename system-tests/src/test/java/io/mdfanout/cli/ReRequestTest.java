@@ -1,5 +1,6 @@
 package io.mdfanout.cli;
 
+import io.mdfanout.wire.ExitCodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * separate processes over real multicast and real UDP; each checks that the fault happened (the gap's size, the
  * server's behaviour in its own counters) and that every message arrived, exactly once and byte-exact, against the
  * oracle. A server that falls silent mid-gap spends the recovery silence budget and then the rest is declared, and
- * said so.
+ * said so, and the subscriber reports every partition stale with the exchange's loss and exits with the data-loss
+ * code.
  */
 class ReRequestTest
 {
@@ -87,6 +89,7 @@ class ReRequestTest
             final ChainProcess feedHandler = chain.feedHandler(lines(56301, 56303, "--retransmit-server",
                 "127.0.0.1:56350", "--recovery-silence-budget-ms", "2000"));
             chain.fanout("--snapshot-interval-ms", "1000");
+            final ChainProcess subscriber = chain.recorders(1).get(0);
             final ChainProcess simulator = chain.simulator(simulatorArgs(seed, 56301, 56303, 56350,
                 "--drop-a", DROP, "--drop-b", DROP, "--retransmit-silent-after", "100000"));
             assertEquals(0, simulator.waitFor(5, TimeUnit.MINUTES), "simulator exit code");
@@ -95,6 +98,14 @@ class ReRequestTest
                 "the server served 100,000 messages (to the end of its last packet), then fell silent: " + served);
             assertTrue(served.get(6) > 0, "and ignored what it was asked after: " + served);
 
+            // Without GLIMPSE nothing can rebuild the books: every partition is stale with the loss, and record
+            // ends with the data-loss code.
+            assertEquals(ExitCodes.DATA_LOSS, subscriber.waitFor(5, TimeUnit.MINUTES), "record's exit code");
+            for (int partition = 0; partition < PARTITIONS; partition++)
+            {
+                assertEquals(1, subscriber.linesContaining("STALE partition=" + partition + " reason=EXCHANGE_GAP")
+                    .size(), "partition " + partition + " stale with the exchange's loss");
+            }
             final String declaring = feedHandler.lastLineContaining("declaring ");
             assertTrue(declaring.contains("recovery silence budget 2000 ms"), declaring);
             feedHandler.stop();

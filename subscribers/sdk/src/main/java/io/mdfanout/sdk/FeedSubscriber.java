@@ -227,7 +227,8 @@ public final class FeedSubscriber implements AutoCloseable
 
     /**
      * Whether a partition is stale: its books may be wrong and it is recovering, or its source is down
-     * ({@link StaleReason#SOURCE_DOWN}) and nothing new will come until it is live again.
+     * ({@link StaleReason#SOURCE_DOWN}) and nothing new will come until it is live again, or exchange messages of
+     * its session were lost for good ({@link StaleReason#EXCHANGE_GAP}).
      *
      * @param partition a subscribed partition.
      * @return true while stale.
@@ -235,7 +236,20 @@ public final class FeedSubscriber implements AutoCloseable
     public boolean isStale(final int partition)
     {
         final PartitionStream stream = sequencer.stream(slotOf(partition));
-        return stream.isRecovering() || stream.sourceDown;
+        return stream.isRecovering() || stream.sourceDown || stream.exchangeGap;
+    }
+
+    /**
+     * Whether exchange messages of the partition's current session were lost for good upstream of the fanout
+     * ({@link StaleReason#EXCHANGE_GAP}): its books, and every snapshot of them, lack those messages until the
+     * exchange starts a new session.
+     *
+     * @param partition a subscribed partition.
+     * @return true once a GapNotice of lost exchange messages arrived in the session.
+     */
+    public boolean hasExchangeGap(final int partition)
+    {
+        return sequencer.stream(slotOf(partition)).exchangeGap;
     }
 
     /**

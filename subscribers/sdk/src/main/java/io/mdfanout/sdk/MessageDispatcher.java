@@ -5,6 +5,7 @@ import io.mdfanout.sbe.AddOrderDecoder;
 import io.mdfanout.sbe.BrokenTradeDecoder;
 import io.mdfanout.sbe.CrossTradeDecoder;
 import io.mdfanout.sbe.GapNoticeDecoder;
+import io.mdfanout.sbe.GapReason;
 import io.mdfanout.sbe.ImbalanceDecoder;
 import io.mdfanout.sbe.InstrumentDirectoryDecoder;
 import io.mdfanout.sbe.MessageHeaderDecoder;
@@ -20,6 +21,7 @@ import io.mdfanout.sbe.PacketHeaderDecoder;
 import io.mdfanout.sbe.RegShoRestrictionDecoder;
 import io.mdfanout.sbe.SnapshotInstrumentDecoder;
 import io.mdfanout.sbe.SnapshotOrderDecoder;
+import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sbe.TradeDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
@@ -106,10 +108,45 @@ final class MessageDispatcher
                 else
                 {
                     dispatch(buffer, position, templateId, blockLength, version, sequence);
+                    if (GapNoticeDecoder.TEMPLATE_ID == templateId || SystemEventDecoder.TEMPLATE_ID == templateId)
+                    {
+                        onSessionEvent(stream, buffer, position, templateId, blockLength, version, sequence);
+                    }
                 }
             }
             position += WireFormat.HEADER_LENGTH + blockLength;
             sequence++;
+        }
+    }
+
+    /**
+     * A GapNotice of exchange messages lost for good makes the partition stale ({@link StaleReason#EXCHANGE_GAP})
+     * until the exchange starts a new session, whose START_OF_MESSAGES clears it.
+     */
+    private void onSessionEvent(
+        final PartitionStream stream,
+        final DirectBuffer buffer,
+        final int position,
+        final int templateId,
+        final int blockLength,
+        final int version,
+        final long sequence)
+    {
+        final int blockOffset = position + WireFormat.HEADER_LENGTH;
+        if (GapNoticeDecoder.TEMPLATE_ID == templateId)
+        {
+            if (GapReason.UNRECOVERED == gapNotice.wrap(buffer, blockOffset, blockLength, version).reason() &&
+                !stream.exchangeGap)
+            {
+                stream.exchangeGap = true;
+                counters.onStale(StaleReason.EXCHANGE_GAP);
+                onStale(stream.partition, StaleReason.EXCHANGE_GAP, sequence);
+            }
+        }
+        else if (stream.exchangeGap && SystemEventCode.START_OF_MESSAGES ==
+            systemEvent.wrap(buffer, blockOffset, blockLength, version).eventCode())
+        {
+            stream.exchangeGap = false;
         }
     }
 

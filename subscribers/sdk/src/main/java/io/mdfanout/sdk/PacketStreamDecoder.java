@@ -59,6 +59,17 @@ public final class PacketStreamDecoder
     }
 
     /**
+     * Whether a GapNotice of exchange messages lost for good arrived on a partition in its current session.
+     *
+     * @param slot the partition's index in the array given at construction.
+     * @return true until the exchange starts a new session.
+     */
+    public boolean hasExchangeGap(final int slot)
+    {
+        return sequencer.stream(slot).exchangeGap;
+    }
+
+    /**
      * The next stream sequence expected on a partition slot.
      *
      * @param slot index into the partitions given at construction.

@@ -52,6 +52,8 @@ final class PartitionStream
     SourceStatus sourceStatus = SourceStatus.NULL_VAL;
     /** A heartbeat said the source does not deliver, and no LIVE heartbeat or data has come since. */
     boolean sourceDown;
+    /** A GapNotice said exchange messages of this session are lost for good ({@link StaleReason#EXCHANGE_GAP}). */
+    boolean exchangeGap;
     /** Snapshot applied while the source was down, reported when the partition is good again; 0 for none. */
     long recoverySnapshotId;
     /** The lastStreamSequence of the SnapshotBegin of {@link #recoverySnapshotId}. */

@@ -29,7 +29,14 @@ public enum StaleReason
      * live or data arrives again, unless a gap or another reason made it stale meanwhile, in which case the
      * usual snapshot recovery applies. Reported once per outage, even if the partition was already stale.
      */
-    SOURCE_DOWN("source down");
+    SOURCE_DOWN("source down"),
+    /**
+     * A GapNotice (reason UNRECOVERED): exchange messages were lost upstream of the fanout and no re-request could
+     * fill them. The stream is intact, but the books of the partition lack those messages, and so do the fanout's
+     * own snapshots, so no snapshot recovery makes them right: the partition stays stale, whatever else recovers,
+     * until the exchange starts a new session (a SystemEvent START_OF_MESSAGES). Reported once per such loss.
+     */
+    EXCHANGE_GAP("exchange gap");
 
     private final String label;
 

@@ -219,6 +219,11 @@ public final class CheckCommand implements Callable<Integer>
             }
             for (final int partition : subscriber.partitions())
             {
+                if (subscriber.hasExchangeGap(partition))
+                {
+                    return "partition " + partition + " lost exchange messages for good (a GapNotice): its books " +
+                        "and every snapshot of them lack them";
+                }
                 if (subscriber.isStale(partition))
                 {
                     return "partition " + partition + " is stale at the end of the check";

@@ -2,6 +2,7 @@ package io.mdfanout.tools;
 
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MessageContext;
+import io.mdfanout.sdk.StaleReason;
 import io.mdfanout.sdk.SubscriberCounters;
 import io.mdfanout.sdk.book.OrderBooks;
 import io.mdfanout.wire.ExitCodes;
@@ -93,7 +94,8 @@ public final class RecordCommand implements Callable<Integer>
             stdout.println("record: messages=" + counters.messages() + " gaps=" + counters.gaps() +
                 " missing=" + counters.missingMessages() + " duplicates=" + counters.duplicatePackets() +
                 " malformed=" + counters.malformed() + " records=" + (null == recorder ? 0 : recorder.records()) +
-                " stale=" + counters.staleEvents() + " recoveries=" + counters.recoveries() +
+                " stale=" + counters.staleEvents() + " exchangeGaps=" + counters.staleEvents(StaleReason.EXCHANGE_GAP) +
+                " recoveries=" + counters.recoveries() +
                 " abandoned=" + counters.recoveryAttemptsAbandoned() + " snapshotsApplied=" +
                 counters.snapshotsApplied() + " bufferOverflows=" + counters.recoveryBufferOverflows() +
                 " filtered=" + counters.filteredMessages() + " snapshotPackets=" + counters.snapshotPackets() +
@@ -114,13 +116,16 @@ public final class RecordCommand implements Callable<Integer>
         }
     }
 
-    /** The partitions still recovering, as {@code [2,3]}: what exit code 4 with recovery on is about. */
+    /**
+     * The partitions still recovering or missing exchange messages for good, as {@code [2,3]}: what exit code 4 with
+     * recovery on is about.
+     */
     private static String stalePartitions(final FeedSubscriber subscriber)
     {
         final StringBuilder stale = new StringBuilder("[");
         for (final int partition : subscriber.partitions())
         {
-            if (subscriber.isRecovering(partition))
+            if (subscriber.isRecovering(partition) || subscriber.hasExchangeGap(partition))
             {
                 stale.append(stale.length() > 1 ? "," : "").append(partition);
             }

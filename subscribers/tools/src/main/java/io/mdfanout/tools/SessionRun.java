@@ -127,12 +127,26 @@ final class SessionRun
             idle.idle(work);
         }
 
-        if (!noneStale(subscriber, partitions) || subscriber.isReplayFailed())
+        if (!noneStale(subscriber, partitions) || anyExchangeGap(subscriber, partitions) ||
+            subscriber.isReplayFailed())
         {
             return ExitCodes.DATA_LOSS;
         }
         final SubscriberCounters counters = subscriber.counters();
         return recoveryEnabled || (0 == counters.gaps() && 0 == counters.malformed()) ? ExitCodes.OK : ExitCodes.DATA_LOSS;
+    }
+
+    /** Exchange messages lost for good upstream (a GapNotice): the books are wrong whatever recovered. */
+    private static boolean anyExchangeGap(final FeedSubscriber subscriber, final int[] partitions)
+    {
+        for (final int partition : partitions)
+        {
+            if (subscriber.hasExchangeGap(partition))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean noneStale(final FeedSubscriber subscriber, final int[] partitions)
