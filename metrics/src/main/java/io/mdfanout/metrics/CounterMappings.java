@@ -53,6 +53,7 @@ import static io.mdfanout.wire.MdfanoutCounters.FANOUT_STATE_REJECTED_UPDATES_TY
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_STATE_RESETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_STATE_ROLLED_BACK_STORES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_STATE_UNKNOWN_ORDER_UPDATES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_BEHIND_RINGS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_BYTES_RECEIVED_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_DECLARED_MISSING_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_DUPLICATE_MESSAGES_TYPE_ID;
@@ -157,6 +158,9 @@ public final class CounterMappings
             "Retransmission requests sent again after the request and the server were silent for the timeout.");
         plain(rules, FEED_RETRANSMIT_FOLLOW_UPS_TYPE_ID, "mdfanout_feed_retransmit_follow_ups_total", COUNTER,
             "Partial answers of a one-packet re-request server followed at once by a request for the rest.");
+        plain(rules, FEED_BEHIND_RINGS_TYPE_ID, "mdfanout_feed_behind_rings", GAUGE,
+            "1 while every packet of the session has been below the sequence the rings hold, for the line silence: " +
+            "the exchange restarted the session under the same name (or a recording of it plays); nothing is written.");
         plain(rules, FEED_RETRANSMIT_SERVER_ANSWERS_TYPE_ID, "mdfanout_feed_retransmit_server_answers", GAUGE,
             "How the re-request server answers a request, as learned: 0 not known yet, 1 one packet a request " +
             "(MoldUDP64's specification), 2 as many packets as the request needs.");

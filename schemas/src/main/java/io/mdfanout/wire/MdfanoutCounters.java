@@ -179,6 +179,11 @@ public final class MdfanoutCounters
     public static final int FEED_RETRANSMIT_FOLLOW_UPS_TYPE_ID = 3142;
     /** Gauge: how the re-request server answers, as learned (0 unknown, 1 one packet a request, 2 streams). */
     public static final int FEED_RETRANSMIT_SERVER_ANSWERS_TYPE_ID = 3143;
+    /**
+     * Gauge: 1 while every packet of the session has been below what the rings hold for the line silence: the
+     * exchange restarted the session under the same name, or a recording of it is being replayed.
+     */
+    public static final int FEED_BEHIND_RINGS_TYPE_ID = 3144;
 
     // Feed handler: receive and sequencing (no key).
 

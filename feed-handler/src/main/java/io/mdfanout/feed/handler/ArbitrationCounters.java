@@ -4,6 +4,7 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
+import static io.mdfanout.wire.MdfanoutCounters.FEED_BEHIND_RINGS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_DECLARED_MISSING_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_ENDED_SESSION_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_GAPS_DECLARED_TYPE_ID;
@@ -53,6 +54,7 @@ public final class ArbitrationCounters implements AutoCloseable
     private final AtomicCounter requestSendErrors;
     private final AtomicCounter requestsFollowedUp;
     private final AtomicCounter retransmitServerAnswers;
+    private final AtomicCounter behindRings;
     private final AtomicCounter gapsDetected;
     private final AtomicCounter gapsFilled;
     private final AtomicCounter gapsDeclared;
@@ -96,6 +98,8 @@ public final class ArbitrationCounters implements AutoCloseable
         retransmitServerAnswers = countersManager.newCounter(
             labelPrefix + ": re-request server answers (gauge: 0 unknown, 1 one packet, 2 streams)",
             FEED_RETRANSMIT_SERVER_ANSWERS_TYPE_ID);
+        behindRings = countersManager.newCounter(
+            labelPrefix + ": every packet below what the rings hold (gauge)", FEED_BEHIND_RINGS_TYPE_ID);
         gapsDetected = countersManager.newCounter(labelPrefix + ": gaps detected", FEED_GAPS_DETECTED_TYPE_ID);
         gapsFilled = countersManager.newCounter(labelPrefix + ": gaps filled", FEED_GAPS_FILLED_TYPE_ID);
         gapsDeclared = countersManager.newCounter(
@@ -195,6 +199,12 @@ public final class ArbitrationCounters implements AutoCloseable
         return retransmitServerAnswers;
     }
 
+    /** Gauge: 1 while the feed has been below what the rings hold for the line silence. */
+    public AtomicCounter behindRings()
+    {
+        return behindRings;
+    }
+
     /** Retransmission requests the socket failed to send (they time out and are retried). */
     public AtomicCounter requestSendErrors()
     {
@@ -258,7 +268,7 @@ public final class ArbitrationCounters implements AutoCloseable
         CloseHelper.closeAll(fills);
         CloseHelper.closeAll(
             requestsSent, requestsRetried, requestsTimedOut, requestSendErrors, requestsFollowedUp,
-            retransmitServerAnswers, gapsDetected, gapsFilled, gapsDeclared, declaredMissingMessages, messagesHeld,
+            retransmitServerAnswers, behindRings, gapsDetected, gapsFilled, gapsDeclared, declaredMissingMessages, messagesHeld,
             linesSilent, sessionsAdopted, endedSessionPackets);
     }
 }

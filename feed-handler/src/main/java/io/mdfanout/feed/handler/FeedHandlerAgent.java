@@ -336,7 +336,8 @@ public final class FeedHandlerAgent implements Agent
         {
             lastHeartbeatNs = nowNs;
             header.heartbeat(System.currentTimeMillis(), normalizer.lastTimestamp(),
-                arbiter.allLinesSilent() ? RingSetHeader.SOURCE_LINES_SILENT : RingSetHeader.SOURCE_LIVE);
+                arbiter.allLinesSilent() || arbiter.isBehindRings() ?
+                    RingSetHeader.SOURCE_LINES_SILENT : RingSetHeader.SOURCE_LIVE);
         }
         return workCount;
     }

@@ -144,6 +144,9 @@ public final class LineArbiter
     private boolean serverAnswered;
     /** Most messages seen in one reply packet: one reply's worth, the size of requests to a one-packet server. */
     private int largestReply = 1;
+    /** Since when every packet has been wholly below {@link #nextExpected} (0: the feed delivers). */
+    private long behindSinceNs;
+    private boolean behindRings;
 
     /**
      * Create an arbiter.
@@ -304,6 +307,16 @@ public final class LineArbiter
             this.session.putStringWithoutLengthAscii(0, session);
             state = State.AWAIT_CONFIRMATION;
         }
+    }
+
+    /**
+     * @return true while every packet of the session has been below what the rings hold for the line silence: the
+     * exchange restarted the session under the same name (or a recording of it plays). Nothing is written meanwhile,
+     * so the source is not live.
+     */
+    public boolean isBehindRings()
+    {
+        return behindRings;
     }
 
     /** @return true when every multicast line is silent (no packet, not even a heartbeat, for the line silence). */
@@ -467,6 +480,7 @@ public final class LineArbiter
             {
                 work += runGapTimers(nowNs);
             }
+            checkBehindRings(nowNs);
             for (int line = 0; line < multicastLines; line++)
             {
                 if (!lineSilent[line] && nowNs - lastPacketNs[line] >= lineSilenceNs)
@@ -820,6 +834,14 @@ public final class LineArbiter
         if (MoldUdp64Packet.HEARTBEAT_COUNT == messageCount)
         {
             feedCounters.heartbeats().incrementRelease();
+            if (sequence >= nextExpected)
+            {
+                onAhead();
+            }
+            else if (0 == behindSinceNs && line < multicastLines)
+            {
+                behindSinceNs = now;
+            }
             onNextSequenceAnnounced(sequence);
             return;
         }
@@ -845,6 +867,10 @@ public final class LineArbiter
 
         if (sequence + messageCount <= nextExpected)
         {
+            if (0 == behindSinceNs && line < multicastLines)
+            {
+                behindSinceNs = now; // a slower line's copy, or the feed restarted below the rings: poll tells
+            }
             // The common case of the slower line: the whole packet was delivered already.
             feedCounters.duplicatePackets().incrementRelease();
             feedCounters.duplicateMessages().getAndAddRelease(messageCount);
@@ -913,6 +939,7 @@ public final class LineArbiter
             return;
         }
 
+        onAhead();
         if (sequence == nextExpected)
         {
             if (gaps.count() > 0 && gaps.first(0) == sequence)
@@ -953,6 +980,38 @@ public final class LineArbiter
         hold.put(sequence, buffer, offset, length);
         counters.accepted(line).incrementRelease();
         counters.messagesHeld().setRelease(hold.size());
+    }
+
+    /** A message at or beyond the next expected sequence: the feed delivers. */
+    private void onAhead()
+    {
+        behindSinceNs = 0;
+        if (behindRings)
+        {
+            behindRings = false;
+            counters.behindRings().setRelease(0);
+            System.err.println("feed-handler: the feed is past what the rings hold again, at sequence " + nextExpected);
+        }
+    }
+
+    /**
+     * Every packet for the line silence wholly below the next expected sequence, and none at or beyond it: the exchange
+     * started the session again under the name the rings hold (QUICKSTART's second run on the same --ring-dir), or a
+     * recording of it plays. Those messages are not written (they would repeat sequences the rings hold); said once,
+     * a gauge, and the source reported not live, so that no signal says healthy.
+     */
+    private void checkBehindRings(final long nowNs)
+    {
+        if (!behindRings && 0 != behindSinceNs && nowNs - behindSinceNs >= lineSilenceNs)
+        {
+            behindRings = true;
+            counters.behindRings().setRelease(1);
+            System.err.println("feed-handler: for " + (nowNs - behindSinceNs) / 1_000_000 + " ms every packet of " +
+                "session '" + session.getStringWithoutLengthAscii(0, MoldUdp64Packet.SESSION_LENGTH).trim() +
+                "' was below sequence " + nextExpected + ", which the rings hold already: the exchange started the " +
+                "session again under the same name, or a recording of it plays. Nothing of it is written. A new " +
+                "session needs new rings: stop, remove the ring directory's files (or use another --ring-dir), start");
+        }
     }
 
     private void duplicate(final int line)

@@ -725,6 +725,50 @@ class LineArbiterTest
     }
 
     @Test
+    void aSessionStartedAgainUnderTheNameTheRingsHoldIsSaidNotDroppedInSilence()
+    {
+        // QUICKSTART's trap: the rings hold SESS through 999; the simulator starts SESS again at 1.
+        arbiter(config().session(null), false);
+        arbiter.resumeAt(1000, "SESS      ");
+        for (int k = 1; k <= 100; k++)
+        {
+            now = T0 + k * 30 * MS;
+            receive(LINE_A, packet(k));
+            arbiter.poll(now);
+            if (now - T0 < 2000 * MS)
+            {
+                assertFalse(arbiter.isBehindRings(), "not before the line silence: " + (now - T0) / MS + " ms");
+            }
+        }
+        assertTrue(arbiter.isBehindRings(), "every packet below the rings for the line silence");
+        assertEquals(1, arb.behindRings().get());
+        assertEquals(List.of(), events(1), "nothing written");
+
+        receive(LINE_A, messages("SESS", 1000, 1002));
+        assertFalse(arbiter.isBehindRings(), "the feed delivers again");
+        assertEquals(0, arb.behindRings().get());
+        assertEquals(range(1000, 1002), events(1));
+    }
+
+    @Test
+    void aSlowerLineBelowTheRingsIsNotBehindWhileTheOtherDelivers()
+    {
+        arbiter(config(), false);
+        for (int k = 1; k <= 200; k++)
+        {
+            now = T0 + k * 30 * MS;
+            receive(LINE_A, packet(k));
+            if (k > 1)
+            {
+                receive(LINE_B, packet(k - 1));
+            }
+            arbiter.poll(now);
+        }
+        assertFalse(arbiter.isBehindRings());
+        assertEquals(0, arb.behindRings().get());
+    }
+
+    @Test
     void endOfSessionThenANewSessionIsAdopted()
     {
         arbiter(config(), true);
