@@ -10,6 +10,7 @@ import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.RoleErrorLog;
+import io.mdfanout.wire.StopSignals;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
@@ -133,7 +134,8 @@ public final class ArchiveCommand implements Callable<Integer>
         AgentRunner runner = null;
         MetricsServer metricsServer = null;
         CncCounters driverCounters = null;
-        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+            StopSignals.Registration stopRegistration = StopSignals.onStop(barrier::signal))
         {
             // Not on the archive's disk: a memory-mapped log there would fault the process once the disk is full.
             errorLog = RoleErrorLog.open(RoleErrorLog.tempDirectory(), "archive",

@@ -12,6 +12,7 @@ import io.mdfanout.metrics.MetricsServer;
 import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.IdleStrategyType;
+import io.mdfanout.wire.StopSignals;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import picocli.CommandLine;
@@ -204,7 +205,8 @@ public final class FanoutCommand implements Callable<Integer>
             {
                 mainThread.interrupt(); // abandon the wait for the ring files
             }
-        }))
+        });
+            StopSignals.Registration stopRegistration = StopSignals.onStop(barrier::signal))
         {
             final Fanout fanout;
             try

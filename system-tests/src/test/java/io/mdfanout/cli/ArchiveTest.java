@@ -117,7 +117,7 @@ class ArchiveTest
             assertTrue(summary.contains(" gaps=0 "), summary);
 
             exportARangeAndReadItBackWithDatabentosDecoder(chain, dir, expected, control);
-            archive.stop();
+            assertEquals(0, archive.stop(), "archive stopped on SIGTERM");
             chain.passed();
         }
     }
@@ -221,7 +221,7 @@ class ArchiveTest
             // for exactness and order, and the books for the state the snapshots completed.
             expected.verifyDisturbedRecording(lateRecording, "late subscriber", expected.counts());
             assertEquals(expected.books(), Files.readString(lateBooks), "its books equal the reference after recovery");
-            restarted.stop();
+            assertEquals(0, restarted.stop(), "restarted stopped on SIGTERM");
             chain.passed();
         }
     }
@@ -312,7 +312,7 @@ class ArchiveTest
             assertEquals(expected.books(), Files.readString(lateBooks), "its books equal the reference book");
             System.out.println("archive: fanout killed at 40%: " + holes + " hole(s) where its last packets never " +
                 "reached the wire, each reported; the late subscriber merged or recovered accordingly");
-            archive.stop();
+            assertEquals(0, archive.stop(), "archive stopped on SIGTERM");
             chain.passed();
         }
     }
@@ -355,7 +355,7 @@ class ArchiveTest
                 "every partition's recording stopped, each logged");
             assertTrue(archive.isAlive(), "the archive survives its full disk (it records again when space is freed)");
             System.out.println("archive: " + diskFull);
-            archive.stop();
+            assertEquals(0, archive.stop(), "archive stopped on SIGTERM");
             chain.passed();
         }
     }
@@ -384,7 +384,7 @@ class ArchiveTest
             assertEquals(0, before.waitFor(2, TimeUnit.MINUTES), "day 1 is in the archive");
             assertTrue(before.lastLineContaining("record: messages=").matches(".* replayed=[1-9]\\d*\\b.*"),
                 before.lastLineContaining("record: messages="));
-            dayOne.stop();
+            assertEquals(0, dayOne.stop(), "dayOne stopped on SIGTERM");
             assertFalse(dayOne.lastLineContaining("archive: stopped").isEmpty(), "the archive stopped cleanly");
 
             final ChainProcess dayTwo = archiveOfSession(chain, dir, "archive-day-2", archiveDir, control, 0, "day-2",
@@ -399,7 +399,7 @@ class ArchiveTest
             assertEquals(4, after.waitFor(2, TimeUnit.MINUTES), "a replay of a deleted session fails (exit 4)");
             assertFalse(after.lastLineContaining("holds no recording of session day-1").isEmpty(),
                 "and says why: " + after.logTail());
-            dayTwo.stop();
+            assertEquals(0, dayTwo.stop(), "dayTwo stopped on SIGTERM");
             chain.passed();
         }
     }

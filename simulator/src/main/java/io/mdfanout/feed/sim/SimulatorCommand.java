@@ -5,6 +5,7 @@ import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.PreciseEpochNanoClock;
 import io.mdfanout.wire.RoleErrorLog;
+import io.mdfanout.wire.StopSignals;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -276,6 +277,8 @@ public final class SimulatorCommand implements Callable<Integer>
             }
         }, "simulator-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        // SIGTERM/SIGINT stop the session without a JVM shutdown: the simulator returns its own exit code (0).
+        final StopSignals.Registration stopRegistration = StopSignals.onStop(() -> running = false);
 
         try (SimulatorCounters counters = SimulatorCounters.create())
         {
@@ -294,6 +297,7 @@ public final class SimulatorCommand implements Callable<Integer>
         }
         finally
         {
+            stopRegistration.close();
             stopped.countDown();
             try
             {
