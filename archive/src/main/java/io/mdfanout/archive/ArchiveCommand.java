@@ -122,6 +122,7 @@ public final class ArchiveCommand implements Callable<Integer>
         try
         {
             settings = settings();
+            checkResources(settings);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -184,6 +185,17 @@ public final class ArchiveCommand implements Callable<Integer>
             }
             CloseHelper.quietClose(errorLog);
         }
+    }
+
+    /**
+     * What the archive will bind and subscribe on, checked before anything is created: the metrics port, the
+     * recording channel's interface, the control channel's interface and port.
+     */
+    private void checkResources(final ArchiveSettings settings)
+    {
+        metrics.validate();
+        ChannelCheck.subscription("--channel", settings.channel(), false);
+        ChannelCheck.subscription("--control-channel", settings.controlChannel(), true);
     }
 
     ArchiveSettings settings()

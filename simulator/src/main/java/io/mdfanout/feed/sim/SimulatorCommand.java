@@ -3,6 +3,7 @@ package io.mdfanout.feed.sim;
 import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.IdleStrategyType;
+import io.mdfanout.wire.PortCheck;
 import io.mdfanout.wire.PreciseEpochNanoClock;
 import io.mdfanout.wire.RoleErrorLog;
 import io.mdfanout.wire.StopSignals;
@@ -386,6 +387,9 @@ public final class SimulatorCommand implements Callable<Integer>
             throw new IllegalArgumentException("--glimpse-interface, --glimpse-username and --glimpse-password need " +
                 "--glimpse-port");
         }
+        // Before anything is opened: a port another process holds is one line and exit code 3, not a BindException.
+        PortCheck.udp("--retransmit-port", interfaceAddress, retransmitPort);
+        PortCheck.tcp("--glimpse-port", null == glimpseInterface ? interfaceAddress : glimpseInterface, glimpsePort);
         GlimpseServer.validateCredential("--glimpse-username", glimpseUsername, GlimpseServer.MAX_USERNAME_LENGTH);
         GlimpseServer.validateCredential("--glimpse-password", glimpsePassword, GlimpseServer.MAX_PASSWORD_LENGTH);
         if (retransmitHistoryMessages < 1 || retransmitHistoryMessages > MAX_HISTORY_MESSAGES || lingerMs < 0)
