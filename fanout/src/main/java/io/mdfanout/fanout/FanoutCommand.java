@@ -208,12 +208,18 @@ public final class FanoutCommand implements Callable<Integer>
         });
             StopSignals.Registration stopRegistration = StopSignals.onStop(barrier::signal))
         {
+            if (signalled.get())
+            {
+                Thread.interrupted(); // the signal came as the JVM started, and its handler interrupted this thread
+                err.println("fanout: stopped during start-up");
+                return ExitCodes.OK;
+            }
             final Fanout fanout;
             try
             {
                 fanout = new Fanout(config);
             }
-            catch (final RuntimeException ex)
+            catch (final Exception ex) // interrupted, Aeron may rethrow a checked ClosedByInterruptException unchecked
             {
                 if (signalled.get())
                 {

@@ -9,10 +9,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <p>
  * The JVM's own handler of these signals starts the JVM's shutdown at once, and a JVM that shuts down on a signal
  * exits 143 (SIGTERM) or 130 (SIGINT) whatever its shutdown hooks do (Agrona's {@code ShutdownSignalBarrier} is one
- * such hook). While a role listens ({@link #onStop(Runnable)}), a signal only runs its action: the role's main
- * thread stops, cleans up and returns its exit code. A second signal, or one that comes while no role listens, ends
- * the JVM as the JVM's own handler would (128 + signal), so a role stuck in its clean-up can still be stopped.
- * A signal the process was started to ignore (SIGINT of a background job) stays ignored.
+ * such hook). Once installed ({@link #install()}, the entry point does it first), a signal only runs the actions
+ * of the roles that listen ({@link #onStop(Runnable)}): the role's main thread stops, cleans up and returns its exit
+ * code. A signal that comes before the role listens (the JVM still starting) is kept, and stops the role as soon as
+ * it listens. A second signal ends the JVM as the JVM's own handler would (128 + signal), so a role stuck in its
+ * start or clean-up can still be stopped. A signal the process was started to ignore (SIGINT of a background job)
+ * stays ignored.
  */
 // sun.misc.Signal (module jdk.unsupported, named in full rather than imported) is the JDK's one way to handle a signal.
 public final class StopSignals
@@ -45,18 +47,26 @@ public final class StopSignals
     {
         install();
         ACTIONS.add(action);
+        if (signalled)
+        {
+            action.run(); // the signal came while the role was starting
+        }
         return () -> ACTIONS.remove(action);
     }
 
     /**
-     * @return whether a stop signal came while a role listened.
+     * @return whether a stop signal came.
      */
     public static boolean isSignalled()
     {
         return signalled;
     }
 
-    private static synchronized void install()
+    /**
+     * Handle SIGTERM and SIGINT from now on (idempotent): the entry point calls it first, so that a signal that
+     * comes while the JVM and the role start is kept for the role rather than ending the JVM with 143.
+     */
+    public static synchronized void install()
     {
         if (installed)
         {
@@ -78,7 +88,7 @@ public final class StopSignals
 
     private static void onSignal(final sun.misc.Signal signal)
     {
-        if (ACTIONS.isEmpty() || signalled)
+        if (signalled)
         {
             System.exit(128 + signal.getNumber());
         }
