@@ -10,6 +10,7 @@ import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.RoleErrorLog;
+import io.mdfanout.wire.StopSignals;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
@@ -121,6 +122,7 @@ public final class ArchiveCommand implements Callable<Integer>
         try
         {
             settings = settings();
+            checkResources(settings);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -133,7 +135,8 @@ public final class ArchiveCommand implements Callable<Integer>
         AgentRunner runner = null;
         MetricsServer metricsServer = null;
         CncCounters driverCounters = null;
-        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+            StopSignals.Registration stopRegistration = StopSignals.onStop(barrier::signal))
         {
             // Not on the archive's disk: a memory-mapped log there would fault the process once the disk is full.
             errorLog = RoleErrorLog.open(RoleErrorLog.tempDirectory(), "archive",
@@ -182,6 +185,17 @@ public final class ArchiveCommand implements Callable<Integer>
             }
             CloseHelper.quietClose(errorLog);
         }
+    }
+
+    /**
+     * What the archive will bind and subscribe on, checked before anything is created: the metrics port, the
+     * recording channel's interface, the control channel's interface and port.
+     */
+    private void checkResources(final ArchiveSettings settings)
+    {
+        metrics.validate();
+        ChannelCheck.subscription("--channel", settings.channel(), false);
+        ChannelCheck.subscription("--control-channel", settings.controlChannel(), true);
     }
 
     ArchiveSettings settings()

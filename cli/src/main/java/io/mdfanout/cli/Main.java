@@ -18,6 +18,7 @@ import io.mdfanout.tools.StatsCommand;
 import io.mdfanout.tools.TailCommand;
 import io.mdfanout.wire.BuildInfo;
 import io.mdfanout.wire.ExitCodes;
+import io.mdfanout.wire.StopSignals;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -71,6 +72,8 @@ public final class Main implements Runnable
 
     public static void main(final String[] args)
     {
+        // First: SIGTERM/SIGINT then stop the role, which exits with its own code (0), even one still starting.
+        StopSignals.install();
         System.exit(execute(args));
     }
 

@@ -12,6 +12,7 @@ import io.mdfanout.metrics.MetricsServer;
 import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.IdleStrategyType;
+import io.mdfanout.wire.StopSignals;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.concurrent.ShutdownSignalBarrier;
 import picocli.CommandLine;
@@ -204,14 +205,21 @@ public final class FanoutCommand implements Callable<Integer>
             {
                 mainThread.interrupt(); // abandon the wait for the ring files
             }
-        }))
+        });
+            StopSignals.Registration stopRegistration = StopSignals.onStop(barrier::signal))
         {
+            if (signalled.get())
+            {
+                Thread.interrupted(); // the signal came as the JVM started, and its handler interrupted this thread
+                err.println("fanout: stopped during start-up");
+                return ExitCodes.OK;
+            }
             final Fanout fanout;
             try
             {
                 fanout = new Fanout(config);
             }
-            catch (final RuntimeException ex)
+            catch (final Exception ex) // interrupted, Aeron may rethrow a checked ClosedByInterruptException unchecked
             {
                 if (signalled.get())
                 {

@@ -10,6 +10,7 @@ import io.mdfanout.metrics.MetricsServer;
 import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.IdleStrategyType;
+import io.mdfanout.wire.StopSignals;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.ShutdownSignalBarrier;
@@ -131,7 +132,8 @@ public final class MediaDriverCommand implements Callable<Integer>
 
         MediaDriver driver = null;
         MetricsServer metricsServer = null;
-        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+            StopSignals.Registration stopRegistration = StopSignals.onStop(barrier::signal))
         {
             driver = MediaDriver.launch(context);
             err.println("media-driver: running aeronDir=" + driver.aeronDirectoryName() + " threading=" +

@@ -1,5 +1,6 @@
 package io.mdfanout.metrics;
 
+import io.mdfanout.wire.PortCheck;
 import picocli.CommandLine.Option;
 
 /**
@@ -61,10 +62,12 @@ public final class MetricsOptions
     }
 
     /**
-     * Check the values.
+     * Check the values and, when enabled, that the port is free (bound and let go again): a role calls this
+     * before it creates anything, so a port another process holds stops it with nothing left behind.
      *
      * @return these options.
-     * @throws IllegalArgumentException with a one-line message naming the wrong option.
+     * @throws IllegalArgumentException with a one-line message naming the wrong option, or the port another process
+     *                                  holds.
      */
     public MetricsOptions validate()
     {
@@ -76,6 +79,7 @@ public final class MetricsOptions
         {
             throw new IllegalArgumentException("--metrics-bind must be an address: '" + bind + "'");
         }
+        PortCheck.tcp("--metrics-port", bind, port);
         return this;
     }
 }

@@ -117,7 +117,7 @@ class ArchiveTest
             assertTrue(summary.contains(" gaps=0 "), summary);
 
             exportARangeAndReadItBackWithDatabentosDecoder(chain, dir, expected, control);
-            archive.stop();
+            assertEquals(0, archive.stop(), "archive stopped on SIGTERM");
             chain.passed();
         }
     }
@@ -221,7 +221,7 @@ class ArchiveTest
             // for exactness and order, and the books for the state the snapshots completed.
             expected.verifyDisturbedRecording(lateRecording, "late subscriber", expected.counts());
             assertEquals(expected.books(), Files.readString(lateBooks), "its books equal the reference after recovery");
-            restarted.stop();
+            assertEquals(0, restarted.stop(), "restarted stopped on SIGTERM");
             chain.passed();
         }
     }
@@ -312,7 +312,7 @@ class ArchiveTest
             assertEquals(expected.books(), Files.readString(lateBooks), "its books equal the reference book");
             System.out.println("archive: fanout killed at 40%: " + holes + " hole(s) where its last packets never " +
                 "reached the wire, each reported; the late subscriber merged or recovered accordingly");
-            archive.stop();
+            assertEquals(0, archive.stop(), "archive stopped on SIGTERM");
             chain.passed();
         }
     }
@@ -355,7 +355,7 @@ class ArchiveTest
                 "every partition's recording stopped, each logged");
             assertTrue(archive.isAlive(), "the archive survives its full disk (it records again when space is freed)");
             System.out.println("archive: " + diskFull);
-            archive.stop();
+            assertEquals(0, archive.stop(), "archive stopped on SIGTERM");
             chain.passed();
         }
     }
@@ -384,7 +384,7 @@ class ArchiveTest
             assertEquals(0, before.waitFor(2, TimeUnit.MINUTES), "day 1 is in the archive");
             assertTrue(before.lastLineContaining("record: messages=").matches(".* replayed=[1-9]\\d*\\b.*"),
                 before.lastLineContaining("record: messages="));
-            dayOne.stop();
+            assertEquals(0, dayOne.stop(), "dayOne stopped on SIGTERM");
             assertFalse(dayOne.lastLineContaining("archive: stopped").isEmpty(), "the archive stopped cleanly");
 
             final ChainProcess dayTwo = archiveOfSession(chain, dir, "archive-day-2", archiveDir, control, 0, "day-2",
@@ -399,7 +399,20 @@ class ArchiveTest
             assertEquals(4, after.waitFor(2, TimeUnit.MINUTES), "a replay of a deleted session fails (exit 4)");
             assertFalse(after.lastLineContaining("holds no recording of session day-1").isEmpty(),
                 "and says why: " + after.logTail());
-            dayTwo.stop();
+            // tail and export agree with record: exit 4 with the reason, and export leaves no file.
+            final ChainProcess tail = chain.start("tail-day-1-deleted", "tail", "--channel", channel,
+                "--stream-id-base", "2980", "--partitions", Integer.toString(PARTITIONS), "--from", "start",
+                "--replay-only", "--replay-session", "day-1", "--archive-control-channel", control);
+            assertEquals(4, tail.waitFor(2, TimeUnit.MINUTES), "tail of a deleted session: " + tail.logTail());
+            assertFalse(tail.lastLineContaining("holds no recording of session day-1").isEmpty(), tail.logTail());
+            final Path dbn = dir.resolve("day-1.dbn");
+            final ChainProcess export = chain.start("export-day-1-deleted", "export", "--channel", channel,
+                "--stream-id-base", "2980", "--partitions", Integer.toString(PARTITIONS), "--replay-session", "day-1",
+                "--date", "2026-11-27", "--archive-control-channel", control, "--out", dbn.toString());
+            assertEquals(4, export.waitFor(2, TimeUnit.MINUTES), "export of a deleted session: " + export.logTail());
+            assertFalse(export.lastLineContaining("holds no recording of session day-1").isEmpty(), export.logTail());
+            assertFalse(Files.exists(dbn), "no file of a session the archive does not hold");
+            assertEquals(0, dayTwo.stop(), "dayTwo stopped on SIGTERM");
             chain.passed();
         }
     }
@@ -416,10 +429,12 @@ class ArchiveTest
         final Path dbn = dir.resolve("range.dbn.zst");
         final ChainProcess export = chain.start("export", "export", "--channel", "aeron:udp?endpoint=224.0.1.129:29000|" +
             "interface=127.0.0.1|mtu=8192", "--stream-id-base", "2900", "--partitions", Integer.toString(PARTITIONS),
-            "--archive-control-channel", control, "--replay-session", SESSION, "--zone", "UTC",
+            // No --replay-session nor --date: the newest session the archive holds, SESSION, named by its date.
+            "--archive-control-channel", control, "--zone", "UTC",
             "--start", LocalTime.ofNanoOfDay(startTime).toString(), "--end", LocalTime.ofNanoOfDay(endTime).toString(),
             "--zstd", "--out", dbn.toString());
         assertEquals(0, export.waitFor(5, TimeUnit.MINUTES), "export exit code: " + export.logTail());
+        assertFalse(export.lastLineContaining("export: session " + SESSION + ", the newest").isEmpty(), export.logTail());
 
         // What the recording says the range holds: its adds (by order id) and its executions.
         final long dayStart = TimeUnit.SECONDS.toNanos(java.time.LocalDate.parse(SESSION).atStartOfDay(

@@ -185,17 +185,27 @@ final class ChainHarness implements AutoCloseable
         }
     }
 
+    /**
+     * Stop every role still running (SIGTERM, in reverse order) and remove the rings. A role stopped here must exit
+     * 0, as the docs promise (a subscriber with data loss to report exits on its own, before this): the test fails
+     * otherwise, after everything was taken down.
+     */
     public void close() throws Exception
     {
+        final List<String> unclean = new ArrayList<>();
         for (int i = processes.size() - 1; i >= 0; i--)
         {
             final ChainProcess process = processes.get(i);
             if (process.isAlive())
             {
-                process.stop();
+                final int exitCode = process.stop();
+                if (0 != exitCode)
+                {
+                    unclean.add(process.name() + " exited " + exitCode);
+                }
             }
         }
-        if (!passed)
+        if (!passed || !unclean.isEmpty())
         {
             processes.forEach(process -> System.err.println(process.logTail()));
         }
@@ -205,6 +215,10 @@ final class ChainHarness implements AutoCloseable
             {
                 paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
             }
+        }
+        if (passed && !unclean.isEmpty())
+        {
+            fail("after SIGTERM, every role exits 0: " + unclean);
         }
     }
 

@@ -51,7 +51,7 @@ class FeedReliabilityTest
                 assertEquals(expected.books(), Files.readString(chain.books(i)), "subscriber-" + i + " books");
             }
             // The feed handler's own counters show both lines losing packets and filling each other's gaps.
-            feedHandler.stop();
+            assertEquals(0, feedHandler.stop(), "feedHandler stopped on SIGTERM");
             final String stats = feedHandler.lastLineContaining("feed-handler: final");
             System.out.println(stats);
             for (final String line : new String[] {"A", "B"})

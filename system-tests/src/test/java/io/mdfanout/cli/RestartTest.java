@@ -67,7 +67,7 @@ class RestartTest
 
             assertTrue(restarted.lastLineContaining("re-attached to generation").contains("processed through sequence"),
                 "the restarted feed handler re-attached: " + restarted.lastLineContaining("rings:"));
-            restarted.stop();
+            assertEquals(0, restarted.stop(), "restarted stopped on SIGTERM");
             final String stats = restarted.lastLineContaining("feed-handler: final");
             System.out.println(stats);
             final Matcher declared = DECLARED.matcher(stats);
@@ -145,7 +145,7 @@ class RestartTest
             {
                 assertEquals(expected.books(), Files.readString(chain.books(i)), "subscriber-" + i + " books");
             }
-            feedHandler.stop();
+            assertEquals(0, feedHandler.stop(), "feedHandler stopped on SIGTERM");
             final String stats = feedHandler.lastLineContaining("feed-handler: final");
             System.out.println(stats);
             final Matcher stalls = Pattern.compile("ringStalls=(\\d+) stallMessages=(\\d+)").matcher(stats);

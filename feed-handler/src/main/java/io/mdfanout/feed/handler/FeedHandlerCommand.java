@@ -19,6 +19,7 @@ import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.RingSetHeader;
 import io.mdfanout.wire.RoleErrorLog;
+import io.mdfanout.wire.StopSignals;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Labels;
 import org.agrona.CloseHelper;
@@ -272,8 +273,10 @@ public final class FeedHandlerCommand implements Callable<Integer>
 
         final RoleErrorLog errorLog = RoleErrorLog.open(
             config.ringDir(), "feed-handler", (throwable) -> System.err.println("feed-handler: error: " + throwable));
-        // The barrier is closed last: its shutdown hook holds the JVM until everything below is released.
-        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier())
+        // The barrier is closed last: its shutdown hook holds the JVM until everything below is released. SIGTERM and
+        // SIGINT signal it without a JVM shutdown (StopSignals), so the role returns its own exit code.
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+            StopSignals.Registration stopRegistration = StopSignals.onStop(barrier::signal))
         {
             PartitionRingSet rings = null;
             AgentRunner runner = null;

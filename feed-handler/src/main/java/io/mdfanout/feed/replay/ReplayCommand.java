@@ -14,6 +14,7 @@ import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.RoleErrorLog;
+import io.mdfanout.wire.StopSignals;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -171,6 +172,8 @@ public final class ReplayCommand implements Callable<Integer>
             },
             "replay-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        // SIGTERM/SIGINT without a JVM shutdown: the replay stops and returns its own exit code (0, stopped).
+        final StopSignals.Registration stopRegistration = StopSignals.onStop(replayThread::interrupt);
 
         Thread statsThread = null;
         final InMemoryCounters counters = new InMemoryCounters(256);
@@ -250,12 +253,17 @@ public final class ReplayCommand implements Callable<Integer>
             }
             heartbeat.close();
             rings.header().sourceState(io.mdfanout.wire.RingSetHeader.SOURCE_STOPPED);
+            if (ItchFileReplayer.Outcome.INTERRUPTED == outcome && StopSignals.isSignalled())
+            {
+                System.err.println("replay: stopped");
+                return ExitCodes.OK;
+            }
             return ItchFileReplayer.Outcome.COMPLETED == outcome ? ExitCodes.OK : ExitCodes.FAILURE;
         }
         catch (final InterruptedException ex)
         {
             System.err.println("replay: stopped before the first message");
-            return ExitCodes.FAILURE;
+            return StopSignals.isSignalled() ? ExitCodes.OK : ExitCodes.FAILURE;
         }
         catch (final NoSuchFileException ex)
         {
@@ -274,6 +282,7 @@ public final class ReplayCommand implements Callable<Integer>
             {
                 statsThread.interrupt();
             }
+            stopRegistration.close();
             finished.countDown();
             try
             {

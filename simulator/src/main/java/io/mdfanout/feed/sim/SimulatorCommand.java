@@ -3,8 +3,10 @@ package io.mdfanout.feed.sim;
 import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.IdleStrategyType;
+import io.mdfanout.wire.PortCheck;
 import io.mdfanout.wire.PreciseEpochNanoClock;
 import io.mdfanout.wire.RoleErrorLog;
+import io.mdfanout.wire.StopSignals;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -293,6 +295,8 @@ public final class SimulatorCommand implements Callable<Integer>
             }
         }, "simulator-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        // SIGTERM/SIGINT stop the session without a JVM shutdown: the simulator returns its own exit code (0).
+        final StopSignals.Registration stopRegistration = StopSignals.onStop(() -> running = false);
 
         try (SimulatorCounters counters = SimulatorCounters.create())
         {
@@ -311,6 +315,7 @@ public final class SimulatorCommand implements Callable<Integer>
         }
         finally
         {
+            stopRegistration.close();
             stopped.countDown();
             try
             {
@@ -399,6 +404,9 @@ public final class SimulatorCommand implements Callable<Integer>
             throw new IllegalArgumentException("--glimpse-interface, --glimpse-username and --glimpse-password need " +
                 "--glimpse-port");
         }
+        // Before anything is opened: a port another process holds is one line and exit code 3, not a BindException.
+        PortCheck.udp("--retransmit-port", interfaceAddress, retransmitPort);
+        PortCheck.tcp("--glimpse-port", null == glimpseInterface ? interfaceAddress : glimpseInterface, glimpsePort);
         GlimpseServer.validateCredential("--glimpse-username", glimpseUsername, GlimpseServer.MAX_USERNAME_LENGTH);
         GlimpseServer.validateCredential("--glimpse-password", glimpsePassword, GlimpseServer.MAX_PASSWORD_LENGTH);
         if (retransmitHistoryMessages < 1 || retransmitHistoryMessages > MAX_HISTORY_MESSAGES || lingerMs < 0)

@@ -78,19 +78,7 @@ final class ArchiveReplayClient implements AutoCloseable
     {
         if (null == session)
         {
-            final String[] newest = { null };
-            archive.listRecordingsForUri(0, Integer.MAX_VALUE, "", streamId, (controlSessionId, correlationId,
-                recordingId, startTimestamp, stopTimestamp, startPosition, stopPosition, initialTermId,
-                segmentFileLength, termBufferLength, mtuLength, sessionId, stream, strippedChannel, originalChannel,
-                sourceIdentity) ->
-            {
-                final String name = ArchiveSessions.sessionOf(originalChannel);
-                if (null != name)
-                {
-                    newest[0] = name;
-                }
-            });
-            session = newest[0];
+            session = ArchivedSessions.newest(archive, streamId);
         }
         return session;
     }

@@ -406,6 +406,19 @@ public final class FeedSubscriber implements AutoCloseable
     }
 
     /**
+     * Whether a partition's subscription has a connected publisher image: false while no fanout publishes the
+     * partition's stream on the channel (or none reaches this host).
+     *
+     * @param partition a subscribed partition.
+     * @return whether the partition stream is connected.
+     */
+    public boolean isConnected(final int partition)
+    {
+        final Subscription subscription = subscriptions[slotOf(partition)];
+        return null != subscription && subscription.isConnected();
+    }
+
+    /**
      * True once every partition subscription has at least one connected publisher image.
      *
      * @return whether all partition streams are connected.

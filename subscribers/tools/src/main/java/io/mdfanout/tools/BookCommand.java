@@ -77,7 +77,7 @@ public final class BookCommand implements Callable<Integer>
                 final long now = System.nanoTime();
                 if (now >= nextDraw)
                 {
-                    stdout.print(render(books, listener, subscriber, statsLine.next(now)));
+                    stdout.print(render(books, listener, subscriber, statsLine.next(now, session.partitionsWithoutPublisher())));
                     stdout.flush();
                     nextDraw = now + refreshNs;
                 }

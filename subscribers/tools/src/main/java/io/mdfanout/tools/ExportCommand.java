@@ -1,14 +1,20 @@
 package io.mdfanout.tools;
 
+import io.aeron.archive.client.AeronArchive;
+import io.mdfanout.sdk.ArchivedSessions;
 import io.mdfanout.tools.dbn.DbnEncoder;
 import io.mdfanout.tools.dbn.DbnOptions;
+import io.mdfanout.wire.ArchiveSessions;
 import io.mdfanout.wire.ExitCodes;
+import io.mdfanout.wire.Partitioning;
+import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalTime;
@@ -44,7 +50,7 @@ public final class ExportCommand implements Callable<Integer>
     String end;
 
     @Option(names = "--date", description = "The trading day (YYYY-MM-DD) the exchange times count from; absent: " +
-        "the session's name when it is a date.")
+        "the session's name when it is a date (--replay-session, else the newest session the archive holds).")
     String date;
 
     @Option(names = "--zone", defaultValue = "America/New_York", description = "The exchange's time zone.")
@@ -63,7 +69,6 @@ public final class ExportCommand implements Callable<Integer>
     public Integer call()
     {
         final int[] partitions;
-        final DbnOptions options;
         try
         {
             // The whole session is replayed, to its end and with no live stream: the encoder follows every order
@@ -71,6 +76,42 @@ public final class ExportCommand implements Callable<Integer>
             subscriberOptions.replay.from = "start";
             subscriberOptions.replay.replayOnly = true;
             partitions = subscriberOptions.resolvePartitions();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            stderr.println("export: " + ex.getMessage());
+            return ExitCodes.CONFIG;
+        }
+
+        final String control = subscriberOptions.replay.archiveControlChannel;
+        if (null == subscriberOptions.replay.replaySession && null == date)
+        {
+            // The session replayed is the newest the archive holds: ask which, for its date.
+            final int streamId = Partitioning.streamId(subscriberOptions.streamIdBase(), partitions[0]);
+            final String newest;
+            try
+            {
+                newest = newestSession(control, streamId);
+            }
+            catch (final RuntimeException ex)
+            {
+                stderr.println("export: nothing exported: the archive at " + control + " did not say which sessions " +
+                    "it holds: " + ex.getMessage());
+                return ExitCodes.DATA_LOSS;
+            }
+            if (null == newest)
+            {
+                stderr.println("export: nothing exported: the archive at " + control + " holds no session of " +
+                    "stream " + streamId);
+                return ExitCodes.DATA_LOSS;
+            }
+            stderr.println("export: session " + newest + ", the newest the archive holds (--replay-session: another)");
+            subscriberOptions.replay.replaySession = newest;
+        }
+
+        final DbnOptions options;
+        try
+        {
             options = dbnOptions();
         }
         catch (final IllegalArgumentException | DateTimeParseException ex)
@@ -81,6 +122,7 @@ public final class ExportCommand implements Callable<Integer>
 
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS);
         final ToolMetrics metrics = new ToolMetrics("export");
+        boolean replayFailed = false;
         try (DbnEncoder encoder = DbnEncoder.open(options, out);
             ToolSession session = ToolSession.open("export", subscriberOptions, metrics, partitions, encoder, stderr))
         {
@@ -94,16 +136,79 @@ public final class ExportCommand implements Callable<Integer>
                 session.pollOnce();
             }
             encoder.close();
+            if (session.subscriber().isReplayFailed())
+            {
+                // No session of that name, or no archive: there is nothing to export, so no file is left either.
+                replayFailed = true;
+                stderr.println("export: nothing exported: the replay of session " +
+                    subscriberOptions.replay.replaySession + " from " + control + " failed (the reason is above); " +
+                    out + " not written");
+                return ExitCodes.DATA_LOSS;
+            }
             final long gaps = metrics.counters().gaps();
             stdout.println("export: " + out + " " + encoder.stats() + " replayed=" +
                 metrics.counters().replayedMessages() + " gaps=" + gaps + (0 == gaps ? "" : " (holes in the archive: " +
                 metrics.counters().missingMessages() + " messages missing)"));
-            return 0 == gaps && !session.subscriber().isReplayFailed() ? ExitCodes.OK : ExitCodes.DATA_LOSS;
+            if (!session.isRunning())
+            {
+                stderr.println("export: stopped before the end of the session: " + out + " holds what was " +
+                    "replayed until then");
+            }
+            return 0 == gaps ? ExitCodes.OK : ExitCodes.DATA_LOSS;
         }
         catch (final RuntimeException | IOException ex)
         {
             stderr.println("export: " + ex.getMessage());
             return ExitCodes.of(ex);
+        }
+        finally
+        {
+            if (replayFailed)
+            {
+                deleteQuietly(out);
+            }
+        }
+    }
+
+    private String newestSession(final String control, final int streamId)
+    {
+        try (ToolMedia media = ToolMedia.connect(subscriberOptions.aeronDir(), subscriberOptions.idle()))
+        {
+            final IdleStrategy idle = media.pollIdle(subscriberOptions.idle().newIdleStrategy());
+            final AeronArchive.AsyncConnect connect = AeronArchive.asyncConnect(new AeronArchive.Context()
+                .aeron(media.aeron())
+                .ownsAeronClient(false)
+                .controlRequestChannel(control)
+                .controlRequestStreamId(ArchiveSessions.DEFAULT_CONTROL_STREAM_ID)
+                .controlResponseChannel(subscriberOptions.replay.archiveResponseChannel));
+            try
+            {
+                AeronArchive archive;
+                while (null == (archive = connect.poll()))
+                {
+                    idle.idle(0);
+                }
+                try (AeronArchive connected = archive)
+                {
+                    return ArchivedSessions.newest(connected, streamId);
+                }
+            }
+            finally
+            {
+                connect.close();
+            }
+        }
+    }
+
+    private static void deleteQuietly(final Path file)
+    {
+        try
+        {
+            Files.deleteIfExists(file);
+        }
+        catch (final IOException ignore)
+        {
+            // The line above said that nothing was exported.
         }
     }
 
@@ -114,7 +219,7 @@ public final class ExportCommand implements Callable<Integer>
             null != session && session.matches("\\d{4}-\\d{2}-\\d{2}.*") ? LocalDate.parse(session.substring(0, 10)) : null;
         if (null == day)
         {
-            throw new IllegalArgumentException("--date is needed when the session's name (--replay-session) is no date");
+            throw new IllegalArgumentException("--date is needed when the session's name (" + session + ") is no date");
         }
         final ZoneId zoneId = ZoneId.of(zone);
         final long dayStart = TimeUnit.SECONDS.toNanos(day.atStartOfDay(zoneId).toEpochSecond());

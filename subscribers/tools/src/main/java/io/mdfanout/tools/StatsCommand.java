@@ -79,7 +79,7 @@ public final class StatsCommand implements Callable<Integer>
                 final long now = System.nanoTime();
                 if (now >= nextPrint)
                 {
-                    stdout.println(line.next(now));
+                    stdout.println(line.next(now, session.partitionsWithoutPublisher()));
                     nextPrint += intervalNs;
                 }
             }
@@ -116,7 +116,13 @@ public final class StatsCommand implements Callable<Integer>
             this.counters = counters;
         }
 
-        String next(final long nowNs)
+        /**
+         * @param nowNs              {@link System#nanoTime()}.
+         * @param withoutPublisher   subscribed partitions with no connected publisher (then the rates are zero for a
+         *                           reason: {@code noPublisher=} says so).
+         * @return the line.
+         */
+        String next(final long nowNs, final int withoutPublisher)
         {
             final double seconds = Math.max(1e-9, (nowNs - lastNs) / 1e9);
             final long messages = counters.messages();
@@ -129,13 +135,13 @@ public final class StatsCommand implements Callable<Integer>
             return String.format(Locale.ROOT,
                 "messages/s=%.0f packets/s=%.0f messages/packet=%.2f heartbeats=%d gaps=%d missing=%d " +
                 "duplicates=%d malformed=%d stale=%d recoveries=%d abandoned=%d bufferOverflows=%d " +
-                "filtered=%d snapshotPackets=%d oldSession=%d silent=%d",
+                "filtered=%d snapshotPackets=%d oldSession=%d silent=%d noPublisher=%d",
                 deltaMessages / seconds, deltaPackets / seconds,
                 0 == deltaPackets ? 0.0 : (double)deltaMessages / deltaPackets,
                 counters.heartbeats(), counters.gaps(), counters.missingMessages(), counters.duplicatePackets(),
                 counters.malformed(), counters.staleEvents(), counters.recoveries(),
                 counters.recoveryAttemptsAbandoned(), counters.recoveryBufferOverflows(), counters.filteredMessages(),
-                counters.snapshotPackets(), counters.oldSessionPackets(), counters.silentStreams());
+                counters.snapshotPackets(), counters.oldSessionPackets(), counters.silentStreams(), withoutPublisher);
         }
     }
 

@@ -93,6 +93,13 @@ public final class TailCommand implements Callable<Integer>
                 session.pollOnce();
             }
             stdout.flush();
+            if (session.subscriber().isReplayFailed())
+            {
+                // As record and export: a replay that could not give what was asked for is data loss.
+                stderr.println("tail: the replay from " + subscriberOptions.replay.archiveControlChannel +
+                    " failed (the reason is above)");
+                return ExitCodes.DATA_LOSS;
+            }
             return ExitCodes.OK;
         }
         catch (final RuntimeException ex)

@@ -2,22 +2,27 @@ package io.mdfanout.tools;
 
 import io.aeron.Aeron;
 import io.aeron.CncFileDescriptor;
+import io.aeron.CommonContext;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.driver.status.SystemCounterDescriptor;
 import org.agrona.CloseHelper;
+import org.agrona.IoUtil;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The Aeron client of a tool, connected either to an external media driver (--aeron-dir) or to an
  * embedded one launched here: shared threading with the tool's idle strategy ({@link IdleOptions}, the same
  * as its poll thread's), 2 MiB socket buffers and receiver window, and a private temporary directory deleted
- * on close.
+ * on close; one left by a tool that died without closing is deleted by the next tool that starts an embedded driver
+ * ({@link #reclaimLeftovers(File)}).
  */
 public final class ToolMedia implements AutoCloseable
 {
@@ -30,6 +35,11 @@ public final class ToolMedia implements AutoCloseable
         SystemCounterDescriptor.FLOW_CONTROL_OVER_RUNS,
         SystemCounterDescriptor.ERRORS,
     };
+
+    /** Name of an embedded driver's directory: this prefix, the tool's pid, '-', a nano time. */
+    static final String EMBEDDED_DIR_PREFIX = "mdfanout-tools-";
+    /** A driver whose heartbeat is older than this is not running (Aeron's default driver timeout). */
+    private static final long DRIVER_TIMEOUT_MS = 10_000;
 
     private final MediaDriver driver;
     private final Aeron aeron;
@@ -110,8 +120,10 @@ public final class ToolMedia implements AutoCloseable
                 new Aeron.Context().aeronDirectoryName(aeronDir).preTouchMappedMemory(preTouchLogs)));
         }
 
-        final String dir = new File(System.getProperty("java.io.tmpdir"),
-            "mdfanout-tools-" + ProcessHandle.current().pid() + "-" + System.nanoTime()).getAbsolutePath();
+        final File parent = new File(System.getProperty("java.io.tmpdir"));
+        reclaimLeftovers(parent);
+        final String dir = new File(parent,
+            EMBEDDED_DIR_PREFIX + ProcessHandle.current().pid() + "-" + System.nanoTime()).getAbsolutePath();
         final boolean invoker = idleOptions.driverInvoker();
         final MediaDriver driver = MediaDriver.launch(new MediaDriver.Context()
             .aeronDirectoryName(dir)
@@ -143,6 +155,71 @@ public final class ToolMedia implements AutoCloseable
         {
             driver.close();
             throw ex;
+        }
+    }
+
+    /**
+     * Delete the embedded driver directories of tools that died without cleaning up ({@code kill -9}, an OOM kill:
+     * some 50 MiB each, a CnC file and the logs of the images it received): those named for a process that no
+     * longer runs and whose driver's heartbeat stopped. Another tool's running driver (its process alive, or its
+     * heartbeat fresh, as in another pid namespace sharing the directory) is left alone; so is anything not named
+     * as this project names them.
+     *
+     * @param parent where the tools make their directories ({@code java.io.tmpdir}).
+     * @return the directories deleted.
+     */
+    static List<File> reclaimLeftovers(final File parent)
+    {
+        final List<File> reclaimed = new ArrayList<>();
+        final File[] candidates = parent.listFiles((dir, name) -> name.startsWith(EMBEDDED_DIR_PREFIX));
+        if (null == candidates)
+        {
+            return reclaimed;
+        }
+        for (final File candidate : candidates)
+        {
+            final long pid = ownerPid(candidate.getName());
+            if (pid <= 0 || pid == ProcessHandle.current().pid() || ProcessHandle.of(pid).isPresent() ||
+                !candidate.isDirectory() || isDriverActive(candidate))
+            {
+                continue;
+            }
+            IoUtil.delete(candidate, true);
+            if (!candidate.exists())
+            {
+                reclaimed.add(candidate);
+            }
+        }
+        return reclaimed;
+    }
+
+    /** The pid in {@code mdfanout-tools-<pid>-<nanos>}, or -1. */
+    static long ownerPid(final String name)
+    {
+        final int end = name.indexOf('-', EMBEDDED_DIR_PREFIX.length());
+        if (end <= EMBEDDED_DIR_PREFIX.length())
+        {
+            return -1;
+        }
+        try
+        {
+            return Long.parseLong(name.substring(EMBEDDED_DIR_PREFIX.length(), end));
+        }
+        catch (final NumberFormatException ex)
+        {
+            return -1;
+        }
+    }
+
+    private static boolean isDriverActive(final File dir)
+    {
+        try
+        {
+            return CommonContext.isDriverActive(dir, DRIVER_TIMEOUT_MS, (message) -> {});
+        }
+        catch (final RuntimeException ex)
+        {
+            return false; // a CnC file never initialised (killed while starting) or of another Aeron: no driver
         }
     }
 

@@ -23,19 +23,22 @@ final class ToolSession implements AutoCloseable
     private final ToolMetrics metrics;
     private final FeedSubscriber subscriber;
     private final IdleStrategy idle;
+    private final PublisherWatch publisherWatch;
 
     private ToolSession(
         final StopSignal stopSignal,
         final ToolMedia media,
         final ToolMetrics metrics,
         final FeedSubscriber subscriber,
-        final IdleStrategy idle)
+        final IdleStrategy idle,
+        final PublisherWatch publisherWatch)
     {
         this.stopSignal = stopSignal;
         this.media = media;
         this.metrics = metrics;
         this.subscriber = subscriber;
         this.idle = idle;
+        this.publisherWatch = publisherWatch;
     }
 
     /**
@@ -67,8 +70,11 @@ final class ToolSession implements AutoCloseable
             final RoleErrorLog errorLog = options.errorLog(tool);
             final FeedSubscriber subscriber = new FeedSubscriber(metrics.feedSubscriberContext(options)
                 .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(listener));
-            return new ToolSession(
-                stopSignal, media, metrics, subscriber, media.pollIdle(options.idle().newIdleStrategy()));
+            // A replay-only run has no live stream, so no publisher to wait for.
+            final PublisherWatch publisherWatch = options.replayOnly() ? null : new PublisherWatch(
+                tool, options.channel(), options.streamIdBase(), subscriber, stderr, System.nanoTime());
+            return new ToolSession(stopSignal, media, metrics, subscriber,
+                media.pollIdle(options.idle().newIdleStrategy()), publisherWatch);
         }
         catch (final RuntimeException ex)
         {
@@ -107,10 +113,21 @@ final class ToolSession implements AutoCloseable
         return media;
     }
 
-    /** Poll the subscriber once and idle by the work done. */
+    /** Poll the subscriber once and idle by the work done; say so when the partitions have no publisher. */
     void pollOnce()
     {
-        idle.idle(subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT));
+        final int work = subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT);
+        if (null != publisherWatch)
+        {
+            publisherWatch.check(System.nanoTime());
+        }
+        idle.idle(work);
+    }
+
+    /** @return how many partitions had no publisher when last looked at (0 for a replay-only run). */
+    int partitionsWithoutPublisher()
+    {
+        return null == publisherWatch ? 0 : publisherWatch.missing();
     }
 
     /** {@inheritDoc} */
