@@ -90,12 +90,15 @@ class ReRequestTest
                 "127.0.0.1:56350", "--recovery-silence-budget-ms", "2000"));
             chain.fanout("--snapshot-interval-ms", "1000");
             final ChainProcess subscriber = chain.recorders(1).get(0);
-            final ChainProcess simulator = chain.simulator(simulatorArgs(seed, 56301, 56303, 56350,
-                "--drop-a", DROP, "--drop-b", DROP, "--retransmit-silent-after", "100000"));
+            // A shorter session and gap than above: what is shown here is the end of recovery, not its size.
+            final String[] args = simulatorArgs(seed, 56301, 56303, 56350,
+                "--drop-a", "2001:3000", "--drop-b", "2001:3000", "--retransmit-silent-after", "30000");
+            args[java.util.Arrays.asList(args).indexOf("--messages") + 1] = "400000";
+            final ChainProcess simulator = chain.simulator(args);
             assertEquals(0, simulator.waitFor(5, TimeUnit.MINUTES), "simulator exit code");
             final List<Long> served = served(simulator);
-            assertTrue(served.get(3) >= 100_000 && served.get(3) < 100_100,
-                "the server served 100,000 messages (to the end of its last packet), then fell silent: " + served);
+            assertTrue(served.get(3) >= 30_000 && served.get(3) < 30_100,
+                "the server served 30,000 messages (to the end of its last packet), then fell silent: " + served);
             assertTrue(served.get(6) > 0, "and ignored what it was asked after: " + served);
 
             // Without GLIMPSE nothing can rebuild the books: every partition is stale with the loss, and record
@@ -118,7 +121,7 @@ class ReRequestTest
             final long fills = Long.parseLong(lineR.group(4));
             assertEquals(served.get(3), fills + Long.parseLong(lineR.group(3)),
                 "every message the server sent arrived (filling the gap or, asked twice, a duplicate): " + stats);
-            assertTrue(Long.parseLong(declared.group(2)) + fills >= 300_000,
+            assertTrue(Long.parseLong(declared.group(2)) + fills >= 3_000,
                 "the rest of the gap was declared: " + stats);
             chain.passed();
         }
