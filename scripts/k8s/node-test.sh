@@ -300,7 +300,8 @@ threshold = re.compile(r"\s*(>=|<=|==|!=|>|<)\s*[0-9.]+\s*$")
 for line in open(chart + "/rules/mdfanout-rules.yaml"):
     m = re.match(r"^\s*expr:\s*(.+)$", line)
     if m:
-        for side in re.split(r"\s+(?:and|or|unless)\s+", m.group(1).strip()):
+        # Each side of a set operator, with its label matching (on (...), ignoring (...)): a query of its own.
+        for side in re.split(r"\s+(?:and|or|unless)(?:\s+(?:on|ignoring)\s*\([^)]*\))?\s+", m.group(1).strip()):
             side = threshold.sub("", side)
             inner = re.match(r"^absent\((.*)\)$", side)
             queries.append(inner.group(1) if inner else side)

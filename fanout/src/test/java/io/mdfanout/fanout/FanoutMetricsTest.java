@@ -67,6 +67,9 @@ final class FanoutMetricsTest
             assertTrue(lines.contains("mdfanout_fanout_next_stream_sequence{partition=\"0\"} 1.0"), body);
             assertTrue(lines.contains("# TYPE mdfanout_fanout_snapshots_completed_total counter"), body);
             assertTrue(lines.contains("# TYPE mdfanout_fanout_state_orders gauge"), body);
+            assertTrue(lines.contains("# TYPE mdfanout_market_session_state gauge"), body);
+            assertTrue(lines.contains("mdfanout_market_session_state{partition=\"0\",state=\"unknown\"} 1.0"), body);
+            assertTrue(lines.contains("mdfanout_market_session_state{partition=\"1\",state=\"open\"} 0.0"), body);
             assertTrue(lines.contains("mdfanout_fanout_duty_cycle_errors_total 0.0"), body);
             assertTrue(lines.contains("# TYPE mdfanout_fanout_source_status gauge"), body);
             assertTrue(lines.contains("mdfanout_fanout_source_status 0.0"), "rings without a header: unknown " + body);

@@ -1,5 +1,6 @@
 package io.mdfanout.metrics;
 
+import io.mdfanout.wire.MarketSession;
 import org.agrona.collections.Int2ObjectHashMap;
 
 import java.util.ArrayList;
@@ -28,6 +29,7 @@ import static io.mdfanout.wire.MdfanoutCounters.FANOUT_BACK_PRESSURE_EVENTS_TYPE
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_DUTY_CYCLE_ERRORS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_HEARTBEATS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_INVALID_RECORDS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_MARKET_SESSION_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_MAX_MESSAGES_PER_PACKET_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_MESSAGES_PUBLISHED_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_NEXT_STREAM_SEQUENCE_TYPE_ID;
@@ -113,6 +115,7 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_OLD_SESSION_PACKETS_T
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERIES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERY_ATTEMPTS_ABANDONED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERING_PARTITIONS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERY_BUFFER_OVERFLOWS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SILENT_STREAMS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SNAPSHOTS_APPLIED_TYPE_ID;
@@ -121,6 +124,7 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SNAPSHOT_GAPS_TYPE_ID
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SNAPSHOT_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_STALE_BY_REASON_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_STALE_EVENTS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_STALE_PARTITIONS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_REPLAYED_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_REPLAY_SWITCHES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SUBSCRIPTION_ERRORS_TYPE_ID;
@@ -319,6 +323,10 @@ public final class CounterMappings
         partition(rules, FANOUT_SNAPSHOT_BACK_PRESSURE_EVENTS_TYPE_ID,
             "mdfanout_fanout_snapshot_back_pressure_events_total", COUNTER,
             "Snapshot offers refused by back pressure.");
+        rules.add(CounterRule.stateSet(FANOUT_MARKET_SESSION_TYPE_ID, "mdfanout_market_session_state",
+            "The partition's market session after the exchange's last System Event (O pre_session, S pre_market, " +
+            "Q open, M post_market, E closed, C ended; unknown before any): 1 for the current state, 0 for the others.",
+            CounterKey.PARTITION, marketSessionLabels()));
         // The fanout's source, the feed handler writing its rings (fanout-wide).
         plain(rules, FANOUT_SOURCE_STATUS_TYPE_ID, "mdfanout_fanout_source_status", GAUGE,
             "Status of the fanout's source as its heartbeats announce it: 0 unknown, 1 live, 2 lines silent, " +
@@ -382,6 +390,12 @@ public final class CounterMappings
         subscriber(rules, SUBSCRIBER_REPLAYED_MESSAGES_TYPE_ID, "mdfanout_subscriber_replayed_messages_total",
             "Messages delivered from an archive replay, the state before the start point included.");
 
+        add(rules, SUBSCRIBER_STALE_PARTITIONS_TYPE_ID, "mdfanout_subscriber_stale_partitions", GAUGE,
+            CounterKey.SUBSCRIBER, "Partitions stale now: recovering, or their source down (FeedSubscriber.isStale).");
+        add(rules, SUBSCRIBER_RECOVERING_PARTITIONS_TYPE_ID, "mdfanout_subscriber_recovering_partitions", GAUGE,
+            CounterKey.SUBSCRIBER, "Partitions recovering now: messages lost or possibly lost, waiting for a " +
+            "snapshot (FeedSubscriber.isRecovering); stale minus recovering is stale only because the source is down.");
+
         subscriber(rules, BOOK_ORDER_EVENTS_APPLIED_TYPE_ID, "mdfanout_book_order_events_applied_total",
             "Add, execute, cancel, delete and replace events applied to a book.");
         subscriber(rules, BOOK_UNKNOWN_ORDER_REFERENCES_TYPE_ID, "mdfanout_book_unknown_order_references_total",
@@ -420,6 +434,17 @@ public final class CounterMappings
     public static CounterRule find(final int typeId)
     {
         return BY_TYPE_ID.get(typeId);
+    }
+
+    private static String[] marketSessionLabels()
+    {
+        final MarketSession[] states = MarketSession.all();
+        final String[] labels = new String[states.length];
+        for (final MarketSession state : states)
+        {
+            labels[state.value()] = state.label();
+        }
+        return labels;
     }
 
     private static void add(

@@ -17,6 +17,7 @@ public final class CounterRule
     private final CounterKey key;
     private final double scale;
     private final boolean exported;
+    private final String[] states;
 
     private CounterRule(
         final int typeId,
@@ -25,7 +26,8 @@ public final class CounterRule
         final String help,
         final CounterKey key,
         final double scale,
-        final boolean exported)
+        final boolean exported,
+        final String[] states)
     {
         if (exported && MetricKind.COUNTER == kind && !name.endsWith("_total"))
         {
@@ -38,6 +40,7 @@ public final class CounterRule
         this.key = key;
         this.scale = scale;
         this.exported = exported;
+        this.states = states;
     }
 
     static CounterRule exported(
@@ -48,12 +51,19 @@ public final class CounterRule
         final CounterKey key,
         final double scale)
     {
-        return new CounterRule(typeId, name, kind, help, key, scale, true);
+        return new CounterRule(typeId, name, kind, help, key, scale, true, null);
+    }
+
+    static CounterRule stateSet(
+        final int typeId, final String name, final String help, final CounterKey key, final String... states)
+    {
+        return new CounterRule(typeId, name, MetricKind.STATE_SET, help, key, 1.0, true, states.clone());
     }
 
     static CounterRule folded(final int typeId, final String into)
     {
-        return new CounterRule(typeId, into, MetricKind.COUNTER, "folded into " + into, CounterKey.NONE, 1.0, false);
+        return new CounterRule(
+            typeId, into, MetricKind.COUNTER, "folded into " + into, CounterKey.NONE, 1.0, false, null);
     }
 
     /** @return the counter type id this row maps. */
@@ -90,6 +100,27 @@ public final class CounterRule
     public String help()
     {
         return help;
+    }
+
+    /**
+     * @return for a {@link MetricKind#STATE_SET}, the label value of each state, indexed by the counter value that
+     * stands for it (a copy); null for any other kind.
+     */
+    public String[] states()
+    {
+        return null == states ? null : states.clone();
+    }
+
+    /** The number of states of a {@link MetricKind#STATE_SET}, 0 for any other kind. */
+    int stateCount()
+    {
+        return null == states ? 0 : states.length;
+    }
+
+    /** The label value of a state of a {@link MetricKind#STATE_SET}. */
+    String state(final int index)
+    {
+        return states[index];
     }
 
     /** @return the Prometheus label names. */

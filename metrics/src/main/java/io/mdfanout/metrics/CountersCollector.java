@@ -9,6 +9,7 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,6 +71,20 @@ public final class CountersCollector implements MultiCollector
                     .labels(constantLabels.merge(Labels.of("label", label, "type_id", Integer.toString(typeId),
                         "counter_id", Integer.toString(counterId))))
                     .build());
+            }
+            else if (MetricKind.STATE_SET == rule.kind())
+            {
+                final String[] names = Arrays.copyOf(rule.labelNames(), rule.labelNames().length + 1);
+                names[names.length - 1] = "state";
+                final String[] values = Arrays.copyOf(rule.labelValues(keyBuffer), names.length);
+                for (int state = 0; state < rule.stateCount(); state++)
+                {
+                    values[values.length - 1] = rule.state(state);
+                    byRule.get(rule).add(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+                        .value(counterValue == state ? 1 : 0)
+                        .labels(constantLabels.merge(Labels.of(names, values)))
+                        .build());
+                }
             }
             else if (rule.exported())
             {

@@ -7,6 +7,7 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.mdfanout.testing.AllocationWindows;
 import io.mdfanout.wire.BuildInfo;
+import io.mdfanout.wire.MarketSession;
 import io.mdfanout.wire.MdfanoutCounters;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Labels;
@@ -35,6 +36,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_MARKET_SESSION_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_MESSAGES_PUBLISHED_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_SOURCE_HEARTBEAT_AGE_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_GAPS_DECLARED_TYPE_ID;
@@ -110,6 +112,9 @@ class MetricsServerTest
         final AtomicCounter sourceDown = counters.newCounter("mdfanout-sdk tail: stale events: source down",
             SUBSCRIBER_STALE_BY_REASON_TYPE_ID,
             (key) -> MdfanoutCounters.putSubscriberReasonKey(key, "tail", "source down"));
+        final AtomicCounter session = counters.newCounter(
+            "fanout partition=1 market session", FANOUT_MARKET_SESSION_TYPE_ID, (key) -> key.putInt(0, 1));
+        session.setRelease(MarketSession.OPEN.value());
         staleTotal.getAndAddRelease(2);
         sourceAge.setRelease(1_250);
         sourceDown.incrementRelease();
@@ -178,6 +183,17 @@ class MetricsServerTest
                 assertFalse(body.contains("mdfanout_subscriber_stale_events_total{subscriber="),
                     "total folded: " + body);
                 assertTrue(body.contains("mdfanout_unmapped_counter{counter_id="), body);
+                // A state set: one series per state, 1 for the current one.
+                assertTrue(lines.contains("# TYPE mdfanout_market_session_state gauge"), body);
+                assertTrue(lines.contains("mdfanout_market_session_state{partition=\"1\",state=\"open\"} 1.0"), body);
+                for (final MarketSession other : MarketSession.all())
+                {
+                    if (MarketSession.OPEN != other)
+                    {
+                        assertTrue(lines.contains("mdfanout_market_session_state{partition=\"1\",state=\"" +
+                            other.label() + "\"} 0.0"), body);
+                    }
+                }
 
                 assertTrue(lines.contains("mdfanout_ring_capacity_bytes{partition=\"0\"} 4096.0"), body);
                 assertTrue(lines.contains("mdfanout_ring_used_bytes{partition=\"0\"} 112.0"), body);

@@ -109,6 +109,8 @@ public final class MdfanoutCounters
     public static final int FANOUT_STATE_RESETS_TYPE_ID = 3026;
     /** State stores rolled back on open. */
     public static final int FANOUT_STATE_ROLLED_BACK_STORES_TYPE_ID = 3027;
+    /** Gauge: the partition's market session, a {@link MarketSession#value()} (after its last SystemEvent). */
+    public static final int FANOUT_MARKET_SESSION_TYPE_ID = 3028;
 
     /** Snapshots started. */
     public static final int FANOUT_SNAPSHOTS_STARTED_TYPE_ID = 3030;
@@ -366,6 +368,10 @@ public final class MdfanoutCounters
     public static final int SUBSCRIBER_REPLAY_SWITCHES_TYPE_ID = 7001_124;
     /** Messages delivered from an archive replay (priming included). */
     public static final int SUBSCRIBER_REPLAYED_MESSAGES_TYPE_ID = 7001_125;
+    /** Gauge: partitions stale now (recovering, or their source down). */
+    public static final int SUBSCRIBER_STALE_PARTITIONS_TYPE_ID = 7001_126;
+    /** Gauge: partitions recovering now (messages lost or possibly lost; waiting for a snapshot). */
+    public static final int SUBSCRIBER_RECOVERING_PARTITIONS_TYPE_ID = 7001_127;
 
     // SDK order books (key: the subscriber's name).
 

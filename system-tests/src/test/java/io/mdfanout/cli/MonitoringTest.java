@@ -28,6 +28,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -38,8 +39,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * labels, and every query of every dashboard panel and every alert rule must return data (the
  * dashboards' template variables substituted with the chain's namespace, feed and instances, and
  * {@code $__rate_interval} with 1m), as must every variable's {@code label_values} query. promtool
- * checks the rules file and runs its unit tests ({@code mdfanout-rules.test.yaml}: the liveness and stale subscriber
- * alerts on their real durations), and the server itself must load every rule with health "ok".
+ * checks the rules file and runs its unit tests ({@code mdfanout-rules.test.yaml}: the liveness, market-session
+ * and subscriber alerts on their real durations), and the server itself must load every rule with health "ok".
  * <p>
  * Without the chain: every panel has a description, a unit and queries that filter by the
  * namespace, feed and instance variables and use {@code $__rate_interval} for every range; every
@@ -51,7 +52,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * so MdfanoutTargetDown fires for it), a dead feed handler (SIGSTOP: its rings only look idle; its
  * scrapes fail and its series go stale, so MdfanoutTargetDown and MdfanoutMetricsAbsent fire for it;
  * held until the exchange's packets overflow its socket buffer, so that it declares a gap when it
- * resumes) and a silent line (the exchange, here the simulator, stopped). Neither liveness alert fires
+ * resumes; MdfanoutSubscriberSourceDown, which it causes, is held back) and a silent line (the exchange, here the
+ * simulator, stopped, with the market open: MdfanoutSubscriberSourceDown fires too). Neither liveness alert fires
  * on the healthy chain. The server loads the rules at 1/{@value #RULE_TIME_SCALE} of their durations
  * ({@code for:} and range windows) so that this takes seconds, not minutes.
  */
@@ -89,6 +91,8 @@ class MonitoringTest
     private static final Pattern HEADING = Pattern.compile("^#+\\s+(.+?)\\s*$", Pattern.MULTILINE);
     private static final Pattern ABSENT = Pattern.compile("^absent\\((.+)\\)$");
     private static final Pattern RULE_EXPR = Pattern.compile("^\\s*expr:\\s*(.+)$", Pattern.MULTILINE);
+    /** A set operator between two sides of a rule, with its label matching ({@code on (...)}, {@code ignoring (...)}). */
+    private static final String SET_OPERATOR = "\\s+(?:and|or|unless)(?:\\s+(?:on|ignoring)\\s*\\([^)]*\\))?\\s+";
     private static final Pattern THRESHOLD = Pattern.compile("\\s*(>=|<=|==|!=|>|<)\\s*[0-9.]+\\s*$");
     private static final Pattern DURATION = Pattern.compile("(for: |\\[)(\\d+)([sm])");
     private static final Pattern ALERT_STATE = Pattern.compile("\"state\":\"(\\w+)\"");
@@ -111,6 +115,7 @@ class MonitoringTest
     private static final String FANOUT_STALLED = "MdfanoutFanoutStalled";
     private static final String TARGET_DOWN = "MdfanoutTargetDown";
     private static final String METRICS_ABSENT = "MdfanoutMetricsAbsent";
+    private static final String SUBSCRIBER_SOURCE_DOWN = "MdfanoutSubscriberSourceDown";
     /**
      * The fanout is stopped by a signal for several seconds: its embedded driver and its client must not time
      * each other out when both resume (whichever thread runs first would find the other's heartbeat old).
@@ -377,6 +382,8 @@ class MonitoringTest
             awaitAlert(METRICS_ABSENT, FEED_HANDLER_JOB, "firing", 30);
             assertEquals("inactive", alertState(TARGET_DOWN, FANOUT_JOB), "the fanout answers");
             assertEquals("inactive", alertState(METRICS_ABSENT, FANOUT_JOB), "the fanout's series are there");
+            assertNotEquals("firing", alertState(SUBSCRIBER_SOURCE_DOWN, null),
+                "a dead feed handler holds back the subscriber alert it causes: " + get("/api/v1/alerts"));
             // Held long enough for the exchange's packets to overflow the stopped feed handler's socket buffer.
             final long heldNs = TimeUnit.SECONDS.toNanos(5) - (System.nanoTime() - stoppedNs);
             if (heldNs > 0)
@@ -404,12 +411,17 @@ class MonitoringTest
             awaitAlert(LINE_SILENT, null, "firing", 30);
             awaitQuery("mdfanout_fanout_source_status == 2", 10);
             assertEquals("inactive", alertState(FEED_HANDLER_DOWN, null), "silent lines are not a dead feed handler");
+            // The simulator opened the market (System Events O, S, Q): silent lines in market hours leave the
+            // subscribers without data, and that pages.
+            awaitQuery("mdfanout_market_session_state{state=\"open\"} == 1", 10);
+            awaitAlert(SUBSCRIBER_SOURCE_DOWN, SUBSCRIBER_JOB, "firing", 30);
         }
         finally
         {
             simulator.signal("CONT");
         }
         awaitAlert(LINE_SILENT, null, "inactive", 30);
+        awaitAlert(SUBSCRIBER_SOURCE_DOWN, null, "inactive", 30);
         awaitAlert(GAPS_DECLARED, null, "inactive", 60);
         System.out.println("monitoring: silent line alerted and resolved; declared gaps resolved; faults took " +
             TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs) + " s");
@@ -673,7 +685,7 @@ class MonitoringTest
         final Matcher matcher = RULE_EXPR.matcher(Files.readString(RULES));
         while (matcher.find())
         {
-            for (final String side : matcher.group(1).trim().split("\\s+(and|or|unless)\\s+"))
+            for (final String side : matcher.group(1).trim().split(SET_OPERATOR))
             {
                 final String query = THRESHOLD.matcher(side).replaceAll("");
                 final Matcher absent = ABSENT.matcher(query);

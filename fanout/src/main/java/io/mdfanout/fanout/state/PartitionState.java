@@ -17,6 +17,7 @@ import io.mdfanout.sbe.RegShoRestrictionDecoder;
 import io.mdfanout.sbe.Side;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
+import io.mdfanout.wire.MarketSession;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
@@ -74,6 +75,9 @@ public final class PartitionState implements AutoCloseable
     public static final int NONE = -1;
 
     private static final long NO_ATTRIBUTION = 0x20202020L; // four ASCII spaces
+    /** Offset of the event code in a stored SystemEvent (its SBE header included). */
+    private static final int SYSTEM_EVENT_CODE_OFFSET =
+        WireFormat.HEADER_LENGTH + SystemEventDecoder.eventCodeEncodingOffset();
     /** Offset of a price's mantissa within its composite. */
     private static final int PRICE_MANTISSA = Price4Decoder.mantissaEncodingOffset();
 
@@ -584,6 +588,21 @@ public final class PartitionState implements AutoCloseable
     {
         counters.ordersInState().setRelease(memory.getLong(ORDER_COUNT_OFFSET));
         counters.instrumentsWithState().setRelease(memory.getLong(INSTRUMENT_COUNT_OFFSET));
+        counters.marketSession().setRelease(marketSession().value());
+    }
+
+    /**
+     * The partition's market session: the state its last SystemEvent entered ({@link MarketSession}), so the
+     * same after a restart on the state file, and the same as a subscriber's after a snapshot of this state.
+     *
+     * @return the session, {@link MarketSession#UNKNOWN} before any SystemEvent.
+     */
+    public MarketSession marketSession()
+    {
+        final int slot = StateLayout.marketSlotOffset(SYSTEM_EVENT);
+        final long length = memory.getLong(slot);
+        return length > SYSTEM_EVENT_CODE_OFFSET ?
+            MarketSession.afterLastEvent(buffer.getByte(slot + 8 + SYSTEM_EVENT_CODE_OFFSET)) : MarketSession.UNKNOWN;
     }
 
     private void addOrder(

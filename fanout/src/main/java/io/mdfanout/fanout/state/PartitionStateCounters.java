@@ -4,6 +4,7 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_MARKET_SESSION_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_STATE_INSTRUMENTS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_STATE_ORDERS_REJECTED_POOL_FULL_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_STATE_ORDERS_TYPE_ID;
@@ -28,6 +29,7 @@ public final class PartitionStateCounters implements AutoCloseable
     private final AtomicCounter recordsSkippedAfterRestart;
     private final AtomicCounter stateResets;
     private final AtomicCounter rolledBackStores;
+    private final AtomicCounter marketSession;
 
     /**
      * @param countersManager to allocate from (from the thread that owns it).
@@ -53,6 +55,7 @@ public final class PartitionStateCounters implements AutoCloseable
             countersManager,
             FANOUT_STATE_ROLLED_BACK_STORES_TYPE_ID,
             "state stores rolled back on open (unfinished message)");
+        marketSession = newCounter(countersManager, FANOUT_MARKET_SESSION_TYPE_ID, "market session");
     }
 
     private AtomicCounter newCounter(final CountersManager countersManager, final int typeId, final String name)
@@ -116,10 +119,16 @@ public final class PartitionStateCounters implements AutoCloseable
         return rolledBackStores;
     }
 
+    /** @return the partition's market session, a {@link io.mdfanout.wire.MarketSession#value()} (gauge). */
+    public AtomicCounter marketSession()
+    {
+        return marketSession;
+    }
+
     /** Free the counters in their manager. */
     public void close()
     {
         CloseHelper.closeAll(ordersInState, instrumentsWithState, ordersRejectedPoolFull, unknownOrderUpdates,
-            rejectedUpdates, recordsSkippedAfterRestart, stateResets, rolledBackStores);
+            rejectedUpdates, recordsSkippedAfterRestart, stateResets, rolledBackStores, marketSession);
     }
 }

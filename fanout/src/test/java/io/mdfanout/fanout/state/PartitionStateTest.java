@@ -4,6 +4,7 @@ import io.mdfanout.fanout.BookModel;
 import io.mdfanout.fanout.StateMessages;
 import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.testing.AllocationWindows;
+import io.mdfanout.wire.MarketSession;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
@@ -203,6 +204,39 @@ final class PartitionStateTest
     private long stateCounter(final PartitionState state, final String which)
     {
         return PartitionStateTestAccess.counters(state, which);
+    }
+
+    /**
+     * The market session follows the last SystemEvent: its gauge is published with the others, a restart on the
+     * state file keeps it, and the other market-wide messages do not touch it.
+     */
+    @Test
+    void marketSessionFollowsTheLastSystemEventAndSurvivesARestart()
+    {
+        final PartitionState state = open(directory, MAX_ORDERS);
+        assertEquals(MarketSession.UNKNOWN, state.marketSession());
+        assertEquals(MarketSession.UNKNOWN.value(), stateCounter(state, "marketSession"));
+        final SystemEventCode[] day = { SystemEventCode.START_OF_MESSAGES, SystemEventCode.START_OF_SYSTEM_HOURS,
+            SystemEventCode.START_OF_MARKET_HOURS, SystemEventCode.END_OF_MARKET_HOURS };
+        final MarketSession[] expected =
+            { MarketSession.PRE_SESSION, MarketSession.PRE_MARKET, MarketSession.OPEN, MarketSession.POST_MARKET };
+        for (int i = 0; i < day.length; i++)
+        {
+            messages.systemEvent(day[i]); apply(state, null);
+            state.publishGauges();
+            assertEquals(expected[i], state.marketSession(), day[i].name());
+            assertEquals(expected[i].value(), stateCounter(state, "marketSession"), day[i].name());
+        }
+        messages.addOrder(1, 1, true, 100, 10); apply(state, null);
+        state.publishGauges();
+        assertEquals(MarketSession.POST_MARKET, state.marketSession());
+        messages.systemEvent(SystemEventCode.END_OF_SYSTEM_HOURS); apply(state, null);
+        state.close();
+
+        final PartitionState reopened = open(directory, MAX_ORDERS);
+        assertTrue(reopened.wasResumed());
+        assertEquals(MarketSession.CLOSED, reopened.marketSession());
+        assertEquals(MarketSession.CLOSED.value(), stateCounter(reopened, "marketSession"), "published on open");
     }
 
     @Test

@@ -17,6 +17,7 @@ final class PartitionStateTestAccess
             case "rejected" -> counters.rejectedUpdates().get();
             case "skipped" -> counters.recordsSkippedAfterRestart().get();
             case "rolledBack" -> counters.rolledBackStores().get();
+            case "marketSession" -> counters.marketSession().get();
             default -> throw new IllegalArgumentException(which);
         };
     }

@@ -8,6 +8,7 @@ import io.aeron.logbuffer.FragmentHandler;
 import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.wire.ArchiveSessions;
 import io.mdfanout.wire.Defaults;
+import io.mdfanout.wire.MarketSession;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
@@ -80,8 +81,9 @@ public final class FeedSubscriber implements AutoCloseable
             ctx.counters() : new SubscriberCounters(LocalCounters.create(SubscriberCounters.COUNTER_COUNT), channel);
 
         final PacketValidator validator = new PacketValidator();
-        final MessageDispatcher dispatcher = new MessageDispatcher(ctx.listener(), counters, ctx.errorHandler());
         final PartitionStream[] streams = new PartitionStream[partitions.length];
+        final MessageDispatcher dispatcher =
+            new MessageDispatcher(ctx.listener(), counters, ctx.errorHandler(), streams);
         // Replay only there is no live stream, so no snapshot to recover from: a hole is reported as a gap.
         final boolean recovery = ctx.recoveryEnabled() && (null == ctx.replayFrom() || ctx.replayToLive());
         this.recoveries = recovery ? new PartitionRecovery[partitions.length] : null;
@@ -222,7 +224,29 @@ public final class FeedSubscriber implements AutoCloseable
                 workCount += recoveries[slot].doWork(now, fragmentLimit);
             }
         }
+        publishStaleGauges();
         return workCount;
+    }
+
+    /** The gauges of partitions stale and recovering now, as {@link #isStale} and {@link #isRecovering} say. */
+    private void publishStaleGauges()
+    {
+        int stale = 0;
+        int recovering = 0;
+        for (int slot = 0; slot < partitions.length; slot++)
+        {
+            final PartitionStream stream = sequencer.stream(slot);
+            if (stream.isRecovering())
+            {
+                recovering++;
+                stale++;
+            }
+            else if (stream.sourceDown)
+            {
+                stale++;
+            }
+        }
+        counters.stalePartitions(stale, recovering);
     }
 
     /**
@@ -344,6 +368,19 @@ public final class FeedSubscriber implements AutoCloseable
     public SourceStatus sourceStatus(final int partition)
     {
         return sequencer.stream(slotOf(partition)).sourceStatus;
+    }
+
+    /**
+     * The partition's market session: the state its exchange's last System Event entered, live or from the last
+     * snapshot it recovered from (which carries the market's last System Event). The fanout exports the same state
+     * as {@code mdfanout_market_session_state}.
+     *
+     * @param partition a subscribed partition.
+     * @return the session; {@link MarketSession#UNKNOWN} before any System Event reached the partition.
+     */
+    public MarketSession marketSession(final int partition)
+    {
+        return sequencer.stream(slotOf(partition)).marketSession;
     }
 
     /**

@@ -40,6 +40,7 @@ final class MessageDispatcher
     private final MarketDataListener listener;
     private final SubscriberCounters counters;
     private final ErrorHandler errorHandler;
+    private final PartitionStream[] streams;
 
     private final MessageContext context = new MessageContext();
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
@@ -66,11 +67,15 @@ final class MessageDispatcher
     private final SnapshotOrderDecoder snapshotOrder = new SnapshotOrderDecoder();
 
     MessageDispatcher(
-        final MarketDataListener listener, final SubscriberCounters counters, final ErrorHandler errorHandler)
+        final MarketDataListener listener,
+        final SubscriberCounters counters,
+        final ErrorHandler errorHandler,
+        final PartitionStream[] streams)
     {
         this.listener = listener;
         this.counters = counters;
         this.errorHandler = errorHandler;
+        this.streams = streams;
     }
 
     /**
@@ -230,7 +235,9 @@ final class MessageDispatcher
                     listener.onGapNotice(context, gapNotice.wrap(buffer, blockOffset, blockLength, version));
                     break;
                 case SystemEventDecoder.TEMPLATE_ID:
-                    listener.onSystemEvent(context, systemEvent.wrap(buffer, blockOffset, blockLength, version));
+                    systemEvent.wrap(buffer, blockOffset, blockLength, version);
+                    onSystemEvent(context.partition(), systemEvent.eventCodeRaw());
+                    listener.onSystemEvent(context, systemEvent);
                     break;
                 case InstrumentDirectoryDecoder.TEMPLATE_ID:
                     listener.onInstrumentDirectory(
@@ -297,6 +304,22 @@ final class MessageDispatcher
         catch (final RuntimeException ex)
         {
             onListenerError(ex);
+        }
+    }
+
+    /**
+     * The partition's market session moves on its System Events, live or a snapshot's (the last one of the market,
+     * sent with the snapshot's state): before the listener hears of it, so that the listener reads the new state.
+     */
+    private void onSystemEvent(final int partition, final byte eventCode)
+    {
+        for (final PartitionStream stream : streams)
+        {
+            if (stream.partition == partition)
+            {
+                stream.marketSession = stream.marketSession.onSystemEvent(eventCode);
+                return;
+            }
         }
     }
 

@@ -40,7 +40,7 @@ public final class PacketStreamDecoder
             streams[slot] = new PartitionStream(partitions[slot]);
         }
         this.sequencer = new StreamSequencer(
-            streams, new PacketValidator(), new MessageDispatcher(listener, counters, errorHandler), counters, null);
+            streams, new PacketValidator(), new MessageDispatcher(listener, counters, errorHandler, streams), counters, null);
         sequencer.now(System.nanoTime());
     }
 

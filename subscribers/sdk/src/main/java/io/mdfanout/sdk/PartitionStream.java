@@ -1,6 +1,7 @@
 package io.mdfanout.sdk;
 
 import io.mdfanout.sbe.SourceStatus;
+import io.mdfanout.wire.MarketSession;
 
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
@@ -58,6 +59,9 @@ final class PartitionStream
     long recoverySnapshotId;
     /** The lastStreamSequence of the SnapshotBegin of {@link #recoverySnapshotId}. */
     long recoverySnapshotSequence;
+
+    // The trading day, from the partition's System Events (a snapshot's last one included).
+    MarketSession marketSession = MarketSession.UNKNOWN;
 
     // Liveness.
     long lastActivityNs;

@@ -19,6 +19,7 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_MISSING_MESSAGES_TYPE
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_OLD_SESSION_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERIES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERING_PARTITIONS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERY_ATTEMPTS_ABANDONED_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERY_BUFFER_OVERFLOWS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SILENT_STREAMS_TYPE_ID;
@@ -28,6 +29,7 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SNAPSHOT_GAPS_TYPE_ID
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SNAPSHOT_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_STALE_BY_REASON_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_STALE_EVENTS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_STALE_PARTITIONS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_REPLAYED_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_REPLAY_SWITCHES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SUBSCRIPTION_ERRORS_TYPE_ID;
@@ -39,7 +41,7 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SUBSCRIPTION_ERRORS_T
 public final class SubscriberCounters implements AutoCloseable
 {
     /** How many counters one instance allocates. */
-    public static final int COUNTER_COUNT = 25 + MalformedReason.values().length + StaleReason.values().length;
+    public static final int COUNTER_COUNT = 27 + MalformedReason.values().length + StaleReason.values().length;
 
     private final AtomicCounter packets;
     private final AtomicCounter messages;
@@ -67,6 +69,8 @@ public final class SubscriberCounters implements AutoCloseable
     private final AtomicCounter subscriptionErrors;
     private final AtomicCounter replaySwitches;
     private final AtomicCounter replayedMessages;
+    private final AtomicCounter stalePartitions;
+    private final AtomicCounter recoveringPartitions;
 
     /**
      * Allocate the counters from a counters manager.
@@ -148,6 +152,10 @@ public final class SubscriberCounters implements AutoCloseable
             countersManager, prefix + "replay switches to live", SUBSCRIBER_REPLAY_SWITCHES_TYPE_ID, name);
         replayedMessages = newCounter(
             countersManager, prefix + "messages replayed from the archive", SUBSCRIBER_REPLAYED_MESSAGES_TYPE_ID, name);
+        stalePartitions = newCounter(
+            countersManager, prefix + "partitions stale now", SUBSCRIBER_STALE_PARTITIONS_TYPE_ID, name);
+        recoveringPartitions = newCounter(
+            countersManager, prefix + "partitions recovering now", SUBSCRIBER_RECOVERING_PARTITIONS_TYPE_ID, name);
     }
 
     private static AtomicCounter newCounter(
@@ -323,6 +331,29 @@ public final class SubscriberCounters implements AutoCloseable
         return replayedMessages.get();
     }
 
+    /**
+     * Partitions stale now, as {@code FeedSubscriber.isStale} says (recovering, or their source down): a gauge, unlike
+     * {@link #staleEvents()}, so that an alert sees a partition that stays stale for as long as it stays stale.
+     *
+     * @return partitions stale at the last poll.
+     */
+    public long stalePartitions()
+    {
+        return stalePartitions.get();
+    }
+
+    /** @return partitions recovering at the last poll ({@code FeedSubscriber.isRecovering}): a gauge. */
+    public long recoveringPartitions()
+    {
+        return recoveringPartitions.get();
+    }
+
+    void stalePartitions(final int stale, final int recovering)
+    {
+        stalePartitions.setRelease(stale);
+        recoveringPartitions.setRelease(recovering);
+    }
+
     void onReplaySwitch()
     {
         replaySwitches.incrementRelease();
@@ -450,7 +481,7 @@ public final class SubscriberCounters implements AutoCloseable
         CloseHelper.closeAll(malformedByReason);
         CloseHelper.closeAll(staleEvents, recoveries, recoveryAttemptsAbandoned, snapshotsApplied, snapshotsIgnored,
             recoveryBufferOverflows, filteredMessages, snapshotPackets, snapshotGaps, malformedSnapshotPackets,
-            oldSessionPackets, silentStreams, subscriptionErrors);
+            oldSessionPackets, silentStreams, subscriptionErrors, stalePartitions, recoveringPartitions);
         CloseHelper.closeAll(staleByReason);
     }
 

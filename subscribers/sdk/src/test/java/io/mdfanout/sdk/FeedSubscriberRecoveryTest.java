@@ -1,5 +1,6 @@
 package io.mdfanout.sdk;
 
+import io.mdfanout.wire.MarketSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -89,10 +90,20 @@ class FeedSubscriberRecoveryTest
                 assertTrue(late.isStale(PARTITION));
                 assertEquals(List.of("STALE 0 LATE_JOIN 1501"), lateListener.events);
                 assertTrue(lateListener.books.dump().isEmpty(), "nothing delivered while stale");
+                assertEquals(1, late.counters().stalePartitions(), "a gauge of partitions stale now");
+                assertEquals(1, late.counters().recoveringPartitions());
+                assertEquals(MarketSession.UNKNOWN, late.marketSession(PARTITION), "joined after the start of messages");
+                assertEquals(MarketSession.PRE_SESSION, full.marketSession(PARTITION));
+                assertEquals(0, full.counters().stalePartitions());
 
                 final MarketScript.State reference = MarketScript.stateAfter(messages, 2000);
                 snapshotUntilRecovered(feed.snapshots, late,
                     id -> StreamPublisher.snapshot(PARTITION, id, feed.incremental.sessionId(), reference, 2000));
+
+                assertEquals(MarketSession.PRE_SESSION, late.marketSession(PARTITION),
+                    "the snapshot's last System Event, restored by the recovery");
+                assertEquals(0, late.counters().stalePartitions(), "recovered: stale no more");
+                assertEquals(0, late.counters().recoveringPartitions());
 
                 feed.incremental.send(messages.subList(2000, 3000), 5);
                 pollUntil(() -> late.expectedSequence(PARTITION) == 3001 && full.expectedSequence(PARTITION) == 3001,
@@ -112,6 +123,8 @@ class FeedSubscriberRecoveryTest
                 assertTrue(lateListener.snapshotMessages > 0);
                 assertEquals(List.of(), fullListener.events);
                 assertEquals(0, full.counters().staleEvents());
+                assertEquals(MarketSession.ENDED, late.marketSession(PARTITION), "end of messages, live");
+                assertEquals(MarketSession.ENDED, full.marketSession(PARTITION));
             }
         }
     }

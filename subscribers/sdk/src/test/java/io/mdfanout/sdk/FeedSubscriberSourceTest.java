@@ -76,6 +76,8 @@ class FeedSubscriberSourceTest
             assertTrue(subscriber.isStale(PARTITION));
             assertFalse(subscriber.isRecovering(PARTITION), "nothing of the stream is missing");
             assertEquals(SourceStatus.FEED_HANDLER_DOWN, subscriber.sourceStatus(PARTITION));
+            assertEquals(1, subscriber.counters().stalePartitions(), "stale now, because of its source");
+            assertEquals(0, subscriber.counters().recoveringPartitions());
 
             clock.advance(TimeUnit.MILLISECONDS.toNanos(700));
             heartbeat(incremental, subscriber, SourceStatus.FEED_HANDLER_DOWN);
@@ -87,6 +89,7 @@ class FeedSubscriberSourceTest
                 "snapshot id 0: recovered without a snapshot, through the last sequence delivered");
             assertEquals(List.of(TimeUnit.MILLISECONDS.toNanos(700)), listener.staleForNanos);
             assertFalse(subscriber.isStale(PARTITION));
+            assertEquals(0, subscriber.counters().stalePartitions());
 
             incremental.send(messages.subList(100, 200), 5);
             TestMedia.pollUntil(subscriber, () -> subscriber.expectedSequence(PARTITION) == 201);
@@ -160,6 +163,8 @@ class FeedSubscriberSourceTest
             heartbeat(feed.incremental, subscriber, SourceStatus.FEED_HANDLER_DOWN);
             assertEquals(List.of("STALE 0 SOURCE_DOWN 101", "STALE 0 GAP 111"), listener.events);
             assertTrue(subscriber.isRecovering(PARTITION));
+            assertEquals(1, subscriber.counters().stalePartitions(), "one partition, stale for two reasons");
+            assertEquals(1, subscriber.counters().recoveringPartitions());
 
             final MarketScript.State at110 = MarketScript.stateAfter(messages, 110);
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -178,6 +183,8 @@ class FeedSubscriberSourceTest
             }
             assertEquals(1, subscriber.counters().snapshotsApplied());
             assertTrue(subscriber.isStale(PARTITION), "the books are right again, but the source is still down");
+            assertEquals(1, subscriber.counters().stalePartitions());
+            assertEquals(0, subscriber.counters().recoveringPartitions());
             assertEquals(0, subscriber.counters().recoveries());
             assertEquals(at110.dump(), listener.books.dump());
 
