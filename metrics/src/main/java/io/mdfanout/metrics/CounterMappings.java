@@ -115,6 +115,7 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_OLD_SESSION_PACKETS_T
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERIES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERY_ATTEMPTS_ABANDONED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_EXCHANGE_GAP_PARTITIONS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERING_PARTITIONS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERY_BUFFER_OVERFLOWS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SILENT_STREAMS_TYPE_ID;
@@ -395,6 +396,10 @@ public final class CounterMappings
         add(rules, SUBSCRIBER_RECOVERING_PARTITIONS_TYPE_ID, "mdfanout_subscriber_recovering_partitions", GAUGE,
             CounterKey.SUBSCRIBER, "Partitions recovering now: messages lost or possibly lost, waiting for a " +
             "snapshot (FeedSubscriber.isRecovering); stale minus recovering is stale only because the source is down.");
+        add(rules, SUBSCRIBER_EXCHANGE_GAP_PARTITIONS_TYPE_ID, "mdfanout_subscriber_exchange_gap_partitions", GAUGE,
+            CounterKey.SUBSCRIBER, "Partitions whose session lost exchange messages for good (a GapNotice: stale " +
+            "EXCHANGE_GAP, FeedSubscriber.hasExchangeGap): their books, and the fanout's snapshots, lack them until " +
+            "the next session.");
 
         subscriber(rules, BOOK_ORDER_EVENTS_APPLIED_TYPE_ID, "mdfanout_book_order_events_applied_total",
             "Add, execute, cancel, delete and replace events applied to a book.");

@@ -372,6 +372,8 @@ public final class MdfanoutCounters
     public static final int SUBSCRIBER_STALE_PARTITIONS_TYPE_ID = 7001_126;
     /** Gauge: partitions recovering now (messages lost or possibly lost; waiting for a snapshot). */
     public static final int SUBSCRIBER_RECOVERING_PARTITIONS_TYPE_ID = 7001_127;
+    /** Gauge: partitions whose session lost exchange messages for good (a GapNotice: stale EXCHANGE_GAP). */
+    public static final int SUBSCRIBER_EXCHANGE_GAP_PARTITIONS_TYPE_ID = 7001_128;
 
     // SDK order books (key: the subscriber's name).
 

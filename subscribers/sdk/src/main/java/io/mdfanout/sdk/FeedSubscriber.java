@@ -233,9 +233,14 @@ public final class FeedSubscriber implements AutoCloseable
     {
         int stale = 0;
         int recovering = 0;
+        int exchangeGap = 0;
         for (int slot = 0; slot < partitions.length; slot++)
         {
             final PartitionStream stream = sequencer.stream(slot);
+            if (stream.exchangeGap)
+            {
+                exchangeGap++;
+            }
             if (stream.isRecovering())
             {
                 recovering++;
@@ -246,7 +251,7 @@ public final class FeedSubscriber implements AutoCloseable
                 stale++;
             }
         }
-        counters.stalePartitions(stale, recovering);
+        counters.stalePartitions(stale, recovering, exchangeGap);
     }
 
     /**

@@ -19,6 +19,7 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_MISSING_MESSAGES_TYPE
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_OLD_SESSION_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERIES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_EXCHANGE_GAP_PARTITIONS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERING_PARTITIONS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERY_ATTEMPTS_ABANDONED_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERY_BUFFER_OVERFLOWS_TYPE_ID;
@@ -41,7 +42,7 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SUBSCRIPTION_ERRORS_T
 public final class SubscriberCounters implements AutoCloseable
 {
     /** How many counters one instance allocates. */
-    public static final int COUNTER_COUNT = 27 + MalformedReason.values().length + StaleReason.values().length;
+    public static final int COUNTER_COUNT = 28 + MalformedReason.values().length + StaleReason.values().length;
 
     private final AtomicCounter packets;
     private final AtomicCounter messages;
@@ -70,6 +71,7 @@ public final class SubscriberCounters implements AutoCloseable
     private final AtomicCounter replaySwitches;
     private final AtomicCounter replayedMessages;
     private final AtomicCounter stalePartitions;
+    private final AtomicCounter exchangeGapPartitions;
     private final AtomicCounter recoveringPartitions;
 
     /**
@@ -156,6 +158,8 @@ public final class SubscriberCounters implements AutoCloseable
             countersManager, prefix + "partitions stale now", SUBSCRIBER_STALE_PARTITIONS_TYPE_ID, name);
         recoveringPartitions = newCounter(
             countersManager, prefix + "partitions recovering now", SUBSCRIBER_RECOVERING_PARTITIONS_TYPE_ID, name);
+        exchangeGapPartitions = newCounter(countersManager, prefix + "partitions with exchange messages lost for good",
+            SUBSCRIBER_EXCHANGE_GAP_PARTITIONS_TYPE_ID, name);
     }
 
     private static AtomicCounter newCounter(
@@ -348,10 +352,17 @@ public final class SubscriberCounters implements AutoCloseable
         return recoveringPartitions.get();
     }
 
-    void stalePartitions(final int stale, final int recovering)
+    /** @return partitions whose session lost exchange messages for good ({@code FeedSubscriber.hasExchangeGap}). */
+    public long exchangeGapPartitions()
+    {
+        return exchangeGapPartitions.get();
+    }
+
+    void stalePartitions(final int stale, final int recovering, final int exchangeGap)
     {
         stalePartitions.setRelease(stale);
         recoveringPartitions.setRelease(recovering);
+        exchangeGapPartitions.setRelease(exchangeGap);
     }
 
     void onReplaySwitch()
@@ -481,7 +492,8 @@ public final class SubscriberCounters implements AutoCloseable
         CloseHelper.closeAll(malformedByReason);
         CloseHelper.closeAll(staleEvents, recoveries, recoveryAttemptsAbandoned, snapshotsApplied, snapshotsIgnored,
             recoveryBufferOverflows, filteredMessages, snapshotPackets, snapshotGaps, malformedSnapshotPackets,
-            oldSessionPackets, silentStreams, subscriptionErrors, stalePartitions, recoveringPartitions);
+            oldSessionPackets, silentStreams, subscriptionErrors, stalePartitions, recoveringPartitions,
+            exchangeGapPartitions);
         CloseHelper.closeAll(staleByReason);
     }
 
