@@ -138,25 +138,8 @@ public final class GapList
      */
     public int indexOf(final long sequence)
     {
-        int low = 0;
-        int high = count - 1;
-        while (low <= high)
-        {
-            final int mid = (low + high) >>> 1;
-            if (last[mid] < sequence)
-            {
-                low = mid + 1;
-            }
-            else if (first[mid] > sequence)
-            {
-                high = mid - 1;
-            }
-            else
-            {
-                return mid;
-            }
-        }
-        return -1;
+        final int i = firstEndingAtOrAfter(sequence);
+        return i < count && first[i] <= sequence ? i : -1;
     }
 
     /**
@@ -307,6 +290,20 @@ public final class GapList
      */
     public int indexOfUndeclaredFrom(final long sequence)
     {
+        final int low = firstEndingAtOrAfter(sequence);
+        for (int i = low; i < count; i++)
+        {
+            if (!declared[i])
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Binary search: the first gap whose last sequence is at or after {@code sequence} ({@link #count()} if none). */
+    private int firstEndingAtOrAfter(final long sequence)
+    {
         int low = 0;
         int high = count - 1;
         while (low <= high)
@@ -321,13 +318,6 @@ public final class GapList
                 high = mid - 1;
             }
         }
-        for (int i = low; i < count; i++)
-        {
-            if (!declared[i])
-            {
-                return i;
-            }
-        }
-        return -1;
+        return low;
     }
 }

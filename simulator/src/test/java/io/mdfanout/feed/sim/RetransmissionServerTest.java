@@ -239,34 +239,31 @@ class RetransmissionServerTest
     /** Polls the server and receives every reply for {@code ms} milliseconds. */
     private List<byte[]> receiveFor(final long ms) throws IOException
     {
-        final List<byte[]> packets = new ArrayList<>();
-        final ByteBuffer buffer = ByteBuffer.allocate(65_536);
-        final long deadline = System.nanoTime() + ms * 1_000_000L;
-        while (System.nanoTime() < deadline)
-        {
-            server.poll();
-            buffer.clear();
-            if (null == client.receive(buffer))
-            {
-                Thread.onSpinWait();
-                continue;
-            }
-            buffer.flip();
-            final byte[] packet = new byte[buffer.remaining()];
-            buffer.get(packet);
-            packets.add(packet);
-        }
-        return packets;
+        return receive(ms, Long.MAX_VALUE);
     }
 
     /** Polls the server and receives replies until they hold the given number of messages (or 200 ms, for 0). */
     private List<byte[]> receive(final int expectedMessages) throws IOException
     {
+        final List<byte[]> packets = receive(0 == expectedMessages ? 200 : 5_000,
+            0 == expectedMessages ? Long.MAX_VALUE : expectedMessages);
+        long received = 0;
+        for (final byte[] packet : packets)
+        {
+            received += ByteBuffer.wrap(packet).getShort(18) & 0xFFFF;
+        }
+        assertEquals(expectedMessages, received, "messages received");
+        return packets;
+    }
+
+    /** Polls the server and receives replies for at most {@code ms}, until they hold {@code messages} messages. */
+    private List<byte[]> receive(final long ms, final long messages) throws IOException
+    {
         final List<byte[]> packets = new ArrayList<>();
         final ByteBuffer buffer = ByteBuffer.allocate(65_536);
-        int received = 0;
-        final long deadline = System.nanoTime() + (0 == expectedMessages ? 200_000_000L : 5_000_000_000L);
-        while (System.nanoTime() < deadline && (0 == expectedMessages || received < expectedMessages))
+        long received = 0;
+        final long deadline = System.nanoTime() + ms * 1_000_000L;
+        while (System.nanoTime() < deadline && received < messages)
         {
             server.poll();
             buffer.clear();
@@ -281,7 +278,6 @@ class RetransmissionServerTest
             packets.add(packet);
             received += ByteBuffer.wrap(packet).getShort(18) & 0xFFFF;
         }
-        assertEquals(expectedMessages, received, "messages received");
         return packets;
     }
 }
