@@ -8,6 +8,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,8 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The SDK's decode path from arbitrary bytes: what a {@link FeedSubscriber} does with every Aeron message it polls
  * from a partition's incremental and snapshot streams (validation, sequencing, gaps, recovery from a snapshot,
  * dispatch to typed callbacks) into order books, without Aeron. Properties: nothing throws out of it (malformed
- * messages are counted by reason), the books never throw either, every input finishes (within 10 s),
- * and what it allocates is bounded (the recovery buffer and filter once, the books' growth with the orders).
+ * messages are counted by reason), nothing is read outside an Aeron message (each is handed in a buffer of its own
+ * length, Agrona's bounds checks on), the books never throw either, every input finishes (within 10 s), and what it
+ * allocates is bounded (the recovery buffer and filter once, the books' growth with the orders).
  * <p>
  * An input is a series of Aeron messages, each a control byte, a 2-byte big-endian length and that many bytes (fewer
  * at the end of the input). The control byte: bit 0 the snapshot stream (else the incremental one), bit 1 the
@@ -66,7 +68,7 @@ class PacketDecodingFuzzTest
         final SubscriberCounters counters =
             new SubscriberCounters(LocalCounters.create(SubscriberCounters.COUNTER_COUNT), "fuzz");
         final long allocated;
-        int messages;
+        final int messages;
 
         Run(final byte[] input)
         {
@@ -87,18 +89,26 @@ class PacketDecodingFuzzTest
                 }
             }
             final StreamSequencer sequencer = new StreamSequencer(streams, validator, dispatcher, counters, null);
-            final UnsafeBuffer buffer = new UnsafeBuffer(input);
-
-            final long allocatedBefore = allocatedBytes();
+            // Each message in a buffer of its own length: a read past its end fails (Agrona's bounds checks), as it
+            // would not in a term buffer where the next message follows.
+            final List<UnsafeBuffer> messages = new ArrayList<>();
+            final List<Integer> controls = new ArrayList<>();
             int position = 0;
-            long nowNs = 0;
             while (position + 3 <= input.length)
             {
-                final int control = input[position];
                 final int length = Math.min((input[position + 1] & 0xFF) << 8 | input[position + 2] & 0xFF,
                     input.length - position - 3);
-                final int offset = position + 3;
-                position = offset + length;
+                controls.add((int)input[position]);
+                messages.add(new UnsafeBuffer(Arrays.copyOfRange(input, position + 3, position + 3 + length)));
+                position += 3 + length;
+            }
+
+            final long allocatedBefore = allocatedBytes();
+            long nowNs = 0;
+            for (int i = 0; i < messages.size(); i++)
+            {
+                final int control = controls.get(i);
+                final UnsafeBuffer message = messages.get(i);
                 final int slot = (control >> 1) & 1;
                 final int sessionId = (control >> 2) & 3;
                 nowNs += 1_000_000;
@@ -109,14 +119,14 @@ class PacketDecodingFuzzTest
                 }
                 if ((control & 1) == 0)
                 {
-                    sequencer.onMessage(slot, sessionId, buffer, offset, length);
+                    sequencer.onMessage(slot, sessionId, message, 0, message.capacity());
                 }
                 else if (recovery)
                 {
-                    streams[slot].recovery.onSnapshotMessage(sessionId, buffer, offset, length);
+                    streams[slot].recovery.onSnapshotMessage(sessionId, message, 0, message.capacity());
                 }
-                messages++;
             }
+            this.messages = messages.size();
             allocated = allocatedBytes() - allocatedBefore;
         }
     }
