@@ -15,7 +15,8 @@ SOURCES := $(shell find pom.xml schemas metrics affinity itch simulator feed-han
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
 	@echo "make test   - run every test (unit, integration over real Aeron multicast, container image smoke test)"
-	@echo "make fuzz   - fuzz the MoldUDP64/ITCH decoders and capture readers for longer (FUZZ_INPUTS, default 50M per property)"
+	@echo "make fuzz   - fuzz the MoldUDP64/ITCH decoders and capture readers for longer (FUZZ_INPUTS, default 50M per property),"
+	@echo "              then each Jazzer target (JAZZER_TARGETS) for FUZZ_SECONDS (default 300); findings land in its corpus"
 	@echo "make build  - build the distribution (cli/target/mdfanout.jar + cli/target/lib, launcher bin/mdfanout)"
 	@echo "make image  - build the container image IMAGE (default $(IMAGE)) with docker, or podman without a docker daemon;"
 	@echo "              LOCAL_BASES=1: no pulls, local base images made from this machine's JDK, Maven and ~/.m2 (podman)"
@@ -105,9 +106,18 @@ demo: build
 
 # make test already fuzzes about 1.4M inputs; this is the long run, on demand.
 FUZZ_INPUTS ?= 50000000
+# The coverage-guided (Jazzer) fuzz tests, module:class, each fuzzed for FUZZ_SECONDS in a JVM of its own (Jazzer fuzzes
+# one @FuzzTest per run); in every other test run they replay their committed corpus only (docs/OPERATIONS.md).
+FUZZ_SECONDS ?= 300
+JAZZER_TARGETS ?= subscribers/sdk:PacketDecodingFuzzTest feed-handler:GlimpseClientFuzzTest archive:SessionCatalogFuzzTest
 fuzz: toolchain
 	$(MVN) $(MVN_FLAGS) -q install -DskipTests
 	$(MVN) $(MVN_FLAGS) -pl feed-handler test -Dtest='*FuzzTest' -Dfuzz.tries=$(FUZZ_INPUTS) -Dsurefire.failIfNoSpecifiedTests=false
+	@for target in $(JAZZER_TARGETS); do \
+	  echo "fuzz: $$target for $(FUZZ_SECONDS) s (Jazzer)"; \
+	  JAZZER_FUZZ=1 $(MVN) $(MVN_FLAGS) -pl $${target%%:*} test -Dtest=$${target##*:} -Djazzer.max_duration=$(FUZZ_SECONDS)s \
+	    -Dsurefire.failIfNoSpecifiedTests=false || exit 1; \
+	done
 
 # ---- container image (Dockerfile; scripts in scripts/image) --------------------------------------
 # Build arguments, empty = the Dockerfile's defaults: IMAGE_BASE (Java 17 runtime image),

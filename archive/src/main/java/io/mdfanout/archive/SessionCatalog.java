@@ -35,6 +35,14 @@ final class SessionCatalog implements AutoCloseable
     private final FileChannel channel;
     private final List<String> lines = new ArrayList<>();
 
+    /**
+     * Opens (or creates) the catalog of an archive directory and reads what it lists.
+     *
+     * @param archiveDir the archive's directory.
+     * @throws IllegalStateException naming the file and the line when the catalog is not one this class wrote: not
+     *                               ASCII text, or a recording line without a recording-id number.
+     * @throws UncheckedIOException  when the file cannot be read or opened for appending.
+     */
     SessionCatalog(final Path archiveDir)
     {
         this.file = archiveDir.resolve(FILE_NAME);
@@ -42,7 +50,14 @@ final class SessionCatalog implements AutoCloseable
         {
             if (Files.exists(file))
             {
-                lines.addAll(Files.readAllLines(file, StandardCharsets.US_ASCII));
+                final long whole = read(Files.readAllBytes(file));
+                if (whole < Files.size(file))
+                {
+                    try (FileChannel torn = FileChannel.open(file, StandardOpenOption.WRITE))
+                    {
+                        torn.truncate(whole);
+                    }
+                }
             }
             channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
         }
@@ -112,6 +127,55 @@ final class SessionCatalog implements AutoCloseable
             }
         }
         return holes;
+    }
+
+    /**
+     * Reads the catalog's lines, checking what {@link #recordings} parses. A last line without its newline is an
+     * append that did not complete (a full disk, a kill mid-write): nothing reported it, so it is left out (and cut
+     * off the file, so that the next line does not run on from it).
+     *
+     * @return the length of the content up to its last newline.
+     */
+    private long read(final byte[] content)
+    {
+        int lineNumber = 1;
+        for (final byte b : content)
+        {
+            if (b < 0)
+            {
+                throw new IllegalStateException("archive: the session catalog " + file + " is not ASCII text (line " +
+                    lineNumber + "): not one this archive wrote; move it away to start a new one");
+            }
+            lineNumber += '\n' == b ? 1 : 0;
+        }
+        final String text = new String(content, StandardCharsets.US_ASCII);
+        int start = 0;
+        lineNumber = 1;
+        for (int end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start), lineNumber++)
+        {
+            final String line = text.substring(start, end);
+            start = end + 1;
+            if (line.startsWith("recording ") && !isLong(fields(line).get("recording-id")))
+            {
+                throw new IllegalStateException("archive: the session catalog " + file + " line " + lineNumber +
+                    " is a recording without a recording-id number: '" + line + "'");
+            }
+            lines.add(line);
+        }
+        return start;
+    }
+
+    private static boolean isLong(final String value)
+    {
+        try
+        {
+            Long.parseLong(value);
+            return true;
+        }
+        catch (final NumberFormatException ex)
+        {
+            return false;
+        }
     }
 
     static Map<String, String> fields(final String line)

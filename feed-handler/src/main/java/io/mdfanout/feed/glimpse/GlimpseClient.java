@@ -12,6 +12,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -147,6 +148,11 @@ public final class GlimpseClient
         catch (final SoupBinTCPException ex)
         {
             throw session.failure(Reason.MALFORMED, "unreadable SoupBinTCP packet: " + ex.getMessage(), ex);
+        }
+        catch (final BufferUnderflowException ex)
+        {
+            // nassau reads a Login Accepted or Rejected shorter than its fields past the packet's end
+            throw session.failure(Reason.MALFORMED, "a SoupBinTCP packet shorter than its type's fields", ex);
         }
         catch (final IOException ex)
         {

@@ -105,7 +105,8 @@ final class MessageDispatcher
                 {
                     prime(stream, buffer, position, sequence);
                 }
-                if (sequence <= filterMaxSequence &&
+                // 0: no snapshot filter (none allocated without recovery), whatever the packet's sequence says
+                if (0 != filterMaxSequence && sequence <= filterMaxSequence &&
                     sequence <= stream.coveringSequence(WireFormat.instrumentId(buffer, position)))
                 {
                     counters.onFiltered();

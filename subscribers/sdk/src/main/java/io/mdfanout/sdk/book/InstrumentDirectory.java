@@ -97,6 +97,10 @@ public final class InstrumentDirectory
 
     private void put(final long instrumentId, final long packed)
     {
+        if (UNKNOWN == instrumentId || UNKNOWN == packed)
+        {
+            return; // the maps' missing value: SBE's null instrument id, or a symbol of eight 0xFF bytes (not ASCII)
+        }
         final long previous = symbolByInstrument.put(instrumentId, packed);
         if (UNKNOWN != previous && previous != packed)
         {
