@@ -75,12 +75,15 @@ class PacketDecodingFuzzTest
             final OrderBooks books = new OrderBooks(16, 4, new BookCounters(LocalCounters.create(
                 BookCounters.COUNTER_COUNT), "fuzz"));
             final PacketValidator validator = new PacketValidator();
-            final MessageDispatcher dispatcher = new MessageDispatcher(books, counters, errors::add);
             final boolean recovery = input.length == 0 || (input[0] & 0x80) == 0;
             final PartitionStream[] streams = new PartitionStream[PARTITIONS.length];
             for (int slot = 0; slot < PARTITIONS.length; slot++)
             {
                 streams[slot] = new PartitionStream(PARTITIONS[slot]);
+            }
+            final MessageDispatcher dispatcher = new MessageDispatcher(books, counters, errors::add, streams);
+            for (int slot = 0; slot < PARTITIONS.length; slot++)
+            {
                 if (recovery)
                 {
                     // No Aeron: the snapshot stream's messages are handed in below, as its subscription polls them.
