@@ -73,12 +73,13 @@ class RecoveryTest
             final ChainProcess simulator = chain.simulator(
                 "--group", "239.255.46.1", "--port", "46100", "--interface", "127.0.0.1",
                 "--seed", Long.toString(SEED), "--symbols", Integer.toString(SYMBOLS),
-                "--messages", Long.toString(messages), "--rate", "100000");
-            // Three subscribers are started at once, three eighths of the way through, and recover from
-            // the same snapshots. Not later: on 2 busy cores their JVMs took seconds to start, and one
-            // that joined a partition in the session's last second waited for a snapshot (one a second)
-            // that never came before the end.
-            ChainHarness.awaitSimulatorProgress(simulator, messages * 3 / 8);
+                "--messages", Long.toString(messages), "--rate", "80000");
+            // Three subscribers are started at once, as soon as the simulator reports an eighth of the session (its
+            // stats line comes every 2 s), and recover from the same snapshots. Not later, and at 80,000 messages a
+            // second: on 2 cores three JVMs starting at once with the chain running took up to 7 s until the last was
+            // connected (fresh-clone runs saw the session end first), and one that joined a partition in the
+            // session's last second waited for a snapshot (one a second) that never came before the end.
+            ChainHarness.awaitSimulatorProgress(simulator, messages / 8);
             final List<ChainProcess> late = chain.recorders(2, 3, List.of());
 
             assertEquals(0, simulator.waitFor(5, TimeUnit.MINUTES), "simulator exit code");
