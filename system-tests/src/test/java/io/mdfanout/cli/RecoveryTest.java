@@ -73,9 +73,9 @@ class RecoveryTest
             final ChainProcess simulator = chain.simulator(
                 "--group", "239.255.46.1", "--port", "46100", "--interface", "127.0.0.1",
                 "--seed", Long.toString(SEED), "--symbols", Integer.toString(SYMBOLS),
-                "--messages", Long.toString(messages), "--rate", "80000");
+                "--messages", Long.toString(messages), "--rate", "50000");
             // Three subscribers are started at once, as soon as the simulator reports an eighth of the session (its
-            // stats line comes every 2 s), and recover from the same snapshots. Not later, and at 80,000 messages a
+            // stats line comes every 2 s), and recover from the same snapshots. Not later, and at 50,000 messages a
             // second: on 2 cores three JVMs starting at once with the chain running took up to 7 s until the last was
             // connected (fresh-clone runs saw the session end first), and one that joined a partition in the
             // session's last second waited for a snapshot (one a second) that never came before the end.
