@@ -856,6 +856,7 @@ public final class LineArbiter
                 return;
             }
             feedCounters.endOfSession().incrementRelease();
+            onAhead(); // the session's end, at or past what the rings hold: not a session started again
             if (endOfSessionSequence < 0)
             {
                 endOfSessionSequence = sequence;
@@ -1002,7 +1003,8 @@ public final class LineArbiter
      */
     private void checkBehindRings(final long nowNs)
     {
-        if (!behindRings && 0 != behindSinceNs && nowNs - behindSinceNs >= lineSilenceNs)
+        if (!behindRings && 0 != behindSinceNs && nowNs - behindSinceNs >= lineSilenceNs &&
+            endOfSessionSequence < 0 && State.SESSION_ENDED != state)
         {
             behindRings = true;
             counters.behindRings().setRelease(1);
