@@ -115,8 +115,8 @@ fuzz: toolchain
 	$(MVN) $(MVN_FLAGS) -pl feed-handler test -Dtest='*FuzzTest' -Dfuzz.tries=$(FUZZ_INPUTS) -Dsurefire.failIfNoSpecifiedTests=false
 	@for target in $(JAZZER_TARGETS); do \
 	  echo "fuzz: $$target for $(FUZZ_SECONDS) s (Jazzer)"; \
-	  JAZZER_FUZZ=1 $(MVN) $(MVN_FLAGS) -pl $${target%%:*} test -Dtest=$${target##*:} -Djazzer.max_duration=$(FUZZ_SECONDS)s \
-	    -Dsurefire.failIfNoSpecifiedTests=false || exit 1; \
+	  JAZZER_FUZZ=1 $(MVN) $(MVN_FLAGS) -pl $${target%%:*} test-compile surefire:test@jazzer \
+	    -Djazzer.targets=$${target##*:} -Djazzer.max_duration=$(FUZZ_SECONDS)s || exit 1; \
 	done
 
 # ---- container image (Dockerfile; scripts in scripts/image) --------------------------------------

@@ -74,7 +74,22 @@ public final class Main implements Runnable
     {
         // First: SIGTERM/SIGINT then stop the role, which exits with its own code (0), even one still starting.
         StopSignals.install();
-        System.exit(execute(args));
+        int exitCode = ExitCodes.FAILURE;
+        try
+        {
+            exitCode = execute(args);
+        }
+        catch (final Throwable ex)
+        {
+            // An Error out of a role (picocli handles exceptions only) must still end the JVM: the role's Aeron
+            // threads are not daemons and would keep a process with no main thread alive, answering nothing.
+            System.err.println("error: " + ex);
+            ex.printStackTrace();
+        }
+        finally
+        {
+            System.exit(exitCode);
+        }
     }
 
     /** Run the CLI and return its exit code (tests call this rather than main). */
