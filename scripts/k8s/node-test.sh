@@ -74,7 +74,7 @@ cleanup() {
   # What the node leaves must be nothing: processes, mounts, cgroups, the bridge.
   local left=""
   pgrep -f "$node/" >/dev/null 2>&1 && left="$left processes"
-  findmnt -rn -o TARGET | grep -qF "$work/" && left="$left mounts"
+  findmnt -rn -o TARGET | grep -F "$work/" >/dev/null && left="$left mounts"
   ls -d /sys/fs/cgroup/*/kubepods >/dev/null 2>&1 && left="$left cgroups"
   ip link show mdfnode0 >/dev/null 2>&1 && left="$left bridge"
   if [ -n "$left" ]; then
@@ -465,7 +465,7 @@ fh_cmdline="$(tr '\0' ' ' <"/proc/$(host_pid "$(container_id "$pod" feed-handler
 glimpse_line="$(k logs -n "$NS" "$pod" -c feed-handler | grep -m1 '^feed-handler: GLIMPSE: [0-9]* messages' || true)"
 info "feed handler: $glimpse_line"
 [ -n "$glimpse_line" ] && [[ "$fh_cmdline" == *"--glimpse-password-file=/etc/mdfanout/glimpse/password"* ]] \
-  && [[ "$fh_cmdline" != *s3cret* ]] && ! k get pod -n "$NS" "$pod" -o yaml | grep -q s3cret \
+  && [[ "$fh_cmdline" != *s3cret* ]] && ! k get pod -n "$NS" "$pod" -o yaml | grep s3cret >/dev/null \
   && pass "the new feed pod joined from GLIMPSE with the password from its mounted Secret; not in its command line (/proc) nor its pod spec" \
   || fail "GLIMPSE from the Secret: log '$glimpse_line', command line '$fh_cmdline'"
 await_recovered "upgrade" "$base_recoveries" "$base_delivered" "$t0" \

@@ -112,7 +112,7 @@ CNI
   done
   ctr_ version >/dev/null || { log "containerd did not start: $dir/containerd.log"; tail -20 "$dir/containerd.log" >&2; exit 1; }
   ctr_ images import "$archive" >/dev/null
-  ctr_ images ls -q | grep -qx "$PAUSE_IMAGE" || { log "pause image not imported as $PAUSE_IMAGE"; ctr_ images ls -q >&2; exit 1; }
+  ctr_ images ls -q | grep -x "$PAUSE_IMAGE" >/dev/null || { log "pause image not imported as $PAUSE_IMAGE"; ctr_ images ls -q >&2; exit 1; }
 
   # ---- the kubelet's identity: a client certificate for system:node:<name> from the control plane's CA
   local pki="$dir/pki"
@@ -210,7 +210,7 @@ stop_node() {
   findmnt -rn -o TARGET | grep -F "$dir/" | sort -r | while read -r target; do
     umount -l "$target" 2>/dev/null || true
   done
-  findmnt -rn -o TARGET | grep -qxF "$dir/kubelet" && umount -l "$dir/kubelet" 2>/dev/null || true
+  findmnt -rn -o TARGET | grep -xF "$dir/kubelet" >/dev/null && umount -l "$dir/kubelet" 2>/dev/null || true
   # The cgroups the kubelet made (kubepods under every controller); empty once the processes are gone.
   for controller in /sys/fs/cgroup/*/; do
     [ -d "$controller/kubepods" ] && find "$controller/kubepods" -depth -type d -exec rmdir {} + 2>/dev/null || true
@@ -218,7 +218,7 @@ stop_node() {
   [ -d /sys/fs/cgroup/kubepods ] && find /sys/fs/cgroup/kubepods -depth -type d -exec rmdir {} + 2>/dev/null || true
   ip link del "$BRIDGE" 2>/dev/null || true
   for link in /var/log/containers/*; do
-    [ -L "$link" ] && readlink "$link" | grep -qF "$dir/" && rm -f "$link"
+    [ -L "$link" ] && readlink "$link" | grep -F "$dir/" >/dev/null && rm -f "$link"
   done
   rm -rf "$dir"
 }

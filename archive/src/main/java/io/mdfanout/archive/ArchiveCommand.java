@@ -25,8 +25,10 @@ import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.DateTimeException;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
+import java.time.ZoneId;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -78,9 +80,17 @@ public final class ArchiveCommand implements Callable<Integer>
     String replicationChannel;
 
     @Option(names = "--session",
-        description = "Name of the trading session recorded (letters, digits, '-', '_', '.'); default: today's UTC " +
-            "date. A restart with the same name continues the session and reports what it missed as a hole.")
+        description = "Name of the trading session recorded (letters, digits, '-', '_', '.'); default: today's date " +
+            "in --zone (the trading day, not UTC's: UTC midnight falls in US after-hours trading). A restart with the " +
+            "same name continues the session and reports what it missed as a hole.")
     String session;
+
+    @Option(names = "--zone", defaultValue = Defaults.EXCHANGE_ZONE,
+        description = "The exchange's time zone, whose date names the default --session (as export's --zone).")
+    String zone;
+
+    /** The clock the default session's date is read from (tests set it). */
+    Clock clock = Clock.systemUTC();
 
     @Option(names = "--retain-sessions", defaultValue = "0",
         description = "Keep the newest N sessions' recordings, deleting older ones (0 = keep all).")
@@ -217,7 +227,16 @@ public final class ArchiveCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--idle-max-park-us must be 1 to 1000000: " + idleMaxParkUs);
         }
-        final String sessionName = null != session ? session : LocalDate.now(ZoneOffset.UTC).toString();
+        final ZoneId exchangeZone;
+        try
+        {
+            exchangeZone = ZoneId.of(zone);
+        }
+        catch (final DateTimeException ex)
+        {
+            throw new IllegalArgumentException("--zone must be a time zone such as America/New_York: " + zone);
+        }
+        final String sessionName = null != session ? session : LocalDate.now(clock.withZone(exchangeZone)).toString();
         if (!sessionName.matches("[A-Za-z0-9._-]{1,64}"))
         {
             throw new IllegalArgumentException("--session must be 1 to 64 letters, digits, '.', '-' or '_': " +

@@ -43,6 +43,12 @@ public final class Defaults
     /** Local interface address the feed is sent from and received on. */
     public static final String FEED_INTERFACE = "127.0.0.1";
 
+    /**
+     * The exchange's time zone (NASDAQ's): its date names a trading day (the archive's default session, export's
+     * dates), since ITCH timestamps count from the exchange's midnight and UTC midnight falls in US after-hours.
+     */
+    public static final String EXCHANGE_ZONE = "America/New_York";
+
     /** Default idle strategy of every busy thread ({@link IdleStrategyType#parse(String)} reads it). */
     public static final String IDLE_STRATEGY = IdleStrategyType.DEFAULT_NAME;
     /** Default {@code --idle-max-park-us}, as a picocli {@code defaultValue}. */

@@ -112,6 +112,7 @@ final class ChainHarness implements AutoCloseable
             final ChainProcess process = ChainProcess.start("subscriber-" + i, dir, jvmArgs, "record",
                 "--channel", channel, "--stream-id-base", streamIdBase, "--partitions", Integer.toString(partitions),
                 "--out", recording(i).toString(), "--books-out", books(i).toString(),
+                "--coverage-out", ExpectedStreams.coverageFile(recording(i)).toString(),
                 "--ready-file", dir.resolve("subscriber-" + i + ".ready").toString(),
                 "--until-end-of-messages", "--timeout-s", "600");
             processes.add(process);

@@ -240,21 +240,19 @@ final class ExpectedStreams
     }
 
     /**
-     * What a disturbed subscriber (late, lossy, paused, behind a restarted fanout) delivered: every
-     * message equals the oracle's at its stream sequence, byte for byte, and per partition the sequences
-     * only rise. From the partition's last recovery on (after the snapshot's begin sequence {@code L}),
-     * nothing is skipped: a snapshot covers each instrument up to a sequence of its own (it is sent over
-     * several duty cycles), and the SDK filters what the snapshot already holds, so per instrument the
-     * messages delivered after {@code L} must be exactly the oracle's messages of that instrument after
-     * {@code L} less a prefix (those the snapshot covered): a message missing between two delivered ones
-     * of its instrument, or after the last delivered one, fails.
+     * What a disturbed subscriber (late, lossy, paused, behind a restarted fanout) delivered: every message equals
+     * the oracle's at its stream sequence, byte for byte, and per partition the sequences only rise. After the
+     * partition's last applied snapshot, nothing is skipped: the snapshot says what it covers (per range of instrument
+     * ids, the stream sequence it holds the state through: the {@code record} tool's {@code --coverage-out}, written
+     * beside the recording as {@code <name>.coverage}), and every oracle message of an instrument after its coverage
+     * must have been delivered, in order. A lost message, a lost prefix or an instrument with no deliveries at all
+     * fails. A partition that never applied a snapshot must be whole.
      *
-     * @param lastRecovered per partition, the begin sequence of the snapshot of the last recovery (the
-     *                      RECOVERED line's lastStreamSequence), or 0 when the partition never recovered.
      * @return messages verified.
      */
-    long verifyDisturbedRecording(final Path file, final String who, final long[] lastRecovered) throws IOException
+    long verifyDisturbedRecording(final Path file, final String who) throws IOException
     {
+        final SnapshotCoverage[] coverage = SnapshotCoverage.read(coverageFile(file), partitions);
         final long[] lastSequence = new long[partitions];
         final List<Map<Long, List<Long>>> deliveredAfter = new ArrayList<>();
         for (int p = 0; p < partitions; p++)
@@ -275,9 +273,10 @@ final class ExpectedStreams
                 }
                 assertOracleMessage(records, p, sequence, who);
                 final int index = (int)(sequence - 1);
-                if (sequence > lastRecovered[p])
+                final long instrument = instrumentOf(p, index);
+                if (sequence > coverage[p].coveredThrough(instrument))
                 {
-                    deliveredAfter.get(p).computeIfAbsent(instrumentOf(p, index), k -> new ArrayList<>()).add(sequence);
+                    deliveredAfter.get(p).computeIfAbsent(instrument, k -> new ArrayList<>()).add(sequence);
                 }
                 lastSequence[p] = sequence;
                 total++;
@@ -287,27 +286,43 @@ final class ExpectedStreams
         for (int p = 0; p < partitions; p++)
         {
             final Map<Long, List<Long>> oracleAfter = new HashMap<>();
-            for (int index = (int)lastRecovered[p]; index < counts[p]; index++)
+            for (int index = 0; index < counts[p]; index++)
             {
-                oracleAfter.computeIfAbsent(instrumentOf(p, index), k -> new ArrayList<>()).add(index + 1L);
+                final long instrument = instrumentOf(p, index);
+                if (index + 1L > coverage[p].coveredThrough(instrument))
+                {
+                    oracleAfter.computeIfAbsent(instrument, k -> new ArrayList<>()).add(index + 1L);
+                }
             }
             for (final Map.Entry<Long, List<Long>> entry : oracleAfter.entrySet())
             {
                 final List<Long> expected = entry.getValue();
                 final List<Long> delivered = deliveredAfter.get(p).getOrDefault(entry.getKey(), List.of());
-                final List<Long> suffix = expected.subList(expected.size() - delivered.size(), expected.size());
-                if (!suffix.equals(delivered))
+                if (!expected.equals(delivered))
                 {
-                    fail(who + ": partition " + p + " instrument " + entry.getKey() + " after the recovery at " +
-                        lastRecovered[p] + ": delivered " + firstMismatch(suffix, delivered) +
-                        ", not the oracle's messages after the snapshot's coverage (one was skipped)");
+                    fail(who + ": partition " + p + " instrument " + entry.getKey() + " after " + coverage[p] +
+                        ": delivered " + firstMismatch(expected, delivered) + " (" + delivered.size() + " of " +
+                        expected.size() + "), not every oracle message after the snapshot's coverage");
                 }
                 checkedAfterRecovery += delivered.size();
             }
         }
+        final StringBuilder applied = new StringBuilder();
+        for (int p = 0; p < partitions; p++)
+        {
+            applied.append(0 == p ? "" : ", ").append(coverage[p]);
+        }
         System.out.println(who + ": " + total + " messages verified byte for byte, " + checkedAfterRecovery +
-            " after the last recovery with none skipped (recovered at " + Arrays.toString(lastRecovered) + ")");
+            " after the last snapshot's coverage with none skipped (" + applied + ")");
         return total;
+    }
+
+    /** Where {@code record --coverage-out} was written for a recording: beside it, {@code .bin} as {@code .coverage}. */
+    static Path coverageFile(final Path recording)
+    {
+        final String name = recording.getFileName().toString();
+        return recording.resolveSibling(
+            (name.endsWith(".bin") ? name.substring(0, name.length() - 4) : name) + ".coverage");
     }
 
     /** The record is the oracle's message at that stream sequence of that partition, byte for byte. */
@@ -342,12 +357,16 @@ final class ExpectedStreams
     {
         for (int i = 0; i < expected.size(); i++)
         {
+            if (i >= delivered.size())
+            {
+                return "nothing where sequence " + expected.get(i) + " was due";
+            }
             if (!expected.get(i).equals(delivered.get(i)))
             {
                 return "sequence " + delivered.get(i) + " where " + expected.get(i) + " was due";
             }
         }
-        return delivered.toString();
+        return "sequence " + delivered.get(expected.size()) + " after the last one due";
     }
 
 }

@@ -329,6 +329,27 @@ public interface MarketDataListener
     }
 
     /**
+     * A snapshot is complete and applied: the buffered incrementals it does not cover follow, then the live stream.
+     * What it covers, per instrument: instrument 0 (market-wide state) through {@link #onSnapshotBegin}'s
+     * {@code lastStreamSequence}; each {@link #onSnapshotInstrument} covers instrument ids from its
+     * {@code coveredFromInstrumentId()} to its {@code instrumentId()} through its {@code lastStreamSequence()};
+     * the ids from {@code coveredFromInstrumentId} up through this {@code lastStreamSequence}. A message of an
+     * instrument at or below its covering sequence is in the snapshot's state and is not delivered; every later one
+     * is. A record of this (the {@code record} tool's {@code --coverage-out}) lets a check prove that nothing after
+     * the coverage was skipped.
+     *
+     * @param partition               the partition.
+     * @param snapshotId              the snapshot's id within its fanout publication.
+     * @param coveredFromInstrumentId the first instrument id above the snapshot's last instrument.
+     * @param lastStreamSequence      the stream sequence the instruments from {@code coveredFromInstrumentId} up are
+     *                                covered through.
+     */
+    default void onSnapshotEnd(
+        final int partition, final long snapshotId, final long coveredFromInstrumentId, final long lastStreamSequence)
+    {
+    }
+
+    /**
      * One instrument of a snapshot: clear its book; {@code message.orderCount()} orders follow, after
      * its state messages. {@link MessageContext#streamSequence()} is the instrument's lastStreamSequence.
      *

@@ -432,6 +432,19 @@ final class MessageDispatcher
         }
     }
 
+    void onSnapshotEnd(
+        final int partition, final long snapshotId, final long coveredFromInstrumentId, final long lastStreamSequence)
+    {
+        try
+        {
+            listener.onSnapshotEnd(partition, snapshotId, coveredFromInstrumentId, lastStreamSequence);
+        }
+        catch (final RuntimeException ex)
+        {
+            onListenerError(ex);
+        }
+    }
+
     void onRecovered(
         final int partition, final long snapshotId, final long lastStreamSequence, final long staleForNanos)
     {

@@ -433,6 +433,7 @@ final class PartitionRecovery
         stream.filterMaxSequence = maxCoveringSequence;
         state = State.REPLAY;
         counters.onSnapshotApplied();
+        dispatcher.onSnapshotEnd(stream.partition, snapshotId, nextCoveredFrom, lastSequence);
 
         replay();
 

@@ -22,6 +22,8 @@ final class BookAndEventListener implements MarketDataListener
     final OrderBooks books = new OrderBooks(1024, 16, new BookCounters(LocalCounters.create(4), "test"));
     final List<String> events = new ArrayList<>();
     final List<Long> staleForNanos = new ArrayList<>();
+    /** Each applied snapshot's end, as "partition snapshotId coveredFromInstrumentId lastStreamSequence". */
+    final List<String> snapshotEnds = new ArrayList<>();
     long incrementalMessages;
     long snapshotMessages;
 
@@ -51,6 +53,12 @@ final class BookAndEventListener implements MarketDataListener
     {
         events.add("BEGIN " + partition + " " + snapshotId + " " + lastStreamSequence);
         books.onSnapshotBegin(partition, snapshotId, lastStreamSequence);
+    }
+
+    public void onSnapshotEnd(
+        final int partition, final long snapshotId, final long coveredFromInstrumentId, final long lastStreamSequence)
+    {
+        snapshotEnds.add(partition + " " + snapshotId + " " + coveredFromInstrumentId + " " + lastStreamSequence);
     }
 
     public void onRawMessage(

@@ -212,6 +212,12 @@ class FeedSubscriberRecoveryTest
             assertEquals(PartitionRecovery.State.LIVE, subscriber.recoveryState(PARTITION));
             assertFalse(subscriber.isRecovering(PARTITION));
             assertEquals(MarketScript.stateAfter(messages, 200).dump(), listener.books.dump());
+            // The applied snapshot said what it covers: the instruments above its last one, through sequence 200.
+            assertEquals(1, listener.snapshotEnds.size(), listener.snapshotEnds.toString());
+            final String[] end = listener.snapshotEnds.get(0).split(" ");
+            assertEquals("0", end[0]);
+            assertTrue(Long.parseLong(end[2]) > 1, "covered from above the snapshot's instruments: " + end[2]);
+            assertEquals("200", end[3]);
         }
     }
 

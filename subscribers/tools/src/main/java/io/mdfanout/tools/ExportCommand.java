@@ -5,6 +5,7 @@ import io.mdfanout.sdk.ArchivedSessions;
 import io.mdfanout.tools.dbn.DbnEncoder;
 import io.mdfanout.tools.dbn.DbnOptions;
 import io.mdfanout.wire.ArchiveSessions;
+import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.concurrent.IdleStrategy;
@@ -53,7 +54,7 @@ public final class ExportCommand implements Callable<Integer>
         "the session's name when it is a date (--replay-session, else the newest session the archive holds).")
     String date;
 
-    @Option(names = "--zone", defaultValue = "America/New_York", description = "The exchange's time zone.")
+    @Option(names = "--zone", defaultValue = Defaults.EXCHANGE_ZONE, description = "The exchange's time zone.")
     String zone;
 
     @Option(names = "--zstd", defaultValue = "false", description = "Compress the file with zstd.")

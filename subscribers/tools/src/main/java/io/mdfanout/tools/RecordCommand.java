@@ -14,6 +14,8 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
@@ -46,6 +48,11 @@ public final class RecordCommand implements Callable<Integer>
     @Option(names = "--books-out", description = "Write the canonical order-book dump to this file at exit.")
     Path booksOut;
 
+    @Option(names = "--coverage-out", description = "Write what each snapshot applied covers to this text file " +
+        "(replaced): per partition and snapshot, the stream sequence each range of instrument ids is covered " +
+        "through. The messages after that coverage are the ones a recovered subscriber must deliver, every one.")
+    Path coverageOut;
+
 
     PrintStream stdout = System.out;
     PrintStream stderr = System.err;
@@ -68,10 +75,11 @@ public final class RecordCommand implements Callable<Integer>
         final OrderBooks books = null != booksOut ? new OrderBooks() : null;
         final ToolMetrics metrics = new ToolMetrics("record");
         final SubscriberCounters counters = metrics.counters();
-        try (MessageRecorder recorder = null == out ? null : new MessageRecorder(out))
+        try (MessageRecorder recorder = null == out ? null : new MessageRecorder(out);
+            PrintWriter coverage = null == coverageOut ? null : new PrintWriter(Files.newBufferedWriter(coverageOut)))
         {
             final EndOfMessagesTracker listener =
-                new EndOfMessagesTracker(recorder, books, partitions, new RecoveryEvents(stdout));
+                new EndOfMessagesTracker(recorder, books, coverage, partitions, new RecoveryEvents(stdout));
             final int exitCode;
             final String stalePartitions;
             final String driverSummary;
@@ -138,15 +146,21 @@ public final class RecordCommand implements Callable<Integer>
     {
         private final MessageRecorder recorder;
         private final OrderBooks books;
+        private final PrintWriter coverage;
         /** {@link System#nanoTime()} at the first message received (0: none yet): the summary's receivingS. */
         long firstMessageNs;
 
         EndOfMessagesTracker(
-            final MessageRecorder recorder, final OrderBooks books, final int[] partitions, final RecoveryEvents events)
+            final MessageRecorder recorder,
+            final OrderBooks books,
+            final PrintWriter coverage,
+            final int[] partitions,
+            final RecoveryEvents events)
         {
             super(partitions, events);
             this.recorder = recorder;
             this.books = books;
+            this.coverage = coverage;
         }
 
         public void onRawMessage(
@@ -164,6 +178,11 @@ public final class RecordCommand implements Callable<Integer>
 
         public void onSnapshotBegin(final int partition, final long snapshotId, final long lastStreamSequence)
         {
+            if (null != coverage)
+            {
+                coverage.println("begin partition=" + partition + " snapshotId=" + snapshotId + " last=" +
+                    lastStreamSequence);
+            }
             if (null != books)
             {
                 books.onSnapshotBegin(partition, snapshotId, lastStreamSequence);
@@ -173,9 +192,26 @@ public final class RecordCommand implements Callable<Integer>
         public void onSnapshotInstrument(
             final MessageContext context, final io.mdfanout.sbe.SnapshotInstrumentDecoder message)
         {
+            if (null != coverage)
+            {
+                coverage.println("instrument partition=" + context.partition() + " snapshotId=" +
+                    message.snapshotId() + " from=" + message.coveredFromInstrumentId() + " to=" +
+                    message.instrumentId() + " last=" + message.lastStreamSequence());
+            }
             if (null != books)
             {
                 books.onSnapshotInstrument(context, message);
+            }
+        }
+
+        public void onSnapshotEnd(
+            final int partition, final long snapshotId, final long coveredFromInstrumentId, final long lastStreamSequence)
+        {
+            if (null != coverage)
+            {
+                coverage.println("end partition=" + partition + " snapshotId=" + snapshotId + " from=" +
+                    coveredFromInstrumentId + " last=" + lastStreamSequence);
+                coverage.flush();
             }
         }
 

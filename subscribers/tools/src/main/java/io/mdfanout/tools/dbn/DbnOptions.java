@@ -13,7 +13,7 @@ import java.util.Objects;
 public final class DbnOptions
 {
     /** Time zone of ITCH timestamps: Nasdaq counts nanoseconds since midnight US/Eastern. */
-    public static final ZoneId DEFAULT_ZONE = ZoneId.of("America/New_York");
+    public static final ZoneId DEFAULT_ZONE = ZoneId.of(io.mdfanout.wire.Defaults.EXCHANGE_ZONE);
     /** zstd level when none is given: zstd's own default, a good ratio at a high speed. */
     public static final int DEFAULT_ZSTD_LEVEL = 3;
 
