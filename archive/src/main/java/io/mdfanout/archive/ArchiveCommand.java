@@ -165,7 +165,7 @@ public final class ArchiveCommand implements Callable<Integer>
                 metricsServer = MetricsServer.start("archive", metrics, registry);
                 err.println("archive: metrics: " + metricsServer.url());
             }
-            err.println("archive: running session=" + settings.session() + " archiveDir=" + settings.archiveDir() +
+            err.println("archive: running session=" + role.session() + " archiveDir=" + settings.archiveDir() +
                 " partitions=" + settings.partitions() + " channel=" + settings.channel() + " control=" +
                 settings.controlChannel() + " catalog=" + role.catalogFile() + " aeronDir=" + role.aeronDirectoryName());
             barrier.await();
@@ -246,7 +246,7 @@ public final class ArchiveCommand implements Callable<Integer>
             "/dev/shm/aeron-" + System.getProperty("user.name", "default") + "-archive";
         return new ArchiveSettings(
             archiveDir, aeronDir, channel, streamIdBase, partitions, controlChannel, controlStreamId, replicationChannel,
-            sessionName, retainSessions, parseSize("--retain-bytes", retainBytes),
+            sessionName, null != session, retainSessions, parseSize("--retain-bytes", retainBytes),
             parseSize("--min-free-bytes", minFreeBytes), segmentFileLength, driverThreading, idleStrategy,
             idleMaxParkUs);
     }

@@ -15,6 +15,7 @@ import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_RECORDING_ACTIVE_TYPE_ID
 import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_RECORDING_ERRORS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_SESSIONS_DELETED_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_SESSIONS_RETAINED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_SESSIONS_ROLLED_TYPE_ID;
 
 /**
  * The archive role's counters, in the embedded driver's counters file (so {@code mdfanout stats} and the metrics
@@ -29,6 +30,7 @@ final class ArchiveCounters
     final AtomicCounter diskTotalBytes;
     final AtomicCounter sessionsRetained;
     final AtomicCounter sessionsDeleted;
+    final AtomicCounter sessionsRolled;
     final AtomicCounter dutyCycleErrors;
     private final CountersManager countersManager;
 
@@ -39,6 +41,7 @@ final class ArchiveCounters
         diskTotalBytes = newCounter(ARCHIVE_DISK_TOTAL_BYTES_TYPE_ID, -1, "disk total bytes");
         sessionsRetained = newCounter(ARCHIVE_SESSIONS_RETAINED_TYPE_ID, -1, "sessions retained");
         sessionsDeleted = newCounter(ARCHIVE_SESSIONS_DELETED_TYPE_ID, -1, "sessions deleted by retention");
+        sessionsRolled = newCounter(ARCHIVE_SESSIONS_ROLLED_TYPE_ID, -1, "sessions ended and rolled on from");
         dutyCycleErrors = newCounter(ARCHIVE_DUTY_CYCLE_ERRORS_TYPE_ID, -1, "duty cycle errors");
     }
 

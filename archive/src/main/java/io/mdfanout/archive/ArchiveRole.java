@@ -70,6 +70,8 @@ final class ArchiveRole implements Agent, AutoCloseable
     private final long reserveBytes;
     private boolean stoppedForSpace;
     private long nextRetentionMs;
+    /** The session being recorded: {@code --session} until the exchange ends it, then the next day's. */
+    private volatile String session;
 
     ArchiveRole(final ArchiveSettings settings, final CountersManager countersManager, final ErrorHandler errorLog,
         final PrintStream log)
@@ -166,16 +168,61 @@ final class ArchiveRole implements Agent, AutoCloseable
         this.aeron = client;
         this.archive = archiveClient;
 
-        final ChannelUri recordingUri = ChannelUri.parse(settings.channel());
-        recordingUri.put("alias", ArchiveSessions.alias(settings.session()));
-        final String recordingChannel = recordingUri.toString();
+        this.session = settings.sessionGiven() ? settings.session() :
+            SessionRoll.current(settings.session(), catalog.sessions());
+        if (!session.equals(settings.session()))
+        {
+            log.println("archive: continuing session " + session + ", the newest this archive rolled into (today is " +
+                settings.session() + ")");
+        }
+        final String recordingChannel = recordingChannel(session);
         recorders = new PartitionRecorder[settings.partitions()];
         for (int partition = 0; partition < recorders.length; partition++)
         {
             recorders[partition] = new PartitionRecorder(
-                partition, Partitioning.streamId(settings.streamIdBase(), partition), recordingChannel, settings.session(),
+                partition, Partitioning.streamId(settings.streamIdBase(), partition), recordingChannel, session,
                 LOCAL_REPLAY_STREAM_ID_BASE + partition, aeron, archive, catalog, counters.partition(partition), log);
         }
+    }
+
+    private String recordingChannel(final String session)
+    {
+        final ChannelUri recordingUri = ChannelUri.parse(settings.channel());
+        recordingUri.put("alias", ArchiveSessions.alias(session));
+        return recordingUri.toString();
+    }
+
+    /** The session being recorded now. */
+    String session()
+    {
+        return session;
+    }
+
+    /**
+     * The exchange ended the trading day (its End of Messages recorded on every partition): from now on the
+     * next session is recorded, under its own name ({@link SessionRoll}), with no restart; retention runs at once.
+     */
+    private int rollIfDayEnded()
+    {
+        for (final PartitionRecorder recorder : recorders)
+        {
+            if (!recorder.hasEndOfMessages())
+            {
+                return 0;
+            }
+        }
+        final String ended = session;
+        session = SessionRoll.next(ended);
+        final String channel = recordingChannel(session);
+        for (final PartitionRecorder recorder : recorders)
+        {
+            recorder.roll(session, channel, settings.channel());
+        }
+        counters.sessionsRolled.increment();
+        log.println("archive: session " + ended + " ended (the exchange's End of Messages on every partition): " +
+            "recording session " + session + " from now on");
+        applyRetention();
+        return 1;
     }
 
     /**
@@ -252,6 +299,7 @@ final class ArchiveRole implements Agent, AutoCloseable
             }
             work += recorder.doWork();
         }
+        work += rollIfDayEnded();
         if (nowMs >= nextDiskCheckMs)
         {
             nextDiskCheckMs = nowMs + DISK_CHECK_INTERVAL_MS;
@@ -414,7 +462,7 @@ final class ArchiveRole implements Agent, AutoCloseable
             }
         });
         // The session being recorded counts from the start, before its first recording is in the catalog.
-        sessions.putIfAbsent(settings.session(), new ArrayList<>());
+        sessions.putIfAbsent(session, new ArrayList<>());
         final List<String> names = new ArrayList<>(sessions.keySet());
         long totalBytes = 0;
         for (final List<long[]> recordings : sessions.values())
@@ -429,7 +477,7 @@ final class ArchiveRole implements Agent, AutoCloseable
         {
             final boolean tooMany = settings.retainSessions() > 0 && retained > settings.retainSessions();
             final boolean tooBig = settings.retainBytes() > 0 && totalBytes > settings.retainBytes();
-            if (name.equals(settings.session()) || !(tooMany || tooBig))
+            if (name.equals(session) || !(tooMany || tooBig))
             {
                 continue;
             }

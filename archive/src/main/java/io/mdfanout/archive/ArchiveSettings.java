@@ -18,6 +18,7 @@ record ArchiveSettings(
     int controlStreamId,
     String replicationChannel,
     String session,
+    boolean sessionGiven,
     int retainSessions,
     long retainBytes,
     long minFreeBytes,

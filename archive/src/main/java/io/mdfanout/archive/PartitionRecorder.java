@@ -11,6 +11,8 @@ import io.aeron.logbuffer.FragmentHandler;
 import io.mdfanout.sbe.HeartbeatDecoder;
 import io.mdfanout.sbe.MessageHeaderDecoder;
 import io.mdfanout.sbe.PacketHeaderDecoder;
+import io.mdfanout.sbe.SystemEventCode;
+import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.status.CountersReader;
@@ -36,6 +38,11 @@ final class PartitionRecorder implements AutoCloseable
         SCAN_PREVIOUS,
         /** No recording runs: waiting for the stream (a publisher image) to appear. */
         AWAIT_RECORDING,
+        /**
+         * The exchange ended the day: nothing is recorded while the ended day's stream only sends heartbeats; a
+         * plain subscription watches the partition's stream for the next day's (a packet, or a stream at sequence 1).
+         */
+        AWAIT_NEW_DAY,
         /** A recording runs and is followed as it grows. */
         FOLLOW,
         /** The recording was stopped by an error (disk full): waiting for space to record again. */
@@ -50,8 +57,8 @@ final class PartitionRecorder implements AutoCloseable
 
     private final int partition;
     private final int streamId;
-    private final String recordingChannel;
-    private final String session;
+    private String recordingChannel;
+    private String session;
     private final int localReplayStreamId;
     private final Aeron aeron;
     private final AeronArchive archive;
@@ -61,6 +68,7 @@ final class PartitionRecorder implements AutoCloseable
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final PacketHeaderDecoder packetHeader = new PacketHeaderDecoder();
     private final HeartbeatDecoder heartbeat = new HeartbeatDecoder();
+    private final SystemEventDecoder systemEvent = new SystemEventDecoder();
     private final FragmentHandler fragmentHandler = new FragmentAssembler(this::onFragment);
 
     private State state;
@@ -80,6 +88,12 @@ final class PartitionRecorder implements AutoCloseable
     private long pendingPosition;
     private boolean restartedAfterError;
     private int recorderCounterId = CountersReader.NULL_COUNTER_ID;
+    /** The exchange's End of Messages was recorded in this session: the trading day is over. */
+    private boolean endOfMessages;
+    /** In {@link State#AWAIT_NEW_DAY}: the plain subscription that watches for the next day's stream. */
+    private Subscription watch;
+    private boolean newDaySeen;
+    private final FragmentHandler watchHandler = this::onWatchedFragment;
 
     PartitionRecorder(
         final int partition,
@@ -117,6 +131,96 @@ final class PartitionRecorder implements AutoCloseable
     int partition()
     {
         return partition;
+    }
+
+    /** @return true once the session's End of Messages was recorded on this partition. */
+    boolean hasEndOfMessages()
+    {
+        return endOfMessages;
+    }
+
+    String session()
+    {
+        return session;
+    }
+
+    /**
+     * The exchange ended the trading day on every partition: stop this session's recording and record the next
+     * session's under its own name once it starts. The ended day's stream (and a restarted fanout's continuation
+     * of it) sends heartbeats only until the fanout follows the next day's rings, so nothing is recorded meanwhile:
+     * a plain subscription watches the stream, and the first packet, or a heartbeat of a stream at sequence 1 (a
+     * followed generation's publication sends heartbeats only for its first second, for this), starts the next
+     * session's recording, which then holds the new day from its first message.
+     *
+     * @param next        the next session's name.
+     * @param channel     the next session's recording channel (its alias).
+     * @param liveChannel the partition's channel, to watch.
+     */
+    void roll(final String next, final String channel, final String liveChannel)
+    {
+        closeReplay();
+        if (Aeron.NULL_VALUE != subscriptionId)
+        {
+            try
+            {
+                archive.stopRecording(subscriptionId);
+            }
+            catch (final RuntimeException ex)
+            {
+                log.println("archive: stopping the recording of partition " + partition + ": " + ex.getMessage());
+            }
+            subscriptionId = Aeron.NULL_VALUE;
+        }
+        session = next;
+        recordingChannel = channel;
+        recordingId = Aeron.NULL_VALUE;
+        pendingRecordingId = Aeron.NULL_VALUE;
+        nextSequence = 0;
+        messagesBefore = 0;
+        recordedBytesBefore = 0;
+        endOfMessages = false;
+        stopSignalled = false;
+        restartedAfterError = false;
+        recorderCounterId = CountersReader.NULL_COUNTER_ID;
+        counters.recordedMessages.setRelease(0);
+        counters.recordedBytes.setRelease(0);
+        counters.recordingActive.setRelease(0);
+        newDaySeen = false;
+        watch = aeron.addSubscription(liveChannel, streamId);
+        state = State.AWAIT_NEW_DAY;
+    }
+
+    private void onWatchedFragment(
+        final DirectBuffer buffer, final int offset, final int length, final io.aeron.logbuffer.Header h)
+    {
+        if (length < WireFormat.HEADER_LENGTH)
+        {
+            return;
+        }
+        header.wrap(buffer, offset);
+        if (PacketHeaderDecoder.TEMPLATE_ID == header.templateId())
+        {
+            newDaySeen = true;
+        }
+        else if (HeartbeatDecoder.TEMPLATE_ID == header.templateId())
+        {
+            heartbeat.wrap(buffer, offset + WireFormat.HEADER_LENGTH, header.blockLength(), header.version());
+            newDaySeen |= 1 == heartbeat.nextStreamSequence();
+        }
+    }
+
+    private int watchForNewDay()
+    {
+        final int fragments = watch.poll(watchHandler, FRAGMENT_LIMIT);
+        if (newDaySeen)
+        {
+            watch.close();
+            watch = null;
+            log.println("archive: partition " + partition + ": the next day's stream started: recording session " +
+                session);
+            state = State.AWAIT_RECORDING; // the role starts the recording at once
+        }
+        return fragments;
     }
 
     long subscriptionId()
@@ -203,7 +307,8 @@ final class PartitionRecorder implements AutoCloseable
      */
     void stopForError(final String reason)
     {
-        if (State.STOPPED_BY_ERROR == state || State.SCAN_PREVIOUS == state || State.CLOSED == state)
+        if (State.STOPPED_BY_ERROR == state || State.SCAN_PREVIOUS == state || State.CLOSED == state ||
+            State.AWAIT_NEW_DAY == state)
         {
             return;
         }
@@ -259,6 +364,9 @@ final class PartitionRecorder implements AutoCloseable
                     state = State.AWAIT_RECORDING;
                     followPending();
                 }
+                break;
+            case AWAIT_NEW_DAY:
+                work += watchForNewDay();
                 break;
             case FOLLOW:
             case STOPPED_BY_ERROR:
@@ -409,6 +517,11 @@ final class PartitionRecorder implements AutoCloseable
             packetHeader.wrap(buffer, offset + WireFormat.HEADER_LENGTH, header.blockLength(), header.version());
             firstSequence = packetHeader.streamSequence();
             endSequence = firstSequence + packetHeader.messageCount();
+            if (!endOfMessages && endSequence > nextSequence)
+            {
+                endOfMessages = containsEndOfMessages(buffer, offset + WireFormat.HEADER_LENGTH + header.blockLength(),
+                    offset + length, packetHeader.messageCount());
+            }
         }
         else if (HeartbeatDecoder.TEMPLATE_ID == header.templateId())
         {
@@ -462,6 +575,28 @@ final class PartitionRecorder implements AutoCloseable
         }
     }
 
+    /** Whether a packet's messages include the exchange's End of Messages (System Event 'C', on every partition). */
+    private boolean containsEndOfMessages(final DirectBuffer buffer, final int from, final int limit, final int count)
+    {
+        int offset = from;
+        for (int i = 0; i < count && offset + WireFormat.HEADER_LENGTH <= limit; i++)
+        {
+            final long word = WireFormat.headerWord(buffer, offset);
+            final int blockLength = WireFormat.blockLengthOf(word);
+            if (SystemEventDecoder.TEMPLATE_ID == WireFormat.templateIdOf(word) &&
+                offset + WireFormat.messageLength(blockLength) <= limit)
+            {
+                systemEvent.wrap(buffer, offset + WireFormat.HEADER_LENGTH, blockLength, WireFormat.versionOf(word));
+                if (SystemEventCode.END_OF_MESSAGES == systemEvent.eventCode())
+                {
+                    return true;
+                }
+            }
+            offset += WireFormat.messageLength(blockLength);
+        }
+        return false;
+    }
+
     private void hole(final long firstMissing, final long lastMissing, final String reason)
     {
         counters.holes.increment();
@@ -481,6 +616,11 @@ final class PartitionRecorder implements AutoCloseable
 
     public void close()
     {
+        if (null != watch)
+        {
+            watch.close();
+            watch = null;
+        }
         closeReplay();
         state = State.CLOSED;
     }

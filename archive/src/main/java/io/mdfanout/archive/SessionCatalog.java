@@ -115,6 +115,21 @@ final class SessionCatalog implements AutoCloseable
         return ids;
     }
 
+    /** @return the sessions with a recording in this catalog, in the order their first recording was listed. */
+    List<String> sessions()
+    {
+        final List<String> sessions = new ArrayList<>();
+        for (final String line : lines)
+        {
+            final String session = fields(line).get("session");
+            if (line.startsWith("recording ") && null != session && !sessions.contains(session))
+            {
+                sessions.add(session);
+            }
+        }
+        return sessions;
+    }
+
     /** The holes listed, as their lines. */
     List<String> holes()
     {

@@ -80,6 +80,14 @@ public final class Fanout implements AutoCloseable
     private static final int COUNTER_VALUES_LENGTH = 64 * 1024;
     private static final long RING_POLL_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long GENERATION_WATCH_INTERVAL_MS = 10;
+    /**
+     * A followed generation's new publications send heartbeats only for this long before their first packet: every
+     * receiver sets up its image meanwhile, so each one joins the new stream at its first message (a receiver that
+     * set up after the first packets would join mid-stream and have to recover from a snapshot).
+     */
+    static final long NEW_GENERATION_JOIN_GRACE_NS = TimeUnit.SECONDS.toNanos(1);
+    /** Longer than a publisher's own limit for draining the old generation. */
+    private static final long FOLLOW_GENERATION_LIMIT_MS = 3_000;
     private static final long HEADER_FILE_CHECK_CYCLES = 50;
 
     /** Busy thread of all publishers in {@link FanoutThreading#SHARED} threading. */
@@ -126,6 +134,7 @@ public final class Fanout implements AutoCloseable
     private volatile boolean closed;
     private volatile long generationChanges;
     private long refusedGeneration;
+    private boolean holdNewPublications;
 
     /**
      * Start a fanout. Blocks until every ring file exists (up to the configured timeout) and every
@@ -608,6 +617,10 @@ public final class Fanout implements AutoCloseable
             {
                 publishers[partition].followGeneration(ringSet, generation);
             }
+            if (holdNewPublications)
+            {
+                publishers[partition].holdPacketsForNs(NEW_GENERATION_JOIN_GRACE_NS);
+            }
             // One monitor per publisher thread over the same header; partition 0's publishes the metrics.
             publishers[partition].monitorSource(new SourceMonitor(ringSet, SystemEpochClock.INSTANCE,
                 TimeUnit.NANOSECONDS.toMillis(config.sourceTimeoutNs()), 0 == partition ? sourceCounters : null));
@@ -659,6 +672,7 @@ public final class Fanout implements AutoCloseable
     private void watchGeneration()
     {
         long checks = 0;
+        long changeSeenMs = 0;
         while (!closed)
         {
             try
@@ -669,8 +683,15 @@ public final class Fanout implements AutoCloseable
             {
                 return;
             }
-            if (ringSet.generation() != generation && anyPublisherSawNewGeneration())
+            final boolean changed = ringSet.generation() != generation;
+            final long nowMs = System.currentTimeMillis();
+            changeSeenMs = !changed ? 0 : 0 == changeSeenMs ? nowMs : changeSeenMs;
+            // Every publisher first publishes what the old generation still holds (bounded by each one's limit);
+            // a publisher that never gets there (not running) holds the others up for the watcher's limit only.
+            if (changed && (allPublishersSawNewGeneration() ||
+                (anyPublisherSawNewGeneration() && nowMs - changeSeenMs > FOLLOW_GENERATION_LIMIT_MS)))
             {
+                changeSeenMs = 0;
                 synchronized (this)
                 {
                     if (!closed)
@@ -727,6 +748,18 @@ public final class Fanout implements AutoCloseable
         }
     }
 
+    private boolean allPublishersSawNewGeneration()
+    {
+        for (final PartitionPublisher publisher : publishers)
+        {
+            if (!publisher.hasGenerationChanged() && !publisher.isStopped())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private boolean anyPublisherSawNewGeneration()
     {
         for (final PartitionPublisher publisher : publishers)
@@ -780,7 +813,9 @@ public final class Fanout implements AutoCloseable
                 state.reset("the rings were replaced: generation " + newGeneration);
             }
             addPublications();
+            holdNewPublications = true;
             startPublishers();
+            holdNewPublications = false;
             generationChanges++;
         }
         catch (final RuntimeException ex)

@@ -63,6 +63,8 @@ public final class PartitionPublisher implements Agent
 {
     /** Length of the SBE header plus PacketHeader block that starts every packet. */
     public static final int PACKET_HEADER_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH + PacketHeaderEncoder.BLOCK_LENGTH;
+    /** Longest a publisher tries to publish what a replaced ring still holds before it follows the new one. */
+    public static final long OLD_GENERATION_DRAIN_LIMIT_NS = 1_000_000_000L;
     /** Length of a heartbeat message: SBE header plus Heartbeat block. */
     public static final int HEARTBEAT_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH + HeartbeatEncoder.BLOCK_LENGTH;
     /** messageCount is a uint16. */
@@ -101,6 +103,10 @@ public final class PartitionPublisher implements Agent
     private RingSetHeader ringSet;
     private long generation;
     private volatile boolean generationChanged;
+    /** No packet before this time ({@link #holdPacketsForNs}); 0 when none is held. */
+    private long holdPacketsUntilNs;
+    /** When this publisher first saw that the producer replaced its ring; 0 while it has not. */
+    private long oldGenerationSeenNs;
     private SourceMonitor sourceMonitor;
     private SourceStatus announcedSourceStatus = SourceStatus.UNKNOWN;
 
@@ -259,6 +265,21 @@ public final class PartitionPublisher implements Agent
         return generationChanged;
     }
 
+    /**
+     * Send heartbeats only (stream sequence 1 next) for a while before the first packet, so that every receiver has
+     * set up its image of this new publication before the stream starts (a followed generation's).
+     *
+     * @param graceNs how long, from now.
+     */
+    public void holdPacketsForNs(final long graceNs)
+    {
+        holdPacketsUntilNs = nanoClock.nanoTime() + graceNs;
+        if (0 == holdPacketsUntilNs)
+        {
+            holdPacketsUntilNs = 1;
+        }
+    }
+
     /** {@inheritDoc} */
     public int doWork()
     {
@@ -268,12 +289,19 @@ public final class PartitionPublisher implements Agent
         }
         if (null != ringSet && ringSet.generation() != generation)
         {
-            generationChanged = true; // one acquire load a cycle; the owner takes it from here
-            return 1;
+            return drainOldGeneration(); // one acquire load a cycle
         }
 
         final long nowNs = nanoClock.nanoTime();
         int workCount = 0;
+        if (0 != holdPacketsUntilNs)
+        {
+            if (nowNs - holdPacketsUntilNs < 0)
+            {
+                return sendHeartbeatIfDue(nowNs);
+            }
+            holdPacketsUntilNs = 0;
+        }
         if (packetPending)
         {
             if (!sendPacket(nowNs))
@@ -290,13 +318,47 @@ public final class PartitionPublisher implements Agent
             workCount += snapshots.doWork(nowNs); // after the drain: the incremental stream goes first
         }
 
-        final SourceStatus sourceStatus = null != sourceMonitor ? sourceMonitor.poll(nowNs) : SourceStatus.UNKNOWN;
-        if (!packetPending && !stopped &&
-            (nowNs - lastSendNs >= heartbeatIntervalNs || sourceStatus != announcedSourceStatus))
+        if (!packetPending && !stopped)
         {
-            workCount += sendHeartbeat(nowNs, sourceStatus);
+            workCount += sendHeartbeatIfDue(nowNs);
         }
 
+        return workCount;
+    }
+
+    private int sendHeartbeatIfDue(final long nowNs)
+    {
+        final SourceStatus sourceStatus = null != sourceMonitor ? sourceMonitor.poll(nowNs) : SourceStatus.UNKNOWN;
+        if (nowNs - lastSendNs >= heartbeatIntervalNs || sourceStatus != announcedSourceStatus)
+        {
+            return sendHeartbeat(nowNs, sourceStatus);
+        }
+        return 0;
+    }
+
+    /**
+     * The producer replaced the rings. What the old generation still holds was written before the new one
+     * existed (the end of a trading day, before the next day's rings): it is published first, then the owner
+     * takes it from here. A publication that refuses it for {@link #OLD_GENERATION_DRAIN_LIMIT_NS} (no end to the
+     * back pressure) is left behind: the new generation is not held up for ever.
+     */
+    private int drainOldGeneration()
+    {
+        final long nowNs = nanoClock.nanoTime();
+        if (0 == oldGenerationSeenNs)
+        {
+            oldGenerationSeenNs = nowNs;
+        }
+        int workCount = 0;
+        if (!packetPending || sendPacket(nowNs))
+        {
+            workCount = drainRing(nowNs);
+        }
+        if ((0 == workCount && !packetPending) || nowNs - oldGenerationSeenNs > OLD_GENERATION_DRAIN_LIMIT_NS)
+        {
+            generationChanged = true;
+            return 1;
+        }
         return workCount;
     }
 

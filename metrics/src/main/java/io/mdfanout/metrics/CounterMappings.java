@@ -20,6 +20,7 @@ import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_RECORDED_MESSAGES_TYPE_I
 import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_RECORDING_ACTIVE_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_RECORDING_ERRORS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_SESSIONS_DELETED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_SESSIONS_ROLLED_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.ARCHIVE_SESSIONS_RETAINED_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.BOOK_DUPLICATE_ORDER_IDS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.BOOK_INVALID_ORDERS_TYPE_ID;
@@ -113,6 +114,7 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_MISSING_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_OLD_SESSION_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_PACKETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_NEW_DAYS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERIES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERY_ATTEMPTS_ABANDONED_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_EXCHANGE_GAP_PARTITIONS_TYPE_ID;
@@ -265,6 +267,8 @@ public final class CounterMappings
             "Trading sessions whose recordings the archive keeps.");
         plain(rules, ARCHIVE_SESSIONS_DELETED_TYPE_ID, "mdfanout_archive_sessions_deleted_total", COUNTER,
             "Trading sessions whose recordings retention deleted.");
+        plain(rules, ARCHIVE_SESSIONS_ROLLED_TYPE_ID, "mdfanout_archive_sessions_rolled_total", COUNTER,
+            "Trading sessions the exchange ended (End of Messages) after which the archive records the next one.");
         plain(rules, ARCHIVE_DUTY_CYCLE_ERRORS_TYPE_ID, "mdfanout_archive_duty_cycle_errors_total", COUNTER,
             "Exceptions caught by the archive's duty cycle (should stay 0).");
 
@@ -364,6 +368,8 @@ public final class CounterMappings
         rules.add(CounterRule.folded(SUBSCRIBER_STALE_EVENTS_TYPE_ID, "mdfanout_subscriber_stale_events_total"));
         subscriber(rules, SUBSCRIBER_RECOVERIES_TYPE_ID, "mdfanout_subscriber_recoveries_total",
             "Recoveries from a snapshot completed.");
+        subscriber(rules, SUBSCRIBER_NEW_DAYS_TYPE_ID, "mdfanout_subscriber_new_days_total",
+            "Partition streams that started again at their first message after the exchange ended the day.");
         subscriber(rules, SUBSCRIBER_RECOVERY_ATTEMPTS_ABANDONED_TYPE_ID,
             "mdfanout_subscriber_recovery_attempts_abandoned_total", "Recovery attempts abandoned.");
         subscriber(rules, SUBSCRIBER_SNAPSHOTS_APPLIED_TYPE_ID, "mdfanout_subscriber_snapshots_applied_total",

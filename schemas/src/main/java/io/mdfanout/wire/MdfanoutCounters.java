@@ -308,6 +308,8 @@ public final class MdfanoutCounters
     public static final int ARCHIVE_SESSIONS_DELETED_TYPE_ID = 3210;
     /** Exceptions caught by the archive's duty cycle (partition -1). */
     public static final int ARCHIVE_DUTY_CYCLE_ERRORS_TYPE_ID = 3211;
+    /** Sessions the exchange ended and the archive rolled on from, into the next day's (partition -1). */
+    public static final int ARCHIVE_SESSIONS_ROLLED_TYPE_ID = 3212;
 
     // Simulator: every counter shares one type id (it exports no metrics; its counters are printed only).
 
@@ -374,6 +376,8 @@ public final class MdfanoutCounters
     public static final int SUBSCRIBER_RECOVERING_PARTITIONS_TYPE_ID = 7001_127;
     /** Gauge: partitions whose session lost exchange messages for good (a GapNotice: stale EXCHANGE_GAP). */
     public static final int SUBSCRIBER_EXCHANGE_GAP_PARTITIONS_TYPE_ID = 7001_128;
+    /** Streams that started again at their first message after the exchange ended the day (a new trading day). */
+    public static final int SUBSCRIBER_NEW_DAYS_TYPE_ID = 7001_129;
 
     // SDK order books (key: the subscriber's name).
 

@@ -106,15 +106,23 @@ final class ChainHarness implements AutoCloseable
     List<ChainProcess> recorders(final int first, final int count, final List<String> jvmArgs)
         throws IOException, InterruptedException
     {
+        return recorders(first, count, jvmArgs, new String[0]);
+    }
+
+    /** As {@link #recorders(int, int, List)}, with extra {@code record} options (e.g. {@code --sessions 3}). */
+    List<ChainProcess> recorders(final int first, final int count, final List<String> jvmArgs, final String... extra)
+        throws IOException, InterruptedException
+    {
         final List<ChainProcess> recorders = new ArrayList<>();
         for (int i = first; i < first + count; i++)
         {
-            final ChainProcess process = ChainProcess.start("subscriber-" + i, dir, jvmArgs, "record",
+            final ChainProcess process = ChainProcess.start("subscriber-" + i, dir, jvmArgs, concat(new String[] {
+                "record",
                 "--channel", channel, "--stream-id-base", streamIdBase, "--partitions", Integer.toString(partitions),
                 "--out", recording(i).toString(), "--books-out", books(i).toString(),
                 "--coverage-out", ExpectedStreams.coverageFile(recording(i)).toString(),
                 "--ready-file", dir.resolve("subscriber-" + i + ".ready").toString(),
-                "--until-end-of-messages", "--timeout-s", "600");
+                "--until-end-of-messages", "--timeout-s", "600"}, extra));
             processes.add(process);
             recorders.add(process);
         }

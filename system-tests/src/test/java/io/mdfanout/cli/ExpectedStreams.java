@@ -165,6 +165,58 @@ final class ExpectedStreams
     }
 
     /**
+     * A subscriber that lived through trading days in a row: per partition, each day's stream (starting again at
+     * stream sequence 1 on the next day) is every message of that day's oracle exactly once, in order, byte for
+     * byte, and nothing else; every day is complete before the next one starts.
+     *
+     * @return messages verified per day.
+     */
+    static long[] verifyDays(final Path file, final String who, final ExpectedStreams... days) throws IOException
+    {
+        final int partitions = days[0].partitions;
+        final int[] day = new int[partitions];
+        final long[] nextSequence = new long[partitions];
+        Arrays.fill(nextSequence, 1);
+        final long[] perDay = new long[days.length];
+        try (RecordFile records = new RecordFile(file))
+        {
+            while (records.next())
+            {
+                final int p = records.partition();
+                final long sequence = records.streamSequence();
+                if (1 == sequence && nextSequence[p] > 1)
+                {
+                    assertEquals(days[day[p]].counts[p], nextSequence[p] - 1,
+                        who + ": partition " + p + " day " + (day[p] + 1) + " complete before the next day starts");
+                    day[p]++;
+                    if (day[p] >= days.length)
+                    {
+                        fail(who + ": partition " + p + " started a day more than the " + days.length + " run");
+                    }
+                    nextSequence[p] = 1;
+                }
+                if (sequence != nextSequence[p])
+                {
+                    fail(who + ": partition " + p + " day " + (day[p] + 1) + " delivered stream sequence " + sequence +
+                        " where " + nextSequence[p] + " was due (lost, duplicated or reordered)");
+                }
+                days[day[p]].assertOracleMessage(records, p, sequence, who + " day " + (day[p] + 1));
+                nextSequence[p]++;
+                perDay[day[p]]++;
+            }
+        }
+        for (int p = 0; p < partitions; p++)
+        {
+            assertEquals(days.length - 1, day[p], who + ": partition " + p + " delivered every day");
+            assertEquals(days[days.length - 1].counts[p], nextSequence[p] - 1,
+                who + ": partition " + p + " delivered the last day to its end");
+        }
+        System.out.println(who + ": " + days.length + " days verified byte for byte, per day " +
+            Arrays.toString(perDay) + " messages");
+        return perDay;
+    }
+
+    /**
      * A subscriber started from a point: per partition every expected message from {@code from[p]} on exactly once,
      * in order, byte for byte, up to the end of the session; nothing before the point and nothing else.
      */

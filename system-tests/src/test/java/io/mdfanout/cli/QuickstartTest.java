@@ -70,7 +70,6 @@ class QuickstartTest
         await(stats, "noPublisher=0", 90);
         final ChainProcess simulator = start(dir, "1-simulator", first.get(5));
         awaitLine(stats, (line) -> rate(line) > 0, "a message rate", 60);
-        Thread.sleep(5_000);
         awaitLine(book, (line) -> line.startsWith("AAPL ("), "the book of AAPL", 30);
         awaitLine(book, (line) -> line.startsWith("MSFT ("), "the book of MSFT", 30);
         awaitLine(tail, (line) -> line.contains(" NVDA"), "NVDA's messages", 30);
@@ -90,7 +89,12 @@ class QuickstartTest
         await(stats2, "noPublisher=0", 90);
         final ChainProcess simulator2 = start(dir, "2-simulator", second.get(2));
         awaitLine(stats2, (line) -> rate(line) > 0, "a message rate", 60);
-        Thread.sleep(15_000);
+        // Until the feed handler's stats say both repairs happened: line B filled and the re-request server answered.
+        awaitLine(feed2, (line) ->
+        {
+            final Matcher running = FEED_FINAL.matcher(line);
+            return running.find() && Long.parseLong(running.group(2)) > 0 && Long.parseLong(running.group(3)) > 0;
+        }, "line B and the re-request server filling losses", 90);
         stopInTurn(simulator2, stats2, fanout2, feed2);
         final String finalLine = feed2.lastLineContaining("feed-handler: final");
         final Matcher counts = FEED_FINAL.matcher(finalLine);

@@ -39,6 +39,14 @@ final class SnapshotCoverage
         }
         for (final String line : Files.readAllLines(file))
         {
+            if (line.startsWith("newday partition="))
+            {
+                // A new trading day: its stream starts again from nothing, no snapshot covers any of it yet.
+                final int p = Integer.parseInt(line.substring("newday partition=".length()));
+                applied[p] = new SnapshotCoverage();
+                current[p] = null;
+                continue;
+            }
             final Matcher matcher = LINE.matcher(line);
             assertTrue(matcher.matches(), "a coverage line: " + line);
             final int p = Integer.parseInt(matcher.group(2));

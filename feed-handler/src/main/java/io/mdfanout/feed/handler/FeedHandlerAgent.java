@@ -189,13 +189,40 @@ public final class FeedHandlerAgent implements Agent
             config, normalizer, counters, arbitrationCounters, null == r ? null : this::sendRequest);
         if (null != ringSet)
         {
-            arbiter.sessionListener((session, firstSequence) -> ringSet.session(session));
+            arbiter.sessionListener(new LineArbiter.SessionListener()
+            {
+                public void onSession(final byte[] session, final long firstSequence)
+                {
+                    ringSet.session(session);
+                }
+
+                public boolean onNewSession(final long sequenceBefore)
+                {
+                    return newGeneration(ringSet, sequenceBefore);
+                }
+            });
             if (ringSet.isResumed())
             {
                 normalizer.resume(ringSet.committedSequence(), ringSet.lastRecordSequences());
                 arbiter.resumeAt(ringSet.committedSequence() + 1, ringSet.session());
             }
         }
+    }
+
+    /**
+     * A new exchange session (the next trading day) starts in a new generation of rings: the fanout publishes
+     * the old rings to their end, then follows with new publications, its state (books, snapshots) empty, so
+     * no order of the day before survives into the new day and subscribers see the new day as a new stream.
+     */
+    private boolean newGeneration(final PartitionRingSet ringSet, final long sequenceBefore)
+    {
+        normalizer.flush();
+        final long before = ringSet.generation();
+        ringSet.newGeneration("the exchange started a new session");
+        normalizer.newGeneration(ringSet.rings(), ringSet.ringFiles(), sequenceBefore);
+        System.err.println("feed-handler: a new exchange session: new ring generation " + ringSet.generation() +
+            " (was " + before + ") in " + ringSet.directory());
+        return true;
     }
 
     /**

@@ -68,6 +68,18 @@ public final class LineArbiter
          * @param firstSequence the sequence the arbiter expects next in it.
          */
         void onSession(byte[] session, long firstSequence);
+
+        /**
+         * Another session is adopted (a new trading day, numbered from 1 again): before any of its messages.
+         *
+         * @param sequenceBefore the sequence its first message follows.
+         * @return true when the listener moved the normalizer to new rings for it (a new generation); false to
+         * go on in the same rings.
+         */
+        default boolean onNewSession(final long sequenceBefore)
+        {
+            return false;
+        }
     }
 
     /** The states of the arbiter between two calls. */
@@ -1261,7 +1273,10 @@ public final class LineArbiter
 
     private void adoptSession(final DirectBuffer buffer, final int offset, final long firstSequence)
     {
-        normalizer.newSession(firstSequence - 1);
+        if (null == sessionListener || !sessionListener.onNewSession(firstSequence - 1))
+        {
+            normalizer.newSession(firstSequence - 1);
+        }
         hold.clear(nextExpected, highestKnownEnd);
         gaps.clear();
         window.clear();

@@ -307,6 +307,31 @@ public final class ItchNormalizer
         flush();
     }
 
+    /**
+     * A new MoldUDP64 session in a new generation of rings: publish what is pending to the old rings, then write
+     * the new ones from nothing (once per trading day, so the allocation here is off the steady state).
+     *
+     * @param rings           the new generation's rings, indexed by partition.
+     * @param ringFiles       their mapped files, for the commit marks, or null.
+     * @param sequenceBefore  the sequence the new session's first message follows (its first sequence - 1).
+     */
+    public void newGeneration(
+        final RingBuffer[] rings, final PartitionRings.MappedRing[] ringFiles, final long sequenceBefore)
+    {
+        if (rings.length != partitionCount)
+        {
+            throw new IllegalArgumentException(rings.length + " rings for " + partitionCount + " partitions");
+        }
+        flush();
+        for (int i = 0; i < partitionCount; i++)
+        {
+            partitions[i] = new PartitionEncoders(
+                i, new BatchingRingWriter(rings[i], null == ringFiles ? null : ringFiles[i]));
+        }
+        processedThrough = sequenceBefore;
+        committedThrough = -1;
+        flush();
+    }
 
     /**
      * Bound the wait for a full ring: past it the write is abandoned and the normalizer is

@@ -44,10 +44,12 @@ public final class PartitionRingSet implements AutoCloseable
     private final RingDirectoryLock lock;
     private final RingSetHeader header;
     private final PartitionRings.MappedRing[] mappedRings;
+    /** The producer's mappings of the generation before the current one: see {@link #newGeneration(String)}. */
+    private PartitionRings.MappedRing[] previousRings;
     private final RingBuffer[] rings;
     private final long[] lastRecordSequences;
     private final boolean resumed;
-    private final String newGenerationReason;
+    private String newGenerationReason;
     private long generation;
     private long committedSequence;
     private String session;
@@ -196,6 +198,30 @@ public final class PartitionRingSet implements AutoCloseable
         session = "";
     }
 
+    /**
+     * Replace the rings with a new generation while producing (the exchange started a new session: a new trading
+     * day starts from nothing). The caller publishes what it wrote first; a fanout drains the old generation, then
+     * follows the new one. {@link #rings()} and {@link #ringFiles()} then hold the new rings (same arrays). This
+     * producer's mappings of the old generation stay mapped until the next change, because other threads of this
+     * process (the metrics' ring collector) may still be reading them.
+     *
+     * @param reason why, for {@link #describe()}.
+     */
+    public void newGeneration(final String reason)
+    {
+        if (null != previousRings)
+        {
+            CloseHelper.closeAll(previousRings);
+        }
+        previousRings = mappedRings.clone();
+        createGeneration(mappedRings.length, header.capacity());
+        for (int i = 0; i < rings.length; i++)
+        {
+            rings[i] = mappedRings[i].ring();
+        }
+        newGenerationReason = reason;
+    }
+
     /** Ring files of partitions a previous, larger layout had: unlinked (whoever maps them keeps its mapping). */
     private void removeRingsFrom(final int partitionCount)
     {
@@ -289,6 +315,10 @@ public final class PartitionRingSet implements AutoCloseable
     /** Unmap every ring and the header and release the lock; the files stay. */
     public void close()
     {
+        if (null != previousRings)
+        {
+            CloseHelper.closeAll(previousRings);
+        }
         CloseHelper.closeAll(mappedRings);
         CloseHelper.quietCloseAll(header, lock);
     }

@@ -127,6 +127,73 @@ class FeedHandlerAgentSocketTest
     }
 
     /**
+     * The exchange ends a session and starts the next day's (a new MoldUDP64 session from sequence 1): the day's
+     * messages stay in the old generation's rings, the new day starts in a new generation with nothing of the old
+     * one, the header names the new session, and the order ids of the day before may be used again.
+     */
+    @Test
+    void aNewSessionAfterTheEndOfTheDayStartsANewRingGeneration() throws Exception
+    {
+        final FeedHandlerConfig config = new FeedHandlerConfig()
+            .group(GROUP).port(PORT + 4).interfaceAddress("127.0.0.1")
+            .ringDir(ringDir).partitions(1).ringCapacity(64 * 1024).maxHeldMessages(1024);
+        rings = new PartitionRingSet(ringDir, 1, 64 * 1024);
+        final long firstGeneration = rings.generation();
+        final PartitionRings.MappedRing dayOne = PartitionRings.map(ringDir, 0);
+        agent = new FeedHandlerAgent(config, rings, new InMemoryCounters(128).countersManager(), null);
+        agent.onStart();
+        try (UdpSender sender = new UdpSender(GROUP, PORT + 4))
+        {
+            sender.send(MoldPackets.packet("DAY0000001", 1,
+                new ItchBytes(12, 'S', 0, 0, 100).ch(11, 'O').bytes(),
+                new ItchBytes(36, 'A', 3, 0, 101).u64(11, 555).ch(19, 'B').u32(20, 100).alpha(24, 8, "AAPL")
+                    .u32(32, 1_500_000).bytes(),
+                new ItchBytes(12, 'S', 0, 0, 102).ch(11, 'C').bytes()));
+            sender.send(MoldPackets.endOfSession("DAY0000001", 4));
+            sender.send(MoldPackets.packet("DAY0000002", 1,
+                new ItchBytes(12, 'S', 0, 0, 200).ch(11, 'O').bytes(),
+                new ItchBytes(36, 'A', 3, 0, 201).u64(11, 555).ch(19, 'S').u32(20, 300).alpha(24, 8, "AAPL")
+                    .u32(32, 1_600_000).bytes()));
+            final long deadline = System.nanoTime() + 5_000_000_000L;
+            while (agent.counters().packetsReceived().get() < 3 && System.nanoTime() < deadline)
+            {
+                if (agent.doWork() == 0)
+                {
+                    Thread.sleep(1);
+                }
+            }
+        }
+        try
+        {
+            assertEquals(3, agent.counters().packetsReceived().get());
+            assertEquals(1, agent.arbitrationCounters().sessionsAdopted().get());
+            assertTrue(rings.generation() > firstGeneration, "a new generation: " + rings.describe());
+            assertEquals("DAY0000002", rings.session().trim());
+            assertEquals(rings.generation(), rings.header().generation(), "the header says so, for the fanout");
+
+            final List<Rings.Rec> first = Rings.drain(dayOne.ring());
+            assertEquals(3, first.size(), "the whole first day in the first generation's ring");
+            assertEquals(SystemEventDecoder.TEMPLATE_ID, first.get(2).typeId());
+
+            try (PartitionRings.MappedRing dayTwo = PartitionRings.map(ringDir, 0))
+            {
+                assertEquals(rings.generation(), dayTwo.generation());
+                final List<Rings.Rec> second = Rings.drain(dayTwo.ring());
+                assertEquals(2, second.size(), "only the new day in the new generation's ring");
+                final AddOrderDecoder add = new AddOrderDecoder()
+                    .wrap(second.get(1).buffer(), H, AddOrderDecoder.BLOCK_LENGTH, 0);
+                assertEquals(2, add.exchangeSequence());
+                assertEquals(555, add.orderId());
+                assertEquals(Side.SELL, add.side());
+            }
+        }
+        finally
+        {
+            dayOne.close();
+        }
+    }
+
+    /**
      * Another sender on the same group and port (here 127.0.0.2, with the same session name, sending a
      * stray end of session and conflicting messages) never reaches a feed handler that joined for the
      * exchange's source only; without --source it would.

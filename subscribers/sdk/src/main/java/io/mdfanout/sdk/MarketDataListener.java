@@ -54,6 +54,18 @@ public interface MarketDataListener
     }
 
     /**
+     * The exchange ended the trading day on this partition (System Event End of Messages) and its stream starts
+     * again at its first message: the next session, from nothing. Everything known of the partition (books, orders,
+     * instruments) belongs to the ended day; the new day's messages follow from stream sequence 1 with nothing
+     * missing (no stale, no snapshot). {@link #onStreamJoined} follows.
+     *
+     * @param partition the partition.
+     */
+    default void onNewDay(final int partition)
+    {
+    }
+
+    /**
      * A partition that replayed from the archive ({@link FeedSubscriber.Context#replayFrom}) has caught up and
      * continues on the live stream: the replay and the live stream were merged with no gap and no duplicate, and
      * the next message delivered is the first one taken from the live stream.

@@ -324,6 +324,18 @@ final class MessageDispatcher
         }
     }
 
+    void onNewDay(final int partition)
+    {
+        try
+        {
+            listener.onNewDay(partition);
+        }
+        catch (final RuntimeException ex)
+        {
+            onListenerError(ex);
+        }
+    }
+
     void onStreamJoined(final int partition, final long sequence)
     {
         try

@@ -161,6 +161,22 @@ final class PartitionRecovery
         dispatcher.onStale(stream.partition, reason, sequence);
     }
 
+    /**
+     * The stream started again at its first message after the exchange ended the day ({@link StreamSequencer}): what
+     * was buffered belongs to the ended day, no snapshot is needed, and the partition follows the new stream.
+     */
+    void endWithNewStream()
+    {
+        abandonSnapshot();
+        state = State.LIVE;
+        if (null != buffer)
+        {
+            buffer.reset();
+        }
+        closeSubscription();
+        stream.recoverySnapshotId = 0;
+    }
+
     /** Drop what was buffered; buffering starts again at {@code sequence}; a snapshot being applied is abandoned. */
     void restartBuffering(final long sequence)
     {

@@ -4,6 +4,7 @@ import io.mdfanout.sbe.HeartbeatDecoder;
 import io.mdfanout.sbe.MessageHeaderDecoder;
 import io.mdfanout.sbe.PacketHeaderDecoder;
 import io.mdfanout.sbe.SourceStatus;
+import io.mdfanout.wire.MarketSession;
 import io.mdfanout.wire.PreciseEpochNanoClock;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
@@ -225,12 +226,36 @@ final class StreamSequencer
         {
             stream.retire(stream.sessionId);
         }
+        // The exchange ended the day on this stream and a new one starts at its first message: the feed handler
+        // began the next session's rings and the fanout publishes them from their start. Nothing of the new stream
+        // is missing and everything of the old one is void: no recovery is needed (a stream that did not end, or
+        // does not start at 1, is a restarted fanout's, whose state may differ: recovered as below).
+        final boolean nextDay = !firstJoin && 1 == sequence && MarketSession.ENDED == stream.marketSession;
         stream.joined = true;
         stream.sessionId = sessionId;
         stream.expectedSequence = sequence;
+        if (nextDay)
+        {
+            stream.marketSession = MarketSession.UNKNOWN;
+            stream.filterMaxSequence = 0;
+            stream.exchangeGap = false; // the new day's state starts from nothing: nothing of it is lost
+            counters.onNewDay();
+            dispatcher.onNewDay(stream.partition);
+        }
         dispatcher.onStreamJoined(stream.partition, sequence);
         final PartitionRecovery recovery = stream.recovery;
-        if (null != recovery)
+        if (nextDay)
+        {
+            if (null != recovery && recovery.isRecovering())
+            {
+                recovery.endWithNewStream();
+                if (!stream.sourceDown)
+                {
+                    recovered(stream, counters, dispatcher, nowNs);
+                }
+            }
+        }
+        else if (null != recovery)
         {
             if (!firstJoin)
             {

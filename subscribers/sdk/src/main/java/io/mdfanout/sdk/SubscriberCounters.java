@@ -18,6 +18,7 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_MISSING_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_OLD_SESSION_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_PACKETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_NEW_DAYS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERIES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_EXCHANGE_GAP_PARTITIONS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERING_PARTITIONS_TYPE_ID;
@@ -57,6 +58,7 @@ public final class SubscriberCounters implements AutoCloseable
     private final AtomicCounter staleEvents;
     private final AtomicCounter[] staleByReason;
     private final AtomicCounter recoveries;
+    private final AtomicCounter newDays;
     private final AtomicCounter recoveryAttemptsAbandoned;
     private final AtomicCounter snapshotsApplied;
     private final AtomicCounter snapshotsIgnored;
@@ -116,6 +118,8 @@ public final class SubscriberCounters implements AutoCloseable
                 (key) -> MdfanoutCounters.putSubscriberReasonKey(key, name, reason.label()));
         }
         recoveries = newCounter(countersManager, prefix + "recoveries completed", SUBSCRIBER_RECOVERIES_TYPE_ID, name);
+        newDays = newCounter(countersManager, prefix + "streams started again for a new day", SUBSCRIBER_NEW_DAYS_TYPE_ID,
+            name);
         recoveryAttemptsAbandoned = newCounter(
             countersManager,
             prefix + "recovery attempts abandoned",
@@ -251,6 +255,12 @@ public final class SubscriberCounters implements AutoCloseable
         return staleByReason[reason.ordinal()].get();
     }
 
+    /** @return partition streams that started again at their first message after the exchange ended the day. */
+    public long newDays()
+    {
+        return newDays.get();
+    }
+
     /** @return recoveries completed (snapshot applied, buffer replayed, partition live again). */
     public long recoveries()
     {
@@ -381,6 +391,11 @@ public final class SubscriberCounters implements AutoCloseable
         staleByReason[reason.ordinal()].incrementRelease();
     }
 
+    void onNewDay()
+    {
+        newDays.incrementRelease();
+    }
+
     void onRecovered()
     {
         recoveries.incrementRelease();
@@ -490,7 +505,7 @@ public final class SubscriberCounters implements AutoCloseable
         CloseHelper.closeAll(packets, messages, heartbeats, gaps, missingMessages, duplicatePackets,
             duplicateMessages, malformed, listenerErrors);
         CloseHelper.closeAll(malformedByReason);
-        CloseHelper.closeAll(staleEvents, recoveries, recoveryAttemptsAbandoned, snapshotsApplied, snapshotsIgnored,
+        CloseHelper.closeAll(staleEvents, recoveries, newDays, recoveryAttemptsAbandoned, snapshotsApplied, snapshotsIgnored,
             recoveryBufferOverflows, filteredMessages, snapshotPackets, snapshotGaps, malformedSnapshotPackets,
             oldSessionPackets, silentStreams, subscriptionErrors, stalePartitions, recoveringPartitions,
             exchangeGapPartitions);
@@ -507,6 +522,6 @@ public final class SubscriberCounters implements AutoCloseable
             " snapshotsApplied=" + snapshotsApplied() + " snapshotsIgnored=" + snapshotsIgnored() +
             " bufferOverflows=" + recoveryBufferOverflows() + " filtered=" + filteredMessages() +
             " snapshotPackets=" + snapshotPackets() + " snapshotGaps=" + snapshotGaps() +
-            " oldSession=" + oldSessionPackets() + " silent=" + silentStreams();
+            " oldSession=" + oldSessionPackets() + " silent=" + silentStreams() + " newDays=" + newDays();
     }
 }

@@ -49,6 +49,12 @@ final class BookAndEventListener implements MarketDataListener
         events.add("ACTIVE " + partition);
     }
 
+    public void onNewDay(final int partition)
+    {
+        events.add("NEW_DAY " + partition);
+        books.onNewDay(partition);
+    }
+
     public void onSnapshotBegin(final int partition, final long snapshotId, final long lastStreamSequence)
     {
         events.add("BEGIN " + partition + " " + snapshotId + " " + lastStreamSequence);

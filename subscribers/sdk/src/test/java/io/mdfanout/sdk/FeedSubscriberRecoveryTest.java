@@ -359,6 +359,71 @@ class FeedSubscriberRecoveryTest
     }
 
     @Test
+    void aStreamThatEndedTheDayAndStartsAgainAtOneIsTheNextDayWithNoStaleAndNothingOfTheDayBefore()
+    {
+        final String channel = channel(40715);
+        final int base = 2650;
+        final List<byte[]> dayOne = MarketScript.generate(8, 800, INSTRUMENTS, true);
+        final List<byte[]> dayTwo = MarketScript.generate(9, 600, INSTRUMENTS, true);
+        final BookAndEventListener listener = new BookAndEventListener();
+        try (StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
+            FeedSubscriber subscriber = subscriber(channel, base, listener, new FeedSubscriber.Context()))
+        {
+            try (StreamPublisher first = media.incremental(channel, base, PARTITION))
+            {
+                TestMedia.awaitConnected(subscriber, first.publication());
+                first.send(dayOne, 5);
+                pollUntil(() -> subscriber.expectedSequence(PARTITION) == dayOne.size() + 1, subscriber);
+            }
+            assertEquals(MarketScript.stateAfter(dayOne, dayOne.size()).dump(), listener.books.dump());
+
+            try (StreamPublisher nextDay = media.incremental(channel, base, PARTITION))
+            {
+                pollUntil(() -> nextDay.publication().isConnected(), subscriber);
+                nextDay.send(dayTwo.subList(0, 300), 5);
+                pollUntil(() -> subscriber.expectedSequence(PARTITION) == 301, subscriber);
+                assertFalse(subscriber.isStale(PARTITION), "a new day is not a stale: " + listener.events);
+                nextDay.send(dayTwo.subList(300, dayTwo.size()), 5);
+                pollUntil(() -> subscriber.expectedSequence(PARTITION) == dayTwo.size() + 1, subscriber);
+            }
+            assertTrue(listener.events.contains("NEW_DAY 0"), listener.events.toString());
+            assertFalse(listener.events.stream().anyMatch(event -> event.startsWith("STALE")), listener.events.toString());
+            assertEquals(MarketScript.stateAfter(dayTwo, dayTwo.size()).dump(), listener.books.dump(),
+                "the books hold the new day only");
+            assertEquals(1, subscriber.counters().newDays());
+            assertEquals(0, subscriber.counters().staleEvents());
+            assertEquals(dayOne.size() + dayTwo.size(), listener.incrementalMessages, "every message of both days");
+        }
+    }
+
+    @Test
+    void aStreamThatStartsAgainAtOneWithoutEndingTheDayIsStale()
+    {
+        final String channel = channel(40717);
+        final int base = 2660;
+        final List<byte[]> messages = MarketScript.generate(10, 800, INSTRUMENTS, false);
+        final BookAndEventListener listener = new BookAndEventListener();
+        try (StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
+            FeedSubscriber subscriber = subscriber(channel, base, listener, new FeedSubscriber.Context()))
+        {
+            try (StreamPublisher first = media.incremental(channel, base, PARTITION))
+            {
+                TestMedia.awaitConnected(subscriber, first.publication());
+                first.send(messages.subList(0, 500), 5);
+                pollUntil(() -> subscriber.expectedSequence(PARTITION) == 501, subscriber);
+            }
+            try (StreamPublisher restarted = media.incremental(channel, base, PARTITION))
+            {
+                pollUntil(() -> restarted.publication().isConnected(), subscriber);
+                restarted.send(messages.subList(0, 10), 5);
+                pollUntil(() -> subscriber.isStale(PARTITION), subscriber);
+            }
+            assertTrue(listener.events.contains("STALE 0 NEW_PUBLICATION 1"), listener.events.toString());
+            assertEquals(0, subscriber.counters().newDays(), "a day that did not end is not followed by a new one");
+        }
+    }
+
+    @Test
     void silentStreamIsReportedAndActiveAgainWhenDataResumes()
     {
         final String channel = channel(40713);

@@ -12,7 +12,9 @@ abstract class EndOfMessagesListener extends RecoveryReportingListener
 {
     private final int[] partitions;
     private final boolean[] ended;
-    private int endedCount;
+    /** Per partition slot: the sessions the exchange ended on it (each day's End of Messages once). */
+    private final int[] endedDays;
+    private int sessions = 1;
     private io.mdfanout.sdk.ReplayStart to;
 
     EndOfMessagesListener(final int[] partitions, final RecoveryEvents events)
@@ -20,6 +22,17 @@ abstract class EndOfMessagesListener extends RecoveryReportingListener
         super(events);
         this.partitions = partitions;
         this.ended = new boolean[partitions.length];
+        this.endedDays = new int[partitions.length];
+    }
+
+    /**
+     * Stop after this many trading sessions ({@code --sessions}): the N-th End of Messages on every partition.
+     *
+     * @param sessions 1 or more.
+     */
+    final void endAfterSessions(final int sessions)
+    {
+        this.sessions = sessions;
     }
 
     /**
@@ -66,7 +79,32 @@ abstract class EndOfMessagesListener extends RecoveryReportingListener
     /** @return true once every subscribed partition carried END_OF_MESSAGES. */
     final boolean allEnded()
     {
-        return endedCount == partitions.length;
+        for (final int days : endedDays)
+        {
+            if (days < sessions)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A new trading day on the partition: its End of Messages is waited for again. */
+    public void onNewDay(final int partition)
+    {
+        super.onNewDay(partition);
+        onSessionRunning(partition);
+    }
+
+    private void onSessionRunning(final int partition)
+    {
+        for (int slot = 0; slot < partitions.length; slot++)
+        {
+            if (partitions[slot] == partition)
+            {
+                ended[slot] = false;
+            }
+        }
     }
 
     public void onSystemEvent(final MessageContext context, final SystemEventDecoder message)
@@ -74,6 +112,12 @@ abstract class EndOfMessagesListener extends RecoveryReportingListener
         if (SystemEventCode.END_OF_MESSAGES.value() == message.eventCodeRaw())
         {
             markEnded(context.partition());
+        }
+        else if (!context.isSnapshot())
+        {
+            // The session runs (a day joined mid-way, after a restarted fanout, counts when its end comes): its
+            // End of Messages is waited for. A snapshot's market state after the end repeats the end, not a new day.
+            onSessionRunning(context.partition());
         }
     }
 
@@ -84,7 +128,7 @@ abstract class EndOfMessagesListener extends RecoveryReportingListener
             if (partitions[slot] == partition && !ended[slot])
             {
                 ended[slot] = true;
-                endedCount++;
+                endedDays[slot]++;
             }
         }
     }

@@ -176,6 +176,19 @@ public final class RecordCommand implements Callable<Integer>
             }
         }
 
+        public void onNewDay(final int partition)
+        {
+            super.onNewDay(partition);
+            if (null != coverage)
+            {
+                coverage.println("newday partition=" + partition);
+            }
+            if (null != books)
+            {
+                books.onNewDay(partition);
+            }
+        }
+
         public void onSnapshotBegin(final int partition, final long snapshotId, final long lastStreamSequence)
         {
             if (null != coverage)

@@ -57,6 +57,11 @@ final class RecoveryEvents
             " epochMs=" + System.currentTimeMillis());
     }
 
+    void onNewDay(final int partition)
+    {
+        out.println("NEW_DAY partition=" + partition + " epochMs=" + System.currentTimeMillis());
+    }
+
     void onStreamActive(final int partition)
     {
         out.println("ACTIVE partition=" + partition + " epochMs=" + System.currentTimeMillis());

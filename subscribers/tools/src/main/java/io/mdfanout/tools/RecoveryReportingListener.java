@@ -47,4 +47,9 @@ abstract class RecoveryReportingListener implements MarketDataListener
     {
         events.onStreamActive(partition);
     }
+
+    public void onNewDay(final int partition)
+    {
+        events.onNewDay(partition);
+    }
 }

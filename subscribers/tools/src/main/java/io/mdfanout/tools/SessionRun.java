@@ -26,6 +26,11 @@ final class SessionRun
             "and none is stale (with recovery on, a partition still recovering is waited for).")
     boolean untilEndOfMessages;
 
+    @Option(names = "--sessions", defaultValue = "1",
+        description = "With --until-end-of-messages: stop at the END_OF_MESSAGES of this many trading sessions (days " +
+            "in a row: each new day's stream starts again at its first message, NEW_DAY).")
+    int sessions;
+
     @Option(names = "--to",
         description = "Stop at this point of the session (exclusive): seq:N, seq:P=N,P=N, HH:MM:SS[.fraction] or ns:N " +
             "(exchange time); the messages from it on are not taken.")
@@ -46,6 +51,10 @@ final class SessionRun
      */
     void validate()
     {
+        if (sessions < 1)
+        {
+            throw new IllegalArgumentException("--sessions must be 1 or more: " + sessions);
+        }
         if (timeoutS < 0)
         {
             throw new IllegalArgumentException("--timeout-s must not be negative: " + timeoutS);
@@ -69,6 +78,7 @@ final class SessionRun
         throws IOException
     {
         listener.endAt(null == to ? null : ReplayPoint.parse("--to", to));
+        listener.endAfterSessions(sessions);
         return run(session.subscriber(), listener, session.stopSignal(), readyFile, untilEndOfMessages, timeoutS,
             session.idle(), recoveryEnabled);
     }

@@ -243,6 +243,12 @@ public final class OrderBooks implements MarketDataListener
             message.price().mantissa(), message.shares());
     }
 
+    /** A new trading day on the partition: its books empty, as its stream starts again from nothing. */
+    public void onNewDay(final int partition)
+    {
+        onSnapshotBegin(partition, 0, 0);
+    }
+
     /** Empties every book of the partition: the snapshot that follows rebuilds them. */
     public void onSnapshotBegin(final int partition, final long snapshotId, final long lastStreamSequence)
     {
