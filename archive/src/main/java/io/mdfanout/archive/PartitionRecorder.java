@@ -159,18 +159,7 @@ final class PartitionRecorder implements AutoCloseable
     void roll(final String next, final String channel, final String liveChannel)
     {
         closeReplay();
-        if (Aeron.NULL_VALUE != subscriptionId)
-        {
-            try
-            {
-                archive.stopRecording(subscriptionId);
-            }
-            catch (final RuntimeException ex)
-            {
-                log.println("archive: stopping the recording of partition " + partition + ": " + ex.getMessage());
-            }
-            subscriptionId = Aeron.NULL_VALUE;
-        }
+        stopRecordingSubscription();
         session = next;
         recordingChannel = channel;
         recordingId = Aeron.NULL_VALUE;
@@ -312,6 +301,19 @@ final class PartitionRecorder implements AutoCloseable
         {
             return;
         }
+        stopRecordingSubscription();
+        stopSignalled = true;
+        restartedAfterError = false;
+        counters.recordingActive.setRelease(0);
+        (ArchiveCounters.DISK_FULL.equals(reason) ? counters.diskFullStops : counters.ioErrorStops).increment();
+        log.println("archive: ERROR: the recording of partition " + partition + " stopped: " + reason +
+            " (recorded to stream sequence " + (nextSequence - 1) + ")");
+        state = State.STOPPED_BY_ERROR;
+    }
+
+    /** Stop the partition's recording subscription, if one runs (a failure is logged: the role goes on). */
+    private void stopRecordingSubscription()
+    {
         if (Aeron.NULL_VALUE != subscriptionId)
         {
             try
@@ -324,13 +326,6 @@ final class PartitionRecorder implements AutoCloseable
             }
             subscriptionId = Aeron.NULL_VALUE;
         }
-        stopSignalled = true;
-        restartedAfterError = false;
-        counters.recordingActive.setRelease(0);
-        (ArchiveCounters.DISK_FULL.equals(reason) ? counters.diskFullStops : counters.ioErrorStops).increment();
-        log.println("archive: ERROR: the recording of partition " + partition + " stopped: " + reason +
-            " (recorded to stream sequence " + (nextSequence - 1) + ")");
-        state = State.STOPPED_BY_ERROR;
     }
 
     /** The disk has room again after an error stopped the recording: record anew (a new image, a new recording). */
