@@ -297,7 +297,7 @@ final class ArchiveRole implements Agent, AutoCloseable
                 recorder.startRecording();
                 work++;
             }
-            work += recorder.doWork();
+            work += recorder.doWork(nowMs);
         }
         work += rollIfDayEnded();
         if (nowMs >= nextDiskCheckMs)

@@ -53,6 +53,12 @@ final class PartitionRecorder implements AutoCloseable
     static final String REASON_NOT_RECORDED = "not-recorded";
     static final String REASON_BEFORE_START = "before-archive-start";
     static final String REASON_STREAM_GAP = "stream-gap";
+    /**
+     * A local replay that delivers nothing for this long while it has not reached its end (it never connected, or
+     * the archive ended it early) is opened again from where it stopped. Aeron Archive drops a replay whose
+     * subscriber is not connected within its connect timeout (5 s), which a loaded restart can miss.
+     */
+    static final long REPLAY_STALL_TIMEOUT_MS = 10_000;
     private static final int FRAGMENT_LIMIT = 256;
 
     private final int partition;
@@ -79,6 +85,14 @@ final class PartitionRecorder implements AutoCloseable
     private long recordedBytesBefore;
     private Subscription replay;
     private long replaySessionId = Aeron.NULL_VALUE;
+    /** The recording the local replay reads, and the position it has delivered to. */
+    private long replayRecordingId = Aeron.NULL_VALUE;
+    private long replayPosition;
+    /** In {@link State#SCAN_PREVIOUS}: the previous recording's end, which the scan must reach. */
+    private long scanStopPosition;
+    private long replayProgressDeadlineMs = Long.MAX_VALUE;
+    private boolean replayConnected;
+    private int replayReopens;
     private boolean stopSignalled;
     private boolean firstOfRecording;
     /** The stream sequence after the last message recorded in this session; 0 before any. */
@@ -345,13 +359,13 @@ final class PartitionRecorder implements AutoCloseable
         log.println("archive: partition " + partition + " records again");
     }
 
-    int doWork()
+    int doWork(final long nowMs)
     {
         int work = 0;
         switch (state)
         {
             case SCAN_PREVIOUS:
-                work += pollReplay();
+                work += pollScan(nowMs);
                 if (null == replay)
                 {
                     log.println("archive: partition " + partition + ": the session's last recording ends before " +
@@ -366,6 +380,7 @@ final class PartitionRecorder implements AutoCloseable
             case FOLLOW:
             case STOPPED_BY_ERROR:
                 work += pollReplay();
+                awaitFollowConnected(nowMs);
                 updateRecorded();
                 if (null == replay)
                 {
@@ -450,13 +465,88 @@ final class PartitionRecorder implements AutoCloseable
         recordedBytesBefore = stop - start[0];
         counters.recordedBytes.setRelease(recordedBytesBefore);
         firstOfRecording = false;
+        scanStopPosition = stop;
         openReplay(previousRecordingId, start[0], stop - start[0]);
     }
 
     private void openReplay(final long id, final long position, final long length)
     {
+        replayRecordingId = id;
+        replayPosition = position;
+        replayProgressDeadlineMs = Long.MAX_VALUE; // set on the first duty cycle: the clock is the role's
+        replayConnected = false;
         replaySessionId = archive.startReplay(id, position, length, "aeron:ipc", localReplayStreamId);
         replay = aeron.addSubscription("aeron:ipc?session-id=" + (int)replaySessionId, localReplayStreamId);
+    }
+
+    /**
+     * The scan of the previous recording: done when it has delivered the recording to its end, whatever its image
+     * does; a replay that stalls short of the end (never connected, or ended early) is opened again from there.
+     */
+    private int pollScan(final long nowMs)
+    {
+        if (null == replay)
+        {
+            return 0;
+        }
+        final int fragments = replay.poll(fragmentHandler, FRAGMENT_LIMIT);
+        if (replay.imageCount() > 0)
+        {
+            replayPosition = Math.max(replayPosition, replay.imageAtIndex(0).position());
+        }
+        if (replayPosition >= scanStopPosition)
+        {
+            closeReplay();
+        }
+        else if (fragments > 0 || Long.MAX_VALUE == replayProgressDeadlineMs)
+        {
+            replayProgressDeadlineMs = nowMs + REPLAY_STALL_TIMEOUT_MS;
+        }
+        else if (nowMs >= replayProgressDeadlineMs)
+        {
+            reopenReplay(nowMs, scanStopPosition - replayPosition, replay.imageCount() == 0 ?
+                "it never connected" : "it stopped short of the recording's end");
+        }
+        return fragments;
+    }
+
+    private void reopenReplay(final long nowMs, final long length, final String why)
+    {
+        final long id = replayRecordingId;
+        final long position = replayPosition;
+        closeReplay();
+        replayReopens++;
+        log.println("archive: partition " + partition + ": the local replay of recording " + id + " delivered " +
+            "nothing for " + REPLAY_STALL_TIMEOUT_MS + " ms at position " + position + " (" + why + "): " +
+            "opening it again from there (" + replayReopens + " so far)");
+        openReplay(id, position, length);
+        replayProgressDeadlineMs = nowMs + REPLAY_STALL_TIMEOUT_MS;
+    }
+
+    /**
+     * A recording being followed is replayed from where it started for as long as it grows: once its replay
+     * connected, the recording's stop ends it; one that never connects is opened again.
+     */
+    private void awaitFollowConnected(final long nowMs)
+    {
+        if (null == replay || replayConnected || stopSignalled)
+        {
+            return;
+        }
+        if (Long.MAX_VALUE == replayProgressDeadlineMs)
+        {
+            replayProgressDeadlineMs = nowMs + REPLAY_STALL_TIMEOUT_MS;
+        }
+        else if (nowMs >= replayProgressDeadlineMs)
+        {
+            reopenReplay(nowMs, Long.MAX_VALUE, "it never connected");
+        }
+    }
+
+    /** How many times a local replay was opened again after it stalled (for tests and the log). */
+    int replayReopens()
+    {
+        return replayReopens;
     }
 
     private int pollReplay()
@@ -466,6 +556,11 @@ final class PartitionRecorder implements AutoCloseable
             return 0;
         }
         final int fragments = replay.poll(fragmentHandler, FRAGMENT_LIMIT);
+        if (replay.imageCount() > 0)
+        {
+            replayPosition = Math.max(replayPosition, replay.imageAtIndex(0).position());
+            replayConnected = true;
+        }
         if (0 == fragments && replay.imageCount() > 0 && replay.imageAtIndex(0).isEndOfStream())
         {
             closeReplay();

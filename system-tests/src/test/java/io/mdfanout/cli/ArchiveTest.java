@@ -128,6 +128,8 @@ class ArchiveTest
         throws Exception
     {
         final long seed = 29002L;
+        // Shorter than the others: the archive is down from 30% to 50%, and nothing here needs a long session.
+        final long messages = MESSAGES * 6 / 10;
         final String channel = "aeron:udp?endpoint=224.0.1.131:29200|interface=127.0.0.1|mtu=8192";
         final String control = "aeron:udp?endpoint=localhost:29210";
         final Path archiveDir = dir.resolve("archive");
@@ -140,12 +142,12 @@ class ArchiveTest
             final ChainProcess simulator = chain.simulator(
                 "--group", "239.255.29.3", "--port", "29300", "--interface", "127.0.0.1",
                 "--seed", Long.toString(seed), "--symbols", Integer.toString(SYMBOLS),
-                "--messages", Long.toString(MESSAGES), "--rate", Integer.toString(RATE));
+                "--messages", Long.toString(messages), "--rate", Integer.toString(RATE));
 
-            ChainHarness.awaitSimulatorProgress(simulator, MESSAGES * 3 / 10);
+            ChainHarness.awaitSimulatorProgress(simulator, messages * 3 / 10);
             archive.kill9();
             assertFalse(archive.isAlive(), "the archive is dead");
-            ChainHarness.awaitSimulatorProgress(simulator, MESSAGES * 5 / 10);
+            ChainHarness.awaitSimulatorProgress(simulator, messages * 5 / 10);
             final ChainProcess restarted = archive(chain, dir, "archive-restarted", archiveDir, control, 0);
             final ChainProcess second = chain.start("second-archive", "archive", "--archive-dir", archiveDir.toString(),
                 "--aeron-dir", "/dev/shm/mdfanout-archive-second-" + ProcessHandle.current().pid(),
@@ -156,7 +158,7 @@ class ArchiveTest
 
             assertEquals(0, simulator.waitFor(10, TimeUnit.MINUTES), "simulator exit code");
             assertEquals(0, live.get(0).waitFor(5, TimeUnit.MINUTES), "live subscriber exit code");
-            final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, MESSAGES, PARTITIONS);
+            final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, messages, PARTITIONS);
             expected.verifyRecording(chain.recording(1), "live subscriber (the archive's death changes nothing live)");
 
             // Everything the archive holds, replayed to its end: the holes are gaps, reported, and the rest exact.
@@ -304,15 +306,17 @@ class ArchiveTest
             assertEquals(PARTITIONS - holes, late.linesContaining("REPLAY_LIVE").size(),
                 "every partition without a hole merged into live: " + late.linesContaining("REPLAY") +
                 late.linesContaining("replay of partition"));
+            // Asked from stream sequence 2: a partition that merged without a hole is whole from there (with some
+            // partitions holed and others not, both checks apply in one recording).
+            final long[] from = new long[PARTITIONS];
+            java.util.Arrays.fill(from, 2);
             if (0 == holes)
             {
-                final long[] from = new long[PARTITIONS];
-                java.util.Arrays.fill(from, 2);
                 expected.verifyRecordingFrom(lateRecording, "late subscriber (across the fanout restart)", from);
             }
             else
             {
-                expected.verifyDisturbedRecording(lateRecording, "late subscriber (across the fanout restart)");
+                expected.verifyDisturbedRecording(lateRecording, "late subscriber (across the fanout restart)", from);
             }
             assertEquals(expected.books(), Files.readString(lateBooks), "its books equal the reference book");
             System.out.println("archive: fanout killed at 40%: " + holes + " hole(s) where its last packets never " +

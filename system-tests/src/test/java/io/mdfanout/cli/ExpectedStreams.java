@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -304,6 +305,19 @@ final class ExpectedStreams
      */
     long verifyDisturbedRecording(final Path file, final String who) throws IOException
     {
+        final long[] from = new long[partitions];
+        Arrays.fill(from, 1);
+        return verifyDisturbedRecording(file, who, from);
+    }
+
+    /**
+     * {@link #verifyDisturbedRecording(Path, String)} for a subscriber that asked to start each partition at a stream
+     * sequence ({@code --from seq:N}): a partition that never applied a snapshot must be whole from there.
+     *
+     * @return messages verified.
+     */
+    long verifyDisturbedRecording(final Path file, final String who, final long[] from) throws IOException
+    {
         final SnapshotCoverage[] coverage = SnapshotCoverage.read(coverageFile(file), partitions);
         final long[] lastSequence = new long[partitions];
         final List<Map<Long, List<Long>>> deliveredAfter = new ArrayList<>();
@@ -341,7 +355,7 @@ final class ExpectedStreams
             for (int index = 0; index < counts[p]; index++)
             {
                 final long instrument = instrumentOf(p, index);
-                if (index + 1L > coverage[p].coveredThrough(instrument))
+                if (index + 1L >= from[p] && index + 1L > coverage[p].coveredThrough(instrument))
                 {
                     oracleAfter.computeIfAbsent(instrument, k -> new ArrayList<>()).add(index + 1L);
                 }
@@ -367,6 +381,179 @@ final class ExpectedStreams
         System.out.println(who + ": " + total + " messages verified byte for byte, " + checkedAfterRecovery +
             " after the last snapshot's coverage with none skipped (" + applied + ")");
         return total;
+    }
+
+    /**
+     * What a subscriber delivered across a feed handler that joined mid-session from the exchange's snapshot
+     * (GLIMPSE): the rings' first generation, then a new one that starts with the snapshot's state (messages with
+     * exchange sequence 0) and goes on with the exchange's messages from the snapshot's sequence. Stream sequences
+     * start again in the new generation, so its messages are matched to the oracle by their exchange sequence.
+     * Per partition: the first generation's deliveries are the oracle's from stream sequence 1 on, whole; in the
+     * new generation every delivered message with an exchange sequence is the oracle's message of that sequence,
+     * byte for byte, at one fixed distance between its stream sequence and its place in the oracle (nothing lost or
+     * inserted between two deliveries); and after the partition's last applied snapshot (which, the new generation
+     * being a new publication, is the new generation's), every oracle message of each instrument is delivered, in
+     * order. What the exchange sent while no feed handler ran is in neither: the snapshots hold its state (the
+     * books, checked by the caller).
+     *
+     * @param snapshotNextSequence the exchange sequence the GLIMPSE snapshot continued at (its log line).
+     * @return messages verified against the oracle.
+     */
+    long verifyAcrossGlimpseGeneration(final Path file, final String who, final long snapshotNextSequence)
+        throws IOException
+    {
+        final SnapshotCoverage[] coverage = SnapshotCoverage.read(coverageFile(file), partitions);
+        final long[] lastSequence = new long[partitions];
+        final boolean[] newGeneration = new boolean[partitions];
+        final long[] offset = new long[partitions];
+        Arrays.fill(offset, Long.MIN_VALUE);
+        final long[] firstGenerationMessages = new long[partitions];
+        final long[] snapshotStateMessages = new long[partitions];
+        final List<Map<Long, List<Long>>> deliveredAfter = new ArrayList<>();
+        for (int p = 0; p < partitions; p++)
+        {
+            deliveredAfter.add(new HashMap<>());
+        }
+        long total = 0;
+        try (RecordFile records = new RecordFile(file))
+        {
+            while (records.next())
+            {
+                final int p = records.partition();
+                final long sequence = records.streamSequence();
+                final long exchangeSequence = exchangeSequenceOf(records.message());
+                if (!newGeneration[p] && sequence == lastSequence[p] + 1 && sequence <= counts[p] &&
+                    exchangeSequence == exchangeSequenceAt(p, (int)(sequence - 1)))
+                {
+                    assertOracleMessage(records, p, sequence, who);
+                    firstGenerationMessages[p]++;
+                    lastSequence[p] = sequence;
+                    total++;
+                    continue;
+                }
+                if (!newGeneration[p])
+                {
+                    newGeneration[p] = true;
+                    lastSequence[p] = 0;
+                }
+                if (sequence <= lastSequence[p])
+                {
+                    fail(who + ": partition " + p + " delivered stream sequence " + sequence + " after " +
+                        lastSequence[p] + " in the new generation (duplicated or reordered)");
+                }
+                lastSequence[p] = sequence;
+                if (0 == exchangeSequence)
+                {
+                    if (offset[p] != Long.MIN_VALUE)
+                    {
+                        fail(who + ": partition " + p + " stream sequence " + sequence + ": a snapshot's state " +
+                            "message after the exchange's messages had started in the new generation");
+                    }
+                    snapshotStateMessages[p]++;
+                    continue;
+                }
+                final int index = indexOfExchangeSequence(p, exchangeSequence);
+                if (index < 0)
+                {
+                    fail(who + ": partition " + p + " stream sequence " + sequence + " carries exchange sequence " +
+                        exchangeSequence + ", which the oracle's partition does not hold");
+                }
+                if (exchangeSequence < snapshotNextSequence)
+                {
+                    fail(who + ": partition " + p + " exchange sequence " + exchangeSequence + " in the new " +
+                        "generation, before the snapshot's " + snapshotNextSequence);
+                }
+                if (Long.MIN_VALUE == offset[p])
+                {
+                    offset[p] = sequence - (index + 1L);
+                }
+                else if (sequence - (index + 1L) != offset[p])
+                {
+                    fail(who + ": partition " + p + " stream sequence " + sequence + " is oracle message " +
+                        (index + 1) + ", not " + (sequence - offset[p]) + ": the new generation lost or inserted " +
+                        "messages");
+                }
+                assertOracleMessage(records, p, index + 1L, who);
+                final long instrument = instrumentOf(p, index);
+                if (sequence > coverage[p].coveredThrough(instrument))
+                {
+                    deliveredAfter.get(p).computeIfAbsent(instrument, k -> new ArrayList<>()).add(index + 1L);
+                }
+                total++;
+            }
+        }
+        long checkedAfterRecovery = 0;
+        for (int p = 0; p < partitions; p++)
+        {
+            assertTrue(newGeneration[p] && Long.MIN_VALUE != offset[p], who + ": partition " + p +
+                " delivered the new generation's messages (first generation: " + firstGenerationMessages[p] + ")");
+            final int first = indexOfExchangeSequenceAtOrAfter(p, snapshotNextSequence);
+            final Map<Long, List<Long>> oracleAfter = new HashMap<>();
+            for (int index = first; index < counts[p]; index++)
+            {
+                final long instrument = instrumentOf(p, index);
+                if (index + 1L + offset[p] > coverage[p].coveredThrough(instrument))
+                {
+                    oracleAfter.computeIfAbsent(instrument, k -> new ArrayList<>()).add(index + 1L);
+                }
+            }
+            for (final Map.Entry<Long, List<Long>> entry : oracleAfter.entrySet())
+            {
+                final List<Long> expected = entry.getValue();
+                final List<Long> delivered = deliveredAfter.get(p).getOrDefault(entry.getKey(), List.of());
+                if (!expected.equals(delivered))
+                {
+                    fail(who + ": partition " + p + " instrument " + entry.getKey() + " after " + coverage[p] +
+                        " (oracle message numbers): delivered " + firstMismatch(expected, delivered) + " (" +
+                        delivered.size() + " of " + expected.size() + "), not every oracle message after the " +
+                        "snapshot's coverage");
+                }
+                checkedAfterRecovery += delivered.size();
+            }
+        }
+        System.out.println(who + ": " + total + " messages verified byte for byte across the GLIMPSE generation " +
+            "(first generation " + Arrays.toString(firstGenerationMessages) + ", snapshot state messages " +
+            Arrays.toString(snapshotStateMessages) + "), " + checkedAfterRecovery + " after the last snapshot's " +
+            "coverage with none skipped");
+        return total;
+    }
+
+    private static long exchangeSequenceOf(final byte[] message)
+    {
+        return new UnsafeBuffer(message).getLong(
+            io.mdfanout.wire.WireFormat.HEADER_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private long exchangeSequenceAt(final int partition, final int index)
+    {
+        return bytes[partition].getLong(
+            (int)offsets[partition][index] + io.mdfanout.wire.WireFormat.HEADER_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** The oracle's index of a partition's message with that exchange sequence, or -1 (they rise with the index). */
+    private int indexOfExchangeSequence(final int partition, final long exchangeSequence)
+    {
+        final int index = indexOfExchangeSequenceAtOrAfter(partition, exchangeSequence);
+        return index < counts[partition] && exchangeSequenceAt(partition, index) == exchangeSequence ? index : -1;
+    }
+
+    private int indexOfExchangeSequenceAtOrAfter(final int partition, final long exchangeSequence)
+    {
+        int low = 0;
+        int high = counts[partition];
+        while (low < high)
+        {
+            final int mid = (low + high) >>> 1;
+            if (exchangeSequenceAt(partition, mid) < exchangeSequence)
+            {
+                low = mid + 1;
+            }
+            else
+            {
+                high = mid;
+            }
+        }
+        return low;
     }
 
     /** Where {@code record --coverage-out} was written for a recording: beside it, {@code .bin} as {@code .coverage}. */

@@ -226,7 +226,7 @@ class RestartTest
         throws Exception
     {
         final long seed = 52003L;
-        final long messages = 300_000;
+        final long messages = 200_000;
         final String channel = "aeron:udp?endpoint=224.0.1.155:52400|interface=127.0.0.1|mtu=8192";
         try (ChainHarness chain = new ChainHarness(dir, "refusals", PARTITIONS, channel, 5400))
         {
@@ -237,22 +237,12 @@ class RestartTest
             final ChainProcess simulator = chain.simulator(simulatorArgs(seed, messages, 20_000, 52401, 52403, 52450));
             ChainHarness.awaitSimulatorProgress(simulator, messages / 10);
 
+            // The three refused processes start together: each is refused on its own, whatever the others do.
             final ChainProcess second = chain.start("feed-handler-second", feedHandlerArgs(chain, feed));
-            assertEquals(ExitCodes.CONFIG, second.waitFor(60, TimeUnit.SECONDS),
-                "a second feed handler on the ring directory is a configuration error (held by another process)");
-            final String secondError = second.lastLineContaining("error");
-            assertTrue(secondError.contains("is in use by feed-handler pid " + feedHandler.pid()),
-                "the error names the holder: " + secondError);
-
             final ChainProcess otherPartitions = chain.start("fanout-other-partitions", "fanout",
                 "--ring-dir", chain.ringDir().toString(), "--partitions", "2", "--channel",
                 "aeron:udp?endpoint=224.0.1.157:52500|interface=127.0.0.1|mtu=8192",
                 "--state-dir", dir.resolve("other-state").toString(), "--stats-interval-s", "0");
-            assertEquals(ExitCodes.CONFIG, otherPartitions.waitFor(60, TimeUnit.SECONDS),
-                "a fanout with other --partitions is a configuration error");
-            final String partitionsError = otherPartitions.lastLineContaining("--partitions 2");
-            assertTrue(partitionsError.contains("they have 4 partitions"), partitionsError);
-
             final Path oldLayout = dir.resolve("old-layout-rings");
             Files.createDirectories(oldLayout);
             // A ring of the layout before ring headers: data capacity plus Agrona's trailer only.
@@ -261,6 +251,16 @@ class RestartTest
                 "--ring-dir", oldLayout.toString(), "--partitions", "1", "--channel",
                 "aeron:udp?endpoint=224.0.1.159:52600|interface=127.0.0.1|mtu=8192",
                 "--state-dir", dir.resolve("layout-state").toString(), "--stats-interval-s", "0");
+
+            assertEquals(ExitCodes.CONFIG, second.waitFor(60, TimeUnit.SECONDS),
+                "a second feed handler on the ring directory is a configuration error (held by another process)");
+            final String secondError = second.lastLineContaining("error");
+            assertTrue(secondError.contains("is in use by feed-handler pid " + feedHandler.pid()),
+                "the error names the holder: " + secondError);
+            assertEquals(ExitCodes.CONFIG, otherPartitions.waitFor(60, TimeUnit.SECONDS),
+                "a fanout with other --partitions is a configuration error");
+            final String partitionsError = otherPartitions.lastLineContaining("--partitions 2");
+            assertTrue(partitionsError.contains("they have 4 partitions"), partitionsError);
             assertEquals(ExitCodes.CONFIG, otherLayout.waitFor(60, TimeUnit.SECONDS),
                 "a fanout on a ring of another layout is a configuration error");
             final String layoutError = otherLayout.lastLineContaining("another layout");
