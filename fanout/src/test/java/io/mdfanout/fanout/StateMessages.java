@@ -2,6 +2,8 @@ package io.mdfanout.fanout;
 
 import io.mdfanout.sbe.AddOrderAttributedEncoder;
 import io.mdfanout.sbe.AddOrderEncoder;
+import io.mdfanout.sbe.GapNoticeEncoder;
+import io.mdfanout.sbe.GapReason;
 import io.mdfanout.sbe.InstrumentDirectoryEncoder;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.MwcbStatusEncoder;
@@ -44,6 +46,7 @@ public final class StateMessages
     private final TradingStatusEncoder tradingStatus = new TradingStatusEncoder();
     private final SystemEventEncoder systemEvent = new SystemEventEncoder();
     private final MwcbStatusEncoder mwcbStatus = new MwcbStatusEncoder();
+    private final GapNoticeEncoder gapNotice = new GapNoticeEncoder();
     private final TradeEncoder trade = new TradeEncoder();
 
     private StateMessages done(final int templateId, final int blockLength)
@@ -134,6 +137,15 @@ public final class StateMessages
         systemEvent.wrapAndApplyHeader(buffer, 0, header).exchangeSequence(++exchangeSequence)
             .exchangeTimestamp(exchangeSequence * 10).instrumentId(0).eventCode(code);
         return done(SystemEventEncoder.TEMPLATE_ID, SystemEventEncoder.BLOCK_LENGTH);
+    }
+
+    /** The feed handler's notice of exchange messages {@code first..last} lost, for every instrument. */
+    public StateMessages gapNotice(final long first, final long last, final GapReason reason)
+    {
+        gapNotice.wrapAndApplyHeader(buffer, 0, header).exchangeSequence(first)
+            .exchangeTimestamp(exchangeSequence * 10).instrumentId(0).lastMissingSequence(last).reason(reason);
+        exchangeSequence = last;
+        return done(GapNoticeEncoder.TEMPLATE_ID, GapNoticeEncoder.BLOCK_LENGTH);
     }
 
     public StateMessages mwcbStatus(final byte level)

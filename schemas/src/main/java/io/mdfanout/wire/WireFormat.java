@@ -57,6 +57,12 @@ public final class WireFormat
      */
     public static final int HEARTBEAT_V1_BLOCK_LENGTH = HeartbeatDecoder.lastExchangeTimestampEncodingOffset();
 
+    /**
+     * Block length of a SnapshotBegin before schema version 3 appended the state's unrecovered exchange gap
+     * (unrecoveredFromSequence, unrecoveredToSequence): what a fanout of an older release sends.
+     */
+    public static final int SNAPSHOT_BEGIN_V2_BLOCK_LENGTH = SnapshotBeginDecoder.unrecoveredFromSequenceEncodingOffset();
+
     /** Largest normalized or snapshot message this schema version defines, header included. */
     public static final int MAX_MESSAGE_LENGTH;
 
@@ -128,8 +134,8 @@ public final class WireFormat
      * The shortest block this build accepts for a template written at a schema version: the block length
      * of {@link #knownBlockLength(int)}, except for a message that grew in a later version than the writer's,
      * whose older block is complete for that writer (the fields it lacks read as their null values through a
-     * decoder wrapped with the writer's version). Only the Heartbeat has grown so far (version 2); an older
-     * block that claims the newer version is short, since the decoder would read the new fields past it.
+     * decoder wrapped with the writer's version): the Heartbeat (version 2) and the SnapshotBegin (version 3).
+     * An older block that claims the newer version is short, since the decoder would read the new fields past it.
      *
      * @param templateId the template.
      * @param version    the schema version in the message's header.
@@ -140,6 +146,11 @@ public final class WireFormat
         if (HeartbeatDecoder.TEMPLATE_ID == templateId && version < HeartbeatDecoder.sourceStatusSinceVersion())
         {
             return HEARTBEAT_V1_BLOCK_LENGTH;
+        }
+        if (SnapshotBeginDecoder.TEMPLATE_ID == templateId &&
+            version < SnapshotBeginDecoder.unrecoveredFromSequenceSinceVersion())
+        {
+            return SNAPSHOT_BEGIN_V2_BLOCK_LENGTH;
         }
         return knownBlockLength(templateId);
     }

@@ -6,6 +6,8 @@ import io.mdfanout.sbe.HeartbeatDecoder;
 import io.mdfanout.sbe.HeartbeatEncoder;
 import io.mdfanout.sbe.ImbalanceDecoder;
 import io.mdfanout.sbe.MessageHeaderEncoder;
+import io.mdfanout.sbe.SnapshotBeginDecoder;
+import io.mdfanout.sbe.SnapshotBeginEncoder;
 import io.mdfanout.sbe.Side;
 import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.sbe.SystemEventDecoder;
@@ -89,10 +91,37 @@ class WireFormatTest
      * Schema version 2 appended the source's liveness to the Heartbeat: a version-1 heartbeat (an older
      * fanout) is still complete for this build, and its new fields read as null; a version-2 one must be whole.
      */
+    /**
+     * Schema version 3 appended the state's unrecovered exchange gap to the SnapshotBegin: a version-2 one (an
+     * older fanout) is complete for this build and its new fields read as null; a version-3 one must be whole.
+     */
+    @Test
+    void snapshotBeginGrewAtTheEndAndAVersionTwoOneStillReads()
+    {
+        assertEquals(8 + 8 + 4 + 8 + 8 + 4 + 2, WireFormat.SNAPSHOT_BEGIN_V2_BLOCK_LENGTH);
+        assertEquals(WireFormat.SNAPSHOT_BEGIN_V2_BLOCK_LENGTH + 8 + 8, SnapshotBeginDecoder.BLOCK_LENGTH);
+        assertEquals(WireFormat.SNAPSHOT_BEGIN_V2_BLOCK_LENGTH,
+            WireFormat.minimumBlockLength(SnapshotBeginDecoder.TEMPLATE_ID, 2));
+        assertEquals(SnapshotBeginDecoder.BLOCK_LENGTH, WireFormat.minimumBlockLength(SnapshotBeginDecoder.TEMPLATE_ID, 3));
+
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[WireFormat.HEADER_LENGTH + SnapshotBeginDecoder.BLOCK_LENGTH]);
+        new SnapshotBeginEncoder().wrap(buffer, WireFormat.HEADER_LENGTH).snapshotId(4).lastStreamSequence(99)
+            .unrecoveredFromSequence(700).unrecoveredToSequence(799);
+        final SnapshotBeginDecoder v2 = new SnapshotBeginDecoder()
+            .wrap(buffer, WireFormat.HEADER_LENGTH, WireFormat.SNAPSHOT_BEGIN_V2_BLOCK_LENGTH, 2);
+        assertEquals(99, v2.lastStreamSequence());
+        assertEquals(SnapshotBeginDecoder.unrecoveredFromSequenceNullValue(), v2.unrecoveredFromSequence(),
+            "a version-2 writer had no such field: its null value, whatever bytes follow its block");
+        final SnapshotBeginDecoder v3 = new SnapshotBeginDecoder()
+            .wrap(buffer, WireFormat.HEADER_LENGTH, SnapshotBeginDecoder.BLOCK_LENGTH, 3);
+        assertEquals(700, v3.unrecoveredFromSequence());
+        assertEquals(799, v3.unrecoveredToSequence());
+    }
+
     @Test
     void heartbeatGrewAtTheEndAndAVersionOneHeartbeatStillReads()
     {
-        assertEquals(2, WireFormat.SCHEMA_VERSION);
+        assertEquals(3, WireFormat.SCHEMA_VERSION);
         assertEquals(8 + 8 + 2, WireFormat.HEARTBEAT_V1_BLOCK_LENGTH);
         assertEquals(WireFormat.HEARTBEAT_V1_BLOCK_LENGTH + 8 + 4 + 1, HeartbeatDecoder.BLOCK_LENGTH);
         assertEquals(WireFormat.HEARTBEAT_V1_BLOCK_LENGTH, WireFormat.minimumBlockLength(HeartbeatDecoder.TEMPLATE_ID, 1));

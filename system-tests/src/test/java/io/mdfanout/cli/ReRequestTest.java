@@ -111,6 +111,23 @@ class ReRequestTest
             }
             final String declaring = feedHandler.lastLineContaining("declaring ");
             assertTrue(declaring.contains("recovery silence budget 2000 ms"), declaring);
+
+            // A subscriber that joins after the loss learns it from the snapshot that recovers it: the fanout's
+            // state lacks the declared messages and its SnapshotBegin says so. (A late joiner's books lacked them
+            // while it said nothing, and record exited 0.)
+            final ChainProcess late = chain.start("late", "record", "--channel", channel, "--stream-id-base", "6330",
+                "--partitions", Integer.toString(PARTITIONS), "--out", dir.resolve("late.bin").toString(),
+                "--until-end-of-messages", "--timeout-s", "60");
+            assertEquals(ExitCodes.DATA_LOSS, late.waitFor(2, TimeUnit.MINUTES), "the late joiner's exit code");
+            for (int partition = 0; partition < PARTITIONS; partition++)
+            {
+                assertEquals(1, late.linesContaining("STALE partition=" + partition + " reason=EXCHANGE_GAP").size(),
+                    "the late joiner's partition " + partition + " is stale with the exchange's loss");
+            }
+            final String lateSummary = late.lastLineContaining("record: messages=");
+            assertTrue(lateSummary.contains(" snapshotsApplied=" + PARTITIONS + " ") &&
+                lateSummary.contains(" exchangeGaps=" + PARTITIONS + " "), "each partition's snapshot applied, " +
+                "its books the fanout's state, which lacks what the exchange lost: " + lateSummary);
             feedHandler.stop();
             final String stats = feedHandler.lastLineContaining("feed-handler: final");
             System.out.println(stats);

@@ -241,11 +241,14 @@ public final class SnapshotPublisher
             .snapshotId(snapshotId)
             .lastStreamSequence(state.lastAppliedStreamSequence())
             .incrementalSessionId(incrementalSessionId)
-            .partitionId(partitionId);
+            .partitionId(partitionId)
+            .unrecoveredFromSequence(state.unrecoveredFromSequence())
+            .unrecoveredToSequence(state.unrecoveredToSequence());
         for (int kind = 0; kind < PartitionState.MARKET_KINDS; kind++)
         {
             final int length = state.marketMessageLength(kind);
-            if (length > 0)
+            // The unrecovered gap travels in the SnapshotBegin: a GapNotice has no place in a snapshot stream.
+            if (length > 0 && PartitionState.UNRECOVERED_GAP != kind)
             {
                 state.copyMarketMessage(kind, staging, reserve(length));
                 messageCount++;

@@ -3,6 +3,7 @@ package io.mdfanout.fanout.state;
 import io.mdfanout.sbe.AddOrderAttributedDecoder;
 import io.mdfanout.sbe.AddOrderDecoder;
 import io.mdfanout.sbe.GapNoticeDecoder;
+import io.mdfanout.sbe.GapReason;
 import io.mdfanout.sbe.InstrumentDirectoryDecoder;
 import io.mdfanout.sbe.MwcbDeclineLevelDecoder;
 import io.mdfanout.sbe.MwcbStatusDecoder;
@@ -15,6 +16,7 @@ import io.mdfanout.sbe.OrderReplaceDecoder;
 import io.mdfanout.sbe.Price4Decoder;
 import io.mdfanout.sbe.RegShoRestrictionDecoder;
 import io.mdfanout.sbe.Side;
+import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
 import io.mdfanout.wire.MarketSession;
@@ -37,8 +39,10 @@ import static io.mdfanout.fanout.state.StateLayout.*;
 /**
  * The state of one partition, kept off-heap in a memory-mapped file so it survives kill -9: per
  * instrument the live orders and the last InstrumentDirectory, TradingStatus, RegShoRestriction
- * and OperationalHalt; for the market the last SystemEvent, MwcbDeclineLevel and MwcbStatus; and
- * the "last applied" fields (stream sequence, ring position, exchange sequence and timestamp).
+ * and OperationalHalt; for the market the last SystemEvent, MwcbDeclineLevel and MwcbStatus, and the last
+ * GapNotice of exchange messages lost for good since the exchange's Start of Messages (the state lacks them, so
+ * every snapshot of it says so to the subscribers it recovers); and the "last applied" fields (stream sequence,
+ * ring position, exchange sequence and timestamp).
  * <p>
  * Book semantics follow ITCH and the SDK's {@code OrderBooks}: adds add, executions and cancels
  * reduce the open shares (the order leaves at 0), delete removes, replace removes the original and
@@ -59,6 +63,11 @@ public final class PartitionState implements AutoCloseable
     public static final int MWCB_DECLINE_LEVEL = 1;
     /** The last MwcbStatus. */
     public static final int MWCB_STATUS = 2;
+    /**
+     * The last GapNotice of exchange messages lost for good (reason UNRECOVERED) since the exchange's Start of
+     * Messages: the state lacks them, and a snapshot carries it so that a subscriber it recovers knows.
+     */
+    public static final int UNRECOVERED_GAP = 3;
     /** Instrument state message kinds, in snapshot order. */
     public static final int INSTRUMENT_DIRECTORY = 0;
     /** The last TradingStatus. */
@@ -523,6 +532,20 @@ public final class PartitionState implements AutoCloseable
 
             case SystemEventDecoder.TEMPLATE_ID:
                 storeMessage(StateLayout.marketSlotOffset(SYSTEM_EVENT), src, offset, length);
+                if (blockLength > SystemEventDecoder.eventCodeEncodingOffset() &&
+                    SystemEventCode.START_OF_MESSAGES.value() ==
+                    fields.i8(SystemEventDecoder.eventCodeEncodingOffset()))
+                {
+                    undo.store(StateLayout.marketSlotOffset(UNRECOVERED_GAP), 0); // a new session: nothing lost
+                }
+                break;
+
+            case GapNoticeDecoder.TEMPLATE_ID:
+                if (hasBlock(blockLength, GapNoticeDecoder.BLOCK_LENGTH) &&
+                    GapReason.UNRECOVERED.value() == fields.i8(GapNoticeDecoder.reasonEncodingOffset()))
+                {
+                    storeMessage(StateLayout.marketSlotOffset(UNRECOVERED_GAP), src, offset, length);
+                }
                 break;
 
             case MwcbDeclineLevelDecoder.TEMPLATE_ID:
@@ -550,7 +573,7 @@ public final class PartitionState implements AutoCloseable
                 break;
 
             default:
-                break; // trades, broken trades, imbalances, gap notices: events, not state
+                break; // trades, broken trades, imbalances: events, not state
         }
 
         undo.storeLastApplied(LAST_STREAM_SEQUENCE_OFFSET, streamSequence);
@@ -932,6 +955,28 @@ public final class PartitionState implements AutoCloseable
     public int orderAttribution(final int poolIndex)
     {
         return (int)(memory.getLong(layout.orderOffset(poolIndex) + ORDER_SIDE_ATTRIBUTION) >>> 8);
+    }
+
+    /**
+     * @return the first exchange sequence of the last run the state lost for good since the exchange's Start of
+     * Messages (its GapNotice, {@link #UNRECOVERED_GAP}), 0 when it lacks nothing.
+     */
+    public long unrecoveredFromSequence()
+    {
+        return unrecoveredGapField(WireFormat.EXCHANGE_SEQUENCE_OFFSET);
+    }
+
+    /** @return the last exchange sequence of that run (inclusive), 0 when the state lacks nothing. */
+    public long unrecoveredToSequence()
+    {
+        return unrecoveredGapField(GapNoticeDecoder.lastMissingSequenceEncodingOffset());
+    }
+
+    private long unrecoveredGapField(final int fieldOffset)
+    {
+        final int slot = StateLayout.marketSlotOffset(UNRECOVERED_GAP);
+        return memory.getLong(slot) > 0 ?
+            buffer.getLong(slot + 8 + WireFormat.HEADER_LENGTH + fieldOffset, java.nio.ByteOrder.LITTLE_ENDIAN) : 0;
     }
 
     /** @return length of the stored market-wide message of that kind, 0 when none was received. */

@@ -66,7 +66,12 @@ public final class StateLayout
     /** One stored state message: its length (0 = none) then the message padded to 8 bytes. */
     static final int SLOT_DATA_LENGTH = BitUtil.align(WireFormat.MAX_MESSAGE_LENGTH, 8);
     static final int SLOT_LENGTH = 8 + SLOT_DATA_LENGTH;
-    static final int MARKET_SLOT_COUNT = 3;
+    /**
+     * The system event, the two MWCB messages and the unrecovered gap. The fourth slot (added in 0.1.0 after
+     * layout version 3) fits in the space aligned up to the bitmap, which does not move: a state file of three slots
+     * reads the fourth as empty (length 0: nothing lost), so the layout version stays.
+     */
+    static final int MARKET_SLOT_COUNT = 4;
     static final int MARKET_SLOTS_OFFSET = 384;
 
     static final int BITMAP_OFFSET = BitUtil.align(MARKET_SLOTS_OFFSET + MARKET_SLOT_COUNT * SLOT_LENGTH, 1024);

@@ -2,6 +2,7 @@ package io.mdfanout.fanout.state;
 
 import io.mdfanout.fanout.BookModel;
 import io.mdfanout.fanout.StateMessages;
+import io.mdfanout.sbe.GapReason;
 import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.testing.AllocationWindows;
 import io.mdfanout.wire.MarketSession;
@@ -237,6 +238,36 @@ final class PartitionStateTest
         assertTrue(reopened.wasResumed());
         assertEquals(MarketSession.CLOSED, reopened.marketSession());
         assertEquals(MarketSession.CLOSED.value(), stateCounter(reopened, "marketSession"), "published on open");
+    }
+
+    @Test
+    void anUnrecoveredGapIsKeptAsMarketStateUntilTheNextStartOfMessagesAndSurvivesARestart()
+    {
+        final PartitionState state = open(directory, MAX_ORDERS);
+        messages.systemEvent(SystemEventCode.START_OF_MESSAGES); apply(state, null);
+        messages.gapNotice(5, 9, GapReason.STALE); apply(state, null);
+        assertEquals(0, state.marketMessageLength(PartitionState.UNRECOVERED_GAP),
+            "a notice of possibly stale data is an event: the state lacks nothing");
+        messages.addOrder(1, 1, true, 100, 10); apply(state, null);
+        messages.gapNotice(20, 29, GapReason.UNRECOVERED); apply(state, null);
+        final byte[] notice = new byte[messages.length];
+        messages.buffer.getBytes(0, notice);
+        messages.addOrder(1, 2, true, 100, 10); apply(state, null);
+        state.close();
+
+        final PartitionState reopened = open(directory, MAX_ORDERS);
+        assertEquals(notice.length, reopened.marketMessageLength(PartitionState.UNRECOVERED_GAP),
+            "the state lacks exchange messages 20..29: kept, for every snapshot of it, across a restart");
+        final UnsafeBuffer copy = new UnsafeBuffer(new byte[notice.length]);
+        reopened.copyMarketMessage(PartitionState.UNRECOVERED_GAP, copy, 0);
+        assertArrayEquals(notice, copy.byteArray(), "the notice byte for byte");
+        assertEquals(20, reopened.unrecoveredFromSequence(), "what every SnapshotBegin of it carries");
+        assertEquals(29, reopened.unrecoveredToSequence());
+        messages.systemEvent(SystemEventCode.START_OF_MESSAGES); apply(reopened, null);
+        assertEquals(0, reopened.marketMessageLength(PartitionState.UNRECOVERED_GAP),
+            "the exchange's next session starts whole");
+        assertEquals(0, reopened.unrecoveredFromSequence());
+        assertEquals(0, reopened.unrecoveredToSequence());
     }
 
     @Test

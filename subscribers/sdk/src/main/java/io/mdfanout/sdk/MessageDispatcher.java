@@ -141,18 +141,31 @@ final class MessageDispatcher
         final int blockOffset = position + WireFormat.HEADER_LENGTH;
         if (GapNoticeDecoder.TEMPLATE_ID == templateId)
         {
-            if (GapReason.UNRECOVERED == gapNotice.wrap(buffer, blockOffset, blockLength, version).reason() &&
-                !stream.exchangeGap)
+            if (GapReason.UNRECOVERED == gapNotice.wrap(buffer, blockOffset, blockLength, version).reason())
             {
-                stream.exchangeGap = true;
-                counters.onStale(StaleReason.EXCHANGE_GAP);
-                onStale(stream.partition, StaleReason.EXCHANGE_GAP, sequence);
+                onExchangeGap(stream, sequence);
             }
         }
         else if (stream.exchangeGap && SystemEventCode.START_OF_MESSAGES ==
             systemEvent.wrap(buffer, blockOffset, blockLength, version).eventCode())
         {
             stream.exchangeGap = false;
+        }
+    }
+
+    /**
+     * Exchange messages lost for good: a GapNotice (UNRECOVERED) in the stream, or a snapshot of a state that lacks
+     * them (its SnapshotBegin says so, schema version 3: a subscriber it recovers, a late joiner included, learns
+     * that its books lack them too). The partition is stale with {@link StaleReason#EXCHANGE_GAP}, reported once
+     * while it lasts: until the exchange's next session.
+     */
+    void onExchangeGap(final PartitionStream stream, final long sequence)
+    {
+        if (!stream.exchangeGap)
+        {
+            stream.exchangeGap = true;
+            counters.onStale(StaleReason.EXCHANGE_GAP);
+            onStale(stream.partition, StaleReason.EXCHANGE_GAP, sequence);
         }
     }
 

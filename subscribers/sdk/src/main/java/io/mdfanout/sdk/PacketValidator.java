@@ -126,7 +126,10 @@ final class PacketValidator
                 return MalformedReason.UNKNOWN_TEMPLATE.ordinal();
             }
             final int messageBlockLength = WireFormat.blockLengthOf(headerWord);
-            if (messageBlockLength < schemaBlockLength)
+            // A message that grew in a later version (a SnapshotBegin of an older fanout) is shorter and
+            // complete: its version says so. Only a short block pays for the second look.
+            if (messageBlockLength < schemaBlockLength && messageBlockLength <
+                WireFormat.minimumBlockLength(messageTemplateId, WireFormat.versionOf(headerWord)))
             {
                 return MalformedReason.SHORT_BLOCK_LENGTH.ordinal();
             }

@@ -428,6 +428,12 @@ final class PartitionRecovery
         snapshotMessageCount = 0;
         stream.coveringSequence[0] = lastSequence;
         dispatcher.onSnapshotBegin(stream.partition, snapshotId, lastSequence);
+        final long unrecoveredFrom = begin.unrecoveredFromSequence(); // its null value from an older fanout
+        if (0 != unrecoveredFrom && SnapshotBeginDecoder.unrecoveredFromSequenceNullValue() != unrecoveredFrom)
+        {
+            // The state this snapshot holds lacks exchange messages its feed handler declared lost: so will the books.
+            dispatcher.onExchangeGap(stream, lastSequence);
+        }
     }
 
     private void onSnapshotEnd(final SnapshotEndDecoder end)

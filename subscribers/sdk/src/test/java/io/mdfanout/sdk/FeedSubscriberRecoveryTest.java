@@ -1,6 +1,10 @@
 package io.mdfanout.sdk;
 
+import io.mdfanout.sbe.MessageHeaderEncoder;
+import io.mdfanout.sbe.SnapshotBeginEncoder;
 import io.mdfanout.wire.MarketSession;
+import io.mdfanout.wire.WireFormat;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -126,6 +130,80 @@ class FeedSubscriberRecoveryTest
                 assertEquals(MarketSession.ENDED, late.marketSession(PARTITION), "end of messages, live");
                 assertEquals(MarketSession.ENDED, full.marketSession(PARTITION));
             }
+        }
+    }
+
+    @Test
+    void aLateJoinerRecoveredFromAStateThatLacksExchangeMessagesIsStaleWithTheExchangeGap()
+    {
+        final List<byte[]> messages = MarketScript.generate(3, 2000, INSTRUMENTS, true);
+        final BookAndEventListener listener = new BookAndEventListener();
+        try (PartitionFeed feed = new PartitionFeed(media, channel(40719), 3000, PARTITION);
+            FeedSubscriber late = subscriber(feed.channel, feed.streamIdBase, listener, new FeedSubscriber.Context()))
+        {
+            TestMedia.awaitConnected(late, feed.incremental.publication());
+            feed.incremental.nextSequence(1501);   // joins late: 1..1500 happened before, the GapNotice among them
+            feed.incremental.send(messages.subList(1500, 1600), 5);
+            pollUntil(() -> late.expectedSequence(PARTITION) == 1601, late);
+
+            // The fanout's state lacks exchange messages 700..799 (its feed handler declared them lost): its
+            // snapshots' SnapshotBegin says so (schema version 3).
+            final MarketScript.State reference = MarketScript.stateAfter(messages, 1600);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            long snapshotId = 100;
+            while (late.counters().recoveringPartitions() > 0 && System.nanoTime() < deadline)
+            {
+                final List<byte[]> snapshot = StreamPublisher.snapshot(
+                    PARTITION, snapshotId++, feed.incremental.sessionId(), reference, 1600);
+                new SnapshotBeginEncoder().wrap(new UnsafeBuffer(snapshot.get(0)), WireFormat.HEADER_LENGTH)
+                    .unrecoveredFromSequence(700).unrecoveredToSequence(799);
+                feed.snapshots.trySend(snapshot, 4, i -> false);
+                pollFor(100, late);
+            }
+            assertEquals(0, late.counters().recoveringPartitions(), "the snapshot was applied: " + listener.events);
+            assertTrue(late.hasExchangeGap(PARTITION), "the books it recovered lack what the fanout's state lacks");
+            assertTrue(late.isStale(PARTITION), "so the partition stays stale after the recovery");
+            assertEquals(1, late.counters().exchangeGapPartitions());
+            assertEquals("STALE 0 LATE_JOIN 1501", listener.events.get(0));
+            assertTrue(listener.events.contains("STALE 0 EXCHANGE_GAP 1600"), "said, with its own reason: " +
+                listener.events);
+            assertTrue(listener.events.get(listener.events.size() - 1).startsWith("RECOVERED 0 "), listener.events.toString());
+        }
+    }
+
+    @Test
+    void aSnapshotOfAnOlderFanoutWhoseSnapshotBeginIsVersionTwoStillRecovers()
+    {
+        final List<byte[]> messages = MarketScript.generate(4, 2000, INSTRUMENTS, true);
+        final BookAndEventListener listener = new BookAndEventListener();
+        try (PartitionFeed feed = new PartitionFeed(media, channel(40721), 3100, PARTITION);
+            FeedSubscriber late = subscriber(feed.channel, feed.streamIdBase, listener, new FeedSubscriber.Context()))
+        {
+            TestMedia.awaitConnected(late, feed.incremental.publication());
+            feed.incremental.nextSequence(1501);
+            feed.incremental.send(messages.subList(1500, 1600), 5);
+            pollUntil(() -> late.expectedSequence(PARTITION) == 1601, late);
+
+            final MarketScript.State reference = MarketScript.stateAfter(messages, 1600);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            long snapshotId = 100;
+            while (late.isStale(PARTITION) && System.nanoTime() < deadline)
+            {
+                final List<byte[]> snapshot = new java.util.ArrayList<>(StreamPublisher.snapshot(
+                    PARTITION, snapshotId++, feed.incremental.sessionId(), reference, 1600));
+                // What a version-2 fanout writes: the SnapshotBegin's block ends before the version-3 fields.
+                final byte[] v2 = java.util.Arrays.copyOf(
+                    snapshot.get(0), WireFormat.HEADER_LENGTH + WireFormat.SNAPSHOT_BEGIN_V2_BLOCK_LENGTH);
+                new MessageHeaderEncoder().wrap(new UnsafeBuffer(v2), 0)
+                    .blockLength(WireFormat.SNAPSHOT_BEGIN_V2_BLOCK_LENGTH).version(2);
+                snapshot.set(0, v2);
+                feed.snapshots.trySend(snapshot, 4, i -> false);
+                pollFor(100, late);
+            }
+            assertFalse(late.isStale(PARTITION), "recovered from the older snapshot: " + listener.events +
+                " malformed=" + late.counters().malformedSnapshotPackets());
+            assertFalse(late.hasExchangeGap(PARTITION), "its missing gap fields read as nothing lost");
+            assertEquals(MarketScript.stateAfter(messages, 1600).dump(), listener.books.dump());
         }
     }
 

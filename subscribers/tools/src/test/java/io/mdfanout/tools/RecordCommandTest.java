@@ -424,7 +424,7 @@ class RecordCommandTest
     {
         new SnapshotBeginEncoder().wrapAndApplyHeader(buffer, next(SnapshotBeginEncoder.BLOCK_LENGTH), header)
             .instrumentId(0).snapshotId(snapshotId).lastStreamSequence(lastSequence)
-            .incrementalSessionId(incrementalSessionId).partitionId(0);
+            .incrementalSessionId(incrementalSessionId).partitionId(0).unrecoveredFromSequence(0).unrecoveredToSequence(0);
     }
 
     private void snapshotInstrument(
