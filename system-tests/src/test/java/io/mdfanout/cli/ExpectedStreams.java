@@ -388,7 +388,8 @@ final class ExpectedStreams
      * (GLIMPSE): the rings' first generation, then a new one that starts with the snapshot's state (messages with
      * exchange sequence 0) and goes on with the exchange's messages from the snapshot's sequence. Stream sequences
      * start again in the new generation, so its messages are matched to the oracle by their exchange sequence.
-     * Per partition: the first generation's deliveries are the oracle's from stream sequence 1 on, whole; in the
+     * Per partition: the first generation's stream is whole from stream sequence 1 and its messages are the oracle's,
+     * in order, skipping only what its GapNotices declared lost (a gap re-requests could not fill); in the
      * new generation every delivered message with an exchange sequence is the oracle's message of that sequence,
      * byte for byte, at one fixed distance between its stream sequence and its place in the oracle (nothing lost or
      * inserted between two deliveries); and after the partition's last applied snapshot (which, the new generation
@@ -409,6 +410,14 @@ final class ExpectedStreams
         Arrays.fill(offset, Long.MIN_VALUE);
         final long[] firstGenerationMessages = new long[partitions];
         final long[] snapshotStateMessages = new long[partitions];
+        final int[] lastIndex = new int[partitions];
+        Arrays.fill(lastIndex, -1);
+        final long[] gapNotices = new long[partitions];
+        final List<List<long[]>> declared = new ArrayList<>();
+        for (int p = 0; p < partitions; p++)
+        {
+            declared.add(new ArrayList<>());
+        }
         final List<Map<Long, List<Long>>> deliveredAfter = new ArrayList<>();
         for (int p = 0; p < partitions; p++)
         {
@@ -422,19 +431,47 @@ final class ExpectedStreams
                 final int p = records.partition();
                 final long sequence = records.streamSequence();
                 final long exchangeSequence = exchangeSequenceOf(records.message());
-                if (!newGeneration[p] && sequence == lastSequence[p] + 1 && sequence <= counts[p] &&
-                    exchangeSequence == exchangeSequenceAt(p, (int)(sequence - 1)))
+                if (!newGeneration[p] && sequence <= lastSequence[p])
                 {
-                    assertOracleMessage(records, p, sequence, who);
-                    firstGenerationMessages[p]++;
-                    lastSequence[p] = sequence;
-                    total++;
-                    continue;
+                    newGeneration[p] = true; // a new publication: its stream starts again
+                    lastSequence[p] = 0;
                 }
                 if (!newGeneration[p])
                 {
-                    newGeneration[p] = true;
-                    lastSequence[p] = 0;
+                    // The first generation: the stream whole (every stream sequence from 1), each message the
+                    // oracle's at its exchange sequence, skipping only what a GapNotice declared lost.
+                    if (sequence != lastSequence[p] + 1)
+                    {
+                        fail(who + ": partition " + p + " first generation: stream sequence " + sequence + " after " +
+                            lastSequence[p]);
+                    }
+                    lastSequence[p] = sequence;
+                    if (GapNoticeEncoder.TEMPLATE_ID == templateIdOf(records.message()))
+                    {
+                        declared.get(p).add(new long[]{ exchangeSequence, lastMissingOf(records.message()) });
+                        gapNotices[p]++;
+                        continue;
+                    }
+                    final int index = indexOfExchangeSequence(p, exchangeSequence);
+                    if (index < 0)
+                    {
+                        fail(who + ": partition " + p + " stream sequence " + sequence + " carries exchange sequence " +
+                            exchangeSequence + ", which the oracle's partition does not hold");
+                    }
+                    for (int skipped = lastIndex[p] + 1; skipped < index; skipped++)
+                    {
+                        if (!isDeclared(declared.get(p), exchangeSequenceAt(p, skipped)))
+                        {
+                            fail(who + ": partition " + p + " first generation: oracle message " + (skipped + 1) +
+                                " (exchange sequence " + exchangeSequenceAt(p, skipped) + ") missing, and no " +
+                                "GapNotice declared it lost");
+                        }
+                    }
+                    lastIndex[p] = index;
+                    assertOracleMessage(records, p, index + 1L, who);
+                    firstGenerationMessages[p]++;
+                    total++;
+                    continue;
                 }
                 if (sequence <= lastSequence[p])
                 {
@@ -486,7 +523,9 @@ final class ExpectedStreams
         for (int p = 0; p < partitions; p++)
         {
             assertTrue(newGeneration[p] && Long.MIN_VALUE != offset[p], who + ": partition " + p +
-                " delivered the new generation's messages (first generation: " + firstGenerationMessages[p] + ")");
+                " delivered the new generation's messages (first generation: " + firstGenerationMessages[p] +
+                ", new generation seen " + newGeneration[p] + ", its state messages " + snapshotStateMessages[p] +
+                ", last stream sequence " + lastSequence[p] + ")");
             final int first = indexOfExchangeSequenceAtOrAfter(p, snapshotNextSequence);
             final Map<Long, List<Long>> oracleAfter = new HashMap<>();
             for (int index = first; index < counts[p]; index++)
@@ -512,10 +551,34 @@ final class ExpectedStreams
             }
         }
         System.out.println(who + ": " + total + " messages verified byte for byte across the GLIMPSE generation " +
-            "(first generation " + Arrays.toString(firstGenerationMessages) + ", snapshot state messages " +
+            "(first generation " + Arrays.toString(firstGenerationMessages) + " with " + Arrays.toString(gapNotices) +
+            " gap notices, snapshot state messages " +
             Arrays.toString(snapshotStateMessages) + "), " + checkedAfterRecovery + " after the last snapshot's " +
             "coverage with none skipped");
         return total;
+    }
+
+    private static int templateIdOf(final byte[] message)
+    {
+        return io.mdfanout.wire.WireFormat.templateIdOf(io.mdfanout.wire.WireFormat.headerWord(new UnsafeBuffer(message), 0));
+    }
+
+    private static long lastMissingOf(final byte[] message)
+    {
+        return new UnsafeBuffer(message).getLong(io.mdfanout.wire.WireFormat.HEADER_LENGTH +
+            io.mdfanout.sbe.GapNoticeDecoder.lastMissingSequenceEncodingOffset(), java.nio.ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private static boolean isDeclared(final List<long[]> ranges, final long exchangeSequence)
+    {
+        for (final long[] range : ranges)
+        {
+            if (exchangeSequence >= range[0] && exchangeSequence <= range[1])
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static long exchangeSequenceOf(final byte[] message)

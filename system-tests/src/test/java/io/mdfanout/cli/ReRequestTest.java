@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -140,6 +141,68 @@ class ReRequestTest
                 "every message the server sent arrived (filling the gap or, asked twice, a duplicate): " + stats);
             assertTrue(Long.parseLong(declared.group(2)) + fills >= 3_000,
                 "the rest of the gap was declared: " + stats);
+            chain.passed();
+        }
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void aServerThatFallsSilentWithGlimpseConfiguredIsDeclaredThenTheRingsAreRebuiltAndSubscribersEndExact(
+        @TempDir final Path dir) throws Exception
+    {
+        final long seed = 56005L;
+        final String channel = "aeron:udp?endpoint=224.0.1.191:56400|interface=127.0.0.1|mtu=8192";
+        try (ChainHarness chain = new ChainHarness(dir, "rebuild", PARTITIONS, channel, 6340))
+        {
+            // As above, the server falls silent mid-gap; the session goes on long after the declaration, so that
+            // the rebuild happens in it. The exchange (and its GLIMPSE service) is up first: a feed handler with
+            // --glimpse and no rings loads the snapshot as it starts (here an empty one, before the first message).
+            final String[] args = simulatorArgs(seed, 56401, 56403, 56450, "--drop-a", "2001:3000", "--drop-b",
+                "2001:3000", "--retransmit-silent-after", "30000", "--glimpse-port", "56460",
+                "--start-delay-ms", "8000");
+            final long messages = 900_000; // 15 s: the rebuilt generation delivers for several seconds
+            args[java.util.Arrays.asList(args).indexOf("--messages") + 1] = Long.toString(messages);
+            args[java.util.Arrays.asList(args).indexOf("--rate") + 1] = "60000";
+            final ChainProcess simulator = chain.simulator(args);
+            final long glimpseDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (simulator.lastLineContaining("simulator: GLIMPSE").isEmpty())
+            {
+                assertTrue(System.nanoTime() < glimpseDeadline && simulator.isAlive(), "the GLIMPSE service is up: " +
+                    simulator.logTail());
+                Thread.sleep(50);
+            }
+            final ChainProcess feedHandler = chain.feedHandler(lines(56401, 56403, "--retransmit-server",
+                "127.0.0.1:56450", "--recovery-silence-budget-ms", "2000", "--glimpse", "127.0.0.1:56460"));
+            chain.fanout("--snapshot-interval-ms", "1000");
+            final List<ChainProcess> subscribers = chain.recorders(2);
+            assertTrue(simulator.lastLineContaining("simulator: messages=").isEmpty() ||
+                simulator.lastLineContaining("simulator: messages=").startsWith("simulator: messages=0 "),
+                "every role was up before the session's first message: " + simulator.lastLineContaining("messages="));
+
+            // Exit 0: every subscriber ends with books that lack nothing, although the exchange's loss was declared.
+            RestartTest.awaitSuccess(simulator, subscribers);
+            final String declaring = feedHandler.lastLineContaining("declaring ");
+            assertTrue(declaring.contains("recovery silence budget 2000 ms"), declaring);
+            final String rebuilt = feedHandler.lastLineContaining("GLIMPSE: rebuilt:");
+            assertTrue(rebuilt.contains("continues at sequence"), "the rings were rebuilt: " + rebuilt);
+            System.out.println(rebuilt);
+            final long continuedAt = Long.parseLong(rebuilt.replaceAll("^.*continues at sequence (\\d+).*$", "$1"));
+
+            final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, messages, PARTITIONS);
+            for (int i = 1; i <= subscribers.size(); i++)
+            {
+                final ChainProcess subscriber = subscribers.get(i - 1);
+                for (int partition = 0; partition < PARTITIONS; partition++)
+                {
+                    assertEquals(1, subscriber.linesContaining("STALE partition=" + partition +
+                        " reason=EXCHANGE_GAP").size(), subscriber.name() + " partition " + partition +
+                        " stale with the exchange's loss, then recovered by the rebuilt generation");
+                    assertEquals(1, subscriber.linesContaining("STALE partition=" + partition +
+                        " reason=NEW_PUBLICATION").size(), subscriber.name() + " partition " + partition);
+                }
+                assertEquals(expected.books(), Files.readString(chain.books(i)), subscriber.name() + " books");
+                expected.verifyAcrossGlimpseGeneration(chain.recording(i), subscriber.name(), continuedAt);
+            }
             chain.passed();
         }
     }

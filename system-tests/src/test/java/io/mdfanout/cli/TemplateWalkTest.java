@@ -472,6 +472,18 @@ final class TemplateWalkTest
                 walk.handled(FANOUT_STATE, "kept for snapshots (" + kept + ")");
             }
         }
+        else if (null != kept && io.mdfanout.sbe.GapNoticeDecoder.TEMPLATE_ID == walk.template.id &&
+            kept.equals("market-wide kind " + PartitionState.UNRECOVERED_GAP))
+        {
+            // Not a state message (no snapshot stream carries it): what the state lacks travels in the SnapshotBegin.
+            if (state.unrecoveredFromSequence() != record.exchangeSequence)
+            {
+                walk.problem(FANOUT_STATE, "kept as the unrecovered gap, but the state says it lacks from " +
+                    state.unrecoveredFromSequence() + ", the notice from " + record.exchangeSequence);
+            }
+            walk.handled(FANOUT_STATE, "kept as the state's unrecovered gap (" + kept + "): every SnapshotBegin " +
+                "carries " + state.unrecoveredFromSequence() + ".." + state.unrecoveredToSequence());
+        }
         else if (null != kept)
         {
             walk.problem(FANOUT_STATE, "kept as state (" + kept + ") but WireFormat.isStateMessage is false");

@@ -1,5 +1,8 @@
 package io.mdfanout.feed.handler;
 
+import io.mdfanout.feed.glimpse.GlimpseException;
+import io.mdfanout.feed.glimpse.GlimpseListener;
+import io.mdfanout.feed.glimpse.GlimpseResult;
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.normalize.PartitionRingSet;
@@ -8,6 +11,7 @@ import io.mdfanout.wire.PreciseEpochNanoClock;
 import io.mdfanout.wire.RingSetHeader;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
+import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -52,6 +56,23 @@ public final class FeedHandlerAgent implements Agent
     public static final int MAX_DATAGRAM_LENGTH = 65535;
     /** How often the producer heartbeat goes into the ring header. */
     public static final long HEARTBEAT_INTERVAL_NS = 100_000_000L;
+    /** After a rebuild that failed or was refused (the exchange's snapshot behind the feed), the next try waits. */
+    public static final long REBUILD_RETRY_INTERVAL_NS = 5_000_000_000L;
+
+    /** The exchange's snapshot service (GLIMPSE), for a rebuild of the rings mid-session: see {@link #rebuildFrom}. */
+    @FunctionalInterface
+    public interface ExchangeSnapshotSource
+    {
+        /**
+         * Load the exchange's whole snapshot, message by message. It blocks the duty cycle, as a start with
+         * GLIMPSE does: the feed's packets wait in the socket buffers meanwhile.
+         *
+         * @param listener given each message of the snapshot.
+         * @return what was loaded, with the sequence the feed continues at.
+         * @throws GlimpseException when the snapshot cannot be loaded whole.
+         */
+        GlimpseResult load(GlimpseListener listener) throws GlimpseException;
+    }
 
     private final FeedHandlerConfig config;
     private final FeedHandlerCounters counters;
@@ -72,8 +93,18 @@ public final class FeedHandlerAgent implements Agent
     private final InetSocketAddress retransmitServer;
     private final int grantedReceiveBufferBytes;
     private final RingSetHeader header;
+    private final PartitionRingSet ringSet;
     private long lastHeartbeatNs;
     private long snapshotMessages;
+    private ExchangeSnapshotSource rebuildSource;
+    /** The declared gaps the rings were last rebuilt after (or counted when rebuilds were enabled). */
+    private long declaredAtLastRebuild;
+    private long nextRebuildNs;
+    private int rebuilds;
+    /** A rebuild's snapshot, staged whole before a new generation is made: [length][message] records. */
+    private ExpandableDirectByteBuffer staging;
+    private int stagedLength;
+    private long stagedMessages;
 
     /**
      * Create the agent and open its sockets.
@@ -132,6 +163,7 @@ public final class FeedHandlerAgent implements Agent
         final LatencyHistogram receiveLatency)
     {
         this.receiveLatency = receiveLatency;
+        this.ringSet = ringSet;
         this.header = null == ringSet ? null : ringSet.header();
         config.validate();
         if (rings.length != config.partitions())
@@ -310,15 +342,125 @@ public final class FeedHandlerAgent implements Agent
      */
     public void onSnapshotComplete(final long nextSequence)
     {
+        completeSnapshot(nextSequence);
+        arbiter.resumeAt(nextSequence, "");
+    }
+
+    private void completeSnapshot(final long nextSequence)
+    {
         normalizer.flush();
         normalizer.ringFullTimeoutNs(config.ringFullWaitMs() * 1_000_000L);
         final long[] lastRecords = new long[normalizer.partitionCount()];
         java.util.Arrays.fill(lastRecords, nextSequence - 1);
         normalizer.resume(nextSequence - 1, lastRecords);
-        arbiter.resumeAt(nextSequence, "");
         if (null != header)
         {
             header.committedSequence(nextSequence - 1);
+        }
+    }
+
+    /**
+     * Rebuild the rings from the exchange's snapshot when re-requests could not fill a gap: once the gap is
+     * declared (its GapNotice is in the rings and every subscriber is stale with {@code EXCHANGE_GAP}) and nothing
+     * else waits, the snapshot is loaded whole, then written into a new generation of rings, and the feed continues
+     * at the snapshot's sequence. The fanout follows the new generation with new publications and a state that
+     * lacks nothing, so subscribers recover from its snapshots to exact books and are stale no more. A load that
+     * fails, or a snapshot behind the feed, leaves the rings as they are; it is tried again after
+     * {@link #REBUILD_RETRY_INTERVAL_NS}. Needs a ring directory (a generation to make).
+     *
+     * @param source the exchange's snapshot service.
+     */
+    public void rebuildFrom(final ExchangeSnapshotSource source)
+    {
+        if (null == ringSet)
+        {
+            throw new IllegalStateException("a rebuild from the exchange's snapshot needs a ring directory");
+        }
+        rebuildSource = source;
+        declaredAtLastRebuild = arbitrationCounters.gapsDeclared().get();
+        staging = new ExpandableDirectByteBuffer(1 << 20);
+    }
+
+    /** @return rebuilds of the rings from the exchange's snapshot done (for tests and the log). */
+    public int rebuilds()
+    {
+        return rebuilds;
+    }
+
+    private boolean isRebuildDue(final long nowNs)
+    {
+        return null != rebuildSource && nowNs >= nextRebuildNs &&
+            arbitrationCounters.gapsDeclared().get() > declaredAtLastRebuild && arbiter.isQuiescent() &&
+            !arbiter.isSessionEnded();
+    }
+
+    private int rebuild(final long nowNs)
+    {
+        final long declared = arbitrationCounters.gapsDeclared().get();
+        final long feedAt = arbiter.nextExpected();
+        System.err.println("feed-handler: GLIMPSE: rebuilding the rings after " + (declared - declaredAtLastRebuild) +
+            " declared gap(s), the feed at sequence " + feedAt + ": loading the exchange's snapshot (the feed's " +
+            "packets wait in the socket buffers)");
+        stagedLength = 0;
+        stagedMessages = 0;
+        // The duty cycle waits for the load: the fanout and its subscribers hear that the source is loading.
+        header.sourceState(RingSetHeader.SOURCE_LOADING);
+        final GlimpseResult result;
+        try
+        {
+            result = rebuildSource.load(this::stage);
+        }
+        catch (final GlimpseException | RuntimeException ex)
+        {
+            nextRebuildNs = nowNs + REBUILD_RETRY_INTERVAL_NS;
+            System.err.println("feed-handler: GLIMPSE: the rebuild failed: " + ex.getMessage() + "; the rings go " +
+                "on as they are (lacking the declared messages); trying again in " +
+                REBUILD_RETRY_INTERVAL_NS / 1_000_000_000L + " s");
+            return 1;
+        }
+        if (result.nextSequence() < feedAt)
+        {
+            nextRebuildNs = nowNs + REBUILD_RETRY_INTERVAL_NS;
+            System.err.println("feed-handler: GLIMPSE: the exchange's snapshot continues at sequence " +
+                result.nextSequence() + ", behind the feed at " + feedAt + ": not used; trying again in " +
+                REBUILD_RETRY_INTERVAL_NS / 1_000_000_000L + " s");
+            return 1;
+        }
+
+        declaredAtLastRebuild = declared;
+        nextRebuildNs = nowNs + REBUILD_RETRY_INTERVAL_NS; // a loss the load itself caused waits its turn
+        normalizer.flush();
+        final long before = ringSet.generation();
+        ringSet.newGeneration("rebuilt from the exchange's snapshot after a declared gap");
+        normalizer.newGeneration(ringSet.rings(), ringSet.ringFiles(), feedAt - 1);
+        header.sourceState(RingSetHeader.SOURCE_LOADING);
+        snapshotMessages = 0;
+        int offset = 0;
+        while (offset < stagedLength)
+        {
+            final int length = staging.getInt(offset);
+            onSnapshotMessage(staging, offset + Integer.BYTES, length);
+            offset += Integer.BYTES + length;
+        }
+        completeSnapshot(result.nextSequence());
+        arbiter.continueAt(result.nextSequence());
+        header.heartbeat(System.currentTimeMillis(), normalizer.lastTimestamp(), RingSetHeader.SOURCE_LIVE);
+        rebuilds++;
+        System.err.println("feed-handler: GLIMPSE: rebuilt: ring generation " + ringSet.generation() + " (was " +
+            before + ") holds the exchange's snapshot (" + result.messages() + " messages, session '" +
+            result.session().trim() + "') and continues at sequence " + result.nextSequence() + " (the feed was at " +
+            feedAt + ")");
+        return 1;
+    }
+
+    private void stage(final DirectBuffer buffer, final int offset, final int length)
+    {
+        staging.putInt(stagedLength, length);
+        staging.putBytes(stagedLength + Integer.BYTES, buffer, offset, length);
+        stagedLength += Integer.BYTES + length;
+        if ((++stagedMessages & 255) == 0)
+        {
+            header.heartbeat(System.currentTimeMillis(), normalizer.lastTimestamp(), RingSetHeader.SOURCE_LOADING);
         }
     }
 
@@ -359,6 +501,10 @@ public final class FeedHandlerAgent implements Agent
             workCount += receive(requestChannel, ArbitrationCounters.LINE_R, nowNs);
         }
         workCount += arbiter.poll(nowNs);
+        if (isRebuildDue(nowNs))
+        {
+            workCount += rebuild(nowNs);
+        }
         if (null != header && nowNs - lastHeartbeatNs >= HEARTBEAT_INTERVAL_NS)
         {
             lastHeartbeatNs = nowNs;

@@ -164,7 +164,10 @@ public final class FeedHandlerCommand implements Callable<Integer>
         description = "The exchange's GLIMPSE 5.0 snapshot service as HOST:PORT (SoupBinTCP). A feed handler that " +
             "starts with no rings to re-attach to (a new pod mid-session) loads the snapshot (directory, trading " +
             "states, every open order) into a new generation of rings and continues the MoldUDP64 stream at the " +
-            "snapshot's sequence; absent: it requests what the re-request server can give and declares the rest.")
+            "snapshot's sequence; absent: it requests what the re-request server can give and declares the rest. " +
+            "Mid-session, when re-requests could not fill a gap, it is declared (subscribers stale with " +
+            "EXCHANGE_GAP) and the rings are rebuilt from the snapshot in a new generation, which the fanout " +
+            "follows: subscribers recover to exact books.")
     String glimpse;
 
     @Option(names = "--glimpse-username", defaultValue = GlimpseClientConfig.DEFAULT_USERNAME,
@@ -294,6 +297,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 if (null != glimpse)
                 {
                     loadGlimpse(rings, agent);
+                    agent.rebuildFrom((listener) -> new GlimpseClient(glimpseConfig()).load(glimpse, listener));
                 }
                 runner = new AgentRunner(
                     runIdleStrategy.newIdleStrategy(config.idleMaxParkNs()),

@@ -344,6 +344,34 @@ public final class LineArbiter
         return true;
     }
 
+    /**
+     * @return true when nothing waits: no gap open and no message held (every gap filled or declared). A rebuild
+     * of the rings from the exchange's snapshot waits for this, so that it continues from one known point.
+     */
+    public boolean isQuiescent()
+    {
+        return 0 == gaps.count() && 0 == hold.size();
+    }
+
+    /**
+     * The rings were rebuilt mid-session from the exchange's snapshot (GLIMPSE), which holds the state through
+     * {@code nextSequence - 1}: continue there. Only when {@link #isQuiescent() quiescent} and not behind (the
+     * snapshot is at or after the next expected sequence): what arrives below it is a duplicate from now on.
+     *
+     * @param nextSequence the snapshot's next sequence.
+     * @throws IllegalStateException when a gap is open, a message held, or the snapshot is behind.
+     */
+    public void continueAt(final long nextSequence)
+    {
+        if (!isQuiescent() || nextSequence < nextExpected)
+        {
+            throw new IllegalStateException("cannot continue at " + nextSequence + ": next expected " + nextExpected +
+                ", " + gaps.count() + " gaps open, " + hold.size() + " messages held");
+        }
+        nextExpected = nextSequence;
+        highestKnownEnd = nextSequence;
+    }
+
     /** Next sequence to be released. */
     public long nextExpected()
     {

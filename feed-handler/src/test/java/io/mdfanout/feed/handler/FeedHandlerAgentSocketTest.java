@@ -1,5 +1,7 @@
 package io.mdfanout.feed.handler;
 
+import io.mdfanout.feed.glimpse.GlimpseException;
+import io.mdfanout.feed.glimpse.GlimpseResult;
 import io.mdfanout.feed.normalize.PartitionRingSet;
 import io.mdfanout.feed.support.ItchBytes;
 import io.mdfanout.feed.support.MoldPackets;
@@ -191,6 +193,122 @@ class FeedHandlerAgentSocketTest
         {
             dayOne.close();
         }
+    }
+
+    /**
+     * A gap re-requests cannot fill is declared, then, with the exchange's snapshot service configured, the rings
+     * are rebuilt from its snapshot in a new generation: the old generation keeps the day as it was (the gap notice
+     * included), the new one holds the snapshot (exchange sequence 0) and continues at the snapshot's sequence;
+     * what arrives below it is a duplicate.
+     */
+    @Test
+    void aDeclaredGapIsFollowedByARebuildFromTheExchangesSnapshotInANewGeneration() throws Exception
+    {
+        final FeedHandlerConfig config = new FeedHandlerConfig()
+            .group(GROUP).port(PORT + 5).interfaceAddress("127.0.0.1")
+            .ringDir(ringDir).partitions(1).ringCapacity(64 * 1024).maxHeldMessages(1024);
+        rings = new PartitionRingSet(ringDir, 1, 64 * 1024);
+        final long firstGeneration = rings.generation();
+        final PartitionRings.MappedRing before = PartitionRings.map(ringDir, 0);
+        agent = new FeedHandlerAgent(config, rings, new InMemoryCounters(128).countersManager(), null);
+        final List<Long> loads = new java.util.ArrayList<>();
+        agent.rebuildFrom((listener) ->
+        {
+            loads.add(agent.arbiter().nextExpected());
+            final byte[] order = new ItchBytes(36, 'A', 3, 0, 150).u64(11, 777).ch(19, 'B').u32(20, 40)
+                .alpha(24, 8, "AAPL").u32(32, 1_400_000).bytes();
+            listener.onMessage(new org.agrona.concurrent.UnsafeBuffer(order), 0, order.length);
+            return new GlimpseResult("test:1", "DAY0000001", 6, 1, order.length, 0);
+        });
+        agent.onStart();
+        try (UdpSender sender = new UdpSender(GROUP, PORT + 5))
+        {
+            sender.send(MoldPackets.packet("DAY0000001", 1,
+                new ItchBytes(12, 'S', 0, 0, 100).ch(11, 'O').bytes(),
+                new ItchBytes(36, 'A', 3, 0, 101).u64(11, 555).ch(19, 'B').u32(20, 100).alpha(24, 8, "AAPL")
+                    .u32(32, 1_500_000).bytes()));
+            // 3 is lost for good (no re-request server): declared after the gap wait, then the rebuild.
+            sender.send(MoldPackets.packet("DAY0000001", 4,
+                new ItchBytes(36, 'A', 3, 0, 104).u64(11, 556).ch(19, 'S').u32(20, 100).alpha(24, 8, "AAPL")
+                    .u32(32, 1_600_000).bytes()));
+            runUntil(() -> agent.rebuilds() == 1);
+            // 5 was in the snapshot already; 6 is the first the new generation takes from the feed.
+            sender.send(MoldPackets.packet("DAY0000001", 5,
+                new ItchBytes(19, 'D', 3, 0, 105).u64(11, 555).bytes(),
+                new ItchBytes(19, 'D', 3, 0, 106).u64(11, 777).bytes()));
+            runUntil(() -> agent.arbiter().nextExpected() == 7);
+        }
+        try
+        {
+            assertEquals(List.of(5L), loads, "loaded once the gap was declared and nothing else waited");
+            assertEquals(1, agent.arbitrationCounters().gapsDeclared().get());
+            assertTrue(rings.generation() > firstGeneration, "a new generation: " + rings.describe());
+            assertEquals(6, rings.header().committedSequence(), "a restart would continue after 6");
+
+            final List<Rings.Rec> old = Rings.drain(before.ring());
+            assertEquals(4, old.size(), "the day as it was in the old generation: S, A 555, the gap notice, A 556");
+            assertEquals(GapNoticeDecoder.TEMPLATE_ID, old.get(2).typeId());
+            try (PartitionRings.MappedRing rebuilt = PartitionRings.map(ringDir, 0))
+            {
+                assertEquals(rings.generation(), rebuilt.generation());
+                final List<Rings.Rec> records = Rings.drain(rebuilt.ring());
+                assertEquals(2, records.size(), "the snapshot's order, then the feed from 6: " + records);
+                final AddOrderDecoder snapshotOrder = new AddOrderDecoder()
+                    .wrap(records.get(0).buffer(), H, AddOrderDecoder.BLOCK_LENGTH, 0);
+                assertEquals(0, snapshotOrder.exchangeSequence(), "state, not a sequenced event");
+                assertEquals(777, snapshotOrder.orderId());
+                assertEquals(6, new org.agrona.concurrent.UnsafeBuffer(records.get(1).buffer())
+                    .getLong(H, java.nio.ByteOrder.LITTLE_ENDIAN), "the delete of 777 at exchange sequence 6");
+            }
+        }
+        finally
+        {
+            before.close();
+        }
+    }
+
+    /** A snapshot that cannot be loaded leaves the rings as they are: no generation, the feed goes on. */
+    @Test
+    void aRebuildWhoseSnapshotCannotBeLoadedLeavesTheRingsAsTheyAre() throws Exception
+    {
+        final FeedHandlerConfig config = new FeedHandlerConfig()
+            .group(GROUP).port(PORT + 6).interfaceAddress("127.0.0.1")
+            .ringDir(ringDir).partitions(1).ringCapacity(64 * 1024).maxHeldMessages(1024);
+        rings = new PartitionRingSet(ringDir, 1, 64 * 1024);
+        final long firstGeneration = rings.generation();
+        agent = new FeedHandlerAgent(config, rings, new InMemoryCounters(128).countersManager(), null);
+        final int[] tries = new int[1];
+        agent.rebuildFrom((listener) ->
+        {
+            tries[0]++;
+            throw new GlimpseException(GlimpseException.Reason.CONNECT_FAILED, "connection refused", null);
+        });
+        agent.onStart();
+        try (UdpSender sender = new UdpSender(GROUP, PORT + 6))
+        {
+            sender.send(MoldPackets.packet("DAY0000001", 1, new ItchBytes(12, 'S', 0, 0, 100).ch(11, 'O').bytes()));
+            sender.send(MoldPackets.packet("DAY0000001", 3, new ItchBytes(12, 'S', 0, 0, 103).ch(11, 'S').bytes()));
+            runUntil(() -> tries[0] == 1);
+            sender.send(MoldPackets.packet("DAY0000001", 4, new ItchBytes(12, 'S', 0, 0, 104).ch(11, 'Q').bytes()));
+            runUntil(() -> agent.arbiter().nextExpected() == 5);
+        }
+        assertEquals(1, tries[0], "tried once; the next try waits " + FeedHandlerAgent.REBUILD_RETRY_INTERVAL_NS + " ns");
+        assertEquals(0, agent.rebuilds());
+        assertEquals(firstGeneration, rings.generation(), "no generation made for a snapshot that did not load");
+    }
+
+    private void runUntil(final java.util.function.BooleanSupplier condition) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline)
+        {
+            if (agent.doWork() == 0)
+            {
+                Thread.sleep(1);
+            }
+        }
+        assertTrue(condition.getAsBoolean(), "in time: " + agent.arbitrationCounters().gapsDeclared().get() +
+            " declared, next expected " + agent.arbiter().nextExpected());
     }
 
     /**

@@ -67,6 +67,8 @@ final class PartitionRecovery
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final PacketHeaderDecoder packetHeader = new PacketHeaderDecoder();
     private final SnapshotBeginDecoder snapshotBegin = new SnapshotBeginDecoder();
+    /** The snapshot being applied says its state lacks no exchange message (schema version 3; unknown before). */
+    private boolean snapshotLacksNothing;
     private final SnapshotInstrumentDecoder snapshotInstrument = new SnapshotInstrumentDecoder();
     private final SnapshotEndDecoder snapshotEnd = new SnapshotEndDecoder();
 
@@ -429,6 +431,7 @@ final class PartitionRecovery
         stream.coveringSequence[0] = lastSequence;
         dispatcher.onSnapshotBegin(stream.partition, snapshotId, lastSequence);
         final long unrecoveredFrom = begin.unrecoveredFromSequence(); // its null value from an older fanout
+        snapshotLacksNothing = 0 == unrecoveredFrom;
         if (0 != unrecoveredFrom && SnapshotBeginDecoder.unrecoveredFromSequenceNullValue() != unrecoveredFrom)
         {
             // The state this snapshot holds lacks exchange messages its feed handler declared lost: so will the books.
@@ -453,6 +456,12 @@ final class PartitionRecovery
         stream.coveringSequenceAbove = lastSequence;
         maxCoveringSequence = Math.max(maxCoveringSequence, lastSequence);
         stream.filterMaxSequence = maxCoveringSequence;
+        if (snapshotLacksNothing)
+        {
+            // The books are now a state that lacks nothing (a fanout that followed rings rebuilt from the
+            // exchange's snapshot): what the exchange lost before is no longer missing from them.
+            stream.exchangeGap = false;
+        }
         state = State.REPLAY;
         counters.onSnapshotApplied();
         dispatcher.onSnapshotEnd(stream.partition, snapshotId, nextCoveredFrom, lastSequence);

@@ -1,5 +1,7 @@
 package io.mdfanout.sdk;
 
+import io.mdfanout.sbe.GapNoticeEncoder;
+import io.mdfanout.sbe.GapReason;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.SnapshotBeginEncoder;
 import io.mdfanout.wire.MarketSession;
@@ -432,6 +434,56 @@ class FeedSubscriberRecoveryTest
                 assertEquals(all.dump(), listener.books.dump());
                 assertTrue(listener.clean());
                 assertEquals(1, subscriber.counters().staleEvents(StaleReason.NEW_PUBLICATION));
+            }
+        }
+    }
+
+    @Test
+    void aNewPublicationWhoseSnapshotLacksNothingEndsTheExchangeGap()
+    {
+        final String channel = channel(40723);
+        final int base = 3200;
+        final List<byte[]> messages = MarketScript.generate(7, 1500, INSTRUMENTS, false);
+        final BookAndEventListener listener = new BookAndEventListener();
+        try (StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
+            FeedSubscriber subscriber = subscriber(channel, base, listener, new FeedSubscriber.Context()))
+        {
+            try (StreamPublisher first = media.incremental(channel, base, PARTITION))
+            {
+                TestMedia.awaitConnected(subscriber, first.publication());
+                final List<byte[]> withLoss = new java.util.ArrayList<>(messages.subList(0, 1000));
+                final UnsafeBuffer notice = new UnsafeBuffer(new byte[WireFormat.HEADER_LENGTH + GapNoticeEncoder.BLOCK_LENGTH]);
+                new GapNoticeEncoder().wrapAndApplyHeader(notice, 0, new MessageHeaderEncoder()).exchangeSequence(5000)
+                    .exchangeTimestamp(0).instrumentId(0).lastMissingSequence(5099).reason(GapReason.UNRECOVERED);
+                withLoss.add(notice.byteArray());
+                first.send(withLoss, 5);
+                pollUntil(() -> subscriber.expectedSequence(PARTITION) == 1002, subscriber);
+                assertTrue(subscriber.hasExchangeGap(PARTITION), "the exchange's loss, live");
+            }
+
+            // The feed handler rebuilt its rings from the exchange's snapshot: the fanout follows the new
+            // generation with a new publication from 1, and its state lacks nothing.
+            try (StreamPublisher rebuilt = media.incremental(channel, base, PARTITION))
+            {
+                pollUntil(() -> rebuilt.publication().isConnected(), subscriber);
+                rebuilt.send(messages.subList(0, 200), 5);
+                pollUntil(() -> subscriber.expectedSequence(PARTITION) == 201, subscriber);
+                assertTrue(listener.events.contains("STALE 0 NEW_PUBLICATION 1"), listener.events.toString());
+
+                final MarketScript.State at200 = MarketScript.stateAfter(messages, 200);
+                final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                long snapshotId = 1;
+                while (subscriber.counters().recoveringPartitions() > 0 && System.nanoTime() < deadline)
+                {
+                    snapshots.trySend(StreamPublisher.snapshot(PARTITION, snapshotId++, rebuilt.sessionId(), at200, 200),
+                        4, i -> false);
+                    pollFor(100, subscriber);
+                }
+                assertFalse(subscriber.hasExchangeGap(PARTITION), "recovered from a state that lacks nothing: " +
+                    listener.events);
+                assertFalse(subscriber.isStale(PARTITION));
+                assertEquals(0, subscriber.counters().exchangeGapPartitions());
+                assertEquals(at200.dump(), listener.books.dump());
             }
         }
     }
