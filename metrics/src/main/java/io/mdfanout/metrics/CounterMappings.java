@@ -92,6 +92,8 @@ import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_SEND_ERRORS_TYPE
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_TIMEOUTS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RING_FULL_WAITS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RING_RECORDS_WRITTEN_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_GLIMPSE_REBUILDS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_GLIMPSE_REBUILD_FAILURES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RING_STALLS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RING_STALL_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RING_WRITES_ABANDONED_TYPE_ID;
@@ -190,6 +192,12 @@ public final class CounterMappings
             "stopped writing, read on, and requested (or declared) what it could not write once the rings drained.");
         plain(rules, FEED_RING_STALL_MESSAGES_TYPE_ID, "mdfanout_feed_ring_stall_messages_total", COUNTER,
             "Messages received while a ring stalled: requested from the re-request server (or declared) afterwards.");
+        plain(rules, FEED_GLIMPSE_REBUILDS_TYPE_ID, "mdfanout_feed_glimpse_rebuilds_total", COUNTER,
+            "Rings rebuilt from the exchange's snapshot (GLIMPSE) after a declared gap: a new generation the fanout " +
+            "follows, whose snapshots recover subscribers to exact books.");
+        plain(rules, FEED_GLIMPSE_REBUILD_FAILURES_TYPE_ID, "mdfanout_feed_glimpse_rebuild_failures_total", COUNTER,
+            "Rebuilds from the exchange's snapshot not done: it did not load, or it was behind the feed (tried again " +
+            "every 5 s; the declared gap stays meanwhile).");
         plain(rules, FEED_ENDED_SESSION_PACKETS_TYPE_ID, "mdfanout_feed_ended_session_packets_total", COUNTER,
             "Packets of an ended session, ignored.");
 

@@ -186,6 +186,10 @@ public final class MdfanoutCounters
      * exchange restarted the session under the same name, or a recording of it is being replayed.
      */
     public static final int FEED_BEHIND_RINGS_TYPE_ID = 3144;
+    /** Rebuilds of the rings from the exchange's snapshot (GLIMPSE) after a declared gap. */
+    public static final int FEED_GLIMPSE_REBUILDS_TYPE_ID = 3145;
+    /** Rebuilds not done: the exchange's snapshot did not load, or it was behind the feed (tried again later). */
+    public static final int FEED_GLIMPSE_REBUILD_FAILURES_TYPE_ID = 3146;
 
     // Feed handler: receive and sequencing (no key).
 

@@ -22,6 +22,8 @@ import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_RETRIES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_SERVER_ANSWERS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_SEND_ERRORS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RETRANSMIT_TIMEOUTS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_GLIMPSE_REBUILDS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FEED_GLIMPSE_REBUILD_FAILURES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RING_STALLS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_RING_STALL_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FEED_SESSIONS_ADOPTED_TYPE_ID;
@@ -64,6 +66,8 @@ public final class ArbitrationCounters implements AutoCloseable
     private final AtomicCounter sessionsAdopted;
     private final AtomicCounter endedSessionPackets;
     private final AtomicCounter ringStalls;
+    private final AtomicCounter glimpseRebuilds;
+    private final AtomicCounter glimpseRebuildFailures;
     private final AtomicCounter ringStallDroppedMessages;
 
     /**
@@ -118,6 +122,23 @@ public final class ArbitrationCounters implements AutoCloseable
         ringStallDroppedMessages = countersManager.newCounter(
             labelPrefix + ": messages received while a ring stalled (requested or declared after)",
             FEED_RING_STALL_MESSAGES_TYPE_ID);
+        glimpseRebuilds = countersManager.newCounter(
+            labelPrefix + ": rings rebuilt from the exchange's snapshot after a declared gap", FEED_GLIMPSE_REBUILDS_TYPE_ID);
+        glimpseRebuildFailures = countersManager.newCounter(
+            labelPrefix + ": rebuilds not done (the snapshot did not load, or was behind the feed)",
+            FEED_GLIMPSE_REBUILD_FAILURES_TYPE_ID);
+    }
+
+    /** Rings rebuilt from the exchange's snapshot (GLIMPSE) after a declared gap. */
+    public AtomicCounter glimpseRebuilds()
+    {
+        return glimpseRebuilds;
+    }
+
+    /** Rebuilds not done: the exchange's snapshot did not load, or it was behind the feed. */
+    public AtomicCounter glimpseRebuildFailures()
+    {
+        return glimpseRebuildFailures;
     }
 
     private static AtomicCounter newLineCounter(
@@ -269,6 +290,7 @@ public final class ArbitrationCounters implements AutoCloseable
         CloseHelper.closeAll(
             requestsSent, requestsRetried, requestsTimedOut, requestSendErrors, requestsFollowedUp,
             retransmitServerAnswers, behindRings, gapsDetected, gapsFilled, gapsDeclared, declaredMissingMessages, messagesHeld,
-            linesSilent, sessionsAdopted, endedSessionPackets);
+            linesSilent, sessionsAdopted, endedSessionPackets, ringStalls, ringStallDroppedMessages, glimpseRebuilds,
+            glimpseRebuildFailures);
     }
 }

@@ -413,6 +413,7 @@ public final class FeedHandlerAgent implements Agent
         catch (final GlimpseException | RuntimeException ex)
         {
             nextRebuildNs = nowNs + REBUILD_RETRY_INTERVAL_NS;
+            arbitrationCounters.glimpseRebuildFailures().increment();
             System.err.println("feed-handler: GLIMPSE: the rebuild failed: " + ex.getMessage() + "; the rings go " +
                 "on as they are (lacking the declared messages); trying again in " +
                 REBUILD_RETRY_INTERVAL_NS / 1_000_000_000L + " s");
@@ -421,6 +422,7 @@ public final class FeedHandlerAgent implements Agent
         if (result.nextSequence() < feedAt)
         {
             nextRebuildNs = nowNs + REBUILD_RETRY_INTERVAL_NS;
+            arbitrationCounters.glimpseRebuildFailures().increment();
             System.err.println("feed-handler: GLIMPSE: the exchange's snapshot continues at sequence " +
                 result.nextSequence() + ", behind the feed at " + feedAt + ": not used; trying again in " +
                 REBUILD_RETRY_INTERVAL_NS / 1_000_000_000L + " s");
@@ -446,6 +448,7 @@ public final class FeedHandlerAgent implements Agent
         arbiter.continueAt(result.nextSequence());
         header.heartbeat(System.currentTimeMillis(), normalizer.lastTimestamp(), RingSetHeader.SOURCE_LIVE);
         rebuilds++;
+        arbitrationCounters.glimpseRebuilds().increment();
         System.err.println("feed-handler: GLIMPSE: rebuilt: ring generation " + ringSet.generation() + " (was " +
             before + ") holds the exchange's snapshot (" + result.messages() + " messages, session '" +
             result.session().trim() + "') and continues at sequence " + result.nextSequence() + " (the feed was at " +

@@ -242,6 +242,7 @@ class FeedHandlerAgentSocketTest
         {
             assertEquals(List.of(5L), loads, "loaded once the gap was declared and nothing else waited");
             assertEquals(1, agent.arbitrationCounters().gapsDeclared().get());
+            assertEquals(1, agent.arbitrationCounters().glimpseRebuilds().get(), "mdfanout_feed_glimpse_rebuilds_total");
             assertTrue(rings.generation() > firstGeneration, "a new generation: " + rings.describe());
             assertEquals(6, rings.header().committedSequence(), "a restart would continue after 6");
 
@@ -294,6 +295,8 @@ class FeedHandlerAgentSocketTest
         }
         assertEquals(1, tries[0], "tried once; the next try waits " + FeedHandlerAgent.REBUILD_RETRY_INTERVAL_NS + " ns");
         assertEquals(0, agent.rebuilds());
+        assertEquals(1, agent.arbitrationCounters().glimpseRebuildFailures().get(),
+            "mdfanout_feed_glimpse_rebuild_failures_total");
         assertEquals(firstGeneration, rings.generation(), "no generation made for a snapshot that did not load");
     }
 
