@@ -351,27 +351,8 @@ final class ExpectedStreams
         long checkedAfterRecovery = 0;
         for (int p = 0; p < partitions; p++)
         {
-            final Map<Long, List<Long>> oracleAfter = new HashMap<>();
-            for (int index = 0; index < counts[p]; index++)
-            {
-                final long instrument = instrumentOf(p, index);
-                if (index + 1L >= from[p] && index + 1L > coverage[p].coveredThrough(instrument))
-                {
-                    oracleAfter.computeIfAbsent(instrument, k -> new ArrayList<>()).add(index + 1L);
-                }
-            }
-            for (final Map.Entry<Long, List<Long>> entry : oracleAfter.entrySet())
-            {
-                final List<Long> expected = entry.getValue();
-                final List<Long> delivered = deliveredAfter.get(p).getOrDefault(entry.getKey(), List.of());
-                if (!expected.equals(delivered))
-                {
-                    fail(who + ": partition " + p + " instrument " + entry.getKey() + " after " + coverage[p] +
-                        ": delivered " + firstMismatch(expected, delivered) + " (" + delivered.size() + " of " +
-                        expected.size() + "), not every oracle message after the snapshot's coverage");
-                }
-                checkedAfterRecovery += delivered.size();
-            }
+            checkedAfterRecovery += verifyCompleteAfterCoverage(
+                p, (int)Math.max(0, from[p] - 1), 0, coverage[p], deliveredAfter.get(p), who);
         }
         final StringBuilder applied = new StringBuilder();
         for (int p = 0; p < partitions; p++)
@@ -526,29 +507,8 @@ final class ExpectedStreams
                 " delivered the new generation's messages (first generation: " + firstGenerationMessages[p] +
                 ", new generation seen " + newGeneration[p] + ", its state messages " + snapshotStateMessages[p] +
                 ", last stream sequence " + lastSequence[p] + ")");
-            final int first = indexOfExchangeSequenceAtOrAfter(p, snapshotNextSequence);
-            final Map<Long, List<Long>> oracleAfter = new HashMap<>();
-            for (int index = first; index < counts[p]; index++)
-            {
-                final long instrument = instrumentOf(p, index);
-                if (index + 1L + offset[p] > coverage[p].coveredThrough(instrument))
-                {
-                    oracleAfter.computeIfAbsent(instrument, k -> new ArrayList<>()).add(index + 1L);
-                }
-            }
-            for (final Map.Entry<Long, List<Long>> entry : oracleAfter.entrySet())
-            {
-                final List<Long> expected = entry.getValue();
-                final List<Long> delivered = deliveredAfter.get(p).getOrDefault(entry.getKey(), List.of());
-                if (!expected.equals(delivered))
-                {
-                    fail(who + ": partition " + p + " instrument " + entry.getKey() + " after " + coverage[p] +
-                        " (oracle message numbers): delivered " + firstMismatch(expected, delivered) + " (" +
-                        delivered.size() + " of " + expected.size() + "), not every oracle message after the " +
-                        "snapshot's coverage");
-                }
-                checkedAfterRecovery += delivered.size();
-            }
+            checkedAfterRecovery += verifyCompleteAfterCoverage(p, indexOfExchangeSequenceAtOrAfter(
+                p, snapshotNextSequence), offset[p], coverage[p], deliveredAfter.get(p), who);
         }
         System.out.println(who + ": " + total + " messages verified byte for byte across the GLIMPSE generation " +
             "(first generation " + Arrays.toString(firstGenerationMessages) + " with " + Arrays.toString(gapNotices) +
@@ -556,6 +516,47 @@ final class ExpectedStreams
             Arrays.toString(snapshotStateMessages) + "), " + checkedAfterRecovery + " after the last snapshot's " +
             "coverage with none skipped");
         return total;
+    }
+
+    /**
+     * After a partition's last applied snapshot nothing is skipped: every oracle message of each instrument from
+     * the oracle index {@code first} on whose stream sequence (its oracle number plus {@code streamOffset}) the
+     * snapshot does not cover was delivered, in order ({@code deliveredAfter}: oracle numbers per instrument).
+     *
+     * @return the messages checked.
+     */
+    private long verifyCompleteAfterCoverage(
+        final int p,
+        final int first,
+        final long streamOffset,
+        final SnapshotCoverage coverage,
+        final Map<Long, List<Long>> deliveredAfter,
+        final String who)
+    {
+        final Map<Long, List<Long>> oracleAfter = new HashMap<>();
+        for (int index = first; index < counts[p]; index++)
+        {
+            final long instrument = instrumentOf(p, index);
+            if (index + 1L + streamOffset > coverage.coveredThrough(instrument))
+            {
+                oracleAfter.computeIfAbsent(instrument, k -> new ArrayList<>()).add(index + 1L);
+            }
+        }
+        long checked = 0;
+        for (final Map.Entry<Long, List<Long>> entry : oracleAfter.entrySet())
+        {
+            final List<Long> expected = entry.getValue();
+            final List<Long> delivered = deliveredAfter.getOrDefault(entry.getKey(), List.of());
+            if (!expected.equals(delivered))
+            {
+                fail(who + ": partition " + p + " instrument " + entry.getKey() + " after " + coverage +
+                    " (oracle message numbers): delivered " + firstMismatch(expected, delivered) + " (" +
+                    delivered.size() + " of " + expected.size() + "), not every oracle message after the " +
+                    "snapshot's coverage");
+            }
+            checked += delivered.size();
+        }
+        return checked;
     }
 
     private static int templateIdOf(final byte[] message)
