@@ -100,7 +100,6 @@ public final class FeedHandlerAgent implements Agent
     /** The declared gaps the rings were last rebuilt after (or counted when rebuilds were enabled). */
     private long declaredAtLastRebuild;
     private long nextRebuildNs;
-    private int rebuilds;
     /** A rebuild's snapshot, staged whole before a new generation is made: [length][message] records. */
     private ExpandableDirectByteBuffer staging;
     private int stagedLength;
@@ -381,12 +380,6 @@ public final class FeedHandlerAgent implements Agent
         staging = new ExpandableDirectByteBuffer(1 << 20);
     }
 
-    /** @return rebuilds of the rings from the exchange's snapshot done (for tests and the log). */
-    public int rebuilds()
-    {
-        return rebuilds;
-    }
-
     private boolean isRebuildDue(final long nowNs)
     {
         return null != rebuildSource && nowNs >= nextRebuildNs &&
@@ -447,7 +440,6 @@ public final class FeedHandlerAgent implements Agent
         completeSnapshot(result.nextSequence());
         arbiter.continueAt(result.nextSequence());
         header.heartbeat(System.currentTimeMillis(), normalizer.lastTimestamp(), RingSetHeader.SOURCE_LIVE);
-        rebuilds++;
         arbitrationCounters.glimpseRebuilds().increment();
         System.err.println("feed-handler: GLIMPSE: rebuilt: ring generation " + ringSet.generation() + " (was " +
             before + ") holds the exchange's snapshot (" + result.messages() + " messages, session '" +

@@ -231,7 +231,7 @@ class FeedHandlerAgentSocketTest
             sender.send(MoldPackets.packet("DAY0000001", 4,
                 new ItchBytes(36, 'A', 3, 0, 104).u64(11, 556).ch(19, 'S').u32(20, 100).alpha(24, 8, "AAPL")
                     .u32(32, 1_600_000).bytes()));
-            runUntil(() -> agent.rebuilds() == 1);
+            runUntil(() -> agent.arbitrationCounters().glimpseRebuilds().get() == 1);
             // 5 was in the snapshot already; 6 is the first the new generation takes from the feed.
             sender.send(MoldPackets.packet("DAY0000001", 5,
                 new ItchBytes(19, 'D', 3, 0, 105).u64(11, 555).bytes(),
@@ -294,7 +294,7 @@ class FeedHandlerAgentSocketTest
             runUntil(() -> agent.arbiter().nextExpected() == 5);
         }
         assertEquals(1, tries[0], "tried once; the next try waits " + FeedHandlerAgent.REBUILD_RETRY_INTERVAL_NS + " ns");
-        assertEquals(0, agent.rebuilds());
+        assertEquals(0, agent.arbitrationCounters().glimpseRebuilds().get());
         assertEquals(1, agent.arbitrationCounters().glimpseRebuildFailures().get(),
             "mdfanout_feed_glimpse_rebuild_failures_total");
         assertEquals(firstGeneration, rings.generation(), "no generation made for a snapshot that did not load");
