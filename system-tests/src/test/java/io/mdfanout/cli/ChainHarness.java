@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -251,6 +253,18 @@ final class ChainHarness implements AutoCloseable
             Thread.sleep(20);
         }
         fail("the simulator did not reach " + messages + " messages");
+    }
+
+    /**
+     * Ends a simulator whose session is over, as its subscribers' ends (End of Messages on every partition) show. With
+     * a re-request or GLIMPSE server it lingers after the session for late requests (restarted by each), so waiting
+     * for its exit would wait out the linger for nothing; SIGTERM ends the linger, and it exits 0 with its summary.
+     */
+    static void endLingeringSimulator(final ChainProcess simulator) throws IOException, InterruptedException
+    {
+        assertEquals(0, simulator.stop(), "the simulator stopped on SIGTERM after its session: " + simulator.logTail());
+        assertFalse(simulator.lastLineContaining("simulator: done:").isEmpty(),
+            "the simulator printed its summary: " + simulator.logTail());
     }
 
     private static String[] concat(final String[] first, final String[] second)

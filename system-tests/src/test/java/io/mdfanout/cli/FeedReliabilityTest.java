@@ -43,7 +43,7 @@ class FeedReliabilityTest
             final ChainProcess simulator = chain.simulator(simulatorArgs(seed, messages, 150_000, 49101, 49103,
                 "--loss-a", "0.01", "--loss-b", "0.01", "--retransmit-port", "49150"));
 
-            awaitSuccess(simulator, subscribers);
+            RestartTest.awaitSuccess(simulator, subscribers);
             final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, messages, PARTITIONS);
             for (int i = 1; i <= subscribers.size(); i++)
             {
@@ -82,7 +82,7 @@ class FeedReliabilityTest
                 "--burst-length-b", "100", "--burst-probability-b", "0.0005",
                 "--retransmit-port", "49250"));
 
-            awaitSuccess(simulator, subscribers);
+            RestartTest.awaitSuccess(simulator, subscribers);
             final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, messages, PARTITIONS);
             expected.verifyRecording(chain.recording(1), "subscriber-1");
             assertEquals(expected.books(), Files.readString(chain.books(1)), "subscriber-1 books");
@@ -189,17 +189,6 @@ class FeedReliabilityTest
             assertEquals(0, replay.waitFor(2, TimeUnit.MINUTES), name + " exit code");
             chain.passed();
             return chain.recording(1);
-        }
-    }
-
-    private static void awaitSuccess(final ChainProcess simulator, final List<ChainProcess> subscribers)
-        throws InterruptedException
-    {
-        assertEquals(0, simulator.waitFor(10, TimeUnit.MINUTES), "simulator exit code");
-        for (final ChainProcess subscriber : subscribers)
-        {
-            assertEquals(0, subscriber.waitFor(5, TimeUnit.MINUTES),
-                subscriber.name() + " exit code (0 = saw END_OF_MESSAGES on every partition, no stream gap, nothing malformed)");
         }
     }
 
