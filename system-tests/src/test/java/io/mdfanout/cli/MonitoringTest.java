@@ -5,15 +5,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -30,7 +25,6 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The chart's dashboards and alert rules against what the code really exports: the chain runs
@@ -94,8 +88,6 @@ class MonitoringTest
     /** A set operator between two sides of a rule, with its label matching ({@code on (...)}, {@code ignoring (...)}). */
     private static final String SET_OPERATOR = "\\s+(?:and|or|unless)(?:\\s+(?:on|ignoring)\\s*\\([^)]*\\))?\\s+";
     private static final Pattern THRESHOLD = Pattern.compile("\\s*(>=|<=|==|!=|>|<)\\s*[0-9.]+\\s*$");
-    private static final Pattern DURATION = Pattern.compile("(for: |\\[)(\\d+)([sm])");
-    private static final Pattern ALERT_STATE = Pattern.compile("\"state\":\"(\\w+)\"");
     /**
      * The archive's queries (issue 29): its metrics and the subscribers' replay metrics. The chain here runs an
      * archive on a small disk and a subscriber that replays before it goes live, so they are checked with the
@@ -124,7 +116,7 @@ class MonitoringTest
     private static final List<String> PATIENT_AERON = List.of("-Daeron.client.liveness.timeout=60s",
         "-Daeron.publication.unblock.timeout=90s", "-Daeron.driver.timeout=60000");
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final PrometheusClient prometheus = new PrometheusClient(PROMETHEUS_PORT);
 
     /**
      * What an on-call engineer needs of the dashboards and the rules, read from the files: no chain. promtool checks
@@ -133,7 +125,7 @@ class MonitoringTest
     @Test
     void dashboardsAndRulesAreComplete() throws Exception
     {
-        final String promtool = requireTool("promtool");
+        final String promtool = PrometheusClient.requireTool("promtool");
         runTool(promtool, "check", "rules", RULES.toString());
         runTool(promtool, "test", "rules", RULES_TESTS.toString());
 
@@ -221,7 +213,6 @@ class MonitoringTest
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void everyDashboardQueryAndAlertRuleReturnsDataAndTheAlertsFireOnTheirFaults(@TempDir final Path dir) throws Exception
     {
-        final String prometheus = requireTool("prometheus");
 
         final String channel = "aeron:udp?endpoint=224.0.1.109:46800|interface=127.0.0.1|mtu=8192";
         try (SmallDisk disk = new SmallDisk(dir.resolve("archive-disk"), 32);
@@ -247,34 +238,18 @@ class MonitoringTest
                 "--group", "239.255.46.9", "--port", "46900", "--interface", "127.0.0.1",
                 "--symbols", "50", "--messages", "0", "--rate", "20000", "--coalesce-us", "1000");
 
-            final Path fastRules = dir.resolve("mdfanout-rules-fast.yaml");
-            Files.writeString(fastRules, scaled(Files.readString(RULES)));
-            final Path config = dir.resolve("prometheus.yml");
             // The chart's job names and the labels its ServiceMonitor adds (namespace, feed); instance is host:port.
-            final String labels = "labels: {namespace: " + NAMESPACE + ", feed: " + FEED + "}";
-            Files.writeString(config, String.join("\n",
-                "global: {scrape_interval: 1s, evaluation_interval: 1s}",
-                "rule_files: ['" + fastRules + "']",
-                "scrape_configs:",
-                "  - job_name: " + FEED_HANDLER_JOB,
-                "    static_configs: [{targets: ['" + INSTANCES.get(0) + "'], " + labels + "}]",
-                "  - job_name: " + FANOUT_JOB,
-                "    static_configs: [{targets: ['" + INSTANCES.get(1) + "'], " + labels + "}]",
-                "  - job_name: " + SUBSCRIBER_JOB,
-                "    static_configs: [{targets: ['" + INSTANCES.get(2) + "'], " + labels + "}]",
-                "  - job_name: " + ARCHIVE_JOB,
-                "    static_configs: [{targets: ['" + INSTANCES.get(3) + "'], " + labels + "}]",
-                ""));
-            final ChainProcess server = ChainProcess.startCommand("prometheus", dir, List.of(prometheus,
-                "--config.file=" + config, "--storage.tsdb.path=" + dir.resolve("tsdb"),
-                "--web.listen-address=127.0.0.1:" + PROMETHEUS_PORT, "--log.level=warn"));
+            final ChainProcess server = prometheus.start(dir,
+                PrometheusClient.scaled(Files.readString(RULES), RULE_TIME_SCALE),
+                "namespace: " + NAMESPACE + ", feed: " + FEED, List.of(
+                    List.of(FEED_HANDLER_JOB, INSTANCES.get(0)), List.of(FANOUT_JOB, INSTANCES.get(1)),
+                    List.of(SUBSCRIBER_JOB, INSTANCES.get(2)), List.of(ARCHIVE_JOB, INSTANCES.get(3))));
             try
             {
-                awaitReady();
                 seeTheArchiveDiskFillingAlertQuietWhileTheDiskHasRoom();
                 // Rates over [1m] need two scrapes in the window and histograms a few packets: let
                 // the chain run a while under a steady rate.
-                awaitQuery("sum(rate(mdfanout_subscriber_messages_delivered_total[1m])) > 1000", 90);
+                prometheus.awaitQuery("sum(rate(mdfanout_subscriber_messages_delivered_total[1m])) > 1000", 90);
                 Thread.sleep(5_000);
                 assertTrue(simulator.isAlive(), "the session is still running while the queries are made");
 
@@ -283,14 +258,14 @@ class MonitoringTest
                 queries.addAll(dashboardQueries());
                 queries.addAll(ruleQueries());
                 // The subscriber's replay has switched to live, so its replay counters moved.
-                awaitQuery("sum(mdfanout_subscriber_replay_switches_total) >= 2", 60);
+                prometheus.awaitQuery("sum(mdfanout_subscriber_replay_switches_total) >= 2", 60);
                 System.out.println("monitoring: " + queries.stream().filter(q -> ARCHIVE_QUERIES.matcher(q).find())
                     .count() + " of the queries are the archive's and the replaying subscriber's");
                 for (final String query : queries)
                 {
-                    if (!hasData(query(query)))
+                    if (!PrometheusClient.hasData(prometheus.query(query)))
                     {
-                        failures.add(query + " -> " + query(query));
+                        failures.add(query + " -> " + prometheus.query(query));
                     }
                 }
                 System.out.println("monitoring: " + queries.size() + " dashboard and rule queries checked against " +
@@ -298,7 +273,7 @@ class MonitoringTest
                 failures.addAll(variableQueryFailures());
                 assertEquals(List.of(), failures, "every dashboard, variable and alert-rule query returns data");
 
-                final String rules = get("/api/v1/rules");
+                final String rules = prometheus.get("/api/v1/rules");
                 final Matcher health = Pattern.compile("\"health\":\"(\\w+)\"").matcher(rules);
                 int count = 0;
                 while (health.find())
@@ -308,8 +283,10 @@ class MonitoringTest
                 }
                 assertEquals(alertRules().size(), count, "every rule loaded");
                 // The healthy chain has been scraped for well over the liveness alerts' (scaled) durations.
-                assertEquals("inactive", alertState(TARGET_DOWN, null), "every target up: " + get("/api/v1/alerts"));
-                assertEquals("inactive", alertState(METRICS_ABSENT, null), "key series there: " + get("/api/v1/alerts"));
+                assertEquals("inactive", prometheus.alertState(TARGET_DOWN, null),
+                    "every target up: " + prometheus.get("/api/v1/alerts"));
+                assertEquals("inactive", prometheus.alertState(METRICS_ABSENT, null),
+                    "key series there: " + prometheus.get("/api/v1/alerts"));
 
                 causeEachFaultAndSeeItsAlertFireAndResolve(feedHandler, fanout, simulator);
                 seeTheArchiveDiskFillAndItsAlertsFire(archive, disk);
@@ -329,14 +306,15 @@ class MonitoringTest
      */
     private void seeTheArchiveDiskFillingAlertQuietWhileTheDiskHasRoom() throws Exception
     {
-        awaitQuery("count_over_time(mdfanout_archive_disk_free_bytes[1m]) >= 3", 60);
+        prometheus.awaitQuery("count_over_time(mdfanout_archive_disk_free_bytes[1m]) >= 3", 60);
         final String free = "mdfanout_archive_disk_free_bytes / mdfanout_archive_disk_total_bytes";
-        final String before = query(free);
-        final String state = alertState(ARCHIVE_DISK_FILLING, ARCHIVE_JOB);
-        final String after = query(free);
-        assertTrue(hasData(query(free + " > 0.4")), "the archive's disk still has room here: " + after);
+        final String before = prometheus.query(free);
+        final String state = prometheus.alertState(ARCHIVE_DISK_FILLING, ARCHIVE_JOB);
+        final String after = prometheus.query(free);
+        assertTrue(PrometheusClient.hasData(prometheus.query(free + " > 0.4")),
+            "the archive's disk still has room here: " + after);
         assertEquals("inactive", state, "the archive's disk has room (free fraction " + before + " then " + after +
-            "): " + get("/api/v1/alerts"));
+            "): " + prometheus.get("/api/v1/alerts"));
         System.out.println("monitoring: " + ARCHIVE_DISK_FILLING + " inactive while the archive's disk has room: " +
             after);
     }
@@ -347,10 +325,10 @@ class MonitoringTest
      */
     private void seeTheArchiveDiskFillAndItsAlertsFire(final ChainProcess archive, final SmallDisk disk) throws Exception
     {
-        awaitQuery("sum(mdfanout_archive_recording_errors_total{reason=\"disk_full\"}) > 0", 240);
-        awaitAlert(ARCHIVE_RECORDING_ERRORS, ARCHIVE_JOB, "firing", 60);
-        awaitAlert(ARCHIVE_RECORDING_STOPPED, ARCHIVE_JOB, "firing", 60);
-        awaitAlert(ARCHIVE_DISK_FILLING, ARCHIVE_JOB, "firing", 60);
+        prometheus.awaitQuery("sum(mdfanout_archive_recording_errors_total{reason=\"disk_full\"}) > 0", 240);
+        prometheus.awaitAlert(ARCHIVE_RECORDING_ERRORS, ARCHIVE_JOB, "firing", 60);
+        prometheus.awaitAlert(ARCHIVE_RECORDING_STOPPED, ARCHIVE_JOB, "firing", 60);
+        prometheus.awaitAlert(ARCHIVE_DISK_FILLING, ARCHIVE_JOB, "firing", 60);
         final String error = archive.lastLineContaining("archive: ERROR: disk full");
         assertTrue(error.contains(disk.path().toString()), "the archive names its full disk: " + archive.logTail());
         assertTrue(archive.isAlive(), "the archive survives its full disk");
@@ -368,7 +346,7 @@ class MonitoringTest
         for (final String alert : List.of(FANOUT_STALLED, FEED_HANDLER_DOWN, LINE_SILENT, GAPS_DECLARED, TARGET_DOWN,
             METRICS_ABSENT))
         {
-            awaitAlert(alert, null, "inactive", 60);
+            prometheus.awaitAlert(alert, null, "inactive", 60);
         }
         final long startNs = System.nanoTime();
 
@@ -377,17 +355,18 @@ class MonitoringTest
         fanout.signal("STOP");
         try
         {
-            awaitAlert(FANOUT_STALLED, null, "firing", 30);
-            assertEquals("inactive", alertState(FEED_HANDLER_DOWN, null), "a stalled fanout is not a dead feed handler");
-            awaitAlert(TARGET_DOWN, FANOUT_JOB, "firing", 30);
-            assertEquals("inactive", alertState(TARGET_DOWN, FEED_HANDLER_JOB), "the feed handler answers");
+            prometheus.awaitAlert(FANOUT_STALLED, null, "firing", 30);
+            assertEquals("inactive", prometheus.alertState(FEED_HANDLER_DOWN, null),
+                "a stalled fanout is not a dead feed handler");
+            prometheus.awaitAlert(TARGET_DOWN, FANOUT_JOB, "firing", 30);
+            assertEquals("inactive", prometheus.alertState(TARGET_DOWN, FEED_HANDLER_JOB), "the feed handler answers");
         }
         finally
         {
             fanout.signal("CONT");
         }
-        awaitAlert(FANOUT_STALLED, null, "inactive", 30);
-        awaitAlert(TARGET_DOWN, null, "inactive", 30);
+        prometheus.awaitAlert(FANOUT_STALLED, null, "inactive", 30);
+        prometheus.awaitAlert(TARGET_DOWN, null, "inactive", 30);
         System.out.println("monitoring: stalled fanout alerted (and its target down) and resolved");
 
         // A dead feed handler: its rings only look idle; the fanout says so, to Prometheus and to the subscriber.
@@ -396,15 +375,15 @@ class MonitoringTest
         final long stoppedNs = System.nanoTime();
         try
         {
-            awaitQuery("mdfanout_fanout_source_status == 5", 20);
-            awaitAlert(FEED_HANDLER_DOWN, null, "firing", 30);
-            assertEquals("inactive", alertState(FANOUT_STALLED, null), "the fanout is fine: its rings are just idle");
-            awaitAlert(TARGET_DOWN, FEED_HANDLER_JOB, "firing", 30);
-            awaitAlert(METRICS_ABSENT, FEED_HANDLER_JOB, "firing", 30);
-            assertEquals("inactive", alertState(TARGET_DOWN, FANOUT_JOB), "the fanout answers");
-            assertEquals("inactive", alertState(METRICS_ABSENT, FANOUT_JOB), "the fanout's series are there");
-            assertNotEquals("firing", alertState(SUBSCRIBER_SOURCE_DOWN, null),
-                "a dead feed handler holds back the subscriber alert it causes: " + get("/api/v1/alerts"));
+            prometheus.awaitQuery("mdfanout_fanout_source_status == 5", 20);
+            prometheus.awaitAlert(FEED_HANDLER_DOWN, null, "firing", 30);
+            assertEquals("inactive", prometheus.alertState(FANOUT_STALLED, null), "the fanout is fine: its rings are just idle");
+            prometheus.awaitAlert(TARGET_DOWN, FEED_HANDLER_JOB, "firing", 30);
+            prometheus.awaitAlert(METRICS_ABSENT, FEED_HANDLER_JOB, "firing", 30);
+            assertEquals("inactive", prometheus.alertState(TARGET_DOWN, FANOUT_JOB), "the fanout answers");
+            assertEquals("inactive", prometheus.alertState(METRICS_ABSENT, FANOUT_JOB), "the fanout's series are there");
+            assertNotEquals("firing", prometheus.alertState(SUBSCRIBER_SOURCE_DOWN, null),
+                "a dead feed handler holds back the subscriber alert it causes: " + prometheus.get("/api/v1/alerts"));
             // Held long enough for the exchange's packets to overflow the stopped feed handler's socket buffer.
             final long heldNs = TimeUnit.SECONDS.toNanos(5) - (System.nanoTime() - stoppedNs);
             if (heldNs > 0)
@@ -416,12 +395,12 @@ class MonitoringTest
         {
             feedHandler.signal("CONT");
         }
-        awaitAlert(FEED_HANDLER_DOWN, null, "inactive", 30);
-        awaitAlert(TARGET_DOWN, null, "inactive", 30);
-        awaitAlert(METRICS_ABSENT, null, "inactive", 30);
-        awaitQuery("mdfanout_subscriber_stale_events_total{reason=\"source_down\"} > 0", 20);
+        prometheus.awaitAlert(FEED_HANDLER_DOWN, null, "inactive", 30);
+        prometheus.awaitAlert(TARGET_DOWN, null, "inactive", 30);
+        prometheus.awaitAlert(METRICS_ABSENT, null, "inactive", 30);
+        prometheus.awaitQuery("mdfanout_subscriber_stale_events_total{reason=\"source_down\"} > 0", 20);
         // What it lost while stopped, it declares (no line B, no re-request server).
-        awaitAlert(GAPS_DECLARED, null, "firing", 30);
+        prometheus.awaitAlert(GAPS_DECLARED, null, "firing", 30);
         System.out.println("monitoring: dead feed handler alerted (the subscriber stale with SOURCE_DOWN; its target " +
             "down and its metrics absent) and resolved, its loss declared");
 
@@ -429,93 +408,23 @@ class MonitoringTest
         simulator.signal("STOP");
         try
         {
-            awaitAlert(LINE_SILENT, null, "firing", 30);
-            awaitQuery("mdfanout_fanout_source_status == 2", 10);
-            assertEquals("inactive", alertState(FEED_HANDLER_DOWN, null), "silent lines are not a dead feed handler");
+            prometheus.awaitAlert(LINE_SILENT, null, "firing", 30);
+            prometheus.awaitQuery("mdfanout_fanout_source_status == 2", 10);
+            assertEquals("inactive", prometheus.alertState(FEED_HANDLER_DOWN, null), "silent lines are not a dead feed handler");
             // The simulator opened the market (System Events O, S, Q): silent lines in market hours leave the
             // subscribers without data, and that pages.
-            awaitQuery("mdfanout_market_session_state{state=\"open\"} == 1", 10);
-            awaitAlert(SUBSCRIBER_SOURCE_DOWN, SUBSCRIBER_JOB, "firing", 30);
+            prometheus.awaitQuery("mdfanout_market_session_state{state=\"open\"} == 1", 10);
+            prometheus.awaitAlert(SUBSCRIBER_SOURCE_DOWN, SUBSCRIBER_JOB, "firing", 30);
         }
         finally
         {
             simulator.signal("CONT");
         }
-        awaitAlert(LINE_SILENT, null, "inactive", 30);
-        awaitAlert(SUBSCRIBER_SOURCE_DOWN, null, "inactive", 30);
-        awaitAlert(GAPS_DECLARED, null, "inactive", 60);
+        prometheus.awaitAlert(LINE_SILENT, null, "inactive", 30);
+        prometheus.awaitAlert(SUBSCRIBER_SOURCE_DOWN, null, "inactive", 30);
+        prometheus.awaitAlert(GAPS_DECLARED, null, "inactive", 60);
         System.out.println("monitoring: silent line alerted and resolved; declared gaps resolved; faults took " +
             TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNs) + " s");
-    }
-
-    /** The rules with every {@code for:} and range window divided by {@link #RULE_TIME_SCALE} (1 s at least). */
-    static String scaled(final String rules)
-    {
-        final Matcher matcher = DURATION.matcher(rules);
-        final StringBuilder scaled = new StringBuilder();
-        while (matcher.find())
-        {
-            final long seconds = Long.parseLong(matcher.group(2)) * ("m".equals(matcher.group(3)) ? 60 : 1);
-            matcher.appendReplacement(scaled, matcher.group(1) + Math.max(1, seconds / RULE_TIME_SCALE) + "s");
-        }
-        matcher.appendTail(scaled);
-        return scaled.toString();
-    }
-
-    /**
-     * @param job the job the alert must be about (its label job), or null for any.
-     * @return firing, pending or inactive: the most advanced state of any alert of that name (and job).
-     */
-    private String alertState(final String alertName, final String job) throws IOException, InterruptedException
-    {
-        String state = "inactive";
-        for (final String alert : get("/api/v1/alerts").split("\\{\"labels\":"))
-        {
-            if (alert.contains("\"alertname\":\"" + alertName + "\"") &&
-                (null == job || alert.contains("\"job\":\"" + job + "\"")))
-            {
-                final Matcher matcher = ALERT_STATE.matcher(alert);
-                if (matcher.find())
-                {
-                    if ("firing".equals(matcher.group(1)))
-                    {
-                        return "firing";
-                    }
-                    state = matcher.group(1);
-                }
-            }
-        }
-        return state;
-    }
-
-    /** @param job the job the alert must be about, or null for any. */
-    private void awaitAlert(final String alertName, final String job, final String state, final int timeoutSeconds)
-        throws Exception
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-        while (!state.equals(alertState(alertName, job)))
-        {
-            if (System.nanoTime() > deadline)
-            {
-                fail(alertName + (null == job ? "" : " of " + job) + " not " + state + " after " + timeoutSeconds +
-                    " s: " + get("/api/v1/alerts"));
-            }
-            Thread.sleep(250);
-        }
-    }
-
-    private static String requireTool(final String name)
-    {
-        for (final String directory : System.getenv("PATH").split(":"))
-        {
-            final Path candidate = Path.of(directory, name);
-            if (Files.isExecutable(candidate))
-            {
-                return candidate.toString();
-            }
-        }
-        fail(name + " not found on PATH: `make test` installs it (Debian package prometheus)");
-        return null;
     }
 
     private static void runTool(final String... command) throws IOException, InterruptedException
@@ -661,7 +570,7 @@ class MonitoringTest
                 }
                 final Matcher matcher = LABEL_VALUES.matcher((String)map(variable.get("query")).get("query"));
                 assertTrue(matcher.matches(), dashboard.getKey() + " variable " + variable.get("name"));
-                final String response = get("/api/v1/label/" + matcher.group(2) + "/values?match[]=" +
+                final String response = prometheus.get("/api/v1/label/" + matcher.group(2) + "/values?match[]=" +
                     URLEncoder.encode(substituted(matcher.group(1)), StandardCharsets.UTF_8));
                 for (final String value : expected.get((String)variable.get("name")))
                 {
@@ -732,64 +641,5 @@ class MonitoringTest
     private static boolean isBlank(final Object value)
     {
         return !(value instanceof String) || ((String)value).isBlank();
-    }
-
-    private static boolean hasData(final String response)
-    {
-        return response.contains("\"status\":\"success\"") && !response.contains("\"result\":[]");
-    }
-
-    private void awaitReady() throws InterruptedException
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline)
-        {
-            try
-            {
-                if (http.send(HttpRequest.newBuilder(URI.create(base() + "/-/ready")).build(),
-                    HttpResponse.BodyHandlers.ofString()).statusCode() == 200)
-                {
-                    return;
-                }
-            }
-            catch (final IOException ignore)
-            {
-                // not listening yet
-            }
-            Thread.sleep(200);
-        }
-        fail("prometheus did not become ready");
-    }
-
-    private void awaitQuery(final String query, final int timeoutSeconds) throws Exception
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-        String last = "";
-        while (System.nanoTime() < deadline)
-        {
-            last = query(query);
-            if (hasData(last))
-            {
-                return;
-            }
-            Thread.sleep(500);
-        }
-        fail("no data for " + query + ": " + last);
-    }
-
-    private String query(final String query) throws IOException, InterruptedException
-    {
-        return get("/api/v1/query?query=" + URLEncoder.encode(query, StandardCharsets.UTF_8));
-    }
-
-    private String get(final String path) throws IOException, InterruptedException
-    {
-        return http.send(HttpRequest.newBuilder(URI.create(base() + path)).build(),
-            HttpResponse.BodyHandlers.ofString()).body();
-    }
-
-    private static String base()
-    {
-        return "http://127.0.0.1:" + PROMETHEUS_PORT;
     }
 }
