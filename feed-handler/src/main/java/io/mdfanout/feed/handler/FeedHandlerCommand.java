@@ -34,6 +34,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code feed-handler}: receive a MoldUDP64/ITCH 5.0 multicast feed (line A, optionally a
@@ -55,6 +57,12 @@ import java.util.concurrent.TimeUnit;
         "ring files are left in place on exit (the fanout may still drain them).")
 public final class FeedHandlerCommand implements Callable<Integer>
 {
+    /**
+     * How often a feed handler starting with {@code --glimpse} tries a GLIMPSE server it cannot reach: briefly, since
+     * the feed's packets wait in the socket buffers meanwhile.
+     */
+    static final long GLIMPSE_START_RETRY_INTERVAL_MS = 1_000;
+
     /** The busy thread of the feed handler in its CPU plan: receives both lines, arbitrates, decodes, normalizes. */
     public static final String RECEIVE_THREAD = "feed-receive";
 
@@ -278,8 +286,13 @@ public final class FeedHandlerCommand implements Callable<Integer>
             config.ringDir(), "feed-handler", (throwable) -> System.err.println("feed-handler: error: " + throwable));
         // The barrier is closed last: its shutdown hook holds the JVM until everything below is released. SIGTERM and
         // SIGINT signal it without a JVM shutdown (StopSignals), so the role returns its own exit code.
+        final AtomicBoolean stopRequested = new AtomicBoolean();
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-            StopSignals.Registration stopRegistration = StopSignals.onStop(barrier::signal))
+            StopSignals.Registration stopRegistration = StopSignals.onStop(() ->
+            {
+                stopRequested.set(true);
+                barrier.signal();
+            }))
         {
             PartitionRingSet rings = null;
             AgentRunner runner = null;
@@ -296,7 +309,11 @@ public final class FeedHandlerCommand implements Callable<Integer>
                     config, rings, counters.countersManager(), receiveLatency);
                 if (null != glimpse)
                 {
-                    loadGlimpse(rings, agent);
+                    if (!loadGlimpse(rings, agent, stopRequested))
+                    {
+                        System.err.println("feed-handler: stopping before the GLIMPSE snapshot was loaded");
+                        return ExitCodes.OK;
+                    }
                     agent.rebuildFrom((listener) -> new GlimpseClient(glimpseConfig()).load(glimpse, listener));
                 }
                 runner = new AgentRunner(
@@ -351,35 +368,62 @@ public final class FeedHandlerCommand implements Callable<Integer>
 
     /**
      * Join mid-session from the exchange's snapshot, before the duty cycle starts: the sockets are open
-     * already, so what the feed sends meanwhile waits in their buffers. Rings that were re-attached need
-     * no snapshot. A load that fails stops the start (exit 1): the rings then say that their load did not
-     * complete, so the next start makes a new generation and loads again rather than resume half a snapshot.
+     * already, so what the feed sends meanwhile waits in their buffers (and what overflows them is asked of the
+     * re-request server afterwards). Rings that were re-attached need no snapshot. A GLIMPSE server that cannot be
+     * reached (not up yet, a network not ready: nothing was received) is tried again every
+     * {@link #GLIMPSE_START_RETRY_INTERVAL_MS} until it answers or the feed handler is stopped, each try logged,
+     * the ring header heartbeating meanwhile (the fanout says LOADING, not a dead feed handler). A load that fails
+     * once begun stops the start (exit 1): the rings then say that their load did not complete, so the next start
+     * makes a new generation and loads again rather than resume half a snapshot.
+     *
+     * @return false when stopped before the snapshot was loaded.
      */
-    private void loadGlimpse(final PartitionRingSet rings, final FeedHandlerAgent agent)
+    private boolean loadGlimpse(final PartitionRingSet rings, final FeedHandlerAgent agent, final AtomicBoolean stop)
     {
         if (rings.isResumed())
         {
             System.err.println("feed-handler: GLIMPSE not needed: the rings were re-attached");
-            return;
+            return true;
         }
         rings.header().sourceState(RingSetHeader.SOURCE_LOADING);
         System.err.println("feed-handler: GLIMPSE: loading the exchange's snapshot from " + glimpse +
             " into generation " + rings.generation() + " (the feed's packets wait in the socket buffers)");
-        final GlimpseResult result;
-        try
+        GlimpseResult result = null;
+        for (int attempt = 1; null == result; attempt++)
         {
-            result = new GlimpseClient(glimpseConfig()).load(glimpse, agent::onSnapshotMessage);
-        }
-        catch (final GlimpseException ex)
-        {
-            throw new IllegalStateException("GLIMPSE: cannot load the snapshot from " + glimpse + ": " +
-                ex.getMessage(), ex);
+            try
+            {
+                result = new GlimpseClient(glimpseConfig()).load(glimpse, agent::onSnapshotMessage);
+            }
+            catch (final GlimpseException ex)
+            {
+                if (GlimpseException.Reason.CONNECT_FAILED != ex.reason())
+                {
+                    throw new IllegalStateException("GLIMPSE: cannot load the snapshot from " + glimpse + ": " +
+                        ex.getMessage(), ex);
+                }
+                System.err.println("feed-handler: GLIMPSE: try " + attempt + ": " + ex.getMessage() +
+                    "; trying again in " + GLIMPSE_START_RETRY_INTERVAL_MS + " ms (the feed waits: no ring is " +
+                    "written before the snapshot)");
+                final long deadlineNs =
+                    System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(GLIMPSE_START_RETRY_INTERVAL_MS);
+                while (System.nanoTime() < deadlineNs)
+                {
+                    if (stop.get())
+                    {
+                        return false;
+                    }
+                    rings.header().heartbeat(System.currentTimeMillis(), 0, RingSetHeader.SOURCE_LOADING);
+                    LockSupport.parkNanos(50_000_000L);
+                }
+            }
         }
         agent.onSnapshotComplete(result.nextSequence());
         rings.header().heartbeat(System.currentTimeMillis(), 0, RingSetHeader.SOURCE_LIVE);
         System.err.println("feed-handler: GLIMPSE: " + result.messages() + " messages (" + result.bytes() +
             " bytes) in " + result.durationNs() / 1_000_000 + " ms, session '" + result.session().trim() +
             "', continuing at sequence " + result.nextSequence());
+        return true;
     }
 
     private static LatencyHistogram newReceiveLatency()

@@ -8,8 +8,6 @@ import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,13 +88,11 @@ class FeedHandlerCommandTest
     @Test
     void aFailedStartIsRecordedInTheErrorLogInTheRingDirectory() throws Exception
     {
-        final int closedPort;
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
+        try (HangUpServer glimpse = new HangUpServer())
         {
-            closedPort = socket.getLocalPort();
+            assertEquals(1, run("--ring-dir", dir.toString(), "--group", "239.255.43.9", "--port", "43009",
+                "--glimpse", "127.0.0.1:" + glimpse.port()));
         }
-        assertEquals(1, run("--ring-dir", dir.toString(), "--group", "239.255.43.9", "--port", "43009",
-            "--glimpse", "127.0.0.1:" + closedPort));
 
         final Path errorLog = RoleErrorLog.file(dir, "feed-handler");
         assertTrue(Files.isRegularFile(errorLog), errorLog.toString());

@@ -8,8 +8,6 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,14 +29,6 @@ class GlimpsePasswordTest
     private int run(final String... args)
     {
         return new CommandLine(new FeedHandlerCommand()).execute(args);
-    }
-
-    private static int closedPort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
-        {
-            return socket.getLocalPort();
-        }
     }
 
     @Test
@@ -92,9 +82,13 @@ class GlimpsePasswordTest
         final Path tooLong = Files.writeString(dir.resolve("long"), "elevenchars\n", StandardCharsets.US_ASCII);
         assertEquals(ExitCodes.CONFIG, run("--ring-dir", dir.toString(), "--group", "239.255.43.11", "--port", "43011",
             "--glimpse", "127.0.0.1:26410", "--glimpse-password-file", tooLong.toString()));
-        // A readable, valid file passes the configuration: the start then fails on the closed GLIMPSE port (1).
+        // A readable, valid file passes the configuration: the start then fails on a GLIMPSE server that hangs up (1).
         final Path good = Files.writeString(dir.resolve("good"), "s3cret\n", StandardCharsets.US_ASCII);
-        assertEquals(ExitCodes.FAILURE, run("--ring-dir", dir.resolve("rings").toString(), "--group", "239.255.43.11",
-            "--port", "43011", "--glimpse", "127.0.0.1:" + closedPort(), "--glimpse-password-file", good.toString()));
+        try (HangUpServer glimpse = new HangUpServer())
+        {
+            assertEquals(ExitCodes.FAILURE, run("--ring-dir", dir.resolve("rings").toString(), "--group",
+                "239.255.43.11", "--port", "43011", "--glimpse", "127.0.0.1:" + glimpse.port(),
+                "--glimpse-password-file", good.toString()));
+        }
     }
 }
