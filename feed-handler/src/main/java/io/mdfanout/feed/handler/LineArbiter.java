@@ -145,6 +145,8 @@ public final class LineArbiter
     private long highestKnownEnd = 1;
     private State state = State.AWAIT_SESSION;
     private long endOfSessionSequence = -1;
+    /** The last sequence of this session declared missing (-1: none): reaching the session's end, it lost the end. */
+    private long declaredThrough = -1;
     private long now;
     private boolean packetErrorLogged;
     private boolean staleEndOfSessionLogged;
@@ -370,6 +372,7 @@ public final class LineArbiter
         }
         nextExpected = nextSequence;
         highestKnownEnd = nextSequence;
+        declaredThrough = -1; // the rebuilt state lacks nothing
     }
 
     /** Next sequence to be released. */
@@ -1182,6 +1185,7 @@ public final class LineArbiter
         feedCounters.missingMessages().getAndAddRelease(last - first + 1);
         counters.gapsDeclared().incrementRelease();
         counters.declaredMissingMessages().getAndAddRelease(last - first + 1);
+        declaredThrough = Math.max(declaredThrough, last);
         normalizer.onGap(first, last);
     }
 
@@ -1203,6 +1207,18 @@ public final class LineArbiter
         {
             state = State.SESSION_ENDED;
             System.err.println("feed-handler: end of session, " + (nextExpected - 1) + " messages");
+            // The last sequence released (normally the end-of-session packet's less one; never below what the rings
+            // hold, whatever a malformed feed announced).
+            final long lastSequence = nextExpected - 1;
+            if (lastSequence > 0 && declaredThrough >= lastSequence)
+            {
+                // The session's last message is its End of Messages: declared missing, subscribers would wait for it
+                // for ever. A GapNotice STALE tells them the session is over.
+                normalizer.onSessionEndLost(lastSequence);
+                System.err.println("feed-handler: the session's last messages were declared missing (through " +
+                    declaredThrough + "), its End of Messages with them: a GapNotice STALE at sequence " +
+                    lastSequence + " tells subscribers the session is over");
+            }
         }
     }
 
@@ -1311,6 +1327,7 @@ public final class LineArbiter
         buffer.getBytes(offset + MoldUdp64Packet.SESSION_OFFSET, session, 0, MoldUdp64Packet.SESSION_LENGTH);
         state = State.IN_SEQUENCE;
         endOfSessionSequence = -1;
+        declaredThrough = -1;
         nextExpected = firstSequence;
         highestKnownEnd = firstSequence;
         counters.messagesHeld().setRelease(0);

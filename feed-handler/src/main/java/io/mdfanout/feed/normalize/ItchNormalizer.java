@@ -181,6 +181,8 @@ public final class ItchNormalizer
 
     /** Exchange sequence of the message (or first of the gap) being written: what each record claim carries. */
     private long messageSequence;
+    /** The reason of the next GapNotice written: UNRECOVERED but while {@link #onSessionEndLost(long)} writes. */
+    private GapReason gapReason = GapReason.UNRECOVERED;
     /** The feed is processed through this sequence: committed to the header at flush. */
     private long processedThrough;
     private long committedThrough;
@@ -833,6 +835,35 @@ public final class ItchNormalizer
         flush();
     }
 
+    /**
+     * Publish a {@code GapNotice} (reason STALE, instrumentId 0) into every partition ring: the exchange's session
+     * ended (its end-of-session packet) while its last messages, the End of Messages among them, were declared
+     * missing. Subscribers learn that the session is over although its End of Messages never came; nothing is
+     * marked processed by it.
+     *
+     * @param lastSequence the session's last exchange sequence (where its End of Messages was).
+     */
+    public void onSessionEndLost(final long lastSequence)
+    {
+        gapFirstMissing = lastSequence;
+        gapLastMissing = lastSequence;
+        messageSequence = lastSequence;
+        currentInstrumentId = WireFormat.MARKET_WIDE_INSTRUMENT_ID;
+        gapReason = GapReason.STALE;
+        try
+        {
+            if (publishRecord(GapNoticeEncoder.TEMPLATE_ID, GapNoticeEncoder.BLOCK_LENGTH))
+            {
+                counters.gapNoticesPublished().incrementRelease();
+            }
+        }
+        finally
+        {
+            gapReason = GapReason.UNRECOVERED;
+        }
+        flush();
+    }
+
     private boolean publishRecord(final int templateId, final int blockLength)
     {
         if (Partitioning.isMarketWide(currentInstrumentId))
@@ -1013,7 +1044,7 @@ public final class ItchNormalizer
                     .exchangeTimestamp(lastTimestamp)
                     .instrumentId(WireFormat.MARKET_WIDE_INSTRUMENT_ID)
                     .lastMissingSequence(gapLastMissing)
-                    .reason(GapReason.UNRECOVERED);
+                    .reason(gapReason);
                 break;
 
             case SystemEventEncoder.TEMPLATE_ID:

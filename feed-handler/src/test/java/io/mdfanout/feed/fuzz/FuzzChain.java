@@ -43,8 +43,13 @@ final class FuzzChain
     {
         final LineArbiter arbiter = LineArbiter.singleLine(SESSION, normalizer, feedCounters, arbitrationCounters);
         // After an end of session a packet of another session (a corrupted name) is adopted and numbers from
-        // its own sequence: the rings' sequences start over, as they do live.
-        arbiter.sessionListener((session, firstSequence) -> validator.reset());
+        // its own sequence: the rings' sequences start over, as they do live. What the ended session wrote last (its
+        // end, a GapNotice STALE where its End of Messages was lost) is checked as that session's first.
+        arbiter.sessionListener((session, firstSequence) ->
+        {
+            validator.drain(rings);
+            validator.reset();
+        });
         return arbiter;
     }
 

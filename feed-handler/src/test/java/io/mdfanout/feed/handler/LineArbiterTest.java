@@ -128,9 +128,17 @@ class LineArbiterTest
             if (r.typeId() == GapNoticeDecoder.TEMPLATE_ID)
             {
                 final GapNoticeDecoder g = new GapNoticeDecoder().wrap(r.buffer(), H, GapNoticeDecoder.BLOCK_LENGTH, 0);
-                assertEquals(GapReason.UNRECOVERED, g.reason());
                 assertEquals(0, g.instrumentId());
-                events.add("gap " + g.exchangeSequence() + "-" + g.lastMissingSequence());
+                if (GapReason.STALE == g.reason())
+                {
+                    assertEquals(g.exchangeSequence(), g.lastMissingSequence());
+                    events.add("session end lost at " + g.exchangeSequence());
+                }
+                else
+                {
+                    assertEquals(GapReason.UNRECOVERED, g.reason());
+                    events.add("gap " + g.exchangeSequence() + "-" + g.lastMissingSequence());
+                }
             }
             else
             {
@@ -766,6 +774,29 @@ class LineArbiterTest
         }
         assertFalse(arbiter.isBehindRings());
         assertEquals(0, arb.behindRings().get());
+    }
+
+    @Test
+    void aSessionWhoseLastMessagesAreDeclaredMissingEndsWithAStaleNoticeForItsLostEndOfMessages()
+    {
+        arbiter(config(), false);
+        receive(LINE_A, packet(1));
+        receive(LINE_A, MoldPackets.endOfSession("SESS", 7)); // 4..6, the last of them its End of Messages, lost
+        at(T0 + 5 * MS);
+        assertTrue(arbiter.isSessionEnded());
+        assertEquals(concat(range(1, 3), List.of("gap 4-6", "session end lost at 6")), events(1));
+        assertEquals(List.of("gap 4-6", "session end lost at 6"), events(0), "market-wide: on every partition");
+
+        // A loss that is not the session's end says nothing more at the end.
+        final long later = now + 100 * MS;
+        at(later);
+        arbiter(config(), false);
+        receive(LINE_A, packet(1));
+        receive(LINE_A, packet(3));
+        at(later + 5 * MS);
+        receive(LINE_A, MoldPackets.endOfSession("SESS", 10));
+        assertTrue(arbiter.isSessionEnded());
+        assertEquals(concat(range(1, 3), List.of("gap 4-6"), range(7, 9)), events(1));
     }
 
     @Test

@@ -25,6 +25,7 @@ import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sbe.TradeDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
+import io.mdfanout.wire.MarketSession;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
@@ -141,9 +142,16 @@ final class MessageDispatcher
         final int blockOffset = position + WireFormat.HEADER_LENGTH;
         if (GapNoticeDecoder.TEMPLATE_ID == templateId)
         {
-            if (GapReason.UNRECOVERED == gapNotice.wrap(buffer, blockOffset, blockLength, version).reason())
+            final GapReason reason = gapNotice.wrap(buffer, blockOffset, blockLength, version).reason();
+            if (GapReason.UNRECOVERED == reason)
             {
                 onExchangeGap(stream, sequence);
+            }
+            else if (GapReason.STALE == reason)
+            {
+                // The feed handler's word that the session ended while its End of Messages was lost (declared
+                // missing): the day is over as if it had come, so the next session starts as a new day.
+                stream.marketSession = MarketSession.ENDED;
             }
         }
         else if (stream.exchangeGap && SystemEventCode.START_OF_MESSAGES ==

@@ -452,10 +452,7 @@ class FeedSubscriberRecoveryTest
             {
                 TestMedia.awaitConnected(subscriber, first.publication());
                 final List<byte[]> withLoss = new java.util.ArrayList<>(messages.subList(0, 1000));
-                final UnsafeBuffer notice = new UnsafeBuffer(new byte[WireFormat.HEADER_LENGTH + GapNoticeEncoder.BLOCK_LENGTH]);
-                new GapNoticeEncoder().wrapAndApplyHeader(notice, 0, new MessageHeaderEncoder()).exchangeSequence(5000)
-                    .exchangeTimestamp(0).instrumentId(0).lastMissingSequence(5099).reason(GapReason.UNRECOVERED);
-                withLoss.add(notice.byteArray());
+                withLoss.add(gapNotice(5000, 5099, GapReason.UNRECOVERED));
                 first.send(withLoss, 5);
                 pollUntil(() -> subscriber.expectedSequence(PARTITION) == 1002, subscriber);
                 assertTrue(subscriber.hasExchangeGap(PARTITION), "the exchange's loss, live");
@@ -524,6 +521,52 @@ class FeedSubscriberRecoveryTest
             assertEquals(0, subscriber.counters().staleEvents());
             assertEquals(dayOne.size() + dayTwo.size(), listener.incrementalMessages, "every message of both days");
         }
+    }
+
+    @Test
+    void aDayWhoseEndOfMessagesWasDeclaredLostEndsAtTheStaleNoticeAndTheNextDayFollows()
+    {
+        final String channel = channel(40725);
+        final int base = 3250;
+        final List<byte[]> dayOne = MarketScript.generate(11, 800, INSTRUMENTS, false);
+        final List<byte[]> dayTwo = MarketScript.generate(12, 300, INSTRUMENTS, true);
+        final BookAndEventListener listener = new BookAndEventListener();
+        try (StreamPublisher snapshots = media.snapshots(channel, base, PARTITION);
+            FeedSubscriber subscriber = subscriber(channel, base, listener, new FeedSubscriber.Context()))
+        {
+            try (StreamPublisher first = media.incremental(channel, base, PARTITION))
+            {
+                TestMedia.awaitConnected(subscriber, first.publication());
+                // The day's last messages, its End of Messages among them, declared lost; then the feed handler's
+                // word that the session ended all the same.
+                final List<byte[]> withLostEnd = new java.util.ArrayList<>(dayOne);
+                withLostEnd.add(gapNotice(5000, 5099, GapReason.UNRECOVERED));
+                withLostEnd.add(gapNotice(5099, 5099, GapReason.STALE));
+                first.send(withLostEnd, 5);
+                pollUntil(() -> subscriber.expectedSequence(PARTITION) == withLostEnd.size() + 1, subscriber);
+                assertTrue(subscriber.hasExchangeGap(PARTITION), "the exchange's loss");
+                assertEquals(MarketSession.ENDED, subscriber.marketSession(PARTITION), "the session is over");
+            }
+            try (StreamPublisher nextDay = media.incremental(channel, base, PARTITION))
+            {
+                pollUntil(() -> nextDay.publication().isConnected(), subscriber);
+                nextDay.send(dayTwo, 5);
+                pollUntil(() -> subscriber.expectedSequence(PARTITION) == dayTwo.size() + 1, subscriber);
+            }
+            assertTrue(listener.events.contains("NEW_DAY 0"), listener.events.toString());
+            assertFalse(listener.events.contains("STALE 0 NEW_PUBLICATION 1"), "the next day, not a restarted " +
+                "fanout's stream: " + listener.events);
+            assertFalse(subscriber.hasExchangeGap(PARTITION), "the new day lacks nothing");
+            assertEquals(MarketScript.stateAfter(dayTwo, dayTwo.size()).dump(), listener.books.dump());
+        }
+    }
+
+    private static byte[] gapNotice(final long first, final long last, final GapReason reason)
+    {
+        final UnsafeBuffer notice = new UnsafeBuffer(new byte[WireFormat.HEADER_LENGTH + GapNoticeEncoder.BLOCK_LENGTH]);
+        new GapNoticeEncoder().wrapAndApplyHeader(notice, 0, new MessageHeaderEncoder()).exchangeSequence(first)
+            .exchangeTimestamp(0).instrumentId(0).lastMissingSequence(last).reason(reason);
+        return notice.byteArray();
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.mdfanout.tools;
 
+import io.mdfanout.sbe.GapNoticeDecoder;
+import io.mdfanout.sbe.GapReason;
 import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sdk.MessageContext;
@@ -118,6 +120,20 @@ abstract class EndOfMessagesListener extends RecoveryReportingListener
             // The session runs (a day joined mid-way, after a restarted fanout, counts when its end comes): its
             // End of Messages is waited for. A snapshot's market state after the end repeats the end, not a new day.
             onSessionRunning(context.partition());
+        }
+    }
+
+    /**
+     * A GapNotice STALE: the feed handler saw the exchange end its session while the session's last messages, its
+     * End of Messages among them, were declared lost. The partition's session is over all the same (the loss itself
+     * came as a GapNotice UNRECOVERED before it, and the partition is stale with it).
+     */
+    public void onGapNotice(final MessageContext context, final GapNoticeDecoder message)
+    {
+        super.onGapNotice(context, message);
+        if (GapReason.STALE == message.reason() && !context.isSnapshot())
+        {
+            markEnded(context.partition());
         }
     }
 

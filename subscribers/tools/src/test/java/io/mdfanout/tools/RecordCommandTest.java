@@ -5,6 +5,8 @@ import io.aeron.ExclusivePublication;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.mdfanout.sbe.AddOrderEncoder;
+import io.mdfanout.sbe.GapNoticeEncoder;
+import io.mdfanout.sbe.GapReason;
 import io.mdfanout.sbe.InstrumentDirectoryEncoder;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.OrderExecutedEncoder;
@@ -192,6 +194,30 @@ class RecordCommandTest
             "--partitions", "2", "--partition", "5", "--out", tempDir.resolve("bad.bin").toString()));
         assertEquals("record: --partition 5 is outside 0..1 (--partitions 2)\n",
             stderr.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aSessionWhoseEndOfMessagesWasDeclaredLostEndsAtTheStaleNoticeWithTheDataLossCode() throws Exception
+    {
+        // The feed handler declared the session's last messages missing, its End of Messages among them, then wrote a
+        // GapNotice STALE: the recorder ends there (exit 4), rather than wait for an End of Messages until its timeout.
+        try (ExclusivePublication partition0 = aeron.addExclusivePublication(CHANNEL, STREAM_ID_BASE + 15))
+        {
+            final Path ready = tempDir.resolve("ready-end-lost");
+            final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+            final CompletableFuture<Integer> exitCode = runRecord(stdout,
+                "--channel", CHANNEL, "--stream-id-base", Integer.toString(STREAM_ID_BASE + 15), "--partitions", "1",
+                "--out", tempDir.resolve("end-lost.bin").toString(), "--ready-file", ready.toString(),
+                "--until-end-of-messages", "--timeout-s", "60");
+            awaitFile(ready, exitCode);
+            begin(0, 1);
+            addOrder(1, 1, Side.BUY, 1, 1);
+            gapNotice(2, 4, GapReason.UNRECOVERED);
+            gapNotice(4, 4, GapReason.STALE);
+            offer(partition0, 0);
+            assertEquals(ExitCodes.DATA_LOSS, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
+            assertTrue(stdout.toString().contains("messages=3 "), stdout.toString());
+        }
     }
 
     @Test
@@ -449,6 +475,12 @@ class RecordCommandTest
         new SnapshotEndEncoder().wrapAndApplyHeader(buffer, next(SnapshotEndEncoder.BLOCK_LENGTH), header)
             .instrumentId(0).snapshotId(snapshotId).lastStreamSequence(lastSequence).coveredFromInstrumentId(coveredFrom)
             .instrumentCount(instruments).orderCount(orders).messageCount(messages);
+    }
+
+    private void gapNotice(final long first, final long last, final GapReason reason)
+    {
+        new GapNoticeEncoder().wrapAndApplyHeader(buffer, next(GapNoticeEncoder.BLOCK_LENGTH), header)
+            .exchangeSequence(first).lastMissingSequence(last).instrumentId(0).reason(reason);
     }
 
     private void endOfMessages()
