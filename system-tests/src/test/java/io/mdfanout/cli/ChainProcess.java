@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.fail;
+
 /**
  * One role of the chain (simulator, feed handler, fanout, subscriber) running as a real,
  * separate JVM through the same entry point users run, with its output kept in a log file.
@@ -160,6 +162,20 @@ final class ChainProcess implements AutoCloseable
             }
         }
         return "";
+    }
+
+    /** Waits (60 s at most, while the process lives) until a line of its log contains {@code text}. */
+    void awaitLine(final String text) throws IOException, InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (lastLineContaining(text).isEmpty())
+        {
+            if (!isAlive() || System.nanoTime() > deadline)
+            {
+                fail(name + " did not log '" + text + "': " + logTail());
+            }
+            Thread.sleep(50);
+        }
     }
 
     String logTail()

@@ -32,7 +32,7 @@ class FeedReliabilityTest
     void onePercentLossOnEachLineStillDeliversEveryMessageInOrder(@TempDir final Path dir) throws Exception
     {
         final long seed = 49001L;
-        final long messages = 1_000_000L;
+        final long messages = 600_000L;
         final String channel = "aeron:udp?endpoint=224.0.1.49:49000|interface=127.0.0.1|mtu=8192";
         try (ChainHarness chain = new ChainHarness(dir, "loss", PARTITIONS, channel, 4900))
         {

@@ -27,7 +27,7 @@ class GlimpseStartTest
 {
     private static final int PARTITIONS = 4;
     private static final int SYMBOLS = 200;
-    private static final long MESSAGES = 1_000_000;
+    private static final long MESSAGES = 700_000;
     private static final Pattern STALE = Pattern.compile(
         "STALE partition=(\\d+) reason=(\\w+) streamSequence=(\\d+) epochMs=(\\d+)");
     private static final Pattern RECOVERED = Pattern.compile(

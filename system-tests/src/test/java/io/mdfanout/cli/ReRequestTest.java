@@ -155,29 +155,25 @@ class ReRequestTest
         try (ChainHarness chain = new ChainHarness(dir, "rebuild", PARTITIONS, channel, 6340))
         {
             // As above, the server falls silent mid-gap; the session goes on long after the declaration, so that
-            // the rebuild happens in it. The exchange (and its GLIMPSE service) is up first: a feed handler with
-            // --glimpse and no rings loads the snapshot as it starts (here an empty one, before the first message).
-            final String[] args = simulatorArgs(seed, 56401, 56403, 56450, "--drop-a", "2001:3000", "--drop-b",
-                "2001:3000", "--retransmit-silent-after", "30000", "--glimpse-port", "56460",
-                "--start-delay-ms", "8000");
-            final long messages = 900_000; // 15 s: the rebuilt generation delivers for several seconds
-            args[java.util.Arrays.asList(args).indexOf("--messages") + 1] = Long.toString(messages);
-            args[java.util.Arrays.asList(args).indexOf("--rate") + 1] = "60000";
-            final ChainProcess simulator = chain.simulator(args);
-            final long glimpseDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (simulator.lastLineContaining("simulator: GLIMPSE").isEmpty())
-            {
-                assertTrue(System.nanoTime() < glimpseDeadline && simulator.isAlive(), "the GLIMPSE service is up: " +
-                    simulator.logTail());
-                Thread.sleep(50);
-            }
+            // the rebuild happens in it. The feed handler starts before the exchange: it tries the GLIMPSE service
+            // until it answers (each second), then loads the snapshot (an empty one: the session starts 4 s after the
+            // exchange's GLIMPSE service does).
             final ChainProcess feedHandler = chain.feedHandler(lines(56401, 56403, "--retransmit-server",
                 "127.0.0.1:56450", "--recovery-silence-budget-ms", "2000", "--glimpse", "127.0.0.1:56460"));
             chain.fanout("--snapshot-interval-ms", "1000");
             final List<ChainProcess> subscribers = chain.recorders(2);
-            assertTrue(simulator.lastLineContaining("simulator: messages=").isEmpty() ||
-                simulator.lastLineContaining("simulator: messages=").startsWith("simulator: messages=0 "),
-                "every role was up before the session's first message: " + simulator.lastLineContaining("messages="));
+            feedHandler.awaitLine("GLIMPSE: try 1: ");
+            final String[] args = simulatorArgs(seed, 56401, 56403, 56450, "--drop-a", "2001:3000", "--drop-b",
+                "2001:3000", "--retransmit-silent-after", "30000", "--glimpse-port", "56460",
+                "--start-delay-ms", "4000");
+            final long messages = 900_000; // 15 s: the rebuilt generation delivers for several seconds
+            args[java.util.Arrays.asList(args).indexOf("--messages") + 1] = Long.toString(messages);
+            args[java.util.Arrays.asList(args).indexOf("--rate") + 1] = "60000";
+            final ChainProcess simulator = chain.simulator(args);
+            feedHandler.awaitLine("continuing at sequence");
+            final String loaded = feedHandler.lastLineContaining("continuing at sequence");
+            assertTrue(loaded.endsWith("continuing at sequence 1"),
+                "the feed handler retried until the GLIMPSE service answered, before the session began: " + loaded);
 
             // Exit 0: every subscriber ends with books that lack nothing, although the exchange's loss was declared.
             RestartTest.awaitSuccess(simulator, subscribers);

@@ -31,7 +31,7 @@ class RestartTest
 {
     private static final int PARTITIONS = 4;
     private static final int SYMBOLS = 200;
-    private static final long MESSAGES = 1_000_000;
+    private static final long MESSAGES = 700_000;
     private static final String LINE_A = "239.255.52.1";
     private static final String LINE_B = "239.255.52.3";
     private static final Pattern DECLARED = Pattern.compile("gapsDeclared=(\\d+) declaredMissing=(\\d+)");

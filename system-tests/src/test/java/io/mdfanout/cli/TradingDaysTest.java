@@ -18,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Trading days in a row, every role a process of its own over real multicast, none restarted by an operator
@@ -165,15 +164,15 @@ class TradingDaysTest
                         restartedFeed = chain.start("feed-handler-upgraded", concat(new String[] {
                             "feed-handler", "--ring-dir", chain.ringDir().toString(),
                             "--partitions", Integer.toString(PARTITIONS), "--stats-interval-s", "2"}, feed));
-                        awaitLine(restartedFeed, "re-attached to generation");
+                        restartedFeed.awaitLine("re-attached to generation");
                         fanoutRestart[0] = System.currentTimeMillis();
                         assertEquals(0, fanout.stop(), "the fanout stops on SIGTERM");
                         final ChainProcess restartedFanout = chain.namedFanout("fanout-upgraded", fanoutOptions);
-                        awaitLine(restartedFanout, "fanout: running");
+                        restartedFanout.awaitLine("fanout: running");
                         fanoutRestart[1] = System.currentTimeMillis();
                         assertEquals(0, archive.stop(), "the archive stops on SIGTERM");
                         restartedArchive = startArchive(chain, dir, "archive-upgraded", archiveDir, control);
-                        awaitLine(restartedArchive, "recording session " + sessionNames[2] + " from now on");
+                        restartedArchive.awaitLine("recording session " + sessionNames[2] + " from now on");
                         Thread.sleep(NIGHT_MS);
                     }
                 }
@@ -210,7 +209,7 @@ class TradingDaysTest
 
                 // The archive: each day its own session, named by the next weekday. At the end of day 3 it rolled into
                 // day 4's (empty, counted as the session being recorded): retention (3) deleted day 1, and only day 1.
-                awaitLine(restartedArchive, "retention deleted session " + sessionNames[0]);
+                restartedArchive.awaitLine("retention deleted session " + sessionNames[0]);
                 final String archiveLog = Files.readString(dir.resolve("archive.log")) +
                     Files.readString(dir.resolve("archive-upgraded.log"));
                 for (int day = 0; day < DAYS; day++)
@@ -354,21 +353,8 @@ class TradingDaysTest
             "--channel", chain.channel(), "--stream-id-base", chain.streamIdBase(),
             "--partitions", Integer.toString(chain.partitions()), "--control-channel", control,
             "--retain-sessions", "3", "--metrics-port", Integer.toString(ARCHIVE_PORT), "--metrics-bind", LOCAL);
-        awaitLine(archive, "archive: running");
+        archive.awaitLine("archive: running");
         return archive;
-    }
-
-    private static void awaitLine(final ChainProcess process, final String text) throws Exception
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (process.lastLineContaining(text).isEmpty())
-        {
-            if (!process.isAlive() || System.nanoTime() > deadline)
-            {
-                fail(process.name() + " did not log '" + text + "': " + process.logTail());
-            }
-            Thread.sleep(50);
-        }
     }
 
     private static int countLines(final Path dir, final String name, final String text) throws Exception
