@@ -32,6 +32,7 @@ import java.time.ZoneId;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@code archive}: records every partition stream of a fanout with Aeron Archive under a trading session, and
@@ -151,25 +152,38 @@ public final class ArchiveCommand implements Callable<Integer>
             // Not on the archive's disk: a memory-mapped log there would fault the process once the disk is full.
             errorLog = RoleErrorLog.open(RoleErrorLog.tempDirectory(), "archive",
                 (throwable) -> err.println("archive: error: " + throwable));
-            role = new ArchiveRole(settings, newCountersManager(), errorLog, err);
+            // The metrics answer from the start (the archive's own counters; the driver's once it runs) to the
+            // end: a restarted archive starting its Aeron archive and reading its last recordings, or one closing
+            // them, is a process at work, not a target down.
+            final CountersManager countersManager = newCountersManager();
+            final AtomicReference<CncCounters> driver = new AtomicReference<>();
+            if (metrics.enabled())
+            {
+                final PrometheusRegistry registry = new PrometheusRegistry();
+                registry.register(new CountersCollector(countersManager));
+                registry.register(new AeronCountersCollector(() ->
+                {
+                    final CncCounters cnc = driver.get();
+                    return null == cnc ? null : cnc.reader();
+                }));
+                metricsServer = MetricsServer.start("archive", metrics, registry);
+                err.println("archive: metrics: " + metricsServer.url());
+            }
+            role = new ArchiveRole(settings, countersManager, errorLog, err);
             runner = new AgentRunner(settings.idleStrategy().newIdleStrategy(
                 TimeUnit.MICROSECONDS.toNanos(settings.idleMaxParkUs())), errorLog, role.counters().dutyCycleErrors, role);
             AgentRunner.startOnThread(runner);
             if (metrics.enabled())
             {
                 driverCounters = CncCounters.map(role.aeronDirectoryName());
-                final PrometheusRegistry registry = new PrometheusRegistry();
-                registry.register(new CountersCollector(role.countersReader()));
-                final CncCounters cnc = driverCounters;
-                registry.register(new AeronCountersCollector(cnc::reader));
-                metricsServer = MetricsServer.start("archive", metrics, registry);
-                err.println("archive: metrics: " + metricsServer.url());
+                driver.set(driverCounters);
             }
             err.println("archive: running session=" + role.session() + " archiveDir=" + settings.archiveDir() +
                 " partitions=" + settings.partitions() + " channel=" + settings.channel() + " control=" +
                 settings.controlChannel() + " catalog=" + role.catalogFile() + " aeronDir=" + role.aeronDirectoryName());
             barrier.await();
-            CloseHelper.quietCloseAll(metricsServer, runner, driverCounters, errorLog);
+            driver.set(null);
+            CloseHelper.quietCloseAll(runner, driverCounters, metricsServer, errorLog);
             runner = null;
             metricsServer = null;
             driverCounters = null;

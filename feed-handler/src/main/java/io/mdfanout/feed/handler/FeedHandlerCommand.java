@@ -307,6 +307,9 @@ public final class FeedHandlerCommand implements Callable<Integer>
                 final LatencyHistogram receiveLatency = metrics.enabled() ? newReceiveLatency() : null;
                 final FeedHandlerAgent agent = new FeedHandlerAgent(
                     config, rings, counters.countersManager(), receiveLatency);
+                // Scrapes are answered from here on: while a GLIMPSE snapshot loads, or its server is tried again,
+                // the feed handler is at work, not a target down.
+                metricsServer = startMetrics(counters, rings, receiveLatency, affinityPlan);
                 if (null != glimpse)
                 {
                     if (!loadGlimpse(rings, agent, stopRequested))
@@ -323,7 +326,6 @@ public final class FeedHandlerCommand implements Callable<Integer>
                     agent);
                 System.err.println("feed-handler: " + config);
                 AgentRunner.startOnThread(runner, affinityPlan.threadFactory(RECEIVE_THREAD));
-                metricsServer = startMetrics(counters, rings, receiveLatency, affinityPlan);
                 if (statsIntervalS > 0)
                 {
                     statsThread = startStatsThread(agent, statsIntervalS);
