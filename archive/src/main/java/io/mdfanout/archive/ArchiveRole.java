@@ -332,11 +332,6 @@ final class ArchiveRole implements Agent, AutoCloseable
         return counters;
     }
 
-    CountersReader countersReader()
-    {
-        return countersManager;
-    }
-
     String aeronDirectoryName()
     {
         return settings.aeronDirectoryName();

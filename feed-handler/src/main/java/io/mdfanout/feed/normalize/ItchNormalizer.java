@@ -181,7 +181,7 @@ public final class ItchNormalizer
 
     /** Exchange sequence of the message (or first of the gap) being written: what each record claim carries. */
     private long messageSequence;
-    /** The reason of the next GapNotice written: UNRECOVERED but while {@link #onSessionEndLost(long)} writes. */
+    /** The reason of the GapNotice being written: set by {@link #onGap} and {@link #onSessionEndLost}. */
     private GapReason gapReason = GapReason.UNRECOVERED;
     /** The feed is processed through this sequence: committed to the header at flush. */
     private long processedThrough;
@@ -828,6 +828,7 @@ public final class ItchNormalizer
         messageSequence = firstMissing;
         processedThrough = lastMissing;
         currentInstrumentId = WireFormat.MARKET_WIDE_INSTRUMENT_ID;
+        gapReason = GapReason.UNRECOVERED;
         if (publishRecord(GapNoticeEncoder.TEMPLATE_ID, GapNoticeEncoder.BLOCK_LENGTH))
         {
             counters.gapNoticesPublished().incrementRelease();
@@ -850,16 +851,9 @@ public final class ItchNormalizer
         messageSequence = lastSequence;
         currentInstrumentId = WireFormat.MARKET_WIDE_INSTRUMENT_ID;
         gapReason = GapReason.STALE;
-        try
+        if (publishRecord(GapNoticeEncoder.TEMPLATE_ID, GapNoticeEncoder.BLOCK_LENGTH))
         {
-            if (publishRecord(GapNoticeEncoder.TEMPLATE_ID, GapNoticeEncoder.BLOCK_LENGTH))
-            {
-                counters.gapNoticesPublished().incrementRelease();
-            }
-        }
-        finally
-        {
-            gapReason = GapReason.UNRECOVERED;
+            counters.gapNoticesPublished().incrementRelease();
         }
         flush();
     }
