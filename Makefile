@@ -64,14 +64,16 @@ $(JAR): $(SOURCES)
 	@touch $(JAR)
 
 test: toolchain monitoring-tools netns-tools dbn-tools
-	$(MVN) $(MVN_FLAGS) install
-	$(MAKE) duplicates-check
-	$(MAKE) module-graph-check
-	$(MAKE) bench-bundle-test
-	$(MAKE) image-test
-	$(MAKE) release-test
-	$(MAKE) chart-test
-	$(MAKE) node-test
+	@rm -f target/test-phases.txt
+	@scripts/phase.sh maven $(MVN) $(MVN_FLAGS) install
+	@scripts/phase.sh duplicates-check $(MAKE) --no-print-directory duplicates-check
+	@scripts/phase.sh module-graph-check $(MAKE) --no-print-directory module-graph-check
+	@scripts/phase.sh bench-bundle-test $(MAKE) --no-print-directory bench-bundle-test
+	@scripts/phase.sh image-test $(MAKE) --no-print-directory image-test
+	@scripts/phase.sh release-test $(MAKE) --no-print-directory release-test
+	@scripts/phase.sh chart-test $(MAKE) --no-print-directory chart-test
+	@scripts/phase.sh node-test $(MAKE) --no-print-directory node-test
+	@cat target/test-phases.txt
 
 # Prometheus and promtool (Debian's) for MonitoringTest, which checks the dashboards and rules.
 monitoring-tools:
