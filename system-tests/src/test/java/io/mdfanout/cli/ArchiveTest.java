@@ -53,7 +53,7 @@ class ArchiveTest
 
     @Test
     @Timeout(value = 15, unit = TimeUnit.MINUTES)
-    void aSubscriberStartedAtSixtyPercentFromTenPercentGetsEveryMessageOnceThenLiveAndTheExportReadsBack(
+    void aSubscriberStartedAtFortyPercentFromTenPercentGetsEveryMessageOnceThenLiveAndTheExportReadsBack(
         @TempDir final Path dir) throws Exception
     {
         final long seed = 29001L;
@@ -80,7 +80,10 @@ class ArchiveTest
                 "--seed", Long.toString(seed), "--symbols", Integer.toString(SYMBOLS),
                 "--messages", Long.toString(MESSAGES), "--rate", Integer.toString(RATE));
 
-            ChainHarness.awaitSimulatorProgress(simulator, MESSAGES * 6 / 10);
+            // At 40%: the replay (from the session's first message, for the books) must catch up with a live
+            // stream that moves on. Started at 60%, a loaded 2-core machine replayed to the session's end before
+            // three of four partitions could switch (the replay's lead over live was too small to close).
+            ChainHarness.awaitSimulatorProgress(simulator, MESSAGES * 4 / 10);
             final String progress = simulator.lastLineContaining("simulator: messages=");
             final Path lateRecording = dir.resolve("late.bin");
             final Path lateBooks = dir.resolve("late.books");
@@ -93,8 +96,8 @@ class ArchiveTest
             assertEquals(0, simulator.waitFor(10, TimeUnit.MINUTES), "simulator exit code");
             assertEquals(0, live.get(0).waitFor(5, TimeUnit.MINUTES), "live subscriber exit code");
             assertEquals(0, late.waitFor(5, TimeUnit.MINUTES), "late subscriber exit code (0: no gap, no stale)");
-            assertTrue(Long.parseLong(progress.replaceAll("^.*?simulator: messages=(\\d+).*$", "$1")) >= MESSAGES * 6 / 10,
-                "started after 60% of the session: " + progress);
+            assertTrue(Long.parseLong(progress.replaceAll("^.*?simulator: messages=(\\d+).*$", "$1")) >= MESSAGES * 4 / 10,
+                "started after 40% of the session: " + progress);
 
             expected.verifyRecording(chain.recording(1), "live subscriber");
             expected.verifyRecordingFrom(lateRecording, "late subscriber", from);
@@ -109,8 +112,8 @@ class ArchiveTest
                 assertTrue(matcher.find(), line);
                 final int p = Integer.parseInt(matcher.group(1));
                 final long next = Long.parseLong(matcher.group(2));
-                assertTrue(next > counts[p] * 6 / 10 && next <= counts[p],
-                    "partition " + p + " went live after the 60% point it started at, before the end: " + line);
+                assertTrue(next > counts[p] * 4 / 10 && next <= counts[p],
+                    "partition " + p + " went live after the 40% point it started at, before the end: " + line);
             }
             final String summary = late.lastLineContaining("record: messages=");
             assertTrue(summary.matches(".* replaySwitches=" + PARTITIONS + "\\b.*"), "the switches are counted: " + summary);
