@@ -101,7 +101,8 @@ final class PacketStreamBuilder
             .streamSequence(firstSequence)
             .sendingTime(0)
             .partitionId(partition)
-            .messageCount(packetMessages);
+            .messageCount(packetMessages)
+            .previousExchangeSequence(PacketHeaderEncoder.previousExchangeSequenceNullValue());
         final int n = counts[partition]++;
         offsets[partition][n] = packetStart;
         lengths[partition][n] = bytes[partition] - packetStart;

@@ -613,6 +613,7 @@ public final class Fanout implements AutoCloseable
                 errorHandler,
                 states[partition],
                 snapshots);
+            publishers[partition].describeFeed(publishers.length);
             if (null != ringSet)
             {
                 publishers[partition].followGeneration(ringSet, generation);

@@ -4,6 +4,7 @@ import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import io.mdfanout.fanout.snapshot.SnapshotPublisher;
 import io.mdfanout.fanout.state.PartitionState;
+import io.mdfanout.sbe.GapNoticeEncoder;
 import io.mdfanout.sbe.HeartbeatEncoder;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
@@ -21,6 +22,8 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+import java.nio.charset.StandardCharsets;
 
 import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
 
@@ -57,6 +60,15 @@ import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
  * snapshots are captured and sent after each ring drain, on the same thread, so the state never
  * changes under a snapshot.
  * <p>
+ * The partition's chain (schema version 4, docs/WIRE.md): every packet says where the partition's chain of exchange
+ * sequences stood before its first message ({@code previousExchangeSequence}), and every heartbeat where it stands
+ * after the last packet sent, so that a subscriber can tell, from the exchange's own numbering, whether it lacks a
+ * message, whichever fanout sent what it has. A message moves the chain to its exchange sequence, a gap notice to the
+ * gap's last sequence; a message of exchange sequence 0 (an exchange snapshot the feed handler loaded) leaves it. It
+ * starts from the state's chain when the state was resumed, from 0 when the first message is the session's first,
+ * and is unknown (null) otherwise until a message sets it: a publication that joined the exchange mid-session cannot
+ * say what came before its first message.
+ * <p>
  * Not thread safe: one thread runs {@link #doWork()}. Allocates nothing in steady state.
  */
 public final class PartitionPublisher implements Agent
@@ -69,6 +81,12 @@ public final class PartitionPublisher implements Agent
     public static final int HEARTBEAT_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH + HeartbeatEncoder.BLOCK_LENGTH;
     /** messageCount is a uint16. */
     static final int MAX_MESSAGES_PER_PACKET = 0xFFFF;
+    /** A chain position nobody knows: the null value of previousExchangeSequence (2^64-1, -1 as a long). */
+    public static final long UNKNOWN_CHAIN = PacketHeaderEncoder.previousExchangeSequenceNullValue();
+    private static final int GAP_LAST_MISSING_OFFSET =
+        MessageHeaderEncoder.ENCODED_LENGTH + GapNoticeEncoder.lastMissingSequenceEncodingOffset();
+    private static final int EXCHANGE_SEQUENCE_OFFSET = MessageHeaderEncoder.ENCODED_LENGTH + WireFormat.EXCHANGE_SEQUENCE_OFFSET;
+    private static final byte[] UNKNOWN_SESSION = "          ".getBytes(StandardCharsets.US_ASCII);
 
     private final int partitionId;
     private final RingBuffer ring;
@@ -92,6 +110,14 @@ public final class PartitionPublisher implements Agent
     private final ControlledMessageHandler recordHandler = this::onRingRecord;
 
     private long nextStreamSequence = 1;
+    /** The chain after the last message packed; {@link #UNKNOWN_CHAIN} (below every sequence) until known. */
+    private long chainPosition = UNKNOWN_CHAIN;
+    /** The chain before the first message of the packet being built. */
+    private long packetPreviousExchangeSequence = UNKNOWN_CHAIN;
+    /** The chain after the last packet sent (or dropped for want of a subscriber): what heartbeats say. */
+    private long sentChainPosition = UNKNOWN_CHAIN;
+    private final byte[] sessionBytes = new byte[RingSetHeader.SESSION_LENGTH];
+    private boolean sessionKnown;
     private int packetLength = PACKET_HEADER_LENGTH;
     private int packetMessageCount;
     private boolean packetFull;
@@ -196,6 +222,12 @@ public final class PartitionPublisher implements Agent
             // A restarted fanout continues its stream where the state left off, in a new publication.
             nextStreamSequence = state.lastAppliedStreamSequence() + 1;
             counters.nextStreamSequence().setRelease(nextStreamSequence);
+            // Its chain too: what the old process applied but never sent breaks it for subscribers that lack it.
+            if (0 != state.lastExchangeSequence())
+            {
+                chainPosition = state.lastExchangeSequence();
+                sentChainPosition = chainPosition;
+            }
         }
 
         // A packet is built whole in this buffer and offered: its length is only known once the
@@ -219,7 +251,32 @@ public final class PartitionPublisher implements Agent
         heartbeatEncoder.partitionId(partitionId)
             .lastExchangeTimestamp(0)
             .sourceHeartbeatAge(HeartbeatEncoder.sourceHeartbeatAgeNullValue())
-            .sourceStatus(SourceStatus.UNKNOWN);
+            .sourceStatus(SourceStatus.UNKNOWN)
+            .lastExchangeSequence(UNKNOWN_CHAIN)
+            .partitionCount(0)
+            .putExchangeSession(UNKNOWN_SESSION, 0);
+    }
+
+    /**
+     * Say in every heartbeat which feed this stream belongs to: how many partitions it has, and (from the ring set's
+     * header, once the feed handler has seen it) the exchange session it carries, so that a subscriber of two sides
+     * can refuse a side that is not the same feed. Call before the publisher runs.
+     *
+     * @param partitionCount the feed's partition count (1..65535).
+     */
+    public void describeFeed(final int partitionCount)
+    {
+        if (partitionCount < 1 || partitionCount > 0xFFFF)
+        {
+            throw new IllegalArgumentException("partitionCount must be 1..65535: " + partitionCount);
+        }
+        heartbeatEncoder.partitionCount(partitionCount);
+    }
+
+    /** @return where the partition's chain stands after the last message packed; {@link #UNKNOWN_CHAIN} if unknown. */
+    public long chainPosition()
+    {
+        return chainPosition;
     }
 
     /** {@inheritDoc} */
@@ -477,6 +534,11 @@ public final class PartitionPublisher implements Agent
             return ControlledMessageHandler.Action.ABORT; // stays in the ring for the next packet
         }
 
+        if (0 == packetMessageCount)
+        {
+            packetPreviousExchangeSequence = chainPosition;
+        }
+        advanceChain(msgTypeId, buffer, index, length);
         packetBuffer.putBytes(packetLength, buffer, index, length);
         packetLength += length;
         if (null != state)
@@ -486,6 +548,28 @@ public final class PartitionPublisher implements Agent
         packetMessageCount++;
 
         return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    /** Move the chain past one packed message (see the class comment). */
+    private void advanceChain(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        final boolean gapNotice = GapNoticeEncoder.TEMPLATE_ID == msgTypeId;
+        final int offset = gapNotice ? GAP_LAST_MISSING_OFFSET : EXCHANGE_SEQUENCE_OFFSET;
+        if (length < offset + Long.BYTES)
+        {
+            return;
+        }
+        final long position = buffer.getLong(index + offset, WireFormat.BYTE_ORDER);
+        final long firstSequence = gapNotice ? buffer.getLong(index + EXCHANGE_SEQUENCE_OFFSET, WireFormat.BYTE_ORDER) :
+            position;
+        if (UNKNOWN_CHAIN == chainPosition && 1 == firstSequence && UNKNOWN_CHAIN == packetPreviousExchangeSequence)
+        {
+            packetPreviousExchangeSequence = 0; // the session's first message: nothing came before it
+        }
+        if (position > chainPosition)
+        {
+            chainPosition = position; // exchange sequence 0 (a loaded exchange snapshot) never moves it
+        }
     }
 
     /** {@link WireFormat#isPublishableRecord}: the rule shared with every publisher of our packets. */
@@ -500,7 +584,8 @@ public final class PartitionPublisher implements Agent
         packetHeaderEncoder
             .streamSequence(nextStreamSequence)
             .sendingTime(epochClock.nanoTime())
-            .messageCount(messageCount);
+            .messageCount(messageCount)
+            .previousExchangeSequence(packetPreviousExchangeSequence);
 
         final long result = publication.offer(packetBuffer, 0, packetLength);
         if (result > 0)
@@ -538,6 +623,7 @@ public final class PartitionPublisher implements Agent
 
     private void advanceSequence(final int messageCount)
     {
+        sentChainPosition = chainPosition;
         nextStreamSequence += messageCount;
         counters.nextStreamSequence().setRelease(nextStreamSequence);
         packetLength = PACKET_HEADER_LENGTH;
@@ -549,7 +635,13 @@ public final class PartitionPublisher implements Agent
     {
         heartbeatEncoder
             .nextStreamSequence(nextStreamSequence)
-            .sendingTime(epochClock.nanoTime());
+            .sendingTime(epochClock.nanoTime())
+            .lastExchangeSequence(sentChainPosition);
+        if (!sessionKnown && null != ringSet && ringSet.copySession(sessionBytes))
+        {
+            sessionKnown = true; // a new session is a new generation, with new publishers
+            heartbeatEncoder.putExchangeSession(sessionBytes, 0);
+        }
         final SourceMonitor sourceMonitor = this.sourceMonitor;
         if (null != sourceMonitor)
         {

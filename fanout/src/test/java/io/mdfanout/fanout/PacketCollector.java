@@ -16,12 +16,13 @@ import java.util.List;
 final class PacketCollector implements FragmentHandler
 {
     record Packet(int streamId, long streamSequence, long sendingTime, int partitionId, List<byte[]> messages, int length,
-        int sessionId)
+        int sessionId, long previousExchangeSequence)
     {
     }
 
     record Heartbeat(int streamId, long nextStreamSequence, long sendingTime, int partitionId, int length,
-        SourceStatus sourceStatus, long sourceHeartbeatAgeMs, long lastExchangeTimestamp)
+        SourceStatus sourceStatus, long sourceHeartbeatAgeMs, long lastExchangeTimestamp, long lastExchangeSequence,
+        int partitionCount, String exchangeSession)
     {
     }
 
@@ -45,7 +46,8 @@ final class PacketCollector implements FragmentHandler
             heartbeatDecoder.wrapAndApplyHeader(buffer, offset, headerDecoder);
             heartbeats.add(new Heartbeat(header.streamId(), heartbeatDecoder.nextStreamSequence(),
                 heartbeatDecoder.sendingTime(), heartbeatDecoder.partitionId(), length, heartbeatDecoder.sourceStatus(),
-                heartbeatDecoder.sourceHeartbeatAge(), heartbeatDecoder.lastExchangeTimestamp()));
+                heartbeatDecoder.sourceHeartbeatAge(), heartbeatDecoder.lastExchangeTimestamp(),
+                heartbeatDecoder.lastExchangeSequence(), heartbeatDecoder.partitionCount(), heartbeatDecoder.exchangeSession()));
             return;
         }
         if (templateId != PacketHeaderDecoder.TEMPLATE_ID)
@@ -70,7 +72,7 @@ final class PacketCollector implements FragmentHandler
             errors.add("packet length " + length + " but messages end at " + (position - offset));
         }
         packets.add(new Packet(header.streamId(), packetDecoder.streamSequence(), packetDecoder.sendingTime(),
-            packetDecoder.partitionId(), messages, length, header.sessionId()));
+            packetDecoder.partitionId(), messages, length, header.sessionId(), packetDecoder.previousExchangeSequence()));
     }
 
     int messageCount()

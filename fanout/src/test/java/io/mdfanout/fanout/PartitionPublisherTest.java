@@ -8,9 +8,11 @@ import io.mdfanout.fanout.snapshot.SnapshotPublisher;
 import io.mdfanout.fanout.state.PartitionState;
 import io.mdfanout.fanout.state.PartitionStateCounters;
 import io.mdfanout.sbe.AddOrderEncoder;
+import io.mdfanout.sbe.GapReason;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
 import io.mdfanout.sbe.SourceStatus;
+import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.sbe.SystemEventEncoder;
 import io.mdfanout.testing.AllocationWindows;
 import io.mdfanout.wire.PartitionRings;
@@ -382,6 +384,113 @@ final class PartitionPublisherTest
         assertReceivedInOrder(1, total, 1);
         assertEquals(0, counters.notConnectedDropped().get());
         assertEquals(total, counters.messagesPublished().get());
+    }
+
+    /**
+     * Issue 37: the identity both sides of a pair share is the exchange's. Every packet says where the partition's
+     * chain of exchange sequences stood before its first message, every heartbeat where it stands after the last packet:
+     * the session's first message starts it from 0, a gap notice moves it to the gap's end, and an exchange snapshot's
+     * messages (exchange sequence 0) leave it where it is.
+     */
+    @Test
+    void packetsAndHeartbeatsCarryThePartitionsChainOfExchangeSequences()
+    {
+        start(MULTICAST_PUBLICATION, MULTICAST, 64 * 1024, TimeUnit.MILLISECONDS.toNanos(20));
+        publisher.describeFeed(4);
+        awaitCondition(() -> !collector.heartbeats.isEmpty(), "first heartbeat");
+        final PacketCollector.Heartbeat first = collector.heartbeats.get(0);
+        assertEquals(PartitionPublisher.UNKNOWN_CHAIN, first.lastExchangeSequence(), "nothing sent yet");
+        assertEquals(4, first.partitionCount());
+        assertEquals("", first.exchangeSession().trim(), "no ring set header: no session to tell");
+
+        final StateMessages feed = new StateMessages();
+        write(feed.nextExchangeSequence(1).systemEvent(SystemEventCode.START_OF_MESSAGES)); // the session's first
+        write(feed.nextExchangeSequence(5).addOrder(INSTRUMENT, 1, true, 100, 10)); // 2..4 went to other partitions
+        awaitCondition(() -> collector.messageCount() == 2, "the session's start");
+        assertEquals(1, collector.packets.size());
+        assertEquals(0, collector.packets.get(0).previousExchangeSequence(), "nothing before the session's first");
+        assertEquals(5, publisher.chainPosition());
+
+        write(feed.nextExchangeSequence(9).addOrder(INSTRUMENT, 2, true, 100, 10));
+        awaitCondition(() -> collector.messageCount() == 3, "a message");
+        assertEquals(5, collector.packets.get(1).previousExchangeSequence(), "6..8 were other partitions'");
+
+        write(feed.gapNotice(10, 30, GapReason.UNRECOVERED));
+        write(feed.nextExchangeSequence(31).addOrder(INSTRUMENT, 3, true, 100, 10));
+        awaitCondition(() -> collector.messageCount() == 5, "a gap notice and a message");
+        assertEquals(9, collector.packets.get(2).previousExchangeSequence());
+        assertEquals(31, publisher.chainPosition(), "past the gap's end");
+
+        write(feed.addOrder(INSTRUMENT, 4, true, 100, 10).asLoadedSnapshotMessage());
+        assertEquals(31, publisher.chainPosition());
+        write(feed.nextExchangeSequence(40).addOrder(INSTRUMENT, 5, true, 100, 10));
+        awaitCondition(() -> collector.messageCount() == 7, "an exchange snapshot's message and a message");
+        assertEquals(31, collector.packets.get(3).previousExchangeSequence(), "sequence 0 is no link of the chain");
+        assertEquals(40, publisher.chainPosition());
+
+        final int heartbeatsBefore = collector.heartbeats.size();
+        awaitCondition(() -> collector.heartbeats.size() > heartbeatsBefore, "a heartbeat after the packets");
+        assertEquals(40, collector.heartbeats.get(collector.heartbeats.size() - 1).lastExchangeSequence(),
+            "the next packet's previousExchangeSequence");
+    }
+
+    /**
+     * A publication that starts on a partition mid-session (its feed handler joined late, or loaded the exchange's
+     * snapshot) cannot say what came before its first message; a resumed state can, for a restarted fanout.
+     */
+    @Test
+    void theChainIsUnknownBeforeAMidSessionFirstMessageAndResumedFromTheStateAfterARestart()
+    {
+        mappedRing = PartitionRings.create(ringDirectory, PARTITION, 64 * 1024);
+        ring = mappedRing.ring();
+        publication = testAeron.aeron.addExclusivePublication(MULTICAST_PUBLICATION, STREAM_ID);
+        subscription = testAeron.aeron.addSubscription(MULTICAST, STREAM_ID);
+        awaitCondition(() -> publication.isConnected() && subscription.isConnected(), "connection");
+        final Path stateDirectory = ringDirectory.resolve("state");
+        final StateMessages feed = new StateMessages();
+        PartitionState state = PartitionState.open(stateDirectory, PARTITION, 4096,
+            new PartitionStateCounters(countersManager, PARTITION), errors::add);
+        try
+        {
+            publisher = statefulPublisher(state);
+            write(feed.nextExchangeSequence(1000).addOrder(INSTRUMENT, 1, true, 100, 10));
+            write(feed.nextExchangeSequence(1003).addOrder(INSTRUMENT, 2, true, 100, 10));
+            awaitCondition(() -> collector.messageCount() == 2, "two messages");
+            assertEquals(PartitionPublisher.UNKNOWN_CHAIN, collector.packets.get(0).previousExchangeSequence(),
+                "joined mid-session: what came before 1000 is not known here");
+            write(feed.gapNotice(1004, 1010, GapReason.UNRECOVERED));
+            awaitCondition(() -> collector.messageCount() == 3, "a gap notice");
+            assertEquals(1003, collector.packets.get(collector.packets.size() - 1).previousExchangeSequence());
+            assertEquals(1010, state.lastExchangeSequence(), "the state's chain is past the gap's end too");
+            state.close();
+
+            state = PartitionState.open(stateDirectory, PARTITION, 4096,
+                new PartitionStateCounters(countersManager, PARTITION), errors::add);
+            assertTrue(state.wasResumed());
+            publisher = statefulPublisher(state);
+            assertEquals(1010, publisher.chainPosition(), "a restarted fanout's chain is its state's");
+            write(feed.nextExchangeSequence(1012).addOrder(INSTRUMENT, 3, true, 100, 10));
+            awaitCondition(() -> collector.messageCount() == 4, "a message after the restart");
+            assertEquals(1010, collector.packets.get(collector.packets.size() - 1).previousExchangeSequence());
+        }
+        finally
+        {
+            CloseHelper.close(state);
+        }
+    }
+
+    private PartitionPublisher statefulPublisher(final PartitionState state)
+    {
+        final PartitionPublisher statefulPublisher = new PartitionPublisher(PARTITION, ring, publication,
+            new PartitionCounters(countersManager, PARTITION), NO_HEARTBEAT_NS, 1024, new PreciseEpochNanoClock(),
+            SystemNanoClock.INSTANCE, errors::add, state, null);
+        statefulPublisher.onStart();
+        return statefulPublisher;
+    }
+
+    private void write(final StateMessages message)
+    {
+        assertTrue(message.writeTo(ring), "ring full");
     }
 
     @Test

@@ -163,6 +163,20 @@ public final class StateMessages
         return done(TradeEncoder.TEMPLATE_ID, TradeEncoder.BLOCK_LENGTH);
     }
 
+    /** The next message encoded carries exchange sequence {@code next} (the ones after it count on from there). */
+    public StateMessages nextExchangeSequence(final long next)
+    {
+        exchangeSequence = next - 1;
+        return this;
+    }
+
+    /** Give the last encoded message exchange sequence 0, as the feed handler writes an exchange snapshot's. */
+    public StateMessages asLoadedSnapshotMessage()
+    {
+        buffer.putLong(MessageHeaderEncoder.ENCODED_LENGTH, 0, java.nio.ByteOrder.LITTLE_ENDIAN);
+        return this;
+    }
+
     /** Start the exchange sequence again, so a sequence of encodes can be repeated byte for byte. */
     public void resetExchangeSequence()
     {

@@ -296,6 +296,22 @@ public final class RingSetHeader implements AutoCloseable
         return 0 == bytes[0] ? "" : new String(bytes, StandardCharsets.US_ASCII);
     }
 
+    /**
+     * Copy the MoldUDP64 session of the rings' data without allocating.
+     *
+     * @param dst at least {@link #SESSION_LENGTH} bytes; left as it is before any session.
+     * @return true when the rings have a session and it was copied.
+     */
+    public boolean copySession(final byte[] dst)
+    {
+        if (0 == buffer.getByte(SESSION_OFFSET))
+        {
+            return false;
+        }
+        buffer.getBytes(SESSION_OFFSET, dst, 0, SESSION_LENGTH);
+        return true;
+    }
+
     /** Record the MoldUDP64 session whose messages the rings hold (10 bytes). */
     public void session(final byte[] session)
     {

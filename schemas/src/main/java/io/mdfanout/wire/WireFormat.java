@@ -58,6 +58,18 @@ public final class WireFormat
     public static final int HEARTBEAT_V1_BLOCK_LENGTH = HeartbeatDecoder.lastExchangeTimestampEncodingOffset();
 
     /**
+     * Block length of a Heartbeat of schema versions 2 and 3, before version 4 appended what a subscriber of two sides
+     * checks (lastExchangeSequence, partitionCount, exchangeSession).
+     */
+    public static final int HEARTBEAT_V3_BLOCK_LENGTH = HeartbeatDecoder.lastExchangeSequenceEncodingOffset();
+
+    /**
+     * Block length of a PacketHeader before schema version 4 appended the partition's chain (previousExchangeSequence):
+     * what a fanout of an older release sends.
+     */
+    public static final int PACKET_HEADER_V3_BLOCK_LENGTH = PacketHeaderDecoder.previousExchangeSequenceEncodingOffset();
+
+    /**
      * Block length of a SnapshotBegin before schema version 3 appended the state's unrecovered exchange gap
      * (unrecoveredFromSequence, unrecoveredToSequence): what a fanout of an older release sends.
      */
@@ -134,7 +146,8 @@ public final class WireFormat
      * The shortest block this build accepts for a template written at a schema version: the block length
      * of {@link #knownBlockLength(int)}, except for a message that grew in a later version than the writer's,
      * whose older block is complete for that writer (the fields it lacks read as their null values through a
-     * decoder wrapped with the writer's version): the Heartbeat (version 2) and the SnapshotBegin (version 3).
+     * decoder wrapped with the writer's version): the Heartbeat (versions 2 and 4), the SnapshotBegin (version 3) and the
+     * PacketHeader (version 4).
      * An older block that claims the newer version is short, since the decoder would read the new fields past it.
      *
      * @param templateId the template.
@@ -143,9 +156,13 @@ public final class WireFormat
      */
     public static int minimumBlockLength(final int templateId, final int version)
     {
-        if (HeartbeatDecoder.TEMPLATE_ID == templateId && version < HeartbeatDecoder.sourceStatusSinceVersion())
+        if (HeartbeatDecoder.TEMPLATE_ID == templateId && version < HeartbeatDecoder.lastExchangeSequenceSinceVersion())
         {
-            return HEARTBEAT_V1_BLOCK_LENGTH;
+            return version < HeartbeatDecoder.sourceStatusSinceVersion() ? HEARTBEAT_V1_BLOCK_LENGTH : HEARTBEAT_V3_BLOCK_LENGTH;
+        }
+        if (PacketHeaderDecoder.TEMPLATE_ID == templateId && version < PacketHeaderDecoder.previousExchangeSequenceSinceVersion())
+        {
+            return PACKET_HEADER_V3_BLOCK_LENGTH;
         }
         if (SnapshotBeginDecoder.TEMPLATE_ID == templateId &&
             version < SnapshotBeginDecoder.unrecoveredFromSequenceSinceVersion())

@@ -6,6 +6,8 @@ import io.mdfanout.sbe.HeartbeatDecoder;
 import io.mdfanout.sbe.HeartbeatEncoder;
 import io.mdfanout.sbe.ImbalanceDecoder;
 import io.mdfanout.sbe.MessageHeaderEncoder;
+import io.mdfanout.sbe.PacketHeaderDecoder;
+import io.mdfanout.sbe.PacketHeaderEncoder;
 import io.mdfanout.sbe.SnapshotBeginDecoder;
 import io.mdfanout.sbe.SnapshotBeginEncoder;
 import io.mdfanout.sbe.Side;
@@ -121,12 +123,14 @@ class WireFormatTest
     @Test
     void heartbeatGrewAtTheEndAndAVersionOneHeartbeatStillReads()
     {
-        assertEquals(3, WireFormat.SCHEMA_VERSION);
+        assertEquals(4, WireFormat.SCHEMA_VERSION);
         assertEquals(8 + 8 + 2, WireFormat.HEARTBEAT_V1_BLOCK_LENGTH);
-        assertEquals(WireFormat.HEARTBEAT_V1_BLOCK_LENGTH + 8 + 4 + 1, HeartbeatDecoder.BLOCK_LENGTH);
+        assertEquals(WireFormat.HEARTBEAT_V1_BLOCK_LENGTH + 8 + 4 + 1, WireFormat.HEARTBEAT_V3_BLOCK_LENGTH);
+        assertEquals(WireFormat.HEARTBEAT_V3_BLOCK_LENGTH + 8 + 2 + 10, HeartbeatDecoder.BLOCK_LENGTH);
         assertEquals(WireFormat.HEARTBEAT_V1_BLOCK_LENGTH, WireFormat.minimumBlockLength(HeartbeatDecoder.TEMPLATE_ID, 1));
-        assertEquals(HeartbeatDecoder.BLOCK_LENGTH, WireFormat.minimumBlockLength(HeartbeatDecoder.TEMPLATE_ID, 2));
-        assertEquals(HeartbeatDecoder.BLOCK_LENGTH, WireFormat.minimumBlockLength(HeartbeatDecoder.TEMPLATE_ID, 3));
+        assertEquals(WireFormat.HEARTBEAT_V3_BLOCK_LENGTH, WireFormat.minimumBlockLength(HeartbeatDecoder.TEMPLATE_ID, 2));
+        assertEquals(WireFormat.HEARTBEAT_V3_BLOCK_LENGTH, WireFormat.minimumBlockLength(HeartbeatDecoder.TEMPLATE_ID, 3));
+        assertEquals(HeartbeatDecoder.BLOCK_LENGTH, WireFormat.minimumBlockLength(HeartbeatDecoder.TEMPLATE_ID, 4));
         assertEquals(AddOrderDecoder.BLOCK_LENGTH, WireFormat.minimumBlockLength(AddOrderDecoder.TEMPLATE_ID, 1));
         assertEquals(-1, WireFormat.minimumBlockLength(9, 1));
 
@@ -144,6 +148,44 @@ class WireFormatTest
         assertEquals(SourceStatus.NULL_VAL, decoder.sourceStatus());
         assertEquals(HeartbeatDecoder.sourceHeartbeatAgeNullValue(), decoder.sourceHeartbeatAge());
         assertEquals(HeartbeatDecoder.lastExchangeTimestampNullValue(), decoder.lastExchangeTimestamp());
+    }
+
+    /**
+     * Schema version 4 appended the partition's chain to the PacketHeader and the Heartbeat (issue 37): what a version-3
+     * fanout sends is complete for this build, and the chain reads as unknown (its null value) from it.
+     */
+    @Test
+    void packetHeaderGrewAtTheEndAndAVersionThreePacketStillReadsWithAnUnknownChain()
+    {
+        assertEquals(8 + 8 + 2 + 2, WireFormat.PACKET_HEADER_V3_BLOCK_LENGTH);
+        assertEquals(WireFormat.PACKET_HEADER_V3_BLOCK_LENGTH + 8, PacketHeaderDecoder.BLOCK_LENGTH);
+        assertEquals(WireFormat.PACKET_HEADER_V3_BLOCK_LENGTH, WireFormat.minimumBlockLength(PacketHeaderDecoder.TEMPLATE_ID, 3));
+        assertEquals(PacketHeaderDecoder.BLOCK_LENGTH, WireFormat.minimumBlockLength(PacketHeaderDecoder.TEMPLATE_ID, 4));
+
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[WireFormat.HEADER_LENGTH + PacketHeaderDecoder.BLOCK_LENGTH]);
+        new PacketHeaderEncoder().wrap(buffer, WireFormat.HEADER_LENGTH).streamSequence(5).messageCount(2)
+            .previousExchangeSequence(1234);
+        final PacketHeaderDecoder v3 = new PacketHeaderDecoder()
+            .wrap(buffer, WireFormat.HEADER_LENGTH, WireFormat.PACKET_HEADER_V3_BLOCK_LENGTH, 3);
+        assertEquals(5, v3.streamSequence());
+        assertEquals(PacketHeaderDecoder.previousExchangeSequenceNullValue(), v3.previousExchangeSequence(),
+            "a version-3 writer had no chain: unknown, whatever bytes follow its block");
+        final PacketHeaderDecoder v4 = new PacketHeaderDecoder()
+            .wrap(buffer, WireFormat.HEADER_LENGTH, PacketHeaderDecoder.BLOCK_LENGTH, 4);
+        assertEquals(1234, v4.previousExchangeSequence());
+
+        final UnsafeBuffer heartbeat = new UnsafeBuffer(new byte[WireFormat.HEADER_LENGTH + HeartbeatDecoder.BLOCK_LENGTH]);
+        new HeartbeatEncoder().wrap(heartbeat, WireFormat.HEADER_LENGTH).lastExchangeSequence(99).partitionCount(4)
+            .exchangeSession("MDFSIM0001");
+        final HeartbeatDecoder v3Heartbeat = new HeartbeatDecoder()
+            .wrap(heartbeat, WireFormat.HEADER_LENGTH, WireFormat.HEARTBEAT_V3_BLOCK_LENGTH, 3);
+        assertEquals(HeartbeatDecoder.lastExchangeSequenceNullValue(), v3Heartbeat.lastExchangeSequence());
+        assertEquals(HeartbeatDecoder.partitionCountNullValue(), v3Heartbeat.partitionCount());
+        final HeartbeatDecoder v4Heartbeat = new HeartbeatDecoder()
+            .wrap(heartbeat, WireFormat.HEADER_LENGTH, HeartbeatDecoder.BLOCK_LENGTH, 4);
+        assertEquals(99, v4Heartbeat.lastExchangeSequence());
+        assertEquals(4, v4Heartbeat.partitionCount());
+        assertEquals("MDFSIM0001", v4Heartbeat.exchangeSession());
     }
 
     @Test

@@ -356,7 +356,8 @@ public final class SnapshotPublisher
                 .streamSequence(nextSequence)
                 .sendingTime(0)
                 .partitionId(partitionId)
-                .messageCount(0);
+                .messageCount(0)
+                .previousExchangeSequence(PacketHeaderEncoder.previousExchangeSequenceNullValue()); // no chain here
         }
         final int offset = openPacket + LENGTH_PREFIX + openLength;
         openLength += length;

@@ -406,7 +406,13 @@ public final class PartitionState implements AutoCloseable
         return memory.getLong(RING_POSITION_OFFSET);
     }
 
-    /** @return exchange sequence of the last applied message. */
+    /**
+     * Where the partition's chain of exchange sequences stands: the state holds every message of the partition up to
+     * this exchange sequence, or the feed handler declared it lost (a gap notice moves it to the gap's end); messages
+     * of exchange sequence 0 (an exchange snapshot the feed handler loaded) leave it. 0 when the state has none.
+     *
+     * @return the exchange sequence.
+     */
     public long lastExchangeSequence()
     {
         return memory.getLong(LAST_EXCHANGE_SEQUENCE_OFFSET);
@@ -577,10 +583,19 @@ public final class PartitionState implements AutoCloseable
         }
 
         undo.storeLastApplied(LAST_STREAM_SEQUENCE_OFFSET, streamSequence);
-        // A gap notice's exchangeSequence names the first missing one, not one applied.
-        if (GapNoticeDecoder.TEMPLATE_ID != templateId && blockLength >= WireFormat.COMMON_PREFIX_LENGTH)
+        // The partition's chain (lastExchangeSequence): every message of the partition up to it is in the state or
+        // declared lost. A gap notice moves it to its last missing sequence; a message of exchange sequence 0 (the
+        // exchange's snapshot, loaded by the feed handler) has no place in it and leaves it.
+        final boolean gapNotice = GapNoticeDecoder.TEMPLATE_ID == templateId;
+        final int chainOffset = gapNotice ?
+            GapNoticeDecoder.lastMissingSequenceEncodingOffset() : WireFormat.EXCHANGE_SEQUENCE_OFFSET;
+        final long chainPosition = blockLength >= chainOffset + Long.BYTES ? fields.i64(chainOffset) : 0;
+        if (chainPosition > memory.getLong(LAST_EXCHANGE_SEQUENCE_OFFSET))
         {
-            undo.storeLastApplied(LAST_EXCHANGE_SEQUENCE_OFFSET, fields.i64(WireFormat.EXCHANGE_SEQUENCE_OFFSET));
+            undo.storeLastApplied(LAST_EXCHANGE_SEQUENCE_OFFSET, chainPosition);
+        }
+        if (!gapNotice && blockLength >= WireFormat.COMMON_PREFIX_LENGTH)
+        {
             undo.storeLastApplied(LAST_EXCHANGE_TIMESTAMP_OFFSET, fields.i64(WireFormat.EXCHANGE_TIMESTAMP_OFFSET));
         }
         if (undo.commit(ringPosition) && !reportedUndoOverflow)

@@ -87,7 +87,8 @@ public final class RingPacketizer
         this.epochClock = epochClock;
         this.packetBuffer = new UnsafeBuffer(new byte[maxPacketLength]);
         packetHeaderEncoder.wrapAndApplyHeader(packetBuffer, 0, new MessageHeaderEncoder());
-        packetHeaderEncoder.partitionId(partitionId);
+        packetHeaderEncoder.partitionId(partitionId)
+            .previousExchangeSequence(PacketHeaderEncoder.previousExchangeSequenceNullValue()); // the chain: the fanout's
     }
 
     /**
