@@ -1,0 +1,536 @@
+package io.mdfanout.sdk;
+
+import io.mdfanout.sbe.GapNoticeDecoder;
+import io.mdfanout.sbe.PacketHeaderDecoder;
+import io.mdfanout.wire.WireFormat;
+import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Sequences one partition's packets from the sides of a feed (two for a pair, one for a single fanout) by the
+ * partition's chain of exchange sequences (schema version 4, docs/WIRE.md), as the feed handler's line arbiter
+ * sequences lines A and B by MoldUDP64 sequence: the first copy wins, a message one side lacks is taken from the
+ * other, and a gap exists only when no side has a message within a bounded wait.
+ * <p>
+ * With T the chain position delivered so far (every message of the partition up to T was delivered, or declared lost
+ * by a delivered gap notice): a message of a packet links when the packet's chain before it (its
+ * {@code previousExchangeSequence}, then each message before it in the packet) is at most T; it is new when its own
+ * chain position is above T, and then delivered; at or below T it is a duplicate of what another side delivered
+ * (counted, dropped). Messages of exchange sequence 0 (an exchange snapshot a side's feed handler loaded) are state,
+ * never a link of the chain: dropped here (a subscriber that needs that state recovers it from a snapshot). A side
+ * whose next message does not link, or whose next message is a gap notice (the side lost that span; the other side
+ * may have it), is held: its packets are copied and wait, in order, until the chain reaches them or the wait
+ * ({@code maxWaitNs}) runs out; then the span is a gap ({@link Output#onGap}) or the notice is delivered. A side's
+ * heartbeat whose chain is above T says the side sent messages this subscriber never received: the same wait, then a
+ * gap. With one side the wait is 0: what that side lacks is a gap at once.
+ * <p>
+ * The first packet joins the partition: at the session's start (a chain from 0) nothing is missing; anywhere else the
+ * arbiter starts at that packet's chain and says so ({@link Output#onJoin}), and what came before is the recovery's
+ * business. Time is passed in; nothing allocates once the hold buffers are sized. Not thread safe.
+ */
+final class ChainArbiter
+{
+    /** The chain position nobody knows: previousExchangeSequence's null value (2^64-1, -1 as a long). */
+    static final long UNKNOWN = PacketHeaderDecoder.previousExchangeSequenceNullValue();
+
+    /** What the arbiter decides, in order. */
+    interface Output
+    {
+        /**
+         * The partition joined at chain position {@code chain}.
+         *
+         * @param side        the side whose packet joined.
+         * @param chain       where the chain stands before the first message delivered.
+         * @param sessionStart true when nothing came before (the session's first message is next).
+         */
+        void onJoin(int side, long chain, boolean sessionStart);
+
+        /**
+         * Messages {@code [fromIndex, toIndex)} of a packet are the partition's next, in order.
+         *
+         * @param side       the side they came from.
+         * @param buffer     the packet (valid during the call only).
+         * @param offset     of the packet's SBE header.
+         * @param fromIndex  first message to deliver (0-based within the packet).
+         * @param toIndex    one past the last.
+         * @param chainAfter the chain position after the last of them.
+         */
+        void onMessages(int side, DirectBuffer buffer, int offset, int fromIndex, int toIndex, long chainAfter);
+
+        /**
+         * No side had the chain's span after {@code afterChain} up to {@code throughChain} within the wait.
+         *
+         * @param afterChain   the chain position delivered before the span.
+         * @param throughChain the chain position after it, where delivery goes on.
+         */
+        void onGap(long afterChain, long throughChain);
+
+        /**
+         * A side's messages that another side had delivered already.
+         *
+         * @param side  the side.
+         * @param count how many.
+         */
+        void onDuplicates(int side, int count);
+    }
+
+    private static final int LENGTH_PREFIX = Integer.BYTES;
+
+    private final int sideCount;
+    private final long maxWaitNs;
+    private final Output output;
+    private final PacketHeaderDecoder packetHeader = new PacketHeaderDecoder();
+    private final SideQueue[] queues;
+    private long chain = UNKNOWN;
+    private boolean joined;
+    /** Set by {@link #walk} when it stops: the side's chain before the message that waits. */
+    private long resumeLink;
+
+    /**
+     * @param sideCount          1 or 2.
+     * @param maxWaitNs          how long a side's unlinked packet, gap notice or missed span waits for another side;
+     *                           ignored with one side (0).
+     * @param holdCapacityBytes  per side, the most packet bytes held while waiting; a side that outgrows it ends its
+     *                           wait early (its span is a gap unless another side has filled it).
+     * @param output             where the decisions go.
+     */
+    ChainArbiter(final int sideCount, final long maxWaitNs, final int holdCapacityBytes, final Output output)
+    {
+        if (sideCount < 1 || sideCount > 2)
+        {
+            throw new IllegalArgumentException("sides: 1 or 2, not " + sideCount);
+        }
+        if (maxWaitNs < 0)
+        {
+            throw new IllegalArgumentException("maxWaitNs must not be negative: " + maxWaitNs);
+        }
+        this.sideCount = sideCount;
+        this.maxWaitNs = 1 == sideCount ? 0 : maxWaitNs;
+        this.output = output;
+        queues = new SideQueue[sideCount];
+        for (int side = 0; side < sideCount; side++)
+        {
+            queues[side] = new SideQueue(holdCapacityBytes);
+        }
+    }
+
+    /** @return the chain position delivered so far; {@link #UNKNOWN} before the partition joined. */
+    long chain()
+    {
+        return chain;
+    }
+
+    /** @return true while a side's packets wait for another side. */
+    boolean isHolding(final int side)
+    {
+        return !queues[side].isEmpty() || UNKNOWN != queues[side].missingThrough;
+    }
+
+    /** @return packets of the side waiting now. */
+    int heldPackets(final int side)
+    {
+        return queues[side].count;
+    }
+
+    /**
+     * One validated incremental packet of schema version 4 or later from a side.
+     *
+     * @param side   0-based.
+     * @param buffer holding it.
+     * @param offset of its SBE header.
+     * @param length of the whole packet.
+     * @param nowNs  the time, for the wait.
+     */
+    void onPacket(final int side, final DirectBuffer buffer, final int offset, final int length, final long nowNs)
+    {
+        final SideQueue queue = queues[side];
+        if (!queue.isEmpty())
+        {
+            while (!queue.append(buffer, offset, length, nowNs))
+            {
+                endWait(side); // outgrew its hold: decide now, then keep this one
+                drain(nowNs);
+                if (queue.isEmpty())
+                {
+                    break;
+                }
+            }
+            if (!queue.isEmpty())
+            {
+                return;
+            }
+        }
+        if (!joined)
+        {
+            join(side, buffer, offset);
+        }
+        final int held = walk(side, buffer, offset, 0, previousOf(buffer, offset), false);
+        if (held >= 0)
+        {
+            queue.append(buffer, offset, length, nowNs);
+            queue.resumeIndex = held;
+            queue.resumeLink = resumeLink;
+            queue.headWalked = true;
+            if (0 == maxWaitNs)
+            {
+                poll(nowNs); // one side: nobody else can fill it
+            }
+        }
+        else
+        {
+            drain(nowNs); // the chain moved: another side's held packets may link now
+        }
+    }
+
+    /**
+     * A side's heartbeat: where its chain stands. Above what was delivered, the side sent what never arrived here.
+     *
+     * @param side                 0-based.
+     * @param lastExchangeSequence the heartbeat's chain; {@link #UNKNOWN} says nothing.
+     * @param nowNs                the time.
+     */
+    void onHeartbeat(final int side, final long lastExchangeSequence, final long nowNs)
+    {
+        if (!joined || UNKNOWN == lastExchangeSequence || lastExchangeSequence <= chain)
+        {
+            return;
+        }
+        final SideQueue queue = queues[side];
+        if (queue.isEmpty() && lastExchangeSequence > queue.missingThrough)
+        {
+            if (UNKNOWN == queue.missingThrough)
+            {
+                queue.missingSinceNs = nowNs;
+            }
+            queue.missingThrough = lastExchangeSequence;
+        }
+        poll(nowNs);
+    }
+
+    /**
+     * End the waits that ran out.
+     *
+     * @param nowNs the time.
+     * @return work done.
+     */
+    int poll(final long nowNs)
+    {
+        int work = 0;
+        for (int side = 0; side < sideCount; side++)
+        {
+            final SideQueue queue = queues[side];
+            if (!queue.isEmpty())
+            {
+                if (nowNs - queue.heldSinceNs >= maxWaitNs)
+                {
+                    endWait(side);
+                    work++;
+                }
+            }
+            else if (UNKNOWN != queue.missingThrough)
+            {
+                if (queue.missingThrough <= chain)
+                {
+                    queue.missingThrough = UNKNOWN; // another side delivered it
+                }
+                else if (nowNs - queue.missingSinceNs >= maxWaitNs)
+                {
+                    final long from = chain;
+                    chain = queue.missingThrough;
+                    queue.missingThrough = UNKNOWN;
+                    output.onGap(from, chain);
+                    work++;
+                }
+            }
+        }
+        if (work > 0)
+        {
+            drain(nowNs);
+        }
+        return work;
+    }
+
+    private void join(final int side, final DirectBuffer buffer, final int offset)
+    {
+        joined = true;
+        final long previous = previousOf(buffer, offset);
+        final boolean sessionStart = 0 == previous;
+        chain = UNKNOWN != previous ? previous : firstChainStartOf(buffer, offset) - 1;
+        output.onJoin(side, chain, sessionStart);
+    }
+
+    /**
+     * The head of a side's queue waited long enough: what blocks it is decided now. A span before an unlinked message
+     * is a gap; a gap notice no other side filled goes out.
+     */
+    private void endWait(final int side)
+    {
+        final SideQueue queue = queues[side];
+        if (queue.isEmpty())
+        {
+            return;
+        }
+        readHeadLink(queue);
+        final long blockedFrom = UNKNOWN == queue.resumeLink ?
+            messageStartOf(queue.buffer, queue.headOffset(), queue.resumeIndex) - 1 : queue.resumeLink;
+        if (blockedFrom > chain)
+        {
+            final long from = chain;
+            chain = blockedFrom;
+            output.onGap(from, chain);
+        }
+        queue.force = true; // its next message goes out even if it is a gap notice
+    }
+
+    /** Deliver what the queues' heads allow, again and again while the chain moves. */
+    private void drain(final long nowNs)
+    {
+        boolean progress = true;
+        while (progress)
+        {
+            progress = false;
+            for (int side = 0; side < sideCount; side++)
+            {
+                final SideQueue queue = queues[side];
+                while (!queue.isEmpty())
+                {
+                    readHeadLink(queue);
+                    final long chainBefore = chain;
+                    final int held = walk(
+                        side, queue.buffer, queue.headOffset(), queue.resumeIndex, queue.resumeLink, queue.force);
+                    if (held >= 0)
+                    {
+                        if (chain != chainBefore || held != queue.resumeIndex)
+                        {
+                            progress = true;
+                            queue.force = false;
+                        }
+                        queue.resumeIndex = held;
+                        queue.resumeLink = resumeLink;
+                        break;
+                    }
+                    queue.force = false;
+                    queue.removeHead(nowNs);
+                    progress = true;
+                }
+                if (UNKNOWN != queue.missingThrough && queue.missingThrough <= chain)
+                {
+                    queue.missingThrough = UNKNOWN;
+                }
+            }
+        }
+    }
+
+    private void readHeadLink(final SideQueue queue)
+    {
+        if (!queue.headWalked)
+        {
+            queue.resumeIndex = 0;
+            queue.resumeLink = previousOf(queue.buffer, queue.headOffset());
+            queue.headWalked = true;
+        }
+    }
+
+    /**
+     * Walk a packet's messages from {@code fromIndex}, the side's chain before them at {@code link}: deliver the new
+     * ones that link, drop duplicates and state messages, stop at the first that must wait.
+     *
+     * @param force deliver the first new message even if it is a gap notice (the wait for other sides is over).
+     * @return -1 when the packet is done, else the index of the message that waits ({@link #resumeLink} then holds
+     * the side's chain before it).
+     */
+    private int walk(
+        final int side, final DirectBuffer buffer, final int offset, final int fromIndex, final long link,
+        final boolean force)
+    {
+        final long packetWord = WireFormat.headerWord(buffer, offset);
+        packetHeader.wrap(buffer, offset + WireFormat.HEADER_LENGTH, WireFormat.blockLengthOf(packetWord),
+            WireFormat.versionOf(packetWord));
+        final int messageCount = packetHeader.messageCount();
+        int position = offset + WireFormat.HEADER_LENGTH + WireFormat.blockLengthOf(packetWord);
+        for (int i = 0; i < fromIndex; i++)
+        {
+            position += WireFormat.messageLength(WireFormat.blockLengthOf(WireFormat.headerWord(buffer, position)));
+        }
+
+        boolean forceNext = force;
+        long before = link;
+        int runStart = -1;
+        int duplicates = 0;
+        for (int i = fromIndex; i < messageCount; i++)
+        {
+            final long headerWord = WireFormat.headerWord(buffer, position);
+            final boolean gapNotice = GapNoticeDecoder.TEMPLATE_ID == WireFormat.templateIdOf(headerWord);
+            final int body = position + WireFormat.HEADER_LENGTH;
+            final long start = buffer.getLong(body + WireFormat.EXCHANGE_SEQUENCE_OFFSET, WireFormat.BYTE_ORDER);
+            final long end = gapNotice ?
+                buffer.getLong(body + GapNoticeDecoder.lastMissingSequenceEncodingOffset(), WireFormat.BYTE_ORDER) : start;
+
+            if (!gapNotice && 0 == start) // an exchange snapshot's message: state, no link of the chain
+            {
+                runStart = flush(side, buffer, offset, runStart, i);
+                duplicates++;
+            }
+            else if (end <= chain)
+            {
+                runStart = flush(side, buffer, offset, runStart, i);
+                duplicates++;
+                before = end;
+            }
+            else if ((UNKNOWN == before ? start - 1 : before) <= chain && (!gapNotice || 1 == sideCount || forceNext))
+            {
+                forceNext = false;
+                if (runStart < 0)
+                {
+                    runStart = i;
+                }
+                chain = end;
+                before = end;
+            }
+            else
+            {
+                flush(side, buffer, offset, runStart, i);
+                if (duplicates > 0)
+                {
+                    output.onDuplicates(side, duplicates);
+                }
+                resumeLink = before;
+                return i;
+            }
+            position += WireFormat.messageLength(WireFormat.blockLengthOf(headerWord));
+        }
+        flush(side, buffer, offset, runStart, messageCount);
+        if (duplicates > 0)
+        {
+            output.onDuplicates(side, duplicates);
+        }
+        return -1;
+    }
+
+    private int flush(final int side, final DirectBuffer buffer, final int offset, final int runStart, final int end)
+    {
+        if (runStart >= 0)
+        {
+            output.onMessages(side, buffer, offset, runStart, end, chain);
+        }
+        return -1;
+    }
+
+    private long previousOf(final DirectBuffer buffer, final int offset)
+    {
+        final long headerWord = WireFormat.headerWord(buffer, offset);
+        packetHeader.wrap(buffer, offset + WireFormat.HEADER_LENGTH, WireFormat.blockLengthOf(headerWord),
+            WireFormat.versionOf(headerWord));
+        return packetHeader.previousExchangeSequence();
+    }
+
+    /** The exchange sequence message {@code index} of the packet starts at (a gap notice: its first missing one). */
+    private long messageStartOf(final DirectBuffer buffer, final int offset, final int index)
+    {
+        final long packetWord = WireFormat.headerWord(buffer, offset);
+        int position = offset + WireFormat.HEADER_LENGTH + WireFormat.blockLengthOf(packetWord);
+        for (int i = 0; i < index; i++)
+        {
+            position += WireFormat.messageLength(WireFormat.blockLengthOf(WireFormat.headerWord(buffer, position)));
+        }
+        return buffer.getLong(position + WireFormat.HEADER_LENGTH + WireFormat.EXCHANGE_SEQUENCE_OFFSET,
+            WireFormat.BYTE_ORDER);
+    }
+
+    /** Where the packet's first message of the chain starts (messages of exchange sequence 0 are not of it). */
+    private long firstChainStartOf(final DirectBuffer buffer, final int offset)
+    {
+        final long packetWord = WireFormat.headerWord(buffer, offset);
+        packetHeader.wrap(buffer, offset + WireFormat.HEADER_LENGTH, WireFormat.blockLengthOf(packetWord),
+            WireFormat.versionOf(packetWord));
+        final int messageCount = packetHeader.messageCount();
+        int position = offset + WireFormat.HEADER_LENGTH + WireFormat.blockLengthOf(packetWord);
+        for (int i = 0; i < messageCount; i++)
+        {
+            final long start = buffer.getLong(position + WireFormat.HEADER_LENGTH + WireFormat.EXCHANGE_SEQUENCE_OFFSET,
+                WireFormat.BYTE_ORDER);
+            if (0 != start)
+            {
+                return start;
+            }
+            position += WireFormat.messageLength(WireFormat.blockLengthOf(WireFormat.headerWord(buffer, position)));
+        }
+        return 1; // only state messages: the chain starts before the session's first
+    }
+
+    /** A side's packets waiting for the chain, copied in arrival order: [int32 length][packet], ... */
+    private static final class SideQueue
+    {
+        final UnsafeBuffer buffer;
+        int head;
+        int tail;
+        int count;
+        int resumeIndex;
+        long resumeLink;
+        boolean headWalked;
+        boolean force;
+        long heldSinceNs;
+        long missingThrough = UNKNOWN;
+        long missingSinceNs;
+
+        SideQueue(final int capacity)
+        {
+            buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(Math.max(capacity, 64 * 1024), 64));
+        }
+
+        boolean isEmpty()
+        {
+            return 0 == count;
+        }
+
+        int headOffset()
+        {
+            return head + LENGTH_PREFIX;
+        }
+
+        boolean append(final DirectBuffer src, final int offset, final int length, final long nowNs)
+        {
+            final int needed = LENGTH_PREFIX + length;
+            if (tail + needed > buffer.capacity())
+            {
+                if (head > 0) // compact: move what waits to the front
+                {
+                    buffer.putBytes(0, buffer, head, tail - head);
+                    tail -= head;
+                    head = 0;
+                }
+                if (tail + needed > buffer.capacity())
+                {
+                    return false;
+                }
+            }
+            buffer.putInt(tail, length);
+            buffer.putBytes(tail + LENGTH_PREFIX, src, offset, length);
+            tail += needed;
+            if (0 == count++)
+            {
+                heldSinceNs = nowNs;
+                headWalked = false;
+                resumeIndex = 0;
+            }
+            return true;
+        }
+
+        void removeHead(final long nowNs)
+        {
+            head += LENGTH_PREFIX + buffer.getInt(head);
+            if (0 == --count)
+            {
+                head = 0;
+                tail = 0;
+            }
+            else
+            {
+                heldSinceNs = nowNs; // the next packet waits from now
+            }
+            headWalked = false;
+            resumeIndex = 0;
+        }
+    }
+}
