@@ -344,15 +344,8 @@ final class ChainArbiter
         final int side, final DirectBuffer buffer, final int offset, final int fromIndex, final long link,
         final boolean force)
     {
-        final long packetWord = WireFormat.headerWord(buffer, offset);
-        packetHeader.wrap(buffer, offset + WireFormat.HEADER_LENGTH, WireFormat.blockLengthOf(packetWord),
-            WireFormat.versionOf(packetWord));
-        final int messageCount = packetHeader.messageCount();
-        int position = offset + WireFormat.HEADER_LENGTH + WireFormat.blockLengthOf(packetWord);
-        for (int i = 0; i < fromIndex; i++)
-        {
-            position += WireFormat.messageLength(WireFormat.blockLengthOf(WireFormat.headerWord(buffer, position)));
-        }
+        final int messageCount = messageCountOf(buffer, offset);
+        int position = messagePosition(buffer, offset, fromIndex);
 
         boolean forceNext = force;
         long before = link;
@@ -428,24 +421,34 @@ final class ChainArbiter
     /** The exchange sequence message {@code index} of the packet starts at (a gap notice: its first missing one). */
     private long messageStartOf(final DirectBuffer buffer, final int offset, final int index)
     {
+        return buffer.getLong(messagePosition(buffer, offset, index) + WireFormat.HEADER_LENGTH +
+            WireFormat.EXCHANGE_SEQUENCE_OFFSET, WireFormat.BYTE_ORDER);
+    }
+
+    private int messageCountOf(final DirectBuffer buffer, final int offset)
+    {
         final long packetWord = WireFormat.headerWord(buffer, offset);
-        int position = offset + WireFormat.HEADER_LENGTH + WireFormat.blockLengthOf(packetWord);
+        packetHeader.wrap(buffer, offset + WireFormat.HEADER_LENGTH, WireFormat.blockLengthOf(packetWord),
+            WireFormat.versionOf(packetWord));
+        return packetHeader.messageCount();
+    }
+
+    /** Where message {@code index} of the packet at {@code offset} starts (its SBE header). */
+    private static int messagePosition(final DirectBuffer buffer, final int offset, final int index)
+    {
+        int position = offset + WireFormat.HEADER_LENGTH + WireFormat.blockLengthOf(WireFormat.headerWord(buffer, offset));
         for (int i = 0; i < index; i++)
         {
             position += WireFormat.messageLength(WireFormat.blockLengthOf(WireFormat.headerWord(buffer, position)));
         }
-        return buffer.getLong(position + WireFormat.HEADER_LENGTH + WireFormat.EXCHANGE_SEQUENCE_OFFSET,
-            WireFormat.BYTE_ORDER);
+        return position;
     }
 
     /** Where the packet's first message of the chain starts (messages of exchange sequence 0 are not of it). */
     private long firstChainStartOf(final DirectBuffer buffer, final int offset)
     {
-        final long packetWord = WireFormat.headerWord(buffer, offset);
-        packetHeader.wrap(buffer, offset + WireFormat.HEADER_LENGTH, WireFormat.blockLengthOf(packetWord),
-            WireFormat.versionOf(packetWord));
-        final int messageCount = packetHeader.messageCount();
-        int position = offset + WireFormat.HEADER_LENGTH + WireFormat.blockLengthOf(packetWord);
+        final int messageCount = messageCountOf(buffer, offset);
+        int position = messagePosition(buffer, offset, 0);
         for (int i = 0; i < messageCount; i++)
         {
             final long start = buffer.getLong(position + WireFormat.HEADER_LENGTH + WireFormat.EXCHANGE_SEQUENCE_OFFSET,
