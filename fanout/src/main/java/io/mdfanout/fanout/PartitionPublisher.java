@@ -4,7 +4,6 @@ import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import io.mdfanout.fanout.snapshot.SnapshotPublisher;
 import io.mdfanout.fanout.state.PartitionState;
-import io.mdfanout.sbe.GapNoticeEncoder;
 import io.mdfanout.sbe.HeartbeatEncoder;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
@@ -83,8 +82,6 @@ public final class PartitionPublisher implements Agent
     static final int MAX_MESSAGES_PER_PACKET = 0xFFFF;
     /** A chain position nobody knows: the null value of previousExchangeSequence (2^64-1, -1 as a long). */
     public static final long UNKNOWN_CHAIN = PacketHeaderEncoder.previousExchangeSequenceNullValue();
-    private static final int GAP_LAST_MISSING_OFFSET =
-        MessageHeaderEncoder.ENCODED_LENGTH + GapNoticeEncoder.lastMissingSequenceEncodingOffset();
     private static final int EXCHANGE_SEQUENCE_OFFSET = MessageHeaderEncoder.ENCODED_LENGTH + WireFormat.EXCHANGE_SEQUENCE_OFFSET;
     private static final byte[] UNKNOWN_SESSION = "          ".getBytes(StandardCharsets.US_ASCII);
 
@@ -553,15 +550,13 @@ public final class PartitionPublisher implements Agent
     /** Move the chain past one packed message (see the class comment). */
     private void advanceChain(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
-        final boolean gapNotice = GapNoticeEncoder.TEMPLATE_ID == msgTypeId;
-        final int offset = gapNotice ? GAP_LAST_MISSING_OFFSET : EXCHANGE_SEQUENCE_OFFSET;
+        final int offset = MessageHeaderEncoder.ENCODED_LENGTH + WireFormat.chainPositionOffset(msgTypeId);
         if (length < offset + Long.BYTES)
         {
             return;
         }
         final long position = buffer.getLong(index + offset, WireFormat.BYTE_ORDER);
-        final long firstSequence = gapNotice ? buffer.getLong(index + EXCHANGE_SEQUENCE_OFFSET, WireFormat.BYTE_ORDER) :
-            position;
+        final long firstSequence = buffer.getLong(index + EXCHANGE_SEQUENCE_OFFSET, WireFormat.BYTE_ORDER);
         if (UNKNOWN_CHAIN == chainPosition && 1 == firstSequence && UNKNOWN_CHAIN == packetPreviousExchangeSequence)
         {
             packetPreviousExchangeSequence = 0; // the session's first message: nothing came before it

@@ -173,6 +173,20 @@ public final class WireFormat
     }
 
     /**
+     * Where a normalized message's place in its partition's chain of exchange sequences is (schema version 4,
+     * docs/WIRE.md): a gap notice's lastMissingSequence, any other message's exchangeSequence. A place of 0 is none:
+     * an exchange snapshot's message, which leaves the chain where it is.
+     *
+     * @param templateId the message's template.
+     * @return the offset of the field within the message's block.
+     */
+    public static int chainPositionOffset(final int templateId)
+    {
+        return GapNoticeDecoder.TEMPLATE_ID == templateId ?
+            GapNoticeDecoder.lastMissingSequenceEncodingOffset() : EXCHANGE_SEQUENCE_OFFSET;
+    }
+
+    /**
      * The schema's block length of a template of the normalized feed, as {@link #knownBlockLength(int)},
      * or 0 when it is not one ({@link #isNormalizedMessage(int)} false): both checks in one table load.
      */

@@ -586,15 +586,13 @@ public final class PartitionState implements AutoCloseable
         // The partition's chain (lastExchangeSequence): every message of the partition up to it is in the state or
         // declared lost. A gap notice moves it to its last missing sequence; a message of exchange sequence 0 (the
         // exchange's snapshot, loaded by the feed handler) has no place in it and leaves it.
-        final boolean gapNotice = GapNoticeDecoder.TEMPLATE_ID == templateId;
-        final int chainOffset = gapNotice ?
-            GapNoticeDecoder.lastMissingSequenceEncodingOffset() : WireFormat.EXCHANGE_SEQUENCE_OFFSET;
+        final int chainOffset = WireFormat.chainPositionOffset(templateId);
         final long chainPosition = blockLength >= chainOffset + Long.BYTES ? fields.i64(chainOffset) : 0;
         if (chainPosition > memory.getLong(LAST_EXCHANGE_SEQUENCE_OFFSET))
         {
             undo.storeLastApplied(LAST_EXCHANGE_SEQUENCE_OFFSET, chainPosition);
         }
-        if (!gapNotice && blockLength >= WireFormat.COMMON_PREFIX_LENGTH)
+        if (GapNoticeDecoder.TEMPLATE_ID != templateId && blockLength >= WireFormat.COMMON_PREFIX_LENGTH)
         {
             undo.storeLastApplied(LAST_EXCHANGE_TIMESTAMP_OFFSET, fields.i64(WireFormat.EXCHANGE_TIMESTAMP_OFFSET));
         }

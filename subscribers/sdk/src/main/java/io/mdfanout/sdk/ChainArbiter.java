@@ -357,8 +357,8 @@ final class ChainArbiter
             final boolean gapNotice = GapNoticeDecoder.TEMPLATE_ID == WireFormat.templateIdOf(headerWord);
             final int body = position + WireFormat.HEADER_LENGTH;
             final long start = buffer.getLong(body + WireFormat.EXCHANGE_SEQUENCE_OFFSET, WireFormat.BYTE_ORDER);
-            final long end = gapNotice ?
-                buffer.getLong(body + GapNoticeDecoder.lastMissingSequenceEncodingOffset(), WireFormat.BYTE_ORDER) : start;
+            final long end = buffer.getLong(
+                body + WireFormat.chainPositionOffset(WireFormat.templateIdOf(headerWord)), WireFormat.BYTE_ORDER);
 
             if (!gapNotice && 0 == start) // an exchange snapshot's message: state, no link of the chain
             {
