@@ -23,7 +23,9 @@ enum CounterKey
     /** The subscriber's name, an ASCII string at offset 0. */
     SUBSCRIBER("subscriber"),
     /** The subscriber's name, an ASCII string at offset 0, then the reason, an ASCII string, in snake case. */
-    SUBSCRIBER_REASON("subscriber", "reason");
+    SUBSCRIBER_REASON("subscriber", "reason"),
+    /** The subscriber's name, an ASCII string at offset 0, then the side of a pair ("A" or "B"), an ASCII string. */
+    SUBSCRIBER_SIDE("subscriber", "side");
 
     private static final String[] LINE_NAMES = { "A", "B", "R" };
 
@@ -67,6 +69,11 @@ enum CounterKey
                 final String subscriber = key.getStringAscii(0);
                 final String reason = key.getStringAscii(Integer.BYTES + subscriber.length());
                 return new String[]{ subscriber, snakeCase(reason) };
+            }
+            case SUBSCRIBER_SIDE:
+            {
+                final String subscriber = key.getStringAscii(0);
+                return new String[]{ subscriber, key.getStringAscii(Integer.BYTES + subscriber.length()).trim() };
             }
             default:
                 return new String[0];

@@ -117,6 +117,11 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_MISSING_MESSAGES_TYPE
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_OLD_SESSION_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_NEW_DAYS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_BEHIND_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_DUPLICATES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_REFUSED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_SILENT_PARTITIONS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERIES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERY_ATTEMPTS_ABANDONED_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_EXCHANGE_GAP_PARTITIONS_TYPE_ID;
@@ -378,6 +383,18 @@ public final class CounterMappings
             "Recoveries from a snapshot completed.");
         subscriber(rules, SUBSCRIBER_NEW_DAYS_TYPE_ID, "mdfanout_subscriber_new_days_total",
             "Partition streams that started again at their first message after the exchange ended the day.");
+        add(rules, SUBSCRIBER_SIDE_MESSAGES_TYPE_ID, "mdfanout_subscriber_side_messages_total", COUNTER,
+            CounterKey.SUBSCRIBER_SIDE, "A pair's side: messages it delivered first (the side that won).");
+        add(rules, SUBSCRIBER_SIDE_DUPLICATES_TYPE_ID, "mdfanout_subscriber_side_duplicates_total", COUNTER,
+            CounterKey.SUBSCRIBER_SIDE, "A pair's side: messages the other side had delivered already, dropped.");
+        add(rules, SUBSCRIBER_SIDE_REFUSED_TYPE_ID, "mdfanout_subscriber_side_refused_packets_total", COUNTER,
+            CounterKey.SUBSCRIBER_SIDE, "A pair's side: packets refused because the side disagrees with the other " +
+            "(schema version, partitioning, exchange session); the reason goes to the error handler.");
+        add(rules, SUBSCRIBER_SIDE_SILENT_PARTITIONS_TYPE_ID, "mdfanout_subscriber_side_silent_partitions", GAUGE,
+            CounterKey.SUBSCRIBER_SIDE, "A pair's side: partitions on which the side is silent now.");
+        add(rules, SUBSCRIBER_SIDE_BEHIND_TYPE_ID, "mdfanout_subscriber_side_behind_exchange_sequences", GAUGE,
+            CounterKey.SUBSCRIBER_SIDE, "A pair's side: exchange sequences it is behind what was delivered, the most " +
+            "over its partitions (the lag between sides).");
         subscriber(rules, SUBSCRIBER_RECOVERY_ATTEMPTS_ABANDONED_TYPE_ID,
             "mdfanout_subscriber_recovery_attempts_abandoned_total", "Recovery attempts abandoned.");
         subscriber(rules, SUBSCRIBER_SNAPSHOTS_APPLIED_TYPE_ID, "mdfanout_subscriber_snapshots_applied_total",

@@ -382,6 +382,16 @@ public final class MdfanoutCounters
     public static final int SUBSCRIBER_EXCHANGE_GAP_PARTITIONS_TYPE_ID = 7001_128;
     /** Streams that started again at their first message after the exchange ended the day (a new trading day). */
     public static final int SUBSCRIBER_NEW_DAYS_TYPE_ID = 7001_129;
+    /** A pair's side (key: the subscriber's name, then the side, "A" or "B"): messages it delivered first. */
+    public static final int SUBSCRIBER_SIDE_MESSAGES_TYPE_ID = 7001_130;
+    /** A pair's side: messages it sent that the other side had delivered already (dropped). */
+    public static final int SUBSCRIBER_SIDE_DUPLICATES_TYPE_ID = 7001_131;
+    /** A pair's side: packets refused because the side disagrees (schema, partitioning, exchange session). */
+    public static final int SUBSCRIBER_SIDE_REFUSED_TYPE_ID = 7001_132;
+    /** Gauge, a pair's side: partitions on which the side is silent now. */
+    public static final int SUBSCRIBER_SIDE_SILENT_PARTITIONS_TYPE_ID = 7001_133;
+    /** Gauge, a pair's side: exchange sequences it is behind what was delivered, the most over its partitions. */
+    public static final int SUBSCRIBER_SIDE_BEHIND_TYPE_ID = 7001_134;
 
     // SDK order books (key: the subscriber's name).
 

@@ -159,6 +159,42 @@ final class ExpectedStreams
         return verifyRecordingFrom(file, who, first);
     }
 
+    /**
+     * A subscriber of a pair: every expected message exactly once, in order per partition, byte for byte, nothing
+     * else; each recorded with its chain position (its exchange sequence; a gap notice's last missing one), the
+     * identity the pair's sides share, instead of one side's stream sequence.
+     *
+     * @return the messages checked.
+     */
+    long verifyPairRecording(final Path file, final String who) throws IOException
+    {
+        final long[] next = new long[partitions];
+        Arrays.fill(next, 1);
+        long checked = 0;
+        try (RecordFile records = new RecordFile(file))
+        {
+            while (records.next())
+            {
+                final int p = records.partition();
+                final long index = next[p]++;
+                assertOracleMessage(records, p, index, who);
+                final long chainPosition = GapNoticeEncoder.TEMPLATE_ID == templateIdOf(records.message()) ?
+                    lastMissingOf(records.message()) : exchangeSequenceOf(records.message());
+                if (records.streamSequence() != chainPosition)
+                {
+                    fail(who + ": partition " + p + " message " + index + " recorded at " + records.streamSequence() +
+                        ", its chain position is " + chainPosition);
+                }
+                checked++;
+            }
+        }
+        for (int p = 0; p < partitions; p++)
+        {
+            assertEquals(counts[p], next[p] - 1, who + ": messages delivered on partition " + p);
+        }
+        return checked;
+    }
+
     /** @return the messages of each partition's stream. */
     long[] counts()
     {

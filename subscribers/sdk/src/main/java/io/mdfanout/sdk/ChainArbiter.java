@@ -52,11 +52,13 @@ final class ChainArbiter
          * @param side       the side they came from.
          * @param buffer     the packet (valid during the call only).
          * @param offset     of the packet's SBE header.
+         * @param length     of the whole packet.
          * @param fromIndex  first message to deliver (0-based within the packet).
          * @param toIndex    one past the last.
          * @param chainAfter the chain position after the last of them.
          */
-        void onMessages(int side, DirectBuffer buffer, int offset, int fromIndex, int toIndex, long chainAfter);
+        void onMessages(
+            int side, DirectBuffer buffer, int offset, int length, int fromIndex, int toIndex, long chainAfter);
 
         /**
          * No side had the chain's span after {@code afterChain} up to {@code throughChain} within the wait.
@@ -82,6 +84,8 @@ final class ChainArbiter
     private final Output output;
     private final PacketHeaderDecoder packetHeader = new PacketHeaderDecoder();
     private final SideQueue[] queues;
+    /** Per side, the furthest chain position its packets or heartbeats reached. */
+    private final long[] sideChain;
     private long chain = UNKNOWN;
     private boolean joined;
     /** Set by {@link #walk} when it stops: the side's chain before the message that waits. */
@@ -109,10 +113,35 @@ final class ChainArbiter
         this.maxWaitNs = 1 == sideCount ? 0 : maxWaitNs;
         this.output = output;
         queues = new SideQueue[sideCount];
+        sideChain = new long[sideCount];
         for (int side = 0; side < sideCount; side++)
         {
             queues[side] = new SideQueue(holdCapacityBytes);
+            sideChain[side] = UNKNOWN;
         }
+    }
+
+    /**
+     * Forget everything: the exchange started a new session (its chain starts again from 0), and the next packet joins.
+     */
+    void reset()
+    {
+        joined = false;
+        chain = UNKNOWN;
+        for (int side = 0; side < sideCount; side++)
+        {
+            queues[side].clear();
+            sideChain[side] = UNKNOWN;
+        }
+    }
+
+    /**
+     * @param side 0-based.
+     * @return the furthest chain position the side's packets or heartbeats reached; {@link #UNKNOWN} before any.
+     */
+    long sideChain(final int side)
+    {
+        return sideChain[side];
     }
 
     /** @return the chain position delivered so far; {@link #UNKNOWN} before the partition joined. */
@@ -165,7 +194,7 @@ final class ChainArbiter
         {
             join(side, buffer, offset);
         }
-        final int held = walk(side, buffer, offset, 0, previousOf(buffer, offset), false);
+        final int held = walk(side, buffer, offset, length, 0, previousOf(buffer, offset), false);
         if (held >= 0)
         {
             queue.append(buffer, offset, length, nowNs);
@@ -192,7 +221,12 @@ final class ChainArbiter
      */
     void onHeartbeat(final int side, final long lastExchangeSequence, final long nowNs)
     {
-        if (!joined || UNKNOWN == lastExchangeSequence || lastExchangeSequence <= chain)
+        if (UNKNOWN == lastExchangeSequence)
+        {
+            return;
+        }
+        sideChain[side] = Math.max(sideChain[side], lastExchangeSequence);
+        if (!joined || lastExchangeSequence <= chain)
         {
             return;
         }
@@ -297,8 +331,8 @@ final class ChainArbiter
                 {
                     readHeadLink(queue);
                     final long chainBefore = chain;
-                    final int held = walk(
-                        side, queue.buffer, queue.headOffset(), queue.resumeIndex, queue.resumeLink, queue.force);
+                    final int held = walk(side, queue.buffer, queue.headOffset(), queue.headLength(),
+                        queue.resumeIndex, queue.resumeLink, queue.force);
                     if (held >= 0)
                     {
                         if (chain != chainBefore || held != queue.resumeIndex)
@@ -341,8 +375,8 @@ final class ChainArbiter
      * the side's chain before it).
      */
     private int walk(
-        final int side, final DirectBuffer buffer, final int offset, final int fromIndex, final long link,
-        final boolean force)
+        final int side, final DirectBuffer buffer, final int offset, final int length, final int fromIndex,
+        final long link, final boolean force)
     {
         final int messageCount = messageCountOf(buffer, offset);
         int position = messagePosition(buffer, offset, fromIndex);
@@ -362,12 +396,12 @@ final class ChainArbiter
 
             if (!gapNotice && 0 == start) // an exchange snapshot's message: state, no link of the chain
             {
-                runStart = flush(side, buffer, offset, runStart, i);
+                runStart = flush(side, buffer, offset, length, runStart, i);
                 duplicates++;
             }
             else if (end <= chain)
             {
-                runStart = flush(side, buffer, offset, runStart, i);
+                runStart = flush(side, buffer, offset, length, runStart, i);
                 duplicates++;
                 before = end;
             }
@@ -383,29 +417,32 @@ final class ChainArbiter
             }
             else
             {
-                flush(side, buffer, offset, runStart, i);
+                flush(side, buffer, offset, length, runStart, i);
                 if (duplicates > 0)
                 {
                     output.onDuplicates(side, duplicates);
                 }
                 resumeLink = before;
+                sideChain[side] = Math.max(sideChain[side], before);
                 return i;
             }
             position += WireFormat.messageLength(WireFormat.blockLengthOf(headerWord));
         }
-        flush(side, buffer, offset, runStart, messageCount);
+        flush(side, buffer, offset, length, runStart, messageCount);
         if (duplicates > 0)
         {
             output.onDuplicates(side, duplicates);
         }
+        sideChain[side] = Math.max(sideChain[side], before);
         return -1;
     }
 
-    private int flush(final int side, final DirectBuffer buffer, final int offset, final int runStart, final int end)
+    private int flush(
+        final int side, final DirectBuffer buffer, final int offset, final int length, final int runStart, final int end)
     {
         if (runStart >= 0)
         {
-            output.onMessages(side, buffer, offset, runStart, end, chain);
+            output.onMessages(side, buffer, offset, length, runStart, end, chain);
         }
         return -1;
     }
@@ -487,9 +524,25 @@ final class ChainArbiter
             return 0 == count;
         }
 
+        void clear()
+        {
+            head = 0;
+            tail = 0;
+            count = 0;
+            resumeIndex = 0;
+            headWalked = false;
+            force = false;
+            missingThrough = UNKNOWN;
+        }
+
         int headOffset()
         {
             return head + LENGTH_PREFIX;
+        }
+
+        int headLength()
+        {
+            return buffer.getInt(head);
         }
 
         boolean append(final DirectBuffer src, final int offset, final int length, final long nowNs)

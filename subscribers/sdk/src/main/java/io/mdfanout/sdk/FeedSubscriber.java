@@ -36,11 +36,20 @@ public final class FeedSubscriber implements AutoCloseable
 {
     /** Fragments one {@link #poll(int)} takes per partition stream when the caller has no better idea. */
     public static final int DEFAULT_FRAGMENT_LIMIT = 64;
+    /** The most sides a feed has: a pair, A and B ({@link Context#pairChannel}). */
+    public static final int MAX_SIDES = 2;
 
     private final int[] partitions;
     private final Aeron aeron;
-    private final String channel;
-    private final int streamIdBase;
+    /** 1, or 2 for a pair; the incremental subscriptions are indexed slot * sideCount + side. */
+    private final int sideCount;
+    private final String[] channels;
+    private final int[] streamIdBases;
+    private final PartitionStream[] streams;
+    /** Null for a pair. */
+    private final StreamSequencer sequencer;
+    /** Null for a single fanout. */
+    private final PairSequencer pairSequencer;
     private final NanoClock nanoClock;
     private final long silentTimeoutNs;
     private final boolean resubscribeOnSilence;
@@ -49,7 +58,6 @@ public final class FeedSubscriber implements AutoCloseable
     private final FragmentHandler[] fragmentHandlers;
     private final UnavailableImageHandler[] unavailableImageHandlers;
     private final PartitionRecovery[] recoveries;
-    private final StreamSequencer sequencer;
     private final SubscriberCounters counters;
     private final boolean ownsCounters;
     private final ArchiveReplayClient archiveClient;
@@ -71,8 +79,12 @@ public final class FeedSubscriber implements AutoCloseable
         final int[] partitions = ctx.partitions();
         this.partitions = partitions.clone();
         this.aeron = ctx.aeron();
-        this.channel = ctx.channel();
-        this.streamIdBase = ctx.streamIdBase();
+        this.sideCount = null == ctx.pairChannel() ? 1 : 2;
+        this.channels = 1 == sideCount ? new String[] {ctx.channel()} : new String[] {ctx.channel(), ctx.pairChannel()};
+        this.streamIdBases = 1 == sideCount ?
+            new int[] {ctx.streamIdBase()} : new int[] {ctx.streamIdBase(), ctx.pairStreamIdBase()};
+        final String channel = ctx.channel();
+        final int streamIdBase = ctx.streamIdBase();
         this.nanoClock = ctx.nanoClock();
         this.silentTimeoutNs = ctx.silentTimeoutNs();
         this.resubscribeOnSilence = ctx.resubscribeOnSilence();
@@ -82,6 +94,7 @@ public final class FeedSubscriber implements AutoCloseable
 
         final PacketValidator validator = new PacketValidator();
         final PartitionStream[] streams = new PartitionStream[partitions.length];
+        this.streams = streams;
         final MessageDispatcher dispatcher =
             new MessageDispatcher(ctx.listener(), counters, ctx.errorHandler(), streams);
         // Replay only there is no live stream, so no snapshot to recover from: a hole is reported as a gap.
@@ -92,14 +105,26 @@ public final class FeedSubscriber implements AutoCloseable
             streams[slot] = new PartitionStream(partitions[slot]);
             if (null != recoveries)
             {
-                recoveries[slot] = new PartitionRecovery(
-                    streams[slot], validator, dispatcher, counters, aeron, ctx.snapshotChannel(),
-                    Partitioning.snapshotStreamId(ctx.snapshotStreamIdBase(), partitions[slot]),
-                    ctx.recoveryBufferBytes());
+                recoveries[slot] = 1 == sideCount ?
+                    new PartitionRecovery(
+                        streams[slot], validator, dispatcher, counters, aeron, ctx.snapshotChannel(),
+                        Partitioning.snapshotStreamId(ctx.snapshotStreamIdBase(), partitions[slot]),
+                        ctx.recoveryBufferBytes()) :
+                    new PartitionRecovery(
+                        streams[slot], validator, dispatcher, counters, aeron,
+                        new String[] {ctx.snapshotChannel(), ctx.pairSnapshotChannel()},
+                        new int[] {Partitioning.snapshotStreamId(ctx.snapshotStreamIdBase(), partitions[slot]),
+                            Partitioning.snapshotStreamId(ctx.pairSnapshotStreamIdBase(), partitions[slot])},
+                        ctx.recoveryBufferBytes(), true);
                 streams[slot].recovery = recoveries[slot];
             }
         }
-        this.sequencer = new StreamSequencer(streams, validator, dispatcher, counters, ctx.deliveryLatencyRecorder());
+        this.sequencer = 1 == sideCount ?
+            new StreamSequencer(streams, validator, dispatcher, counters, ctx.deliveryLatencyRecorder()) : null;
+        this.pairSequencer = 1 == sideCount ? null : new PairSequencer(
+            streams, sideCount, ctx.announcedPartitionCount(), ctx.arbitrationWaitNs(),
+            Context.ARBITRATION_HOLD_BYTES, validator, dispatcher, counters, ctx.errorHandler(),
+            ctx.deliveryLatencyRecorder());
         this.archiveClient = null == ctx.replayFrom() ? null : new ArchiveReplayClient(aeron,
             ctx.archiveControlChannel(), ctx.archiveControlStreamId(), ctx.archiveResponseChannel(), ctx.replaySession());
         this.replays = null == archiveClient ? null : new PartitionReplay[partitions.length];
@@ -112,12 +137,43 @@ public final class FeedSubscriber implements AutoCloseable
             }
         }
 
-        this.subscriptions = new Subscription[partitions.length];
-        this.pendingRegistrationIds = new long[partitions.length];
+        final int subscriptionCount = partitions.length * sideCount;
+        this.subscriptions = new Subscription[subscriptionCount];
+        this.pendingRegistrationIds = new long[subscriptionCount];
         Arrays.fill(pendingRegistrationIds, Aeron.NULL_VALUE);
-        this.fragmentHandlers = new FragmentHandler[partitions.length];
-        this.unavailableImageHandlers = new UnavailableImageHandler[partitions.length];
+        this.fragmentHandlers = new FragmentHandler[subscriptionCount];
+        this.unavailableImageHandlers = new UnavailableImageHandler[subscriptionCount];
         final long now = nanoClock.nanoTime();
+        if (null != pairSequencer)
+        {
+            pairSequencer.now(now);
+            try
+            {
+                for (int slot = 0; slot < partitions.length; slot++)
+                {
+                    streams[slot].lastActivityNs = now;
+                    for (int side = 0; side < sideCount; side++)
+                    {
+                        final int boundSlot = slot;
+                        final int boundSide = side;
+                        final int index = slot * sideCount + side;
+                        fragmentHandlers[index] = new FragmentAssembler((buffer, offset, length, header) ->
+                            pairSequencer.onMessage(boundSlot, boundSide, buffer, offset, length));
+                        // One side's image going away is that side's business: the other serves the partition.
+                        unavailableImageHandlers[index] = (image) -> {};
+                        subscriptions[index] = aeron.addSubscription(channels[side],
+                            Partitioning.streamId(streamIdBases[side], partitions[slot]), null,
+                            unavailableImageHandlers[index]);
+                    }
+                }
+            }
+            catch (final RuntimeException ex)
+            {
+                CloseHelper.quietCloseAll(subscriptions);
+                throw ex;
+            }
+            return;
+        }
         sequencer.now(now);
         try
         {
@@ -182,6 +238,10 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public int poll(final int fragmentLimit)
     {
+        if (null != pairSequencer)
+        {
+            return pollPair(fragmentLimit);
+        }
         int workCount = 0;
         final long now = nanoClock.nanoTime();
         final StreamSequencer sequencer = this.sequencer;
@@ -228,6 +288,48 @@ public final class FeedSubscriber implements AutoCloseable
         return workCount;
     }
 
+    private int pollPair(final int fragmentLimit)
+    {
+        int workCount = 0;
+        final long now = nanoClock.nanoTime();
+        final PairSequencer pairSequencer = this.pairSequencer;
+        pairSequencer.now(now);
+        for (int slot = 0; slot < partitions.length; slot++)
+        {
+            for (int side = 0; side < sideCount; side++)
+            {
+                final int index = slot * sideCount + side;
+                final Subscription subscription = subscriptions[index];
+                if (null != subscription)
+                {
+                    workCount += subscription.poll(fragmentHandlers[index], fragmentLimit);
+                }
+                else
+                {
+                    workCount += pickUpSubscription(index);
+                }
+            }
+            final int wentSilent = pairSequencer.doWork(slot, silentTimeoutNs);
+            if (0 != wentSilent && resubscribeOnSilence)
+            {
+                for (int side = 0; side < sideCount; side++)
+                {
+                    if (0 != (wentSilent & (1 << side)))
+                    {
+                        resubscribe(slot * sideCount + side);
+                    }
+                }
+            }
+            if (null != recoveries)
+            {
+                workCount += recoveries[slot].doWork(now, fragmentLimit);
+            }
+        }
+        pairSequencer.publishSideGauges();
+        publishStaleGauges();
+        return workCount;
+    }
+
     /** The gauges of partitions stale and recovering now, as {@link #isStale} and {@link #isRecovering} say. */
     private void publishStaleGauges()
     {
@@ -236,7 +338,7 @@ public final class FeedSubscriber implements AutoCloseable
         int exchangeGap = 0;
         for (int slot = 0; slot < partitions.length; slot++)
         {
-            final PartitionStream stream = sequencer.stream(slot);
+            final PartitionStream stream = streams[slot];
             if (stream.exchangeGap)
             {
                 exchangeGap++;
@@ -264,7 +366,7 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public boolean isStale(final int partition)
     {
-        final PartitionStream stream = sequencer.stream(slotOf(partition));
+        final PartitionStream stream = streams[slotOf(partition)];
         return stream.isRecovering() || stream.sourceDown || stream.exchangeGap;
     }
 
@@ -278,7 +380,7 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public boolean hasExchangeGap(final int partition)
     {
-        return sequencer.stream(slotOf(partition)).exchangeGap;
+        return streams[slotOf(partition)].exchangeGap;
     }
 
     /**
@@ -291,7 +393,7 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public boolean isRecovering(final int partition)
     {
-        return sequencer.stream(slotOf(partition)).isRecovering();
+        return streams[slotOf(partition)].isRecovering();
     }
 
     /**
@@ -372,7 +474,7 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public SourceStatus sourceStatus(final int partition)
     {
-        return sequencer.stream(slotOf(partition)).sourceStatus;
+        return streams[slotOf(partition)].sourceStatus;
     }
 
     /**
@@ -385,7 +487,7 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public MarketSession marketSession(final int partition)
     {
-        return sequencer.stream(slotOf(partition)).marketSession;
+        return streams[slotOf(partition)].marketSession;
     }
 
     /**
@@ -396,12 +498,12 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public boolean isSilent(final int partition)
     {
-        return sequencer.stream(slotOf(partition)).silent;
+        return streams[slotOf(partition)].silent;
     }
 
     private void checkSilence(final int slot, final long now)
     {
-        final PartitionStream stream = sequencer.stream(slot);
+        final PartitionStream stream = streams[slot];
         if (!stream.joined || stream.silent || now - stream.lastActivityNs < silentTimeoutNs)
         {
             return;
@@ -410,38 +512,49 @@ public final class FeedSubscriber implements AutoCloseable
         counters.onSilent();
         sequencer.onSilent(slot, now - stream.lastActivityNs);
         sequencer.markStale(slot, StaleReason.SILENT);
-        if (resubscribeOnSilence && null != subscriptions[slot])
+        if (resubscribeOnSilence)
         {
-            // Drop a possibly stuck image and re-join the stream at its live position.
-            final Subscription old = subscriptions[slot];
-            subscriptions[slot] = null;
-            aeron.asyncRemoveSubscription(old.registrationId());
-            pendingRegistrationIds[slot] = Aeron.NULL_VALUE;
-            pickUpSubscription(slot);
+            resubscribe(slot);
         }
     }
 
-    private int pickUpSubscription(final int slot)
+    /** Drop a possibly stuck image and re-join the stream at its live position. */
+    private void resubscribe(final int index)
     {
-        if (Aeron.NULL_VALUE == pendingRegistrationIds[slot])
+        final Subscription old = subscriptions[index];
+        if (null != old)
         {
-            pendingRegistrationIds[slot] = aeron.asyncAddSubscription(
-                channel, Partitioning.streamId(streamIdBase, partitions[slot]), null, unavailableImageHandlers[slot]);
+            subscriptions[index] = null;
+            aeron.asyncRemoveSubscription(old.registrationId());
+            pendingRegistrationIds[index] = Aeron.NULL_VALUE;
+            pickUpSubscription(index);
+        }
+    }
+
+    /** Add (again) the incremental subscription at {@code index} (slot * sideCount + side) without blocking. */
+    private int pickUpSubscription(final int index)
+    {
+        if (Aeron.NULL_VALUE == pendingRegistrationIds[index])
+        {
+            final int side = index % sideCount;
+            pendingRegistrationIds[index] = aeron.asyncAddSubscription(channels[side],
+                Partitioning.streamId(streamIdBases[side], partitions[index / sideCount]), null,
+                unavailableImageHandlers[index]);
             return 1;
         }
         try
         {
-            final Subscription subscription = aeron.getSubscription(pendingRegistrationIds[slot]);
+            final Subscription subscription = aeron.getSubscription(pendingRegistrationIds[index]);
             if (null != subscription)
             {
-                subscriptions[slot] = subscription;
-                pendingRegistrationIds[slot] = Aeron.NULL_VALUE;
+                subscriptions[index] = subscription;
+                pendingRegistrationIds[index] = Aeron.NULL_VALUE;
                 return 1;
             }
         }
         catch (final RuntimeException ex)
         {
-            pendingRegistrationIds[slot] = Aeron.NULL_VALUE;
+            pendingRegistrationIds[index] = Aeron.NULL_VALUE;
             counters.onSubscriptionError();
         }
         return 0;
@@ -456,25 +569,87 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public boolean isConnected(final int partition)
     {
-        final Subscription subscription = subscriptions[slotOf(partition)];
-        return null != subscription && subscription.isConnected();
+        final int slot = slotOf(partition);
+        for (int side = 0; side < sideCount; side++)
+        {
+            final Subscription subscription = subscriptions[slot * sideCount + side];
+            if (null != subscription && subscription.isConnected())
+            {
+                return true; // a pair serves the partition from either side
+            }
+        }
+        return false;
     }
 
     /**
-     * True once every partition subscription has at least one connected publisher image.
+     * True once every partition subscription has at least one connected publisher image (for a pair: on at least
+     * one side).
      *
      * @return whether all partition streams are connected.
      */
     public boolean isConnected()
     {
-        for (final Subscription subscription : subscriptions)
+        for (final int partition : partitions)
         {
-            if (null == subscription || !subscription.isConnected())
+            if (!isConnected(partition))
             {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * Whether one side of a pair has a connected publisher image for a partition.
+     *
+     * @param partition a subscribed partition.
+     * @param side      0 for A, 1 for B.
+     * @return whether that side's stream of the partition is connected.
+     */
+    public boolean isSideConnected(final int partition, final int side)
+    {
+        if (side < 0 || side >= sideCount)
+        {
+            throw new IllegalArgumentException("no side " + side + ": the feed has " + sideCount);
+        }
+        final Subscription subscription = subscriptions[slotOf(partition) * sideCount + side];
+        return null != subscription && subscription.isConnected();
+    }
+
+    /**
+     * Whether one side of a pair is silent on a partition (no packet or heartbeat for the silent timeout) while the
+     * other may still serve it.
+     *
+     * @param partition a subscribed partition.
+     * @param side      0 for A, 1 for B.
+     * @return true while that side is silent; false for a single fanout.
+     */
+    public boolean isSideSilent(final int partition, final int side)
+    {
+        return null != pairSequencer && pairSequencer.isSideSilent(slotOf(partition), side);
+    }
+
+    /**
+     * Whether one side of a pair is refused on a partition because it disagrees with the other (schema version,
+     * partitioning, exchange session; the reason went to the error handler).
+     *
+     * @param partition a subscribed partition.
+     * @param side      0 for A, 1 for B.
+     * @return true while refused; false for a single fanout.
+     */
+    public boolean isSideRefused(final int partition, final int side)
+    {
+        return null != pairSequencer && pairSequencer.isSideRefused(slotOf(partition), side);
+    }
+
+    /**
+     * How many sides the feed is subscribed on.
+     *
+     * @return 1, or 2 for a pair.
+     */
+    public int sideCount()
+    {
+        return sideCount;
     }
 
     /**
@@ -495,7 +670,7 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public long expectedSequence(final int partition)
     {
-        return sequencer.expectedSequence(slotOf(partition));
+        return streams[slotOf(partition)].expectedSequence;
     }
 
     private int slotOf(final int partition)
@@ -588,6 +763,12 @@ public final class FeedSubscriber implements AutoCloseable
         public static final String DEFAULT_REPLAY_CHANNEL = "aeron:udp?endpoint=localhost:0";
         /** Stream id of the replay of the first subscribed partition; the next ones follow. */
         public static final int DEFAULT_REPLAY_STREAM_ID = 20_000;
+        /** Default time a message one side of a pair lacks waits for the other side before it is a gap. */
+        public static final long DEFAULT_ARBITRATION_WAIT_NS = TimeUnit.MILLISECONDS.toNanos(20);
+        /** Bytes of one side's packets held per partition while they wait for the other side. */
+        public static final int ARBITRATION_HOLD_BYTES = 4 * 1024 * 1024;
+        /** Marks side B's stream id bases as "the same as side A's". */
+        public static final int SAME_AS_SIDE_A = Integer.MIN_VALUE;
 
         private Aeron aeron;
         private String channel = DEFAULT_CHANNEL;
@@ -614,6 +795,12 @@ public final class FeedSubscriber implements AutoCloseable
         private String replaySession;
         private boolean replayToLive = true;
         private boolean replayOriginalPace;
+        private boolean partitionCountSet;
+        private String pairChannel;
+        private int pairStreamIdBase = SAME_AS_SIDE_A;
+        private String pairSnapshotChannel;
+        private int pairSnapshotStreamIdBase = SAME_AS_SIDE_A;
+        private long arbitrationWaitNs = DEFAULT_ARBITRATION_WAIT_NS;
 
         /**
          * Check every setting and resolve the derived defaults (the partitions, the snapshot channel and
@@ -685,6 +872,7 @@ public final class FeedSubscriber implements AutoCloseable
             {
                 throw new IllegalArgumentException("the replay channel is not an Aeron channel: " + replayChannel);
             }
+            validatePair();
             if (!recoveryEnabled)
             {
                 return this;
@@ -722,6 +910,141 @@ public final class FeedSubscriber implements AutoCloseable
                 }
             }
             return this;
+        }
+
+        private void validatePair()
+        {
+            if (null == pairChannel)
+            {
+                return;
+            }
+            if (!pairChannel.startsWith("aeron:"))
+            {
+                throw new IllegalArgumentException("side B's channel is not an Aeron channel: " + pairChannel);
+            }
+            if (pairChannel.equals(channel) && pairStreamIdBase() == streamIdBase)
+            {
+                throw new IllegalArgumentException("side B's channel and stream ids are side A's (" + channel +
+                    ", base " + streamIdBase + "): a pair's sides publish on channels or stream ids of their own");
+            }
+            if (null != replayFrom)
+            {
+                throw new IllegalArgumentException(
+                    "a pair cannot start from an archive's replay yet: replay from one side (no pairChannel)");
+            }
+            if (arbitrationWaitNs < 0)
+            {
+                throw new IllegalArgumentException("arbitration wait must not be negative: " + arbitrationWaitNs + " ns");
+            }
+            if (recoveryEnabled && !pairSnapshotChannel().startsWith("aeron:"))
+            {
+                throw new IllegalArgumentException("side B's snapshot channel is not an Aeron channel: " +
+                    pairSnapshotChannel());
+            }
+        }
+
+        /**
+         * Subscribe to a feed's two sides (a pair: two independent chains publishing the same partitions, e.g. one
+         * per node): per partition the first copy of each message is delivered, a message one side lacks is taken
+         * from the other, and a gap exists only when both lack it for the {@link #arbitrationWaitNs arbitration
+         * wait}. Both sides must publish schema version 4 or later. Null (the default): one fanout, on
+         * {@link #channel}.
+         *
+         * @param channel side B's channel, e.g. {@code aeron:udp?endpoint=239.255.0.2:40457}.
+         * @return this.
+         */
+        public Context pairChannel(final String channel)
+        {
+            this.pairChannel = channel;
+            return this;
+        }
+
+        /** @return side B's channel, or null for one fanout. */
+        public String pairChannel()
+        {
+            return pairChannel;
+        }
+
+        /**
+         * @param streamIdBase side B's incremental stream id base; {@link #SAME_AS_SIDE_A} (the default): side A's.
+         * @return this.
+         */
+        public Context pairStreamIdBase(final int streamIdBase)
+        {
+            this.pairStreamIdBase = streamIdBase;
+            return this;
+        }
+
+        /** @return side B's incremental stream id base in effect. */
+        public int pairStreamIdBase()
+        {
+            return SAME_AS_SIDE_A != pairStreamIdBase ? pairStreamIdBase : streamIdBase;
+        }
+
+        /**
+         * @param channel side B's snapshot channel; null (the default): side B's incremental channel.
+         * @return this.
+         */
+        public Context pairSnapshotChannel(final String channel)
+        {
+            this.pairSnapshotChannel = channel;
+            return this;
+        }
+
+        /** @return side B's snapshot channel in effect. */
+        public String pairSnapshotChannel()
+        {
+            return null != pairSnapshotChannel ? pairSnapshotChannel : pairChannel;
+        }
+
+        /**
+         * @param streamIdBase side B's snapshot stream id base; {@link #SAME_AS_SIDE_A} (the default): derived from
+         *                     side B's incremental base as side A's is.
+         * @return this.
+         */
+        public Context pairSnapshotStreamIdBase(final int streamIdBase)
+        {
+            this.pairSnapshotStreamIdBase = streamIdBase;
+            return this;
+        }
+
+        /** @return side B's snapshot stream id base in effect. */
+        public int pairSnapshotStreamIdBase()
+        {
+            if (SAME_AS_SIDE_A != pairSnapshotStreamIdBase)
+            {
+                return pairSnapshotStreamIdBase;
+            }
+            return DEFAULT_SNAPSHOT_STREAM_ID_BASE != snapshotStreamIdBase && SAME_AS_SIDE_A == pairStreamIdBase ?
+                snapshotStreamIdBase : Partitioning.defaultSnapshotStreamIdBase(pairStreamIdBase());
+        }
+
+        /**
+         * How long a message one side of a pair lacks (a packet that does not link to what was delivered, a gap
+         * notice, a heartbeat ahead of delivery) waits for the other side before it is a gap.
+         *
+         * @param waitNs nanoseconds, not negative; default {@link #DEFAULT_ARBITRATION_WAIT_NS}.
+         * @return this.
+         */
+        public Context arbitrationWaitNs(final long waitNs)
+        {
+            this.arbitrationWaitNs = waitNs;
+            return this;
+        }
+
+        /** @return the arbitration wait in nanoseconds. */
+        public long arbitrationWaitNs()
+        {
+            return arbitrationWaitNs;
+        }
+
+        /**
+         * @return the partition count when the subscriber was told it ({@link #partitionCount}, even if a list of
+         * partitions was set after), else 0: a pair then takes the count its first side announces.
+         */
+        int announcedPartitionCount()
+        {
+            return partitionCountSet ? partitionCount : 0;
         }
 
         /**
@@ -948,6 +1271,7 @@ public final class FeedSubscriber implements AutoCloseable
         {
             this.partitionCount = partitionCount;
             this.partitions = null;
+            this.partitionCountSet = true;
             return this;
         }
 

@@ -106,23 +106,67 @@ final class MessageDispatcher
                 {
                     prime(stream, buffer, position, sequence);
                 }
-                // 0: no snapshot filter (none allocated without recovery), whatever the packet's sequence says
-                if (0 != filterMaxSequence && sequence <= filterMaxSequence &&
-                    sequence <= stream.coveringSequence(WireFormat.instrumentId(buffer, position)))
-                {
-                    counters.onFiltered();
-                }
-                else
-                {
-                    dispatch(buffer, position, templateId, blockLength, version, sequence);
-                    if (GapNoticeDecoder.TEMPLATE_ID == templateId || SystemEventDecoder.TEMPLATE_ID == templateId)
-                    {
-                        onSessionEvent(stream, buffer, position, templateId, blockLength, version, sequence);
-                    }
-                }
+                deliverMessage(stream, buffer, position, templateId, blockLength, version, sequence, filterMaxSequence);
             }
             position += WireFormat.HEADER_LENGTH + blockLength;
             sequence++;
+        }
+    }
+
+    /**
+     * Deliver messages {@code [fromIndex, toIndex)} of a validated incremental packet that a pair's arbitration chose
+     * ({@link PairSequencer}), each keyed by its chain position (docs/WIRE.md) instead of a stream sequence: the
+     * identity both sides share, which the snapshots of either side tag their state with. Messages the last snapshot
+     * applied already covers are skipped, as in {@link #deliver}.
+     */
+    void deliverRange(
+        final PartitionStream stream, final DirectBuffer buffer, final int offset, final int fromIndex, final int toIndex)
+    {
+        header.wrap(buffer, offset);
+        packetHeader.wrap(buffer, offset + WireFormat.HEADER_LENGTH, header.blockLength(), header.version());
+        final long filterMaxSequence = stream.filterMaxSequence;
+        context.packet(stream.partition, packetHeader.sendingTime());
+
+        int position = offset + WireFormat.HEADER_LENGTH + header.blockLength();
+        for (int i = 0; i < toIndex; i++)
+        {
+            final long headerWord = WireFormat.headerWord(buffer, position);
+            final int blockLength = WireFormat.blockLengthOf(headerWord);
+            final int templateId = WireFormat.templateIdOf(headerWord);
+            if (i >= fromIndex)
+            {
+                final long chainPosition = buffer.getLong(position + WireFormat.HEADER_LENGTH +
+                    WireFormat.chainPositionOffset(templateId), WireFormat.BYTE_ORDER);
+                deliverMessage(stream, buffer, position, templateId, blockLength, WireFormat.versionOf(headerWord),
+                    chainPosition, filterMaxSequence);
+            }
+            position += WireFormat.HEADER_LENGTH + blockLength;
+        }
+    }
+
+    private void deliverMessage(
+        final PartitionStream stream,
+        final DirectBuffer buffer,
+        final int position,
+        final int templateId,
+        final int blockLength,
+        final int version,
+        final long sequence,
+        final long filterMaxSequence)
+    {
+        // 0: no snapshot filter (none allocated without recovery), whatever the packet's sequence says
+        if (0 != filterMaxSequence && sequence <= filterMaxSequence &&
+            sequence <= stream.coveringSequence(WireFormat.instrumentId(buffer, position)))
+        {
+            counters.onFiltered();
+        }
+        else
+        {
+            dispatch(buffer, position, templateId, blockLength, version, sequence);
+            if (GapNoticeDecoder.TEMPLATE_ID == templateId || SystemEventDecoder.TEMPLATE_ID == templateId)
+            {
+                onSessionEvent(stream, buffer, position, templateId, blockLength, version, sequence);
+            }
         }
     }
 

@@ -4,7 +4,6 @@ import io.aeron.Aeron;
 import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
-import io.aeron.logbuffer.Header;
 import io.mdfanout.sbe.HeartbeatDecoder;
 import io.mdfanout.sbe.MessageHeaderDecoder;
 import io.mdfanout.sbe.PacketHeaderDecoder;
@@ -59,10 +58,15 @@ final class PartitionRecovery
     private final MessageDispatcher dispatcher;
     private final SubscriberCounters counters;
     private final Aeron aeron;
-    private final String snapshotChannel;
-    private final int snapshotStreamId;
     private final int bufferBytes;
-    private final FragmentHandler snapshotHandler;
+    /** The snapshot streams of the feed's sides: one for a single fanout, two for a pair. */
+    private final SnapshotSource[] sources;
+    /**
+     * A pair's recovery: positions are chain positions (the exchange's identity of a message, which both sides
+     * share), snapshots of either side apply, and their exchangeSequence tags cover the state; otherwise stream
+     * sequences of the one followed publication.
+     */
+    private final boolean chainKeyed;
 
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final PacketHeaderDecoder packetHeader = new PacketHeaderDecoder();
@@ -78,12 +82,8 @@ final class PartitionRecovery
     /** First stream sequence the recovery buffer holds (or will hold): a snapshot must have L >= this - 1. */
     private long requiredSequence;
 
-    // Snapshot stream.
-    private long registrationId = Aeron.NULL_VALUE;
-    private Subscription subscription;
-    private boolean snapshotJoined;
-    private int snapshotSessionId;
-    private long snapshotExpectedSequence;
+    /** The source whose snapshot is being applied (the others' are passed over meanwhile). */
+    private int applyingSource;
 
     // Snapshot being applied.
     private long snapshotId;
@@ -117,15 +117,42 @@ final class PartitionRecovery
         final int snapshotStreamId,
         final int bufferBytes)
     {
+        this(stream, validator, dispatcher, counters, aeron, new String[] {snapshotChannel}, new int[] {snapshotStreamId},
+            bufferBytes, false);
+    }
+
+    /**
+     * A recovery from the snapshot streams of several sides (a pair), or of one.
+     *
+     * @param snapshotChannels  per side, the channel of its snapshot stream.
+     * @param snapshotStreamIds per side, the partition's snapshot stream id.
+     * @param chainKeyed        true for a pair: positions are chain positions, snapshots of any side apply.
+     */
+    PartitionRecovery(
+        final PartitionStream stream,
+        final PacketValidator validator,
+        final MessageDispatcher dispatcher,
+        final SubscriberCounters counters,
+        final Aeron aeron,
+        final String[] snapshotChannels,
+        final int[] snapshotStreamIds,
+        final int bufferBytes,
+        final boolean chainKeyed)
+    {
         this.stream = stream;
         this.validator = validator;
         this.dispatcher = dispatcher;
         this.counters = counters;
         this.aeron = aeron;
-        this.snapshotChannel = snapshotChannel;
-        this.snapshotStreamId = snapshotStreamId;
         this.bufferBytes = bufferBytes;
-        this.snapshotHandler = new FragmentAssembler(this::onFragment);
+        this.chainKeyed = chainKeyed;
+        this.sources = new SnapshotSource[snapshotChannels.length];
+        for (int i = 0; i < sources.length; i++)
+        {
+            final int source = i;
+            sources[i] = new SnapshotSource(snapshotChannels[i], snapshotStreamIds[i], new FragmentAssembler(
+                (buffer, offset, length, header) -> onSnapshotMessage(source, header.sessionId(), buffer, offset, length)));
+        }
     }
 
     State state()
@@ -187,6 +214,27 @@ final class PartitionRecovery
         abandonSnapshot();
     }
 
+    /**
+     * Hold back messages {@code [fromIndex, toIndex)} of a validated incremental packet a pair's arbitration chose,
+     * until a snapshot was applied; {@code nextKey} is the chain position before them plus one.
+     */
+    void bufferRange(
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final int fromIndex,
+        final int toIndex,
+        final long nextKey,
+        final long nowNs)
+    {
+        if (!this.buffer.appendRange(buffer, offset, length, fromIndex, toIndex))
+        {
+            counters.onRecoveryBufferOverflow();
+            goStale(StaleReason.RECOVERY_BUFFER_OVERFLOW, nextKey, nowNs);
+            this.buffer.appendRange(buffer, offset, length, fromIndex, toIndex);
+        }
+    }
+
     /** Hold back a validated incremental packet, from {@code fromSequence} on, until a snapshot was applied. */
     void bufferPacket(
         final DirectBuffer buffer, final int offset, final int length, final long fromSequence, final long nowNs)
@@ -212,77 +260,126 @@ final class PartitionRecovery
         switch (state)
         {
             case ADD_SUBSCRIPTION:
-                registrationId = aeron.asyncAddSubscription(snapshotChannel, snapshotStreamId);
                 state = State.AWAIT_SUBSCRIPTION;
-                return 1;
+                return pollSources(fragmentLimit) + 1;
 
             case AWAIT_SUBSCRIPTION:
-                try
+            {
+                final int work = pollSources(fragmentLimit);
+                if (State.AWAIT_SUBSCRIPTION == state && anySubscribed())
                 {
-                    subscription = aeron.getSubscription(registrationId);
+                    state = State.AWAIT_SNAPSHOT;
                 }
-                catch (final RuntimeException ex)
-                {
-                    // The driver refused it (e.g. a bad snapshot channel): count, report, try again later.
-                    registrationId = Aeron.NULL_VALUE;
-                    state = State.ADD_SUBSCRIPTION;
-                    counters.onSubscriptionError();
-                    dispatcher.onListenerError(ex);
-                }
-                if (null == subscription)
-                {
-                    return 0;
-                }
-                state = State.AWAIT_SNAPSHOT;
-                return subscription.poll(snapshotHandler, fragmentLimit);
+                return work;
+            }
 
             case AWAIT_SNAPSHOT:
             case APPLY_SNAPSHOT:
-                return subscription.poll(snapshotHandler, fragmentLimit);
+                return pollSources(fragmentLimit);
 
             default:
                 return 0;
         }
     }
 
+    /**
+     * Add each side's snapshot subscription without blocking (again, after the driver refused it), and poll those
+     * added.
+     */
+    private int pollSources(final int fragmentLimit)
+    {
+        int work = 0;
+        for (int i = 0; i < sources.length && isRecovering(); i++)
+        {
+            final SnapshotSource source = sources[i];
+            if (null != source.subscription)
+            {
+                work += source.subscription.poll(source.handler, fragmentLimit);
+            }
+            else if (Aeron.NULL_VALUE == source.registrationId)
+            {
+                source.registrationId = aeron.asyncAddSubscription(source.channel, source.streamId);
+                work++;
+            }
+            else
+            {
+                try
+                {
+                    source.subscription = aeron.getSubscription(source.registrationId);
+                }
+                catch (final RuntimeException ex)
+                {
+                    // The driver refused it (e.g. a bad snapshot channel): count, report, try again later.
+                    source.registrationId = Aeron.NULL_VALUE;
+                    counters.onSubscriptionError();
+                    dispatcher.onListenerError(ex);
+                }
+            }
+        }
+        return work;
+    }
+
+    private boolean anySubscribed()
+    {
+        for (final SnapshotSource source : sources)
+        {
+            if (null != source.subscription)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Release the snapshot subscription if one is open or being added. */
     void close()
     {
-        try
+        for (final SnapshotSource source : sources)
         {
-            if (null != subscription)
+            try
             {
-                subscription.close();
+                if (null != source.subscription)
+                {
+                    source.subscription.close();
+                }
+                else if (Aeron.NULL_VALUE != source.registrationId && !aeron.isClosed())
+                {
+                    aeron.asyncRemoveSubscription(source.registrationId);
+                }
             }
-            else if (Aeron.NULL_VALUE != registrationId && !aeron.isClosed())
+            catch (final RuntimeException ignore)
             {
-                aeron.asyncRemoveSubscription(registrationId);
+                // Closing: the client may already be gone.
             }
+            source.subscription = null;
+            source.registrationId = Aeron.NULL_VALUE;
         }
-        catch (final RuntimeException ignore)
-        {
-            // Closing: the client may already be gone.
-        }
-        subscription = null;
-        registrationId = Aeron.NULL_VALUE;
         state = State.CLOSED;
     }
 
-    private void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
-    {
-        onSnapshotMessage(header.sessionId(), buffer, offset, length);
-    }
-
     /**
-     * Process one complete Aeron message received on the partition's snapshot stream.
+     * Process one complete Aeron message received on the partition's snapshot stream (of the first side).
      */
     void onSnapshotMessage(final int sessionId, final DirectBuffer buffer, final int offset, final int length)
     {
+        onSnapshotMessage(0, sessionId, buffer, offset, length);
+    }
+
+    /**
+     * Process one complete Aeron message received on the partition's snapshot stream of side {@code sourceIndex}.
+     */
+    void onSnapshotMessage(
+        final int sourceIndex, final int sessionId, final DirectBuffer buffer, final int offset, final int length)
+    {
         counters.onSnapshotPacket();
+        final boolean applying = State.APPLY_SNAPSHOT == state && sourceIndex == applyingSource;
         if (PacketValidator.VALID != validator.validate(stream.partition, buffer, offset, length, true))
         {
             counters.onMalformedSnapshot();
-            abandonSnapshot();
+            if (applying || State.APPLY_SNAPSHOT != state)
+            {
+                abandonSnapshot();
+            }
             return;
         }
         if (!isRecovering())
@@ -299,24 +396,35 @@ final class PartitionRecovery
         final long firstSequence = packetHeader.streamSequence();
         final int messageCount = packetHeader.messageCount();
         final long sendingTime = packetHeader.sendingTime();
-        if (!snapshotJoined || sessionId != snapshotSessionId)
+        final SnapshotSource source = sources[sourceIndex];
+        if (!source.joined || sessionId != source.sessionId)
         {
-            abandonSnapshot();
-            snapshotJoined = true;
-            snapshotSessionId = sessionId;
-            snapshotExpectedSequence = firstSequence;
+            if (applying)
+            {
+                abandonSnapshot();
+            }
+            source.joined = true;
+            source.sessionId = sessionId;
+            source.expectedSequence = firstSequence;
         }
-        if (firstSequence + messageCount <= snapshotExpectedSequence)
+        if (firstSequence + messageCount <= source.expectedSequence)
         {
             return;
         }
-        if (firstSequence != snapshotExpectedSequence)
+        if (firstSequence != source.expectedSequence)
         {
             // Snapshot content was lost (or overlaps): this attempt cannot be trusted, wait for the next Begin.
             counters.onSnapshotGap();
-            abandonSnapshot();
+            if (applying)
+            {
+                abandonSnapshot();
+            }
         }
-        snapshotExpectedSequence = firstSequence + messageCount;
+        source.expectedSequence = firstSequence + messageCount;
+        if (State.APPLY_SNAPSHOT == state && sourceIndex != applyingSource)
+        {
+            return; // another side's snapshot is being applied
+        }
 
         int position = offset + WireFormat.HEADER_LENGTH + header.blockLength();
         for (int i = 0; i < messageCount && isRecovering(); i++)
@@ -325,12 +433,13 @@ final class PartitionRecovery
             final int blockLength = header.blockLength();
             final int templateId = header.templateId();
             final int version = header.version();
-            onSnapshotStreamMessage(buffer, position, templateId, blockLength, version, sendingTime);
+            onSnapshotStreamMessage(sourceIndex, buffer, position, templateId, blockLength, version, sendingTime);
             position += WireFormat.HEADER_LENGTH + blockLength;
         }
     }
 
     private void onSnapshotStreamMessage(
+        final int sourceIndex,
         final DirectBuffer buffer,
         final int offset,
         final int templateId,
@@ -342,7 +451,7 @@ final class PartitionRecovery
         if (SnapshotBeginDecoder.TEMPLATE_ID == templateId)
         {
             abandonSnapshot();
-            onSnapshotBegin(snapshotBegin.wrap(buffer, blockOffset, blockLength, version));
+            onSnapshotBegin(sourceIndex, snapshotBegin.wrap(buffer, blockOffset, blockLength, version));
             return;
         }
         if (State.APPLY_SNAPSHOT != state)
@@ -358,7 +467,7 @@ final class PartitionRecovery
                 final SnapshotInstrumentDecoder instrument =
                     snapshotInstrument.wrap(buffer, blockOffset, blockLength, version);
                 final long instrumentId = instrument.instrumentId();
-                final long lastSequence = instrument.lastStreamSequence();
+                final long lastSequence = chainKeyed ? instrument.exchangeSequence() : instrument.lastStreamSequence();
                 if (0 != ordersRemaining || instrument.snapshotId() != snapshotId ||
                     instrument.coveredFromInstrumentId() != nextCoveredFrom ||
                     instrumentId < nextCoveredFrom || lastSequence < snapshotBeginSequence)
@@ -408,16 +517,18 @@ final class PartitionRecovery
         }
     }
 
-    private void onSnapshotBegin(final SnapshotBeginDecoder begin)
+    private void onSnapshotBegin(final int sourceIndex, final SnapshotBeginDecoder begin)
     {
-        final long lastSequence = begin.lastStreamSequence();
-        if (!stream.joined || begin.incrementalSessionId() != stream.sessionId ||
-            lastSequence < requiredSequence - 1)
+        // A pair's snapshots of either side are interchangeable: their state is tagged with the chain's position.
+        final long lastSequence = chainKeyed ? begin.exchangeSequence() : begin.lastStreamSequence();
+        if (!stream.joined || (!chainKeyed && begin.incrementalSessionId() != stream.sessionId) ||
+            lastSequence < requiredSequence - 1 || (chainKeyed && ChainArbiter.UNKNOWN == lastSequence))
         {
             counters.onSnapshotIgnored();
             return;
         }
         state = State.APPLY_SNAPSHOT;
+        applyingSource = sourceIndex;
         snapshotId = begin.snapshotId();
         snapshotBeginSequence = lastSequence;
         currentCoveringSequence = lastSequence;
@@ -441,7 +552,7 @@ final class PartitionRecovery
 
     private void onSnapshotEnd(final SnapshotEndDecoder end)
     {
-        final long lastSequence = end.lastStreamSequence();
+        final long lastSequence = chainKeyed ? end.exchangeSequence() : end.lastStreamSequence();
         if (0 != ordersRemaining || end.snapshotId() != snapshotId ||
             end.coveredFromInstrumentId() != nextCoveredFrom ||
             end.instrumentCount() != snapshotInstrumentCount ||
@@ -488,8 +599,16 @@ final class PartitionRecovery
         while (record < limit)
         {
             final int length = buffer.messageLength(record);
-            dispatcher.deliver(
-                stream, buffer.buffer(), RecoveryBuffer.messageOffset(record), buffer.fromSequence(record));
+            if (chainKeyed)
+            {
+                dispatcher.deliverRange(stream, buffer.buffer(), RecoveryBuffer.messageOffset(record),
+                    (int)buffer.fromSequence(record), buffer.toIndex(record));
+            }
+            else
+            {
+                dispatcher.deliver(
+                    stream, buffer.buffer(), RecoveryBuffer.messageOffset(record), buffer.fromSequence(record));
+            }
             record = RecoveryBuffer.nextRecord(record, length);
         }
     }
@@ -511,12 +630,35 @@ final class PartitionRecovery
 
     private void closeSubscription()
     {
-        if (Aeron.NULL_VALUE != registrationId)
+        for (final SnapshotSource source : sources)
         {
-            aeron.asyncRemoveSubscription(registrationId);
+            if (Aeron.NULL_VALUE != source.registrationId)
+            {
+                aeron.asyncRemoveSubscription(source.registrationId);
+            }
+            source.registrationId = Aeron.NULL_VALUE;
+            source.subscription = null;
+            source.joined = false;
         }
-        registrationId = Aeron.NULL_VALUE;
-        subscription = null;
-        snapshotJoined = false;
+    }
+
+    /** One side's snapshot stream: its subscription while the partition recovers, and where its stream stands. */
+    private static final class SnapshotSource
+    {
+        final String channel;
+        final int streamId;
+        final FragmentHandler handler;
+        long registrationId = Aeron.NULL_VALUE;
+        Subscription subscription;
+        boolean joined;
+        int sessionId;
+        long expectedSequence;
+
+        SnapshotSource(final String channel, final int streamId, final FragmentHandler handler)
+        {
+            this.channel = channel;
+            this.streamId = streamId;
+            this.handler = handler;
+        }
     }
 }

@@ -63,6 +63,15 @@ final class PartitionStream
     // The trading day, from the partition's System Events (a snapshot's last one included).
     MarketSession marketSession = MarketSession.UNKNOWN;
 
+    // A pair (PairSequencer): the trading day the sides are arbitrated on, and its exchange session from heartbeats.
+    /** Days started since the subscriber did: a side on an older one still sends the day the partition left. */
+    long pairDay;
+    boolean pairSessionKnown;
+    long pairSessionHigh;
+    long pairSessionLow;
+    long previousSessionHigh;
+    long previousSessionLow;
+
     // Liveness.
     long lastActivityNs;
     boolean silent;

@@ -34,6 +34,11 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_STALE_EVENTS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_STALE_PARTITIONS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_REPLAYED_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_REPLAY_SWITCHES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_BEHIND_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_DUPLICATES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_REFUSED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_SILENT_PARTITIONS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SUBSCRIPTION_ERRORS_TYPE_ID;
 
 /**
@@ -43,7 +48,10 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SUBSCRIPTION_ERRORS_T
 public final class SubscriberCounters implements AutoCloseable
 {
     /** How many counters one instance allocates. */
-    public static final int COUNTER_COUNT = 28 + MalformedReason.values().length + StaleReason.values().length;
+    public static final int COUNTER_COUNT =
+        28 + MalformedReason.values().length + StaleReason.values().length + 5 * FeedSubscriber.MAX_SIDES;
+    /** The sides' names in counters, metrics and messages: index 0 is A. */
+    static final String[] SIDE_NAMES = {"A", "B"};
 
     private final AtomicCounter packets;
     private final AtomicCounter messages;
@@ -75,6 +83,11 @@ public final class SubscriberCounters implements AutoCloseable
     private final AtomicCounter stalePartitions;
     private final AtomicCounter exchangeGapPartitions;
     private final AtomicCounter recoveringPartitions;
+    private final AtomicCounter[] sideMessages = new AtomicCounter[FeedSubscriber.MAX_SIDES];
+    private final AtomicCounter[] sideDuplicates = new AtomicCounter[FeedSubscriber.MAX_SIDES];
+    private final AtomicCounter[] sideRefused = new AtomicCounter[FeedSubscriber.MAX_SIDES];
+    private final AtomicCounter[] sideSilentPartitions = new AtomicCounter[FeedSubscriber.MAX_SIDES];
+    private final AtomicCounter[] sideBehind = new AtomicCounter[FeedSubscriber.MAX_SIDES];
 
     /**
      * Allocate the counters from a counters manager.
@@ -164,6 +177,28 @@ public final class SubscriberCounters implements AutoCloseable
             countersManager, prefix + "partitions recovering now", SUBSCRIBER_RECOVERING_PARTITIONS_TYPE_ID, name);
         exchangeGapPartitions = newCounter(countersManager, prefix + "partitions with exchange messages lost for good",
             SUBSCRIBER_EXCHANGE_GAP_PARTITIONS_TYPE_ID, name);
+        for (int side = 0; side < FeedSubscriber.MAX_SIDES; side++)
+        {
+            final String sideName = SIDE_NAMES[side];
+            final String sidePrefix = prefix + "side " + sideName + ": ";
+            sideMessages[side] = newSideCounter(countersManager, sidePrefix + "messages delivered first",
+                SUBSCRIBER_SIDE_MESSAGES_TYPE_ID, name, sideName);
+            sideDuplicates[side] = newSideCounter(countersManager, sidePrefix + "messages the other side delivered",
+                SUBSCRIBER_SIDE_DUPLICATES_TYPE_ID, name, sideName);
+            sideRefused[side] = newSideCounter(countersManager, sidePrefix + "packets refused (side disagrees)",
+                SUBSCRIBER_SIDE_REFUSED_TYPE_ID, name, sideName);
+            sideSilentPartitions[side] = newSideCounter(countersManager, sidePrefix + "partitions silent now",
+                SUBSCRIBER_SIDE_SILENT_PARTITIONS_TYPE_ID, name, sideName);
+            sideBehind[side] = newSideCounter(countersManager, sidePrefix + "exchange sequences behind",
+                SUBSCRIBER_SIDE_BEHIND_TYPE_ID, name, sideName);
+        }
+    }
+
+    private static AtomicCounter newSideCounter(
+        final CountersManager countersManager, final String label, final int typeId, final String name,
+        final String side)
+    {
+        return countersManager.newCounter(label, typeId, (key) -> MdfanoutCounters.putSubscriberReasonKey(key, name, side));
     }
 
     private static AtomicCounter newCounter(
@@ -499,6 +534,76 @@ public final class SubscriberCounters implements AutoCloseable
         listenerErrors.incrementRelease();
     }
 
+    void onSideMessages(final int side, final int count)
+    {
+        sideMessages[side].getAndAddRelease(count);
+    }
+
+    void onSideDuplicates(final int side, final int count)
+    {
+        sideDuplicates[side].getAndAddRelease(count);
+    }
+
+    void onSideRefused(final int side)
+    {
+        sideRefused[side].incrementRelease();
+    }
+
+    void sideSilentPartitions(final int side, final int partitions)
+    {
+        sideSilentPartitions[side].setRelease(partitions);
+    }
+
+    void sideBehind(final int side, final long exchangeSequences)
+    {
+        sideBehind[side].setRelease(exchangeSequences);
+    }
+
+    /**
+     * @param side 0 for A, 1 for B.
+     * @return messages of a pair's side delivered because it had them first.
+     */
+    public long sideMessages(final int side)
+    {
+        return sideMessages[side].get();
+    }
+
+    /**
+     * @param side 0 for A, 1 for B.
+     * @return messages of a pair's side dropped because the other side had delivered them.
+     */
+    public long sideDuplicates(final int side)
+    {
+        return sideDuplicates[side].get();
+    }
+
+    /**
+     * @param side 0 for A, 1 for B.
+     * @return packets of a pair's side refused because it disagrees with the other side.
+     */
+    public long sideRefused(final int side)
+    {
+        return sideRefused[side].get();
+    }
+
+    /**
+     * @param side 0 for A, 1 for B.
+     * @return partitions on which a pair's side is silent now.
+     */
+    public long sideSilentPartitions(final int side)
+    {
+        return sideSilentPartitions[side].get();
+    }
+
+    /**
+     * @param side 0 for A, 1 for B.
+     * @return exchange sequences a pair's side is behind what was delivered, the most over its partitions.
+     */
+    public long sideBehind(final int side)
+    {
+        return sideBehind[side].get();
+    }
+
     /** Free the counters in their manager. */
     public void close()
     {
@@ -508,8 +613,13 @@ public final class SubscriberCounters implements AutoCloseable
         CloseHelper.closeAll(staleEvents, recoveries, newDays, recoveryAttemptsAbandoned, snapshotsApplied, snapshotsIgnored,
             recoveryBufferOverflows, filteredMessages, snapshotPackets, snapshotGaps, malformedSnapshotPackets,
             oldSessionPackets, silentStreams, subscriptionErrors, stalePartitions, recoveringPartitions,
-            exchangeGapPartitions);
+            exchangeGapPartitions, replaySwitches, replayedMessages);
         CloseHelper.closeAll(staleByReason);
+        CloseHelper.closeAll(sideMessages);
+        CloseHelper.closeAll(sideDuplicates);
+        CloseHelper.closeAll(sideRefused);
+        CloseHelper.closeAll(sideSilentPartitions);
+        CloseHelper.closeAll(sideBehind);
     }
 
     /** {@inheritDoc} */
@@ -522,6 +632,8 @@ public final class SubscriberCounters implements AutoCloseable
             " snapshotsApplied=" + snapshotsApplied() + " snapshotsIgnored=" + snapshotsIgnored() +
             " bufferOverflows=" + recoveryBufferOverflows() + " filtered=" + filteredMessages() +
             " snapshotPackets=" + snapshotPackets() + " snapshotGaps=" + snapshotGaps() +
-            " oldSession=" + oldSessionPackets() + " silent=" + silentStreams() + " newDays=" + newDays();
+            " oldSession=" + oldSessionPackets() + " silent=" + silentStreams() + " newDays=" + newDays() +
+            " sideA=" + sideMessages(0) + "/" + sideDuplicates(0) + "/" + sideRefused(0) +
+            " sideB=" + sideMessages(1) + "/" + sideDuplicates(1) + "/" + sideRefused(1);
     }
 }

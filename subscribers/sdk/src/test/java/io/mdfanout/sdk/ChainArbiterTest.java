@@ -45,8 +45,8 @@ final class ChainArbiterTest
         }
 
         public void onMessages(
-            final int side, final DirectBuffer packet, final int offset, final int fromIndex, final int toIndex,
-            final long chainAfter)
+            final int side, final DirectBuffer packet, final int offset, final int packetLength, final int fromIndex,
+            final int toIndex, final long chainAfter)
         {
             int position = offset + WireFormat.HEADER_LENGTH + WireFormat.blockLengthOf(WireFormat.headerWord(packet, offset));
             for (int i = 0; i < toIndex; i++)

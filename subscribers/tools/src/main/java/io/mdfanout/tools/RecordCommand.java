@@ -112,6 +112,8 @@ public final class RecordCommand implements Callable<Integer>
                 stalePartitions +
                 " oldSession=" + counters.oldSessionPackets() + " silent=" + counters.silentStreams() +
                 " replayed=" + counters.replayedMessages() + " replaySwitches=" + counters.replaySwitches() +
+                " sideA=" + counters.sideMessages(0) + "/" + counters.sideDuplicates(0) + "/" + counters.sideRefused(0) +
+                " sideB=" + counters.sideMessages(1) + "/" + counters.sideDuplicates(1) + "/" + counters.sideRefused(1) +
                 String.format(java.util.Locale.ROOT, " receivingS=%.3f", receivingNs / 1e9) +
                 (ExitCodes.TIMEOUT == exitCode ? " (timed out)" : ""));
             stdout.println("record: " + driverSummary);

@@ -54,6 +54,24 @@ public final class SubscriberOptions
         description = "Aeron stream id of partition 0's snapshot stream; absent = --stream-id-base + 10000.")
     Integer snapshotStreamIdBase;
 
+    @Option(names = "--pair-channel",
+        description = "Side B of a pair: the Aeron channel of the feed's second side (a chain of its own). The " +
+            "subscriber then arbitrates the two sides per partition by exchange sequence: the first copy wins, what " +
+            "one side lacks is taken from the other. Absent: one fanout, on --channel.")
+    String pairChannel;
+
+    @Option(names = "--pair-stream-id-base",
+        description = "Side B's stream id of partition 0; absent = --stream-id-base.")
+    Integer pairStreamIdBase;
+
+    @Option(names = "--pair-snapshot-channel",
+        description = "Side B's snapshot channel; absent = --pair-channel.")
+    String pairSnapshotChannel;
+
+    @Option(names = "--arbitration-wait-ms", defaultValue = "20",
+        description = "A pair: how long a message one side lacks waits for the other side before it is a gap.")
+    long arbitrationWaitMs;
+
     @Option(names = "--no-recovery", defaultValue = "false",
         description = "Do not recover from snapshots: deliver every message as received, only report gaps.")
     boolean noRecovery;
@@ -99,6 +117,18 @@ public final class SubscriberOptions
         {
             throw new IllegalArgumentException("--silent-timeout-ms must be positive: " + silentTimeoutMs);
         }
+        if (null != pairChannel && !pairChannel.startsWith("aeron:"))
+        {
+            throw new IllegalArgumentException("--pair-channel is not an Aeron channel: " + pairChannel);
+        }
+        if (null == pairChannel && (null != pairStreamIdBase || null != pairSnapshotChannel))
+        {
+            throw new IllegalArgumentException("--pair-stream-id-base and --pair-snapshot-channel need --pair-channel");
+        }
+        if (arbitrationWaitMs < 0)
+        {
+            throw new IllegalArgumentException("--arbitration-wait-ms must not be negative: " + arbitrationWaitMs);
+        }
         if (!noRecovery)
         {
             if (recoveryBufferBytes < FeedSubscriber.Context.MIN_RECOVERY_BUFFER_BYTES ||
@@ -125,6 +155,10 @@ public final class SubscriberOptions
         {
             final String address = ipv4AddressOf(advertiseInterface);
             channel = withEndpointHost(channel, address, "--channel");
+            if (null != pairChannel)
+            {
+                pairChannel = withEndpointHost(pairChannel, address, "--pair-channel");
+            }
             if (null != snapshotChannel)
             {
                 snapshotChannel = withEndpointHost(snapshotChannel, address, "--snapshot-channel");
@@ -146,12 +180,17 @@ public final class SubscriberOptions
         return replay.applyTo(new FeedSubscriber.Context())
             .channel(channel)
             .streamIdBase(streamIdBase)
+            .partitionCount(partitionCount)
             .recoveryEnabled(recoveryEnabled())
             .snapshotChannel(snapshotChannel)
             .snapshotStreamIdBase(null != snapshotStreamIdBase ?
                 snapshotStreamIdBase : FeedSubscriber.Context.DEFAULT_SNAPSHOT_STREAM_ID_BASE)
             .recoveryBufferBytes(recoveryBufferBytes)
-            .silentTimeoutNs(TimeUnit.MILLISECONDS.toNanos(silentTimeoutMs));
+            .silentTimeoutNs(TimeUnit.MILLISECONDS.toNanos(silentTimeoutMs))
+            .pairChannel(pairChannel)
+            .pairStreamIdBase(null != pairStreamIdBase ? pairStreamIdBase : FeedSubscriber.Context.SAME_AS_SIDE_A)
+            .pairSnapshotChannel(pairSnapshotChannel)
+            .arbitrationWaitNs(TimeUnit.MILLISECONDS.toNanos(arbitrationWaitMs));
     }
 
     /** @return whether the tool replays from the archive (--from). */
