@@ -8,7 +8,9 @@
 #     --wait` of two value sets, and every pod is scheduled, Running, Guaranteed, with exactly the
 #     CPU and memory it asked for (requests = limits);
 #  4. the archive (ci/archive-values.yaml): a StatefulSet whose volumeClaimTemplate binds a PersistentVolume,
-#     the retention flags in its container's arguments, the claim kept after helm uninstall.
+#     the retention flags in its container's arguments, the claim kept after helm uninstall;
+#  5. a pair (ci/pair-values.yaml): its two sides on different nodes, a disruption budget that keeps one up, and a
+#     helm upgrade that replaces side B, then side A only after side B has been ready for minReadySeconds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -58,6 +60,12 @@ refuse() {
 }
 refuse "partitions" --set 'feeds[0].name=a,feeds[0].partitions=0,feeds[0].lineA.group=239.1.1.1,feeds[0].lineA.port=1,feeds[0].aeron.mode=multicast,feeds[0].aeron.endpoint=224.0.1.1:1,feeds[0].aeron.mtu=8192,feeds[0].aeron.termLength=65536,feeds[0].aeron.streamIdBase=1'
 refuse "cpus" --set fanout.cpus=1.5
+# A pair: side B needs a multicast group of its own, and mdc pairs are not supported yet.
+sed 's/endpointB: 224.0.1.2:40456/endpointB: 224.0.1.1:40456/' "$CHART/ci/pair-values.yaml" >"$work/pair-same-endpoint.yaml"
+refuse "pair.endpointB is aeron.endpoint" -f "$work/pair-same-endpoint.yaml"
+sed 's/aeron: {mode: multicast, endpoint: 224.0.1.1:40456,/aeron: {mode: mdc, mdcControl: "10.0.0.1:40457",/' \
+  "$CHART/ci/pair-values.yaml" >"$work/pair-mdc.yaml"
+refuse "pair.enabled needs aeron.mode multicast" -f "$work/pair-mdc.yaml"
 refuse "memory" --set feedHandler.memory=2GB
 refuse "mdcControl" --set 'feeds[0].name=a,feeds[0].partitions=1,feeds[0].lineA.group=239.1.1.1,feeds[0].lineA.port=1,feeds[0].aeron.mode=mdc,feeds[0].aeron.mtu=8192,feeds[0].aeron.termLength=65536,feeds[0].aeron.streamIdBase=1'
 refuse "termLength" --set 'feeds[0].name=a,feeds[0].partitions=1,feeds[0].lineA.group=239.1.1.1,feeds[0].lineA.port=1,feeds[0].aeron.mode=multicast,feeds[0].aeron.endpoint=224.0.1.1:1,feeds[0].aeron.mtu=8192,feeds[0].aeron.termLength=1000,feeds[0].aeron.streamIdBase=1'
@@ -457,6 +465,42 @@ args="$(kubectl get pod -n archive md4-nasdaq-totalview-archive-0 -o jsonpath='{
 kept="$(kubectl get pvc -n archive -o name)"
 [ "$kept" = "persistentvolumeclaim/archive-md4-nasdaq-totalview-archive-0" ] \
   && pass "the recordings' claim outlives the release: $kept" || fail "claims after uninstall: '$kept'"
+
+# ---- 5. a pair: two sides on two nodes, one side kept up, an upgrade one side at a time ------------------
+install_and_check md5 pair -f "$CHART/ci/pair-values.yaml" \
+  --set metrics.serviceMonitor.enabled=false,metrics.prometheusRule.enabled=false
+sides="$(kubectl get pods -n pair -l app.kubernetes.io/component=feed \
+  -o jsonpath='{range .items[*]}{.metadata.labels.apps\.kubernetes\.io/pod-index}={.spec.nodeName} {end}')"
+read -r side0 side1 <<<"$sides"
+[[ "$side0" == 0=* && "$side1" == 1=* && "${side0#0=}" != "${side1#1=}" ]] \
+  && pass "pair: side A (pod index 0) and side B (pod index 1) on different nodes: $sides" || fail "pair sides: '$sides'"
+budget="$(kubectl get pdb -n pair md5-nasdaq-pair -o jsonpath='{.spec.maxUnavailable}')"
+[ "$budget" = 1 ] && pass "pair: the disruption budget keeps one side up (maxUnavailable $budget)" || fail "pair budget: '$budget'"
+sed 's/    snapshotIntervalMs: 1000/    fanoutArgs: ["--ring-read-limit=128"]\n    snapshotIntervalMs: 1000/' \
+  "$CHART/ci/pair-values.yaml" >"$work/pair-upgrade.yaml"
+if "$HELM" upgrade md5 "$CHART" -n pair -f "$work/pair-upgrade.yaml" --wait --timeout 120s \
+  --set metrics.serviceMonitor.enabled=false,metrics.prometheusRule.enabled=false >"$work/upgrade-md5.log" 2>&1 \
+  && kubectl rollout status statefulset/md5-nasdaq-pair -n pair --timeout 120s >>"$work/upgrade-md5.log" 2>&1; then
+  kubectl get pods -n pair -l app.kubernetes.io/component=feed -o json >"$work/pods-md5-upgraded.json"
+  if python3 - "$work/pods-md5-upgraded.json" <<'PY'
+import json, sys
+from datetime import datetime
+def t(s): return datetime.strptime(s, '%Y-%m-%dT%H:%M:%SZ')
+pods = {p['metadata']['labels']['apps.kubernetes.io/pod-index']: p for p in json.load(open(sys.argv[1]))['items']}
+created = {i: t(p['metadata']['creationTimestamp']) for i, p in pods.items()}
+ready = {i: t(next(c['lastTransitionTime'] for c in p['status']['conditions'] if c['type'] == 'Ready')) for i, p in pods.items()}
+args = {i: next(c['args'] for c in p['spec']['containers'] if c['name'] == 'fanout') for i, p in pods.items()}
+print(f"  side B created {created['1']}, ready {ready['1']}; side A created {created['0']}")
+ok = all('--ring-read-limit=128' in a for a in args.values()) and created['1'] <= created['0'] \
+    and (created['0'] - ready['1']).total_seconds() >= 2
+sys.exit(0 if ok else 1)
+PY
+  then pass "pair: helm upgrade replaced side B first, then side A once side B had been ready for minReadySeconds"
+  else fail "pair: upgrade order (pods in $work/pods-md5-upgraded.json)"; fi
+else
+  cat "$work/upgrade-md5.log" >&2; fail "pair: helm upgrade md5"
+fi
+"$HELM" uninstall md5 -n pair >/dev/null && pass "helm uninstall md5"
 
 if [ "$failures" != 0 ]; then
   echo "chart-test: $failures failure(s)" >&2

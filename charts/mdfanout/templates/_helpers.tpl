@@ -88,6 +88,17 @@ Aeron's mode (mdc replaces only the fanout's multicast), and pod networks do not
 {{- fail (printf "feeds %s: %s in the feed handler's arguments would show the GLIMPSE password in the pod spec and ps: use feeds[].glimpseCredentials (a Secret mounted as a file)" $feed.name (regexReplaceAll "=.*" (toString $arg) "=...")) -}}
 {{- end -}}
 {{- end -}}
+{{- if and $feed.pair $feed.pair.enabled -}}
+{{- if ne $feed.aeron.mode "multicast" -}}
+{{- fail (printf "feeds %s: pair.enabled needs aeron.mode multicast (each side on a multicast group of its own); a pair over mdc is not supported yet" $feed.name) -}}
+{{- end -}}
+{{- if not $feed.pair.endpointB -}}
+{{- fail (printf "feeds %s: pair.enabled needs pair.endpointB, side B's multicast group:port (side A publishes on aeron.endpoint)" $feed.name) -}}
+{{- end -}}
+{{- if eq $feed.pair.endpointB $feed.aeron.endpoint -}}
+{{- fail (printf "feeds %s: pair.endpointB is aeron.endpoint: each side needs a multicast group of its own, or subscribers would receive both sides as one" $feed.name) -}}
+{{- end -}}
+{{- end -}}
 {{- $c := $feed.glimpseCredentials | default dict -}}
 {{- if and $c.password $c.existingSecret -}}
 {{- fail (printf "feeds %s: glimpseCredentials has both password and existingSecret: give one (existingSecret keeps the password out of the values)" $feed.name) -}}
@@ -128,6 +139,13 @@ aeron:udp?control={{ $a.mdcControl }}|control-mode=dynamic|mtu={{ $a.mtu }}
 {{- else -}}
 aeron:udp?endpoint={{ $a.endpoint }}{{ if $a.interface }}|interface={{ $a.interface }}{{ end }}|mtu={{ $a.mtu }}
 {{- end -}}
+{{- end -}}
+
+{{/* A pair's side B as a feed of its own (YAML, for fromYaml): the feed with aeron.endpoint replaced by
+pair.endpointB. Call with the feed. */}}
+{{- define "mdfanout.sideB" -}}
+{{- $aeron := merge (dict "endpoint" .pair.endpointB) (deepCopy .aeron) -}}
+{{- toYaml (merge (dict "aeron" $aeron) (omit . "aeron")) -}}
 {{- end -}}
 
 {{/* The Aeron channel a subscriber uses ($(POD_IP) is expanded by the kubelet). In mdc mode one fixed port: every

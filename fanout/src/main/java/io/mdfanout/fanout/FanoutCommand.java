@@ -133,6 +133,19 @@ public final class FanoutCommand implements Callable<Integer>
         description = "Aeron channel of the snapshot streams; absent: the same as --channel.")
     String snapshotChannel;
 
+    @Option(names = "--side", defaultValue = "A",
+        description = "Which side of a pair this fanout is (docs/DEPLOYMENT.md, pairs): A publishes on --channel, B on " +
+            "--side-b-channel; 0 and 1 (a StatefulSet pod's index) mean A and B.")
+    String side;
+
+    @Option(names = "--side-b-channel",
+        description = "A pair's side B: the Aeron channel it publishes on instead of --channel when --side is B.")
+    String sideBChannel;
+
+    @Option(names = "--side-b-snapshot-channel",
+        description = "A pair's side B: its snapshot channel; absent: --side-b-channel.")
+    String sideBSnapshotChannel;
+
     @Option(names = "--snapshot-stream-id-base",
         description = "Stream id of partition 0's snapshot stream; partition p uses base + p. Absent: " +
         "--stream-id-base + 10000.")
@@ -290,12 +303,31 @@ public final class FanoutCommand implements Callable<Integer>
         return server.closeAfter(driverCounters);
     }
 
+    /** @return true when this fanout is side B of a pair; a one-line error for a side that is not A, B, 0 or 1. */
+    boolean isSideB()
+    {
+        final boolean sideB;
+        switch (null == side ? "A" : side.trim().toUpperCase(java.util.Locale.ROOT))
+        {
+            case "A", "0" -> sideB = false;
+            case "B", "1" -> sideB = true;
+            default -> throw new IllegalArgumentException(
+                "--side must be A or B (or a pod index, 0 or 1): " + side);
+        }
+        if (sideB && null == sideBChannel)
+        {
+            throw new IllegalArgumentException("--side " + side + " needs --side-b-channel: the channel side B publishes on");
+        }
+        return sideB;
+    }
+
     FanoutConfig toConfig()
     {
+        final boolean sideB = isSideB();
         return new FanoutConfig()
             .ringDirectory(ringDirectory)
             .partitionCount(partitions)
-            .channel(channel)
+            .channel(sideB ? sideBChannel : channel)
             .streamIdBase(streamIdBase)
             .aeronDirectoryName(aeronDirectoryName)
             .driverThreadingMode(driverThreading)
@@ -311,7 +343,7 @@ public final class FanoutCommand implements Callable<Integer>
             .maxOrders(maxOrders)
             .statePretouch(statePretouch)
             .snapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(snapshotIntervalMs))
-            .snapshotChannel(snapshotChannel)
+            .snapshotChannel(sideB ? sideBSnapshotChannel : snapshotChannel)
             .snapshotStreamIdBase(null != snapshotStreamIdBase ?
                 snapshotStreamIdBase : FanoutConfig.SNAPSHOT_STREAM_ID_BASE_DEFAULT)
             .snapshotBytesPerCycle(snapshotBytesPerCycle)

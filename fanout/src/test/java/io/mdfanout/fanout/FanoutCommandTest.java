@@ -87,6 +87,38 @@ final class FanoutCommandTest
     }
 
     @Test
+    void aPairsSidePicksItsChannelFromItsNameOrItsPodIndex()
+    {
+        final String sideB = "aeron:udp?endpoint=224.0.1.43:41021|mtu=8192";
+        for (final String side : List.of("A", "0", "a"))
+        {
+            final FanoutCommand command = new FanoutCommand();
+            new CommandLine(command).parseArgs("--channel", CHANNEL, "--side", side, "--side-b-channel", sideB);
+            assertEquals(CHANNEL, command.toConfig().channel(), "side " + side);
+        }
+        for (final String side : List.of("B", "1"))
+        {
+            final FanoutCommand command = new FanoutCommand();
+            new CommandLine(command).parseArgs("--channel", CHANNEL, "--side", side, "--side-b-channel", sideB,
+                "--snapshot-channel", CHANNEL);
+            final FanoutConfig config = command.toConfig();
+            assertEquals(sideB, config.channel(), "side " + side);
+            assertEquals(null, config.snapshotChannel(), "side B's snapshots on its own channel, not side A's");
+        }
+
+        assertEquals(ExitCodes.CONFIG, execute(new StringWriter(), "--side", "C"));
+        assertEquals(ExitCodes.CONFIG, execute(new StringWriter(), "--side", "1"));
+        final FanoutCommand other = new FanoutCommand();
+        new CommandLine(other).parseArgs("--side", "C");
+        assertEquals("--side must be A or B (or a pod index, 0 or 1): C",
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, other::toConfig).getMessage());
+        final FanoutCommand missing = new FanoutCommand();
+        new CommandLine(missing).parseArgs("--side", "1");
+        assertEquals("--side 1 needs --side-b-channel: the channel side B publishes on",
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, missing::toConfig).getMessage());
+    }
+
+    @Test
     void helpListsEveryOptionWithDefaults()
     {
         final StringWriter out = new StringWriter();

@@ -88,6 +88,10 @@ final class ChainArbiter
     private final long[] sideChain;
     private long chain = UNKNOWN;
     private boolean joined;
+    /** Before joining: the lowest chain a heartbeat announced, where the partition joins if no packet does first. */
+    private long pendingJoinChain = UNKNOWN;
+    private int pendingJoinSide;
+    private long pendingJoinSinceNs;
     /** Set by {@link #walk} when it stops: the side's chain before the message that waits. */
     private long resumeLink;
 
@@ -128,6 +132,7 @@ final class ChainArbiter
     {
         joined = false;
         chain = UNKNOWN;
+        pendingJoinChain = UNKNOWN;
         for (int side = 0; side < sideCount; side++)
         {
             queues[side].clear();
@@ -214,6 +219,7 @@ final class ChainArbiter
 
     /**
      * A side's heartbeat: where its chain stands. Above what was delivered, the side sent what never arrived here.
+     * Before anything was delivered it joins the partition there (at 0: at the session's start).
      *
      * @param side                 0-based.
      * @param lastExchangeSequence the heartbeat's chain; {@link #UNKNOWN} says nothing.
@@ -226,7 +232,23 @@ final class ChainArbiter
             return;
         }
         sideChain[side] = Math.max(sideChain[side], lastExchangeSequence);
-        if (!joined || lastExchangeSequence <= chain)
+        if (!joined)
+        {
+            // A quiet partition joins on a heartbeat, where its side's chain stands, unless a packet joins it within
+            // the wait (another side may have what this side's heartbeat is past: a packet loses nothing).
+            if (UNKNOWN == pendingJoinChain || lastExchangeSequence < pendingJoinChain)
+            {
+                if (UNKNOWN == pendingJoinChain)
+                {
+                    pendingJoinSinceNs = nowNs;
+                }
+                pendingJoinChain = lastExchangeSequence;
+                pendingJoinSide = side;
+            }
+            poll(nowNs);
+            return;
+        }
+        if (lastExchangeSequence <= chain)
         {
             return;
         }
@@ -251,6 +273,18 @@ final class ChainArbiter
     int poll(final long nowNs)
     {
         int work = 0;
+        if (!joined)
+        {
+            if (UNKNOWN != pendingJoinChain && nowNs - pendingJoinSinceNs >= maxWaitNs)
+            {
+                joined = true;
+                chain = pendingJoinChain;
+                pendingJoinChain = UNKNOWN;
+                output.onJoin(pendingJoinSide, chain, 0 == chain);
+                return 1;
+            }
+            return 0;
+        }
         for (int side = 0; side < sideCount; side++)
         {
             final SideQueue queue = queues[side];
@@ -288,6 +322,7 @@ final class ChainArbiter
     private void join(final int side, final DirectBuffer buffer, final int offset)
     {
         joined = true;
+        pendingJoinChain = UNKNOWN;
         final long previous = previousOf(buffer, offset);
         final boolean sessionStart = 0 == previous;
         chain = UNKNOWN != previous ? previous : firstChainStartOf(buffer, offset) - 1;

@@ -1,7 +1,6 @@
 package io.mdfanout.sdk;
 
 import io.mdfanout.sbe.HeartbeatDecoder;
-import io.mdfanout.sbe.MessageHeaderDecoder;
 import io.mdfanout.sbe.PacketHeaderDecoder;
 import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.wire.MarketSession;
@@ -35,7 +34,6 @@ final class PairSequencer
     static final int CHAIN_SCHEMA_VERSION = 4;
 
     private final PartitionStream[] streams;
-    private final PacketValidator validator;
     private final MessageDispatcher dispatcher;
     private final SubscriberCounters counters;
     private final ErrorHandler errorHandler;
@@ -44,9 +42,10 @@ final class PairSequencer
     private final Side[][] sides;
     private final int sideCount;
     private final PreciseEpochNanoClock epochClock = new PreciseEpochNanoClock();
-    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
+    private final IncrementalDecoder decoder;
+    private final HeartbeatDecoder heartbeat;
+    /** Wraps the packet of an arbitrated delivery for its sending time (the decoder's is the packet just received). */
     private final PacketHeaderDecoder packetHeader = new PacketHeaderDecoder();
-    private final HeartbeatDecoder heartbeat = new HeartbeatDecoder();
     /** How many partitions the feed has: as configured, or as the first side announced it; 0 while unknown. */
     private int feedPartitionCount;
     private long nowNs;
@@ -78,7 +77,8 @@ final class PairSequencer
         this.streams = streams;
         this.sideCount = sideCount;
         this.feedPartitionCount = partitionCount;
-        this.validator = validator;
+        this.decoder = new IncrementalDecoder(validator, counters);
+        this.heartbeat = decoder.heartbeat;
         this.dispatcher = dispatcher;
         this.counters = counters;
         this.errorHandler = errorHandler;
@@ -114,28 +114,23 @@ final class PairSequencer
         final int slot, final int side, final DirectBuffer buffer, final int offset, final int length)
     {
         final PartitionStream stream = streams[slot];
-        final int reason = validator.validate(stream.partition, buffer, offset, length, false);
-        if (PacketValidator.VALID != reason)
+        if (!decoder.decode(stream.partition, buffer, offset, length))
         {
-            counters.onMalformed(PacketValidator.reason(reason));
             return;
         }
         final Side s = sides[slot][side];
-        header.wrap(buffer, offset);
-        if (header.version() < CHAIN_SCHEMA_VERSION)
+        if (decoder.header.version() < CHAIN_SCHEMA_VERSION)
         {
             refuse(stream, side, s, Side.REFUSED_SCHEMA);
             return;
         }
         onActivity(slot, stream, s);
-        if (HeartbeatDecoder.TEMPLATE_ID == header.templateId())
+        if (decoder.isHeartbeat())
         {
-            heartbeat.wrap(buffer, offset + WireFormat.HEADER_LENGTH, header.blockLength(), header.version());
             onHeartbeat(slot, side, stream, s);
         }
         else
         {
-            packetHeader.wrap(buffer, offset + WireFormat.HEADER_LENGTH, header.blockLength(), header.version());
             onPacket(slot, side, stream, s, buffer, offset, length);
         }
     }
@@ -153,7 +148,7 @@ final class PairSequencer
         final PartitionStream stream = streams[slot];
         int wentSilent = 0;
         boolean anyHeard = false;
-        boolean allSilent = true;
+        boolean anyServing = false;
         for (int side = 0; side < sideCount; side++)
         {
             final Side s = sides[slot][side];
@@ -165,16 +160,17 @@ final class PairSequencer
                     s.silent = true;
                     wentSilent |= 1 << side;
                 }
-                allSilent &= s.silent;
+                anyServing |= !s.silent && Side.NOT_REFUSED == s.refused;
             }
         }
         if (0 != wentSilent)
         {
             updateSource(stream, slot);
         }
-        if (anyHeard && allSilent && stream.joined && !stream.silent)
+        if (anyHeard && !anyServing && stream.joined && !stream.silent &&
+            nowNs - stream.lastActivityNs >= silentTimeoutNs)
         {
-            // Neither side delivers: the pair cannot serve the partition.
+            // No side the pair may take delivers: it cannot serve the partition.
             stream.silent = true;
             counters.onSilent();
             dispatcher.onStreamSilent(stream.partition, nowNs - stream.lastActivityNs);
@@ -231,16 +227,20 @@ final class PairSequencer
     {
         s.heard = true;
         s.lastActivityNs = nowNs;
-        stream.lastActivityNs = nowNs;
         if (s.silent)
         {
             s.silent = false;
             updateSource(stream, slot);
         }
-        if (stream.silent)
+        if (Side.NOT_REFUSED == s.refused)
         {
-            stream.silent = false;
-            dispatcher.onStreamActive(stream.partition);
+            // A refused side's packets serve nothing: they do not keep the partition alive.
+            stream.lastActivityNs = nowNs;
+            if (stream.silent)
+            {
+                stream.silent = false;
+                dispatcher.onStreamActive(stream.partition);
+            }
         }
     }
 
@@ -344,7 +344,7 @@ final class PairSequencer
             return;
         }
         accept(stream, side, s);
-        final long previous = packetHeader.previousExchangeSequence();
+        final long previous = decoder.packetHeader.previousExchangeSequence();
         if (s.day != stream.pairDay)
         {
             if (0 != previous)

@@ -1,12 +1,10 @@
 package io.mdfanout.sdk;
 
 import io.mdfanout.sbe.HeartbeatDecoder;
-import io.mdfanout.sbe.MessageHeaderDecoder;
 import io.mdfanout.sbe.PacketHeaderDecoder;
 import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.wire.MarketSession;
 import io.mdfanout.wire.PreciseEpochNanoClock;
-import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
 
 /**
@@ -32,14 +30,13 @@ import org.agrona.DirectBuffer;
 final class StreamSequencer
 {
     private final PartitionStream[] streams;
-    private final PacketValidator validator;
     private final MessageDispatcher dispatcher;
     private final SubscriberCounters counters;
     private final DeliveryLatencyRecorder latencyRecorder;
     private final PreciseEpochNanoClock epochClock = new PreciseEpochNanoClock();
-    private final MessageHeaderDecoder header = new MessageHeaderDecoder();
-    private final PacketHeaderDecoder packetHeader = new PacketHeaderDecoder();
-    private final HeartbeatDecoder heartbeat = new HeartbeatDecoder();
+    private final IncrementalDecoder decoder;
+    private final PacketHeaderDecoder packetHeader;
+    private final HeartbeatDecoder heartbeat;
     private long nowNs;
 
     /**
@@ -57,7 +54,9 @@ final class StreamSequencer
         final DeliveryLatencyRecorder latencyRecorder)
     {
         this.streams = streams;
-        this.validator = validator;
+        this.decoder = new IncrementalDecoder(validator, counters);
+        this.packetHeader = decoder.packetHeader;
+        this.heartbeat = decoder.heartbeat;
         this.dispatcher = dispatcher;
         this.counters = counters;
         this.latencyRecorder = latencyRecorder;
@@ -88,29 +87,22 @@ final class StreamSequencer
     void onMessage(final int slot, final int sessionId, final DirectBuffer buffer, final int offset, final int length)
     {
         final PartitionStream stream = streams[slot];
-        final int reason = validator.validate(stream.partition, buffer, offset, length, false);
-        if (PacketValidator.VALID != reason)
+        if (!decoder.decode(stream.partition, buffer, offset, length))
         {
-            counters.onMalformed(PacketValidator.reason(reason));
             return;
         }
-
         if (stream.joined && sessionId != stream.sessionId && stream.isRetired(sessionId))
         {
             counters.onOldSession();
             return;
         }
         onActivity(stream);
-
-        header.wrap(buffer, offset);
-        if (HeartbeatDecoder.TEMPLATE_ID == header.templateId())
+        if (decoder.isHeartbeat())
         {
-            heartbeat.wrap(buffer, offset + WireFormat.HEADER_LENGTH, header.blockLength(), header.version());
             onHeartbeat(stream, sessionId);
         }
         else
         {
-            packetHeader.wrap(buffer, offset + WireFormat.HEADER_LENGTH, header.blockLength(), header.version());
             onPacket(stream, sessionId, buffer, offset, length);
         }
     }

@@ -212,4 +212,29 @@ final class ChainArbiterTest
         packet(1003, 1007, 1010).from(arbiter, 0, 20);
         assertEquals(List.of(1000L, 1003L, 1007L, 1010L), delivered);
     }
+
+    @Test
+    void aQuietPartitionJoinsAtAHeartbeatAfterTheWaitUnlessAPacketJoinsItFirst()
+    {
+        final ChainArbiter quiet = new ChainArbiter(2, WAIT_NS, 64 * 1024, output);
+        quiet.onHeartbeat(1, 40, 0);
+        quiet.onHeartbeat(0, 30, 5); // the lower chain loses less
+        quiet.poll(WAIT_NS - 1);
+        assertEquals(List.of(), events, "waits for a packet of either side");
+        quiet.poll(WAIT_NS);
+        assertEquals(List.of("join side 0 at 30"), events);
+        assertEquals(30, quiet.chain());
+
+        events.clear();
+        final ChainArbiter busy = new ChainArbiter(2, WAIT_NS, 64 * 1024, output);
+        busy.onHeartbeat(0, 12, 0); // side 0 lost its first packet; side 1's comes within the wait
+        packet(0, 4, 8, 12).from(busy, 1, 10);
+        busy.poll(WAIT_NS * 2);
+        assertEquals(List.of("join side 1 at 0 (session start)", "side 1 delivered to 12"), events);
+
+        events.clear();
+        final ChainArbiter single = new ChainArbiter(1, WAIT_NS, 64 * 1024, output);
+        single.onHeartbeat(0, 0, 0);
+        assertEquals(List.of("join side 0 at 0 (session start)"), events, "one side: no wait");
+    }
 }

@@ -58,6 +58,7 @@ public final class PacketWriter
     private final CrossTradeEncoder crossTrade = new CrossTradeEncoder();
     private final BrokenTradeEncoder brokenTrade = new BrokenTradeEncoder();
     private final ImbalanceEncoder imbalance = new ImbalanceEncoder();
+    private static final byte[] BLANK_SESSION = "          ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private int limit;
     private int count;
 
@@ -73,9 +74,17 @@ public final class PacketWriter
             .streamSequence(firstSequence)
             .sendingTime(sendingTime)
             .partitionId(partition)
-            .messageCount(0);
+            .messageCount(0)
+            .previousExchangeSequence(PacketHeaderEncoder.previousExchangeSequenceNullValue());
         limit = HEADER_LENGTH + PacketHeaderEncoder.BLOCK_LENGTH;
         count = 0;
+        return this;
+    }
+
+    /** Where the partition's chain of exchange sequences stood before the packet's first message (schema 4). */
+    public PacketWriter previousExchangeSequence(final long chain)
+    {
+        packetHeader.previousExchangeSequence(chain);
         return this;
     }
 
@@ -113,8 +122,29 @@ public final class PacketWriter
             .partitionId(partition)
             .lastExchangeTimestamp(0)
             .sourceHeartbeatAge(0)
-            .sourceStatus(status);
+            .sourceStatus(status)
+            .lastExchangeSequence(HeartbeatEncoder.lastExchangeSequenceNullValue())
+            .partitionCount(0)
+            .putExchangeSession(BLANK_SESSION, 0);
         limit = HEADER_LENGTH + HeartbeatEncoder.BLOCK_LENGTH;
+        return limit;
+    }
+
+    /**
+     * Write a heartbeat of one side of a pair: where its chain stands, its partition count and exchange session (10
+     * ASCII bytes); returns its length.
+     */
+    public int pairHeartbeat(
+        final int partition,
+        final long nextSequence,
+        final long sendingTime,
+        final long lastExchangeSequence,
+        final int partitionCount,
+        final byte[] exchangeSession)
+    {
+        heartbeat(partition, nextSequence, sendingTime, SourceStatus.LIVE);
+        heartbeat.lastExchangeSequence(lastExchangeSequence).partitionCount(partitionCount)
+            .putExchangeSession(exchangeSession, 0);
         return limit;
     }
 

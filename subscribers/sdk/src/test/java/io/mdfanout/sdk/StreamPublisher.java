@@ -35,6 +35,8 @@ final class StreamPublisher implements AutoCloseable
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final PacketHeaderEncoder packetHeader = new PacketHeaderEncoder();
     private long nextSequence = 1;
+    /** Where the partition's chain of exchange sequences stands after the last packet (sent or dropped). */
+    private long chain;
 
     StreamPublisher(final ExclusivePublication publication, final int partition)
     {
@@ -102,21 +104,48 @@ final class StreamPublisher implements AutoCloseable
     /** A heartbeat announcing the status of the source, as a fanout does. */
     void heartbeat(final SourceStatus status)
     {
+        heartbeat(status, HeartbeatEncoder.lastExchangeSequenceNullValue(), 0, "");
+    }
+
+    /**
+     * A heartbeat of schema version 4: the source's status, where the chain stands, the feed's partition count and
+     * the exchange's session (a side of a pair announces them).
+     */
+    void heartbeat(final SourceStatus status, final long lastExchangeSequence, final int partitionCount,
+        final String exchangeSession)
+    {
         new HeartbeatEncoder().wrapAndApplyHeader(buffer, 0, header)
             .nextStreamSequence(nextSequence).sendingTime(System.currentTimeMillis()).partitionId(partition)
-            .lastExchangeTimestamp(0).sourceHeartbeatAge(0).sourceStatus(status);
+            .lastExchangeTimestamp(0).sourceHeartbeatAge(0).sourceStatus(status)
+            .lastExchangeSequence(lastExchangeSequence).partitionCount(partitionCount)
+            .exchangeSession(String.format("%-10s", exchangeSession));
         TestMedia.offer(publication, buffer, WireFormat.HEADER_LENGTH + HeartbeatEncoder.BLOCK_LENGTH);
+    }
+
+    /** A side's heartbeat where its chain stands now, LIVE. */
+    void chainHeartbeat(final int partitionCount, final String exchangeSession)
+    {
+        heartbeat(SourceStatus.LIVE, chain, partitionCount, exchangeSession);
+    }
+
+    /** @return where the chain stands after the last packet. */
+    long chain()
+    {
+        return chain;
     }
 
     private int packet(final List<byte[]> messages)
     {
         packetHeader.wrapAndApplyHeader(buffer, 0, header)
             .streamSequence(nextSequence).sendingTime(System.nanoTime()).partitionId(partition)
-            .messageCount(messages.size());
+            .messageCount(messages.size()).previousExchangeSequence(chain);
         int limit = WireFormat.HEADER_LENGTH + PacketHeaderEncoder.BLOCK_LENGTH;
         for (final byte[] message : messages)
         {
             buffer.putBytes(limit, message);
+            final int templateId = WireFormat.templateIdOf(WireFormat.headerWord(buffer, limit));
+            chain = buffer.getLong(limit + WireFormat.HEADER_LENGTH + WireFormat.chainPositionOffset(templateId),
+                WireFormat.BYTE_ORDER);
             limit += message.length;
         }
         nextSequence += messages.size();
