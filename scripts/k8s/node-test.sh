@@ -32,6 +32,16 @@ NS=mdf
 RELEASE=md
 NODE_NAME=mdfanout-real-node
 PROM_PORT=47790
+# Every fixed port of this test (the exchange's lines 47701-47704, Aeron 47711, the pods' metrics 47741-47743,
+# Prometheus 47790) lies in the kernel's ephemeral range, and make test runs the chart test, the bench bundle's dry
+# run and the release test beside this one: reserve them, so that no client socket takes one first (fresh26:
+# Prometheus's port was taken, "bind: address already in use", and the test stopped with no failure named).
+reserved="$(cat /proc/sys/net/ipv4/ip_local_reserved_ports)"
+case ",$reserved," in
+  *,47700-47799,*) ;;
+  *) { echo "${reserved:+$reserved,}47700-47799" > /proc/sys/net/ipv4/ip_local_reserved_ports; } 2>/dev/null \
+       || echo "node-test: note: could not reserve ports 47700-47799 from the ephemeral range" >&2 ;;
+esac
 SUB_PORT=47743
 FH_PORT=47741
 FO_PORT=47742
@@ -277,7 +287,8 @@ done
 targets="$(curl -sf "http://127.0.0.1:$PROM_PORT/api/v1/targets" | python3 -c '
 import json, sys
 t = json.load(sys.stdin)["data"]["activeTargets"]
-print(" ".join(x["labels"]["container"] + "=" + x["health"] for x in t))')"
+print(" ".join(x["labels"]["container"] + "=" + x["health"] for x in t))' \
+  || echo "none: Prometheus does not answer ($(tail -1 "$work/prometheus.log"))")"
 [ "$up" -ge 3 ] && pass "Prometheus discovered the pods through the API server: $targets" || fail "Prometheus targets: $targets"
 sleep 12 # a few scrapes, so that rates and increases have two samples
 python3 - "http://127.0.0.1:$PROM_PORT" "$CHART" <<'PY' && pass "every dashboard and alert-rule query returns data from the pods" || fail "queries without data"
