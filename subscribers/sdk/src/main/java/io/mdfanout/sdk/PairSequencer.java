@@ -174,7 +174,7 @@ final class PairSequencer
             stream.silent = true;
             counters.onSilent();
             dispatcher.onStreamSilent(stream.partition, nowNs - stream.lastActivityNs);
-            markStale(stream, StaleReason.SILENT);
+            stream.markStale(StaleReason.SILENT, nowNs);
         }
         return wentSilent;
     }
@@ -459,7 +459,7 @@ final class PairSequencer
         stream.sourceStatus = status;
         if (anyUp)
         {
-            sourceLive(stream);
+            StreamSequencer.sourceLive(stream, counters, dispatcher, nowNs);
         }
         else if (anyAudible && stream.joined && !stream.sourceDown)
         {
@@ -471,35 +471,6 @@ final class PairSequencer
             stream.sourceDown = true;
             counters.onStale(StaleReason.SOURCE_DOWN);
             dispatcher.onStale(stream.partition, StaleReason.SOURCE_DOWN, stream.expectedSequence);
-        }
-    }
-
-    private void sourceLive(final PartitionStream stream)
-    {
-        if (!stream.sourceDown)
-        {
-            return;
-        }
-        stream.sourceDown = false;
-        if (!stream.isRecovering())
-        {
-            StreamSequencer.recovered(stream, counters, dispatcher, nowNs);
-        }
-    }
-
-    private void markStale(final PartitionStream stream, final StaleReason reason)
-    {
-        final PartitionRecovery recovery = stream.recovery;
-        if (null != recovery && stream.joined)
-        {
-            if (recovery.isRecovering())
-            {
-                recovery.restartBuffering(stream.expectedSequence);
-            }
-            else
-            {
-                recovery.goStale(reason, stream.expectedSequence, nowNs);
-            }
         }
     }
 

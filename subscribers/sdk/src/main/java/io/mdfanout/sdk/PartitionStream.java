@@ -88,6 +88,25 @@ final class PartitionStream
         return null != recovery && recovery.isRecovering();
     }
 
+    /**
+     * Mark the partition stale from the poll loop (silence, a lost image) when recovery is on and it is joined: a
+     * partition already recovering buffers again from the next sequence, else it goes stale for {@code reason}.
+     */
+    void markStale(final StaleReason reason, final long nowNs)
+    {
+        if (null != recovery && joined)
+        {
+            if (recovery.isRecovering())
+            {
+                recovery.restartBuffering(expectedSequence);
+            }
+            else
+            {
+                recovery.goStale(reason, expectedSequence, nowNs);
+            }
+        }
+    }
+
     void allocateFilter()
     {
         if (null == coveringSequence)

@@ -112,19 +112,7 @@ final class StreamSequencer
      */
     void markStale(final int slot, final StaleReason reason)
     {
-        final PartitionStream stream = streams[slot];
-        final PartitionRecovery recovery = stream.recovery;
-        if (null != recovery && stream.joined)
-        {
-            if (recovery.isRecovering())
-            {
-                recovery.restartBuffering(stream.expectedSequence);
-            }
-            else
-            {
-                recovery.goStale(reason, stream.expectedSequence, nowNs);
-            }
-        }
+        streams[slot].markStale(reason, nowNs);
     }
 
     /** Report a silent stream to the listener. */
@@ -322,6 +310,19 @@ final class StreamSequencer
 
     private void sourceLive(final PartitionStream stream)
     {
+        sourceLive(stream, counters, dispatcher, nowNs);
+    }
+
+    /**
+     * The partition's source delivers again: good again at once unless it recovers meanwhile (nothing was lost on the
+     * stream: the books are right). For one fanout and for a pair alike.
+     */
+    static void sourceLive(
+        final PartitionStream stream,
+        final SubscriberCounters counters,
+        final MessageDispatcher dispatcher,
+        final long nowNs)
+    {
         if (!stream.sourceDown)
         {
             return;
@@ -329,7 +330,7 @@ final class StreamSequencer
         stream.sourceDown = false;
         if (!stream.isRecovering())
         {
-            recovered(stream, counters, dispatcher, nowNs); // nothing was lost on the stream: the books are right
+            recovered(stream, counters, dispatcher, nowNs);
         }
     }
 
