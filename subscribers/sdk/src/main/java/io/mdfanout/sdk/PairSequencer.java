@@ -461,16 +461,9 @@ final class PairSequencer
         {
             StreamSequencer.sourceLive(stream, counters, dispatcher, nowNs);
         }
-        else if (anyAudible && stream.joined && !stream.sourceDown)
+        else if (anyAudible)
         {
-            if (!stream.isRecovering())
-            {
-                stream.staleSinceNs = nowNs;
-                stream.recoverySnapshotId = 0;
-            }
-            stream.sourceDown = true;
-            counters.onStale(StaleReason.SOURCE_DOWN);
-            dispatcher.onStale(stream.partition, StaleReason.SOURCE_DOWN, stream.expectedSequence);
+            StreamSequencer.sourceDown(stream, counters, dispatcher, nowNs);
         }
     }
 

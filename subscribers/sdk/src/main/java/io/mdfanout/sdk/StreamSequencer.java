@@ -294,6 +294,19 @@ final class StreamSequencer
 
     private void sourceDown(final PartitionStream stream)
     {
+        sourceDown(stream, counters, dispatcher, nowNs);
+    }
+
+    /**
+     * The partition's source does not deliver: stale SOURCE_DOWN, once per outage, while joined. For one fanout and for
+     * a pair alike.
+     */
+    static void sourceDown(
+        final PartitionStream stream,
+        final SubscriberCounters counters,
+        final MessageDispatcher dispatcher,
+        final long nowNs)
+    {
         if (stream.sourceDown || !stream.joined)
         {
             return;
