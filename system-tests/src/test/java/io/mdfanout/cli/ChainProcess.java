@@ -61,9 +61,12 @@ final class ChainProcess implements AutoCloseable
         command.add("-XX:+UseParallelGC");
         command.add("-XX:TieredStopAtLevel=4");
         command.add("-Daeron.print.configuration=false");
+        final String role = args.length > 0 ? args[0] : "";
+        final List<String> sharing = SharedClassArchives.options(role);
+        command.addAll(sharing);
         command.addAll(jvmArgs);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(SharedClassArchives.classPath());
         command.add(Main.class.getName());
         command.addAll(List.of(args));
 
@@ -72,6 +75,7 @@ final class ChainProcess implements AutoCloseable
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
+        SharedClassArchives.started(role, sharing, process);
         return new ChainProcess(name, process, log);
     }
 
