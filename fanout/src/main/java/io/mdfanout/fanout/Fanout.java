@@ -11,6 +11,7 @@ import io.mdfanout.fanout.snapshot.SnapshotCounters;
 import io.mdfanout.fanout.snapshot.SnapshotPublisher;
 import io.mdfanout.fanout.state.PartitionState;
 import io.mdfanout.fanout.state.PartitionStateCounters;
+import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.wire.ConfigurationException;
 import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.PartitionRings;
@@ -77,6 +78,11 @@ public final class Fanout implements AutoCloseable
 {
     /** Held, exclusively, in the state directory for as long as the fanout runs. */
     public static final String LOCK_FILE_NAME = "fanout.lock";
+    /**
+     * A fanout with more than this fraction of a partition's ring unread is catching up, not ready ({@link
+     * #notReadyReason()}): a restarted fanout reading what its feed handler wrote meanwhile, or one that cannot keep up.
+     */
+    public static final double READY_UNREAD_FRACTION = 0.25;
     private static final int COUNTER_VALUES_LENGTH = 64 * 1024;
     private static final long RING_POLL_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long GENERATION_WATCH_INTERVAL_MS = 10;
@@ -980,6 +986,52 @@ public final class Fanout implements AutoCloseable
             }
         }
         return null != aeron && aeron.isClosed();
+    }
+
+    /**
+     * Why this fanout is not ready to serve subscribers, or null when it is: its feed handler is live (or its lines are
+     * silent: a closed market is nothing to catch up with), every partition's ring is read to within
+     * {@link #READY_UNREAD_FRACTION} of its capacity, and no publisher has failed. What {@code GET /ready} answers and
+     * the chart's readiness probe asks: a pair's upgrade goes on to the other side only once this side is ready, and
+     * two sides that are each caught up with the exchange publish in step with each other.
+     * <p>
+     * Called from the metrics server's thread; synchronized with a change of ring generation, which unmaps the rings.
+     *
+     * @return null when ready, else the reason in one line.
+     */
+    public synchronized String notReadyReason()
+    {
+        if (closed)
+        {
+            return "closed";
+        }
+        if (hasFailed())
+        {
+            return "a publisher stopped on a publication error";
+        }
+        if (null != ringSet)
+        {
+            final SourceStatus source = SourceStatus.get((short)sourceCounters.status().get());
+            if (SourceStatus.LIVE != source && SourceStatus.LINES_SILENT != source)
+            {
+                return "source " + source;
+            }
+        }
+        for (int partition = 0; partition < rings.length; partition++)
+        {
+            final PartitionRings.MappedRing ring = rings[partition];
+            if (null == ring)
+            {
+                return "partition " + partition + ": no ring mapped (following new rings)";
+            }
+            final long consumer = ring.ring().consumerPosition();
+            final long unread = ring.ring().producerPosition() - consumer;
+            if (unread > ring.capacity() * READY_UNREAD_FRACTION)
+            {
+                return "partition " + partition + ": catching up, " + unread + " bytes of its ring unread";
+            }
+        }
+        return null;
     }
 
     /** Stop the publisher threads and release the publications, client, embedded driver and rings. Idempotent. */

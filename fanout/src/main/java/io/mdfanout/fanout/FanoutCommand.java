@@ -292,7 +292,7 @@ public final class FanoutCommand implements Callable<Integer>
         final MetricsServer server;
         try
         {
-            server = MetricsServer.start("fanout", metrics, registry);
+            server = MetricsServer.start("fanout", metrics, registry, fanout::notReadyReason);
         }
         catch (final RuntimeException ex)
         {

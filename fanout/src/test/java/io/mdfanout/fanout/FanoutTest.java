@@ -27,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -154,6 +155,7 @@ final class FanoutTest
         awaitCondition(() -> lastSourceStatus(collector) == SourceStatus.LIVE &&
             SourceStatus.LIVE.value() == source.status().get(), work, "live announced");
         assertEquals(34_200_000_000_000L, collector.heartbeats.get(collector.heartbeats.size() - 1).lastExchangeTimestamp());
+        assertNull(fanout.notReadyReason(), "ready: the source live, every ring read");
 
         feedHandlerAlive.set(false);
         final long stoppedNs = System.nanoTime();
@@ -163,11 +165,15 @@ final class FanoutTest
         assertTrue(source.heartbeatAgeMs().get() > 300, "age " + source.heartbeatAgeMs().get());
         assertTrue(collector.heartbeats.get(collector.heartbeats.size() - 1).sourceHeartbeatAgeMs() > 300);
         assertEquals(1, source.downEvents().get());
+        assertEquals("source FEED_HANDLER_DOWN", fanout.notReadyReason());
 
         feedHandlerAlive.set(true);
         awaitCondition(() -> lastSourceStatus(collector) == SourceStatus.LIVE &&
             SourceStatus.LIVE.value() == source.status().get(), work, "live again");
         assertEquals(1, source.downEvents().get());
+        assertNull(fanout.notReadyReason(), "ready again");
+        fanout.close();
+        assertEquals("closed", fanout.notReadyReason());
     }
 
     private static SourceStatus lastSourceStatus(final PacketCollector collector)

@@ -17,7 +17,8 @@ import java.util.List;
  * on the HTTP server's own daemon thread. Every collector runs at scrape time on that thread, so
  * the message path is never touched: it only writes its counters with ordered stores.
  * <p>
- * JVM metrics (memory, GC, threads, class loading, buffer pools, process) are registered too.
+ * JVM metrics (memory, GC, threads, class loading, buffer pools, process) are registered too, and
+ * {@code /ready} answers whether the role is ready to serve ({@link Readiness}: always, unless the role says otherwise).
  */
 public final class MetricsServer implements AutoCloseable
 {
@@ -44,9 +45,26 @@ public final class MetricsServer implements AutoCloseable
     public static MetricsServer start(
         final String role, final MetricsOptions options, final PrometheusRegistry registry)
     {
+        return start(role, options, registry, Readiness.ALWAYS);
+    }
+
+    /**
+     * As {@link #start(String, MetricsOptions, PrometheusRegistry)}, with {@code GET /ready} answered from
+     * {@code readiness} (200 or 503 with the reason): what the chart's readiness probe asks.
+     *
+     * @param role      the process's role, the label role of {@code mdfanout_build_info}.
+     * @param options   where to bind; must be enabled.
+     * @param registry  the process's collectors.
+     * @param readiness whether the role is ready, evaluated at each request on the server's thread.
+     * @return the running server.
+     * @throws IllegalArgumentException when the options are wrong or the address cannot be bound (one line).
+     */
+    public static MetricsServer start(
+        final String role, final MetricsOptions options, final PrometheusRegistry registry, final Readiness readiness)
+    {
         options.validate();
         registry.register(new BuildInfoCollector(role));
-        return start(options.bind(), options.port(), registry);
+        return start(options.bind(), options.port(), registry, readiness);
     }
 
     /**
@@ -59,6 +77,22 @@ public final class MetricsServer implements AutoCloseable
      * @throws IllegalArgumentException when the address cannot be resolved or bound (one line).
      */
     public static MetricsServer start(final String bind, final int port, final PrometheusRegistry registry)
+    {
+        return start(bind, port, registry, Readiness.ALWAYS);
+    }
+
+    /**
+     * Register the JVM metrics in {@code registry} and start serving it, with {@code GET /ready} from {@code readiness}.
+     *
+     * @param bind      address to bind.
+     * @param port      port, 0 = any free port (see {@link #port()}).
+     * @param registry  the process's collectors.
+     * @param readiness whether the role is ready.
+     * @return the running server.
+     * @throws IllegalArgumentException when the address cannot be resolved or bound (one line).
+     */
+    public static MetricsServer start(
+        final String bind, final int port, final PrometheusRegistry registry, final Readiness readiness)
     {
         final InetAddress address;
         try
@@ -76,6 +110,7 @@ public final class MetricsServer implements AutoCloseable
                 .inetAddress(address)
                 .port(port)
                 .registry(registry)
+                .defaultHandler(new ReadinessHandler(readiness))
                 .buildAndStart();
             final String host = address.getHostAddress().contains(":") ?
                 "[" + address.getHostAddress() + "]" : address.getHostAddress();

@@ -290,4 +290,45 @@ class MetricsServerTest
             }
         }
     }
+
+    @Test
+    void readyAnswersFromTheRolesReadinessAndEveryOtherPathAsBefore() throws Exception
+    {
+        final String[] reason = {"recovering a gap: 12 messages held until it is filled"};
+        try (MetricsServer server = MetricsServer.start("127.0.0.1", 0, new PrometheusRegistry(), () -> reason[0]))
+        {
+            final HttpClient client = HttpClient.newHttpClient();
+            final URI ready = URI.create("http://127.0.0.1:" + server.port() + "/ready");
+            HttpResponse<String> response = client.send(
+                HttpRequest.newBuilder(ready).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, response.statusCode());
+            assertEquals("not ready: recovering a gap: 12 messages held until it is filled\n", response.body());
+
+            reason[0] = null;
+            response = client.send(HttpRequest.newBuilder(ready).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, response.statusCode());
+            assertEquals("ready\n", response.body());
+
+            assertEquals(200, client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/"))
+                .GET().build(), HttpResponse.BodyHandlers.ofString()).statusCode(), "the landing page");
+            assertTrue(scrape(server.port()).contains("jvm_"), "metrics as before");
+        }
+        try (MetricsServer server = MetricsServer.start("127.0.0.1", 0, new PrometheusRegistry(), () ->
+        {
+            throw new IllegalStateException("boom");
+        }))
+        {
+            final HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.port() + "/ready")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, response.statusCode());
+            assertEquals("not ready: readiness check failed: java.lang.IllegalStateException: boom\n", response.body());
+        }
+        try (MetricsServer server = MetricsServer.start("127.0.0.1", 0, new PrometheusRegistry()))
+        {
+            assertEquals(200, HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.port() + "/ready")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode(), "a role that does not say: always ready");
+        }
+    }
 }

@@ -213,11 +213,16 @@ class ReRequestTest
         throws Exception
     {
         final String channel = "aeron:udp?endpoint=224.0.1.191:" + portBase + "|interface=127.0.0.1|mtu=8192";
-        try (ChainHarness chain = new ChainHarness(dir, name, PARTITIONS, channel, 6000 + (portBase - 56000) / 10))
+        final int metricsPort = portBase + 60;
+        try (ChainHarness chain = new ChainHarness(dir, name, PARTITIONS, channel, 6000 + (portBase - 56000) / 10);
+            ReadyProbe ready = new ReadyProbe(metricsPort);
+            ReadyProbe fanoutReady = new ReadyProbe(metricsPort + 1))
         {
             final ChainProcess feedHandler = chain.feedHandler(lines(portBase + 1, portBase + 3,
-                "--retransmit-server", "127.0.0.1:" + (portBase + 50)));
-            chain.fanout("--snapshot-interval-ms", "1000");
+                "--retransmit-server", "127.0.0.1:" + (portBase + 50),
+                "--metrics-port", Integer.toString(metricsPort), "--metrics-bind", "127.0.0.1"));
+            chain.fanout("--snapshot-interval-ms", "1000", "--metrics-port", Integer.toString(metricsPort + 1),
+                "--metrics-bind", "127.0.0.1");
             final List<ChainProcess> subscribers = chain.recorders(2);
             final ChainProcess simulator = chain.simulator(RestartTest.concat(
                 simulatorArgs(seed, portBase + 1, portBase + 3, portBase + 50, "--drop-a", DROP, "--drop-b", DROP),
@@ -249,6 +254,14 @@ class ReRequestTest
                     assertTrue(stale.contains("reason=SOURCE_DOWN"), "subscriber-" + i + ": " + stale);
                 }
             }
+            // Readiness (GET /ready, the chart's probe): not ready while the gap held the live stream, ready once filled.
+            assertEquals("200 ready", ready.ask(), "caught up with the exchange");
+            final List<String> answers = ready.answers();
+            System.out.println("feed handler /ready: " + answers);
+            assertTrue(answers.stream().anyMatch(answer -> answer.startsWith("503 not ready: recovering a gap: ")),
+                "not ready while the gap was re-requested: " + answers);
+            assertEquals("200 ready", fanoutReady.ask(), "the fanout: its source live, its rings read");
+            System.out.println("fanout /ready: " + fanoutReady.answers());
             feedHandler.stop();
             final String stats = feedHandler.lastLineContaining("feed-handler: final");
             System.out.println(stats);

@@ -25,6 +25,7 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.ShutdownSignalBarrier;
+import org.agrona.concurrent.SystemEpochClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -309,7 +310,8 @@ public final class FeedHandlerCommand implements Callable<Integer>
                     config, rings, counters.countersManager(), receiveLatency);
                 // Scrapes are answered from here on: while a GLIMPSE snapshot loads, or its server is tried again,
                 // the feed handler is at work, not a target down.
-                metricsServer = startMetrics(counters, rings, receiveLatency, affinityPlan);
+                metricsServer = startMetrics(counters, rings, receiveLatency, affinityPlan, new FeedReadiness(
+                    rings.header(), agent.arbitrationCounters().messagesHeld(), SystemEpochClock.INSTANCE));
                 if (null != glimpse)
                 {
                     if (!loadGlimpse(rings, agent, stopRequested))
@@ -436,7 +438,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
 
     private MetricsServer startMetrics(
         final InMemoryCounters counters, final PartitionRingSet rings, final LatencyHistogram receiveLatency,
-        final AffinityPlan affinityPlan)
+        final AffinityPlan affinityPlan, final FeedReadiness readiness)
     {
         if (!metrics.enabled())
         {
@@ -448,7 +450,7 @@ public final class FeedHandlerCommand implements Callable<Integer>
         registry.register(new RingCollector(rings.rings()));
         registry.register(receiveLatency);
         registry.register(new AffinityCollector(affinityPlan));
-        final MetricsServer server = MetricsServer.start("feed-handler", metrics, registry);
+        final MetricsServer server = MetricsServer.start("feed-handler", metrics, registry, readiness);
         System.err.println("feed-handler: metrics: " + server.url());
         return server;
     }
