@@ -230,6 +230,12 @@ sys.exit(0 if fanout == shared and not (fanout & exclusive) else 1)
 PY
 grep -q '^fanout: cpu pinning off (--cpus none)' <(k logs -n "$NS" "$pod" -c fanout) && [ "$(metric $FO_PORT mdfanout_thread_pinned_cpu)" -lt 0 ] \
   && pass "the fanout pins nothing (--cpus none) and says so in its log and metric" || fail "fanout pinning line or metric"
+# Readiness is caught up, not an open port: the kubelet's probes ask GET /ready, and both roles answer it ready.
+probe_path="$(k get pod -n "$NS" "$pod" -o jsonpath='{.spec.containers[*].readinessProbe.httpGet.path}')"
+fh_ready="$(curl -s "http://$node_ip:$FH_PORT/ready")"; fo_ready="$(curl -s "http://$node_ip:$FO_PORT/ready")"
+[ "$probe_path" = "/ready /ready" ] && [ "$fh_ready" = ready ] && [ "$fo_ready" = ready ] \
+  && pass "readiness probes ask /ready, and the feed handler and the fanout answer: $fh_ready, $fo_ready" \
+  || fail "readiness: probe paths '$probe_path', feed handler '$fh_ready', fanout '$fo_ready'"
 hp_total="$(awk '/^HugePages_Total/ {print $2}' /proc/meminfo)"
 hp_free="$(awk '/^HugePages_Free/ {print $2}' /proc/meminfo)"
 hp_used=$((hp_total - hp_free))

@@ -27,6 +27,7 @@ final class ChainHarness implements AutoCloseable
     private final String streamIdBase;
     private final List<ChainProcess> processes = new ArrayList<>();
     private boolean passed;
+    private String fanoutStatsIntervalS = "5";
 
     ChainHarness(final Path dir, final String name, final int partitions, final String channel, final int streamIdBase)
     {
@@ -55,6 +56,13 @@ final class ChainHarness implements AutoCloseable
     String streamIdBase()
     {
         return streamIdBase;
+    }
+
+    /** How often this chain's fanouts print their stats line (5 s; a test that waits on the line may ask for 1). */
+    ChainHarness fanoutStatsInterval(final int seconds)
+    {
+        fanoutStatsIntervalS = Integer.toString(seconds);
+        return this;
     }
 
     /** The feed handler writing this chain's rings, with the given feed options (--group, --port, ...). */
@@ -90,7 +98,7 @@ final class ChainHarness implements AutoCloseable
     {
         final ChainProcess process = ChainProcess.start(name, dir, jvmArgs, concat(new String[] {"fanout",
             "--ring-dir", ringDir.toString(), "--partitions", Integer.toString(partitions), "--channel", channel,
-            "--stream-id-base", streamIdBase, "--stats-interval-s", "5"}, fanoutArgs));
+            "--stream-id-base", streamIdBase, "--stats-interval-s", fanoutStatsIntervalS}, fanoutArgs));
         processes.add(process);
         return process;
     }

@@ -18,18 +18,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A feed as a pair (issue 37): two complete chains (each its own feed handler on lines A and B with the re-request
  * server, its own rings and fanout, its own multicast group), and subscribers that arbitrate the two sides by the
- * exchange's sequences. Through a session of 1,000,000 messages side A's fanout is killed with -9 and started again,
- * side B's fanout is paused (SIGSTOP) for 3 s, then side B's feed handler and fanout are killed together and started
- * again: each subscriber's recording is the oracle's, every message exactly once and in order, its books the
- * exchange's, and it was never stale and never needed a snapshot; both sides delivered messages and both sent
- * duplicates the other had delivered (the faults happened, and each side covered the other's). Faults of side B wait
- * until side A is back and has caught up: both sides down at once is an outage, which this does not test.
+ * exchange's sequences. Through a session of 1,000,000 messages: side A's fanout is killed with -9 and started again;
+ * side B's feed handler alone is killed with -9 and started again; all of side A is stopped (SIGSTOP) for 5 s; side B
+ * is killed whole and started again with an empty /dev/shm, its feed handler joining from GLIMPSE. Each subscriber's
+ * recording is the oracle's, every message exactly once and in order, its books the exchange's, and it was never stale
+ * and never needed a snapshot; both sides delivered messages and both sent duplicates the other had delivered (the
+ * faults happened, and each side covered the other's). Each fault waits until the side hit before is back and has
+ * caught up: both sides down at once is an outage, which this does not test.
  */
 class PairTest
 {
     private static final int PARTITIONS = 4;
     private static final int SYMBOLS = 200;
     private static final long MESSAGES = 1_000_000;
+    /** 50 s of session: room for four faults in turn, each side back and caught up before the next. */
+    private static final int RATE = 20_000;
     private static final String LINE_A = "239.255.60.1";
     private static final String LINE_B = "239.255.60.3";
     private static final Pattern SIDES = Pattern.compile("sideA=(\\d+)/(\\d+)/(\\d+) sideB=(\\d+)/(\\d+)/(\\d+)");
@@ -82,9 +85,12 @@ class PairTest
         try (ChainHarness sideA = new ChainHarness(dirA, "paira", PARTITIONS, channelA, 6500);
             ChainHarness sideB = new ChainHarness(dirB, "pairb", PARTITIONS, channelB, 6600))
         {
+            // The catch-up waits read the fanouts' stats line: every second, so that each fault follows the last soon.
+            sideA.fanoutStatsInterval(1);
+            sideB.fanoutStatsInterval(1);
             final String[] feed = {"--group", LINE_A, "--port", "60101", "--interface", "127.0.0.1",
                 "--group-b", LINE_B, "--port-b", "60103", "--gap-wait-ms", "5", "--retransmit-server", "127.0.0.1:60150"};
-            sideA.feedHandler(feed);
+            final ChainProcess feedHandlerA = sideA.feedHandler(feed);
             final ChainProcess feedHandlerB = sideB.feedHandler(feed);
             final ChainProcess fanoutA = sideA.fanout("--snapshot-interval-ms", "1000");
             final ChainProcess fanoutB = sideB.fanout("--snapshot-interval-ms", "1000");
@@ -93,32 +99,58 @@ class PairTest
             final ChainProcess simulator = sideA.simulator("--group", LINE_A, "--port", "60101",
                 "--interface", "127.0.0.1", "--group-b", LINE_B, "--port-b", "60103",
                 "--seed", Long.toString(seed), "--symbols", Integer.toString(SYMBOLS),
-                "--messages", Long.toString(MESSAGES), "--rate", "40000",
-                "--retransmit-port", "60150", "--linger-ms", "10000");
+                "--messages", Long.toString(MESSAGES), "--rate", Integer.toString(RATE),
+                "--retransmit-port", "60150", "--glimpse-port", "60160", "--linger-ms", "10000");
 
-            // One side at a time, as in production: a fault of side B only once side A is back and has caught up (its
-            // restart takes seconds on this machine; both sides down together is an outage, not what this tests).
-            ChainHarness.awaitSimulatorProgress(simulator, MESSAGES * 15 / 100);
+            // One side at a time, as in production: each fault waits until the side hit before is back and has caught
+            // up (a restart takes seconds on this machine; both sides down together is an outage, not what this tests).
+            // 1. side A's fanout killed with -9, started again.
+            ChainHarness.awaitSimulatorProgress(simulator, MESSAGES / 10);
             fanoutA.kill9();
             assertFalse(fanoutA.isAlive(), "side A's fanout is dead");
             Thread.sleep(2_000);
             final ChainProcess fanoutARestarted = sideA.namedFanout("fanout-restarted", "--snapshot-interval-ms", "1000");
             awaitCaughtUp(fanoutARestarted, simulator);
 
-            assertInsideTheSession(simulator, "side B's pause");
-            fanoutB.signal("STOP");
-            Thread.sleep(3_000);
-            fanoutB.signal("CONT");
-
-            assertInsideTheSession(simulator, "side B's kill");
+            // 2. side B's feed handler alone killed with -9, started again on its rings (it re-requests its outage).
+            assertInsideTheSession(simulator, "side B's feed handler kill");
             feedHandlerB.kill9();
-            fanoutB.kill9();
-            assertFalse(feedHandlerB.isAlive() || fanoutB.isAlive(), "side B's feed handler and fanout are dead");
+            assertFalse(feedHandlerB.isAlive(), "side B's feed handler is dead");
             Thread.sleep(1_000);
-            sideB.start("feed-handler-restarted", RestartTest.concat(new String[] {"feed-handler",
-                "--ring-dir", sideB.ringDir().toString(), "--partitions", Integer.toString(PARTITIONS),
-                "--stats-interval-s", "2"}, feed));
-            sideB.namedFanout("fanout-restarted", "--snapshot-interval-ms", "1000");
+            final ChainProcess feedHandlerBRestarted = sideB.start("feed-handler-restarted", RestartTest.concat(
+                new String[] {"feed-handler", "--ring-dir", sideB.ringDir().toString(),
+                    "--partitions", Integer.toString(PARTITIONS), "--stats-interval-s", "2"}, feed));
+            awaitCaughtUp(fanoutB, simulator);
+
+            // 3. all of side A stopped (SIGSTOP) for 5 s: its feed handler re-requests what its lines lost meanwhile.
+            assertInsideTheSession(simulator, "side A's pause");
+            fanoutARestarted.signal("STOP");
+            feedHandlerA.signal("STOP");
+            Thread.sleep(5_000);
+            feedHandlerA.signal("CONT");
+            fanoutARestarted.signal("CONT");
+            awaitCaughtUp(fanoutARestarted, simulator);
+
+            // 4. side B as a new pod: killed, its /dev/shm emptied (rings, the fanout's state and driver), started again;
+            // the feed handler joins the session from the exchange's GLIMPSE snapshot and the fanout follows it.
+            assertInsideTheSession(simulator, "side B's new pod");
+            feedHandlerBRestarted.kill9();
+            fanoutB.kill9();
+            assertFalse(feedHandlerBRestarted.isAlive() || fanoutB.isAlive(), "side B's feed handler and fanout are dead");
+            try (java.util.stream.Stream<Path> paths = Files.walk(sideB.ringDir()))
+            {
+                paths.sorted(java.util.Comparator.reverseOrder()).filter(path -> !path.equals(sideB.ringDir()))
+                    .forEach(path -> path.toFile().delete());
+            }
+            try (java.util.stream.Stream<Path> left = Files.list(sideB.ringDir()))
+            {
+                assertEquals(0, left.count(), "side B's /dev/shm is empty");
+            }
+            final ChainProcess feedHandlerBGlimpse = sideB.start("feed-handler-glimpse", RestartTest.concat(
+                new String[] {"feed-handler", "--ring-dir", sideB.ringDir().toString(),
+                    "--partitions", Integer.toString(PARTITIONS), "--stats-interval-s", "2",
+                    "--glimpse", "127.0.0.1:60160"}, feed));
+            sideB.namedFanout("fanout-glimpse", "--snapshot-interval-ms", "1000");
 
             RestartTest.awaitSuccess(simulator, subscribers);
             final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, MESSAGES, PARTITIONS);
@@ -143,6 +175,72 @@ class PairTest
                 assertEquals("0", sides.group(6), who + ": side B never refused: " + summary);
             }
             assertTrue(fanoutARestarted.isAlive(), "side A's restarted fanout runs");
+            final String loaded = feedHandlerBGlimpse.lastLineContaining("GLIMPSE");
+            assertTrue(loaded.contains("continuing at sequence"), "side B joined from GLIMPSE: " + loaded);
+            System.out.println("side B: " + loaded);
+            System.out.println("side B's restarted feed handler: " + feedHandlerBRestarted.lastLineContaining("lineR["));
+            System.out.println("side A's feed handler after its pause: " + feedHandlerA.lastLineContaining("lineR["));
+            sideA.passed();
+            sideB.passed();
+        }
+    }
+
+    /**
+     * A side that disagrees is kept out of arbitration, loudly, and the other side serves alone: side B's chain runs
+     * with 2 partitions where the feed has 4 (an operator's typo in one side's values). Each subscriber says once per
+     * partition that side B is refused and why, counts its refused packets, and records every message of the oracle
+     * from side A, never stale.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void aSideWithAnotherPartitionCountIsRefusedLoudlyAndTheOtherSideServesEveryMessage(@TempDir final Path dir)
+        throws Exception
+    {
+        final long seed = 60002L;
+        final long messages = 200_000;
+        final int sideBPartitions = 2;
+        final String channelA = "aeron:udp?endpoint=224.0.1.205:60400|interface=127.0.0.1|mtu=8192";
+        final String channelB = "aeron:udp?endpoint=224.0.1.207:60600|interface=127.0.0.1|mtu=8192";
+        final Path dirA = Files.createDirectories(dir.resolve("side-a"));
+        final Path dirB = Files.createDirectories(dir.resolve("side-b"));
+        try (ChainHarness sideA = new ChainHarness(dirA, "disagreea", PARTITIONS, channelA, 6700);
+            ChainHarness sideB = new ChainHarness(dirB, "disagreeb", sideBPartitions, channelB, 6800))
+        {
+            final String[] feed = {"--group", "239.255.60.5", "--port", "60501", "--interface", "127.0.0.1",
+                "--group-b", "239.255.60.7", "--port-b", "60503", "--gap-wait-ms", "5",
+                "--retransmit-server", "127.0.0.1:60550"};
+            sideA.feedHandler(feed);
+            sideB.feedHandler(feed);
+            sideA.fanout("--snapshot-interval-ms", "1000");
+            sideB.fanout("--snapshot-interval-ms", "1000");
+            final ChainProcess subscriber = sideA.recorders(1, 1, List.of(),
+                "--pair-channel", channelB, "--pair-stream-id-base", sideB.streamIdBase()).get(0);
+            final ChainProcess simulator = sideA.simulator("--group", "239.255.60.5", "--port", "60501",
+                "--interface", "127.0.0.1", "--group-b", "239.255.60.7", "--port-b", "60503",
+                "--seed", Long.toString(seed), "--symbols", Integer.toString(SYMBOLS),
+                "--messages", Long.toString(messages), "--rate", "50000", "--retransmit-port", "60550");
+
+            RestartTest.awaitSuccess(simulator, List.of(subscriber));
+            final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, messages, PARTITIONS);
+            expected.verifyPairRecording(sideA.recording(1), "subscriber-1");
+            assertEquals(expected.books(), Files.readString(sideA.books(1)), "books");
+            assertEquals(List.of(), subscriber.linesContaining("STALE "), "side A served alone: never stale");
+            for (int partition = 0; partition < sideBPartitions; partition++)
+            {
+                final List<String> refused = subscriber.linesContaining("side B of partition " + partition +
+                    " refused: it announces " + sideBPartitions + " partitions, the feed has " + PARTITIONS);
+                assertEquals(1, refused.size(), "partition " + partition + ": said once, with the reason");
+                System.out.println(refused.get(0));
+            }
+            final String summary = subscriber.lastLineContaining("record: messages=");
+            System.out.println(summary);
+            final Matcher sides = SIDES.matcher(summary);
+            assertTrue(sides.find(), summary);
+            final String recorded = summary.replaceAll("^.*record: messages=(\\d+) .*$", "$1");
+            assertEquals(recorded, sides.group(1), "side A delivered every message recorded: " + summary);
+            assertEquals("0", sides.group(4), "side B delivered nothing: " + summary);
+            assertTrue(Long.parseLong(sides.group(6)) > 0, "side B's packets were refused, counted: " + summary);
+            assertTrue(summary.contains(" gaps=0 ") && summary.contains(" snapshotsApplied=0 "), summary);
             sideA.passed();
             sideB.passed();
         }
