@@ -38,6 +38,16 @@ class ToolLeftoversTest
             final Path left = awaitDriverDirectory(tmp, first);
             first.kill9();
             assertTrue(Files.isDirectory(left), "SIGKILL left " + left);
+            // A tool reclaims a dead tool's directory only once that driver's heartbeat is stale (Aeron's driver
+            // timeout, 10 s): a pid that is gone here may be a live tool of another pid namespace sharing the
+            // directory. This test once passed only by killing the tool before its driver's first heartbeat; with the
+            // roles' JVMs starting faster it did not, so it waits as a tool started after a real crash would.
+            final long staleDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (isDriverActive(left))
+            {
+                assertTrue(System.nanoTime() < staleDeadline, "the dead driver's heartbeat never went stale");
+                Thread.sleep(200);
+            }
 
             try (ChainProcess second = ChainProcess.start("stats-2", dir, jvmArgs, stats))
             {
@@ -58,6 +68,18 @@ class ToolLeftoversTest
                 assertEquals(0, second.stop(), "stats stopped on SIGTERM\n" + second.logTail());
                 assertFalse(Files.exists(own), "a stopped tool removes its own directory " + own);
             }
+        }
+    }
+
+    private static boolean isDriverActive(final Path driverDirectory)
+    {
+        try
+        {
+            return io.aeron.CommonContext.isDriverActive(driverDirectory.toFile(), 10_000, (message) -> { });
+        }
+        catch (final RuntimeException ex)
+        {
+            return false; // a CnC file never initialised: no driver
         }
     }
 
