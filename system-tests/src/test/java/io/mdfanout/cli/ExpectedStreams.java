@@ -354,7 +354,37 @@ final class ExpectedStreams
      */
     long verifyDisturbedRecording(final Path file, final String who, final long[] from) throws IOException
     {
+        return verifyDisturbedRecording(file, who, from, false);
+    }
+
+    /**
+     * {@link #verifyDisturbedRecording(Path, String)} for a subscriber of a pair, which records each message, and
+     * reads each snapshot's coverage, at its chain position (its exchange sequence) instead of one side's stream
+     * sequence: both are taken to the oracle's message numbers (a chain position is the number of the partition's
+     * oracle messages at or below it), then checked as for one side.
+     *
+     * @return messages verified.
+     */
+    long verifyDisturbedPairRecording(final Path file, final String who) throws IOException
+    {
+        final long[] from = new long[partitions];
+        Arrays.fill(from, 1);
+        return verifyDisturbedRecording(file, who, from, true);
+    }
+
+    private long verifyDisturbedRecording(final Path file, final String who, final long[] from, final boolean pair)
+        throws IOException
+    {
+        final long[][] chain = pair ? chainPositions() : null;
         final SnapshotCoverage[] coverage = SnapshotCoverage.read(coverageFile(file), partitions);
+        if (pair)
+        {
+            for (int p = 0; p < partitions; p++)
+            {
+                final long[] positions = chain[p];
+                coverage[p] = coverage[p].mapped(last -> oracleNumberAt(positions, last));
+            }
+        }
         final long[] lastSequence = new long[partitions];
         final List<Map<Long, List<Long>>> deliveredAfter = new ArrayList<>();
         for (int p = 0; p < partitions; p++)
@@ -367,7 +397,7 @@ final class ExpectedStreams
             while (records.next())
             {
                 final int p = records.partition();
-                final long sequence = records.streamSequence();
+                final long sequence = pair ? oracleNumberAt(chain[p], records.streamSequence()) : records.streamSequence();
                 if (sequence <= lastSequence[p])
                 {
                     fail(who + ": partition " + p + " delivered stream sequence " + sequence + " after " +
@@ -593,6 +623,38 @@ final class ExpectedStreams
             checked += delivered.size();
         }
         return checked;
+    }
+
+    /** Per partition, the chain position (exchange sequence, a gap notice's last missing one) of each oracle message. */
+    private long[][] chainPositions()
+    {
+        final long[][] chain = new long[partitions][];
+        for (int p = 0; p < partitions; p++)
+        {
+            chain[p] = new long[counts[p]];
+            for (int index = 0; index < counts[p]; index++)
+            {
+                final byte[] message = message(p, index);
+                chain[p][index] = GapNoticeEncoder.TEMPLATE_ID == templateIdOf(message) ?
+                    lastMissingOf(message) : exchangeSequenceOf(message);
+            }
+        }
+        return chain;
+    }
+
+    private byte[] message(final int p, final int index)
+    {
+        final int start = (int)offsets[p][index];
+        final byte[] message = new byte[(int)(offsets[p][index + 1] - start)];
+        bytes[p].getBytes(start, message);
+        return message;
+    }
+
+    /** How many of a partition's oracle messages lie at or below a chain position: its oracle message number. */
+    private static long oracleNumberAt(final long[] chain, final long position)
+    {
+        final int found = Arrays.binarySearch(chain, position);
+        return found >= 0 ? found + 1 : -(found + 1);
     }
 
     private static int templateIdOf(final byte[] message)

@@ -245,4 +245,78 @@ class PairTest
             sideB.passed();
         }
     }
+
+    /**
+     * Both sides losing the same messages: a subscriber of the pair stopped (SIGSTOP) for 10 s misses the same stretch
+     * of every partition on side A and on side B, since both arrive through its one media driver. That is one gap per
+     * partition, not one per side: each partition goes stale once, recovers once from a snapshot (either side's), and
+     * the recording is the oracle's, in order, byte for byte, with every message after each snapshot's coverage. The
+     * other subscriber, never stopped, sees neither a gap nor a stale period, and the exchange's pace never slowed.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void bothSidesLosingTheSameMessagesIsOneGapPerPartitionRecoveredFromASnapshot(@TempDir final Path dir)
+        throws Exception
+    {
+        final long seed = 60003L;
+        final long messages = 1_000_000;
+        final String channelA = "aeron:udp?endpoint=224.0.1.209:60800|interface=127.0.0.1|mtu=8192";
+        final String channelB = "aeron:udp?endpoint=224.0.1.211:61000|interface=127.0.0.1|mtu=8192";
+        final Path dirA = Files.createDirectories(dir.resolve("side-a"));
+        final Path dirB = Files.createDirectories(dir.resolve("side-b"));
+        try (ChainHarness sideA = new ChainHarness(dirA, "samelossa", PARTITIONS, channelA, 6900);
+            ChainHarness sideB = new ChainHarness(dirB, "samelossb", PARTITIONS, channelB, 7000))
+        {
+            final String[] feed = {"--group", "239.255.60.9", "--port", "60901", "--interface", "127.0.0.1",
+                "--group-b", "239.255.60.11", "--port-b", "60903", "--gap-wait-ms", "5",
+                "--retransmit-server", "127.0.0.1:60950"};
+            sideA.feedHandler(feed);
+            sideB.feedHandler(feed);
+            sideA.fanout("--snapshot-interval-ms", "1000");
+            sideB.fanout("--snapshot-interval-ms", "1000");
+            final List<ChainProcess> subscribers = sideA.recorders(1, 2, List.of(),
+                "--pair-channel", channelB, "--pair-stream-id-base", sideB.streamIdBase());
+            final ChainProcess simulator = sideA.simulator("--group", "239.255.60.9", "--port", "60901",
+                "--interface", "127.0.0.1", "--group-b", "239.255.60.11", "--port-b", "60903",
+                "--seed", Long.toString(seed), "--symbols", Integer.toString(SYMBOLS),
+                "--messages", Long.toString(messages), "--rate", "40000", "--retransmit-port", "60950");
+
+            ChainHarness.awaitSimulatorProgress(simulator, messages / 10);
+            final ChainProcess paused = subscribers.get(1);
+            paused.signal("STOP");
+            final long pausedAt = simulatorProgress(simulator);
+            Thread.sleep(10_000);
+            final long resumedAt = simulatorProgress(simulator);
+            paused.signal("CONT");
+            assertInsideTheSession(simulator, "the pause's end");
+            assertTrue(resumedAt - pausedAt > 100_000,
+                "the exchange sent on while the subscriber was stopped: " + pausedAt + " -> " + resumedAt);
+
+            RestartTest.awaitSuccess(simulator, subscribers);
+            final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, messages, PARTITIONS);
+            expected.verifyPairRecording(sideA.recording(1), "subscriber-1");
+            assertEquals(List.of(), subscribers.get(0).linesContaining("STALE "), "subscriber-1 was never stale");
+            expected.verifyDisturbedPairRecording(sideA.recording(2), paused.name());
+            assertEquals(expected.books(), Files.readString(sideA.books(2)), "the stopped subscriber's books");
+            for (int partition = 0; partition < PARTITIONS; partition++)
+            {
+                assertEquals(1, paused.linesContaining("STALE partition=" + partition + " ").size(),
+                    "partition " + partition + ": one gap, reported once (not once per side)");
+                final List<String> recovered = paused.linesContaining("RECOVERED partition=" + partition + " ");
+                assertEquals(1, recovered.size(), "partition " + partition + ": recovered once, from a snapshot");
+                assertFalse(recovered.get(0).contains("snapshotId=0 "), recovered.get(0));
+            }
+            paused.linesContaining("STALE ").forEach(line -> System.out.println("stopped subscriber: " + line));
+            paused.linesContaining("RECOVERED ").forEach(line -> System.out.println("stopped subscriber: " + line));
+            final String summary = paused.lastLineContaining("record: messages=");
+            System.out.println("stopped subscriber: " + summary);
+            assertTrue(summary.contains(" stale=" + PARTITIONS + " ") && summary.contains(" recoveries=" + PARTITIONS + " ") &&
+                summary.contains(" snapshotsApplied=" + PARTITIONS + " "), "once stale and one snapshot per partition: " +
+                summary);
+            final String other = subscribers.get(0).lastLineContaining("record: messages=");
+            assertTrue(other.contains(" gaps=0 ") && other.contains(" snapshotsApplied=0 "), other);
+            sideA.passed();
+            sideB.passed();
+        }
+    }
 }

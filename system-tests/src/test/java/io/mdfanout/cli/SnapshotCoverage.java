@@ -79,6 +79,18 @@ final class SnapshotCoverage
         return applied;
     }
 
+    /** The same coverage with each range's sequence mapped (a pair's chain positions to the oracle's numbers). */
+    SnapshotCoverage mapped(final java.util.function.LongUnaryOperator mapping)
+    {
+        final SnapshotCoverage mapped = new SnapshotCoverage();
+        mapped.snapshotId = snapshotId;
+        for (final long[] range : ranges)
+        {
+            mapped.ranges.add(new long[]{ range[0], range[1], mapping.applyAsLong(range[2]) });
+        }
+        return mapped;
+    }
+
     /** @return the stream sequence the instrument's state is covered through (0: not covered). */
     long coveredThrough(final long instrumentId)
     {

@@ -344,7 +344,9 @@ public interface MarketDataListener
      * A snapshot is complete and applied: the buffered incrementals it does not cover follow, then the live stream.
      * What it covers, per instrument: instrument 0 (market-wide state) through {@link #onSnapshotBegin}'s
      * {@code lastStreamSequence}; each {@link #onSnapshotInstrument} covers instrument ids from its
-     * {@code coveredFromInstrumentId()} to its {@code instrumentId()} through its {@code lastStreamSequence()};
+     * {@code coveredFromInstrumentId()} to its {@code instrumentId()} through its context's
+     * {@link MessageContext#streamSequence()} (the message's {@code lastStreamSequence()} from one side; in a pair, its
+     * chain position, as every sequence a pair's subscriber is given);
      * the ids from {@code coveredFromInstrumentId} up through this {@code lastStreamSequence}. A message of an
      * instrument at or below its covering sequence is in the snapshot's state and is not delivered; every later one
      * is. A record of this (the {@code record} tool's {@code --coverage-out}) lets a check prove that nothing after

@@ -49,8 +49,9 @@ public final class RecordCommand implements Callable<Integer>
     Path booksOut;
 
     @Option(names = "--coverage-out", description = "Write what each snapshot applied covers to this text file " +
-        "(replaced): per partition and snapshot, the stream sequence each range of instrument ids is covered " +
-        "through. The messages after that coverage are the ones a recovered subscriber must deliver, every one.")
+        "(replaced): per partition and snapshot, the stream sequence (in a pair: the chain position) each range " +
+        "of instrument ids is covered through. The messages after that coverage are the ones a recovered subscriber " +
+        "must deliver, every one.")
     Path coverageOut;
 
 
@@ -209,9 +210,11 @@ public final class RecordCommand implements Callable<Integer>
         {
             if (null != coverage)
             {
+                // The sequence the SDK covers the instruments through (the context's): the snapshot's stream sequence
+                // from one side, its chain position in a pair, in the same terms as begin and end.
                 coverage.println("instrument partition=" + context.partition() + " snapshotId=" +
                     message.snapshotId() + " from=" + message.coveredFromInstrumentId() + " to=" +
-                    message.instrumentId() + " last=" + message.lastStreamSequence());
+                    message.instrumentId() + " last=" + context.streamSequence());
             }
             if (null != books)
             {
