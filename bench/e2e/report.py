@@ -1052,6 +1052,8 @@ def main():
 
     import report_archive  # the archive's section (issue 29), when run.sh's archive_section ran into this directory
     md.extend(report_archive.section(results))
+    import report_pair  # the pair's section (issue 37), when run.sh's pair_section ran into this directory
+    md.extend(report_pair.section(results))
 
     steady_dir = (args.steady or results).rstrip("/")
     steady_path = os.path.join(steady_dir, "steady", "steady.json")

@@ -66,7 +66,7 @@
 # replay shares the fanout's CPU, the publishing side; subscribers: it shares the subscribers' CPU; see
 # pub_throughput), IDLE_STRATEGY (empty: each role's default, backoff; e.g. park: that
 # --idle-strategy for every process of both systems, the simulator, the raw pair and the media drivers included;
-# see docs/OPERATIONS.md "Idle strategies"), SKIP_LATENCY=1, SKIP_FANOUT=1, SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_ARCHIVE=1, SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh, at NATS_RATES: "100000", and fan-out through NATS to
+# see docs/OPERATIONS.md "Idle strategies"), SKIP_LATENCY=1, SKIP_FANOUT=1, SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_ARCHIVE=1, SKIP_PAIR=1 (the pair section, PAIR_RATES: see pair_section), SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh, at NATS_RATES: "100000", and fan-out through NATS to
 # NATS_FANOUT_SUBS: "8"; its latency run is the 1-subscriber case, so make bench no longer repeats it as a fan-out run
 # of 1: make bench-full runs "1 8"), SPARSE_LOGS=1 (see below), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
 set -uo pipefail
@@ -766,6 +766,88 @@ archive_section() {
   done
 }
 
+# ---- a feed as a pair (issue 37) -------------------------------------------------------------------------------
+# PAIR_RATES ("20000": a pair is two chains on this machine, seven processes on its CPUs; "" for none), PAIR_RUNS (2),
+# PAIR_S (10: seconds measured after WARMUP_S of warm-up): the simulator's lines A and B feed two chains, each its own
+# feed handler, rings and fanout, side B's fanout on pair_channel; two subscribers run at once, one of side A alone
+# (`latency --channel`) and one arbitrating the pair (`latency --channel ... --pair-channel ...`), so that both take
+# the same messages at the same moments and their ratios are not tilted by the machine's drift. Each one's latency
+# (from the simulator's scheduled send time, see pair_run) and CPU over the measured messages.
+# Into $results/pair/.
+PAIR_RATES="${PAIR_RATES-20000}"
+PAIR_RUNS="${PAIR_RUNS:-2}"
+case "$PAIR_RUNS" in ''|*[!0-9]*|0) echo "run.sh: PAIR_RUNS must be a positive number, not '$PAIR_RUNS'" >&2; exit 2 ;; esac
+PAIR_S="${PAIR_S:-10}"
+pair_channel='aeron:udp?endpoint=224.0.1.13:40490|interface=127.0.0.1|mtu=8192'
+
+pair_run() {  # pair_run NAME RATE MESSAGES -> $results/pair/NAME.run.json, NAME-single.json, NAME-pair.json
+  local name="$1" rate="$2" messages="$3" run="$results/pair" logs="$results/logs/$1"
+  fresh_logs "$logs"
+  local warmup=$((rate * WARMUP_S)); [ "$warmup" -gt $((messages / 2)) ] && warmup=$((messages / 2))
+  # Latency from the simulator's schedule (as stamp_mode=scheduled): --stamp-receive-time would have each side's feed
+  # handler write its own receive time into the messages, and a pair's subscriber refuses a side whose copies differ.
+  local timeout_s=$((messages / rate + 60)) fh_recovery sim_recovery side pid
+  feed_recovery "$retransmit_port"
+  ring_dir="/dev/shm/mdfanout-bench-$$-$name"  # side A's; cleanup deletes it, side B's is deleted below
+  local side_b_rings="$ring_dir-b" roles=() role_pids=()
+  for side in a b; do
+    local rings="$ring_dir" side_channel="$channel"
+    [ "$side" = b ] && rings="$side_b_rings" && side_channel="$pair_channel"
+    launch "$logs/feed-handler-$side.log" $(pin "$FH_CPUS") $mdf feed-handler --source 127.0.0.1 $FH_OPTS \
+      $fh_recovery --group $group --port $port --interface 127.0.0.1 --ring-dir "$rings" --partitions $PARTITIONS \
+      --stats-interval-s 0
+    roles+=("feed-handler-$side=$last_pid"); role_pids+=("$last_pid")
+    launch "$logs/fanout-$side.log" $(pin "$FO_CPUS") $mdf fanout $FO_OPTS --ring-dir "$rings" --partitions $PARTITIONS \
+      --channel "$side_channel" --stats-interval-s 1
+    roles+=("fanout-$side=$last_pid"); role_pids+=("$last_pid")
+  done
+  local kind i=0 sub_pids=() ready=() subs=()
+  for kind in single pair; do
+    i=$((i + 1))
+    local pair_opt=""; [ "$kind" = pair ] && pair_opt="--pair-channel $pair_channel"
+    launch "$logs/$kind.log" $(pin "$(nth_group "$SUB_CPUS" "$i")") $mdf latency $SUB_OPTS --channel "$channel" $pair_opt \
+      --partitions $PARTITIONS --until-end-of-messages --warmup-messages $warmup --timeout-s $timeout_s \
+      --ready-file "$logs/ready-$kind" --json-out "$run/$name-$kind.json" --hgrm-out "$run/$name-$kind.hgrm"
+    sub_pids+=("$last_pid"); ready+=("$logs/ready-$kind"); subs+=("$kind=$last_pid")
+  done
+  wait_for_files 60 "${ready[@]}" || log "$name: subscribers did not connect within 60 s (see $logs)"
+  launch "$logs/simulator.log" $(pin "$SIM_CPUS") $mdf simulator --group $group --port $port --interface 127.0.0.1 \
+    --symbols $SYMBOLS --messages "$messages" --rate "$rate" --latency-timestamps --stats-interval-s 0 $sim_recovery \
+    --warmup-messages "$warmup" --warmup-rate "$rate" $idle_opt ${SIM_OPTS:-}
+  local sim=$last_pid
+  python3 bench/e2e/cpu_sample.py sample "$run/$name.cpu-samples.json" simulator=$sim "${subs[@]}" "${roles[@]}" &
+  local sampler=$!
+  wait "$sim"; local sim_exit=$?
+  local sub_exits=()
+  for pid in "${sub_pids[@]}"; do wait "$pid"; sub_exits+=($?); done
+  kill -TERM "${role_pids[@]}" 2>/dev/null
+  wait "${role_pids[@]}" 2>/dev/null
+  wait "$sampler"
+  cleanup
+  rm -rf "$side_b_rings"
+  local sim_rate; sim_rate=$(sender_rate "$logs/simulator.log")
+  local gaps_single gaps_pair
+  gaps_single=$(grep -o ' gaps=[0-9]*' "$logs/single.log" | tail -1 | cut -d= -f2)
+  gaps_pair=$(grep -o ' gaps=[0-9]*' "$logs/pair.log" | tail -1 | cut -d= -f2)
+  printf '{"name":"%s","rate":%s,"messages":%s,"simulator_exit":%s,"subscriber_exits":[%s],"simulator_rate":%s,"single_gaps":%s,"pair_gaps":%s}\n' \
+    "$name" "$rate" "$messages" "$sim_exit" "$(IFS=,; echo "${sub_exits[*]}")" "$(json_num "$sim_rate")" \
+    "$(json_num "$gaps_single")" "$(json_num "$gaps_pair")" >"$run/$name.run.json"
+  add_cpu "$run/$name" simulator "$(lingered_s)" "$logs/simulator.log"
+  log "$name: rate=$rate messages=$messages simulator=${sim_rate:-?}/s exits=${sub_exits[*]} gaps single=${gaps_single:-?} pair=${gaps_pair:-?}"
+}
+
+pair_section() {
+  local rate i
+  mkdir -p "$results/pair"
+  printf '{"rates":"%s","runs":%s,"seconds":%s,"warmup_s":%s,"channel":"%s","pair_channel":"%s"}\n' "$PAIR_RATES" \
+    "$PAIR_RUNS" "$PAIR_S" "$WARMUP_S" "$channel" "$pair_channel" >"$results/pair/settings.json"
+  for rate in $PAIR_RATES; do
+    for i in $(seq 1 "$PAIR_RUNS"); do
+      pair_run "pair-$rate-$i" "$rate" "$(messages_for "$rate" "$PAIR_S")"
+    done
+  done
+}
+
 machine() {
   local cpu; cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
   local mem; mem=$(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)
@@ -859,6 +941,7 @@ if [ "${SKIP_THROUGHPUT:-0}" != 1 ]; then
   search raw
 fi
 [ "${SKIP_ARCHIVE:-0}" = 1 ] || archive_section
+[ "${SKIP_PAIR:-0}" = 1 ] || pair_section
 [ -n "$step_session_dir" ] && rm -rf "$step_session_dir" 
 if [ "${SKIP_NATS:-0}" != 1 ]; then
   RATES="$NATS_RATES" DURATION_S="$DURATION_S" WARMUP_S="$WARMUP_S" MIN_MESSAGES="$MIN_MESSAGES" FANOUT_RATE="$FANOUT_RATE" \

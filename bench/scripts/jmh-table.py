@@ -192,7 +192,8 @@ def targets_section(results, itchy, pairs):
                      f"worst of {len(codec)}: {worst:.1f} ns", worst < 25))
     allocs = [r["secondaryMetrics"]["gc.alloc.rate.norm"]["score"] for r in results
               if "gc.alloc.rate.norm" in (r.get("secondaryMetrics") or {}) and
-              not r["benchmark"].endswith(("decodeIntoBooks", "decodeOnly", "FanoutStateBenchmark.apply"))]  # per pass
+              not r["benchmark"].endswith(("decodeIntoBooks", "decodeOnly", "FanoutStateBenchmark.apply",
+                                           "SdkPairBenchmark.oneSide", "pairBothSides", "pairOneSide"))]  # per pass
     if allocs:
         rows.append(("0 bytes allocated per message on the message path",
                      f"at most {max(allocs):.3g} B/op (JMH's own background allocation, see above)",
@@ -201,6 +202,36 @@ def targets_section(results, itchy, pairs):
         return []
     out = ["", "## Against the targets", "", "| target | measured | |", "|---|---|---|"]
     out += [f"| {t} | {m} | {'**met**' if ok else 'not met'} |" for t, m, ok in rows]
+    return out
+
+
+def pair_section(results):
+    """Issue 37: a pair's subscriber against one side's, in delivered messages per second, and its allocation."""
+    scores, allocs = {}, {}
+    for r in results:
+        name = r["benchmark"].rsplit(".", 2)
+        if name[-2] != "SdkPairBenchmark":
+            continue
+        metric = (r.get("secondaryMetrics") or {}).get("messages")
+        if metric:
+            scores[name[-1]] = metric["score"]
+        alloc = (r.get("secondaryMetrics") or {}).get("gc.alloc.rate.norm")
+        if alloc:
+            allocs[name[-1]] = alloc["score"]
+    base = scores.get("oneSide")
+    if not base:
+        return []
+    out = ["", "## A pair's subscriber against one side's", "",
+           "`SdkPairBenchmark`, the same packets in the same run: the SDK's own cost per delivered message, as a ratio "
+           "to one side's (a ratio of messages per second; its inverse is the CPU per message).", "",
+           "| case | delivered messages/s | ratio to one side | CPU per message | allocated B per pass |", "|---|---|---|---|---|"]
+    for bench, label in (("oneSide", "one side (baseline)"), ("pairBothSides", "a pair, both sides sending"),
+                         ("pairOneSide", "a pair, side B down")):
+        if scores.get(bench):
+            ratio = scores[bench] / base
+            alloc = allocs.get(bench)
+            out.append(f"| {label} | {scores[bench]:,.0f} | {ratio:.2f}x | {1 / ratio:.2f}x | "
+                       f"{fmt(alloc) if alloc is not None else 'n/a'} |")
     return out
 
 
@@ -264,6 +295,7 @@ def main():
     lines += peer_section(results, itchy)
     lines += side_by_side_section(pairs)
     lines += targets_section(results, itchy, pairs)
+    lines += pair_section(results)
     lines += [
         "",
         "## What each measures",
@@ -290,6 +322,11 @@ def main():
         "  over the session's packets (normalized into 4 partitions, packed at Aeron's default 1,376-byte payload). One op =",
         "  one pass; the `messages` row is normalized messages per second. `decodeOnly`: the same packets into a listener",
         "  that only counts them: the SDK's own cost per message, paid by every subscriber before its application's work.",
+        "- `SdkPairBenchmark`: what arbitrating a pair (issue 37) costs the SDK against one side, on the same packets in",
+        "  the same run, into a listener that only counts: `oneSide` (one fanout's packets, a single-side decoder: the",
+        "  baseline), `pairBothSides` (each packet from side A and then its copy from side B through a pair's decoder:",
+        "  each message delivered once, side B's copies dropped as duplicates, a pair in steady state) and `pairOneSide`",
+        "  (the pair's decoder with side B down). One op = one pass; the `messages` row is delivered messages per second.",
         "- `FanoutStateBenchmark.apply`: the fanout's state upkeep per message (`PartitionState.apply`: order pool, order",
         "  index, per-instrument order lists, state messages, every store through the undo log that makes a message atomic",
         "  against kill -9), over the same session normalized into 4 partitions, in session order, then a delete for each",

@@ -6,10 +6,13 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
+import static java.nio.ByteOrder.LITTLE_ENDIAN;
+
 /**
  * Set-up helper: packs the records of partition rings into the wire packets the fanout sends
  * (SBE header + PacketHeader, then whole records back to back; stream sequences consecutive from 1
- * per partition; never more than the maximum payload), then interleaves the partitions' packets
+ * per partition; each packet's previousExchangeSequence the partition's chain before it, from 0 at
+ * the session's start; never more than the maximum payload), then interleaves the partitions' packets
  * round-robin, as a subscriber of every partition receives them. Allocates freely: set-up only.
  */
 final class PacketStreamBuilder
@@ -25,6 +28,13 @@ final class PacketStreamBuilder
     private final int[] counts;
     private final int[] bytes;
     private final long[] messages;
+    /** Per partition: the chain (the last record's exchange sequence) so far, and each packet's before it. */
+    private final long[] chain;
+    private final long[][] previousChains;
+    /** Per partition: where each record starts in its partition buffer, and each packet's first record. */
+    private final int[][] recordOffsets;
+    private final int[] recordCounts;
+    private final int[][] firstRecords;
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final PacketHeaderEncoder packetHeaderEncoder = new PacketHeaderEncoder();
 
@@ -34,6 +44,10 @@ final class PacketStreamBuilder
     private int[] packetLengths;
     private int[] packetSlots;
     private long[] packetFirstSequences;
+    private long[] packetPreviousChains;
+    private boolean[] packetStartsPartition;
+    private int[] exchangeSequenceOffsets;
+    private int exchangeSequenceCount;
 
     private int partition;
     private int packetStart;
@@ -50,12 +64,20 @@ final class PacketStreamBuilder
         counts = new int[partitionCount];
         bytes = new int[partitionCount];
         messages = new long[partitionCount];
+        chain = new long[partitionCount];
+        previousChains = new long[partitionCount][];
+        recordOffsets = new int[partitionCount][];
+        recordCounts = new int[partitionCount];
+        firstRecords = new int[partitionCount][];
         for (int i = 0; i < partitionCount; i++)
         {
             perPartition[i] = new UnsafeBuffer(new byte[maxBytes / partitionCount * 2]);
             offsets[i] = new int[maxBytes / 1024];
             lengths[i] = new int[maxBytes / 1024];
             firstSequences[i] = new long[maxBytes / 1024];
+            previousChains[i] = new long[maxBytes / 1024];
+            firstRecords[i] = new int[maxBytes / 1024 + 1];
+            recordOffsets[i] = new int[maxBytes / partitionCount / 8];
         }
     }
 
@@ -78,6 +100,7 @@ final class PacketStreamBuilder
             startPacket();
         }
         perPartition[partition].putBytes(bytes[partition], buffer, index, length);
+        recordOffsets[partition][recordCounts[partition]++] = bytes[partition];
         bytes[partition] += length;
         packetMessages++;
     }
@@ -102,12 +125,17 @@ final class PacketStreamBuilder
             .sendingTime(0)
             .partitionId(partition)
             .messageCount(packetMessages)
-            .previousExchangeSequence(PacketHeaderEncoder.previousExchangeSequenceNullValue());
+            .previousExchangeSequence(chain[partition]);
         final int n = counts[partition]++;
         offsets[partition][n] = packetStart;
         lengths[partition][n] = bytes[partition] - packetStart;
         firstSequences[partition][n] = firstSequence;
+        previousChains[partition][n] = chain[partition];
+        firstRecords[partition][n + 1] = recordCounts[partition];
         messages[partition] += packetMessages;
+        // Every record of the generated session is an exchange message: its exchange sequence moves the chain.
+        chain[partition] = perPartition[partition].getLong(
+            recordOffsets[partition][recordCounts[partition] - 1] + MessageHeaderEncoder.ENCODED_LENGTH, LITTLE_ENDIAN);
     }
 
     private void interleave()
@@ -123,6 +151,14 @@ final class PacketStreamBuilder
         packetLengths = new int[packetCount];
         packetSlots = new int[packetCount];
         packetFirstSequences = new long[packetCount];
+        packetPreviousChains = new long[packetCount];
+        packetStartsPartition = new boolean[packetCount];
+        int records = 0;
+        for (int i = 0; i < partitionCount; i++)
+        {
+            records += recordCounts[i];
+        }
+        exchangeSequenceOffsets = new int[records];
 
         int out = 0;
         int position = 0;
@@ -138,6 +174,13 @@ final class PacketStreamBuilder
                     packetLengths[out] = length;
                     packetSlots[out] = slot;
                     packetFirstSequences[out] = firstSequences[slot][round];
+                    packetPreviousChains[out] = previousChains[slot][round];
+                    packetStartsPartition[out] = 0 == round;
+                    for (int r = firstRecords[slot][round]; r < firstRecords[slot][round + 1]; r++)
+                    {
+                        exchangeSequenceOffsets[exchangeSequenceCount++] =
+                            position + recordOffsets[slot][r] - offsets[slot][round] + MessageHeaderEncoder.ENCODED_LENGTH;
+                    }
                     position += length;
                     out++;
                 }
@@ -183,6 +226,30 @@ final class PacketStreamBuilder
     long[] packetFirstSequences()
     {
         return packetFirstSequences;
+    }
+
+    /** @return per packet, its partition's chain before it (its previousExchangeSequence). */
+    long[] packetPreviousChains()
+    {
+        return packetPreviousChains;
+    }
+
+    /** @return per packet, whether it is its partition's first. */
+    boolean[] packetStartsPartition()
+    {
+        return packetStartsPartition;
+    }
+
+    /** @return where each message's exchange sequence lies in {@link #packets()}. */
+    int[] exchangeSequenceOffsets()
+    {
+        return java.util.Arrays.copyOf(exchangeSequenceOffsets, exchangeSequenceCount);
+    }
+
+    /** @return per partition, its chain at the session's end (its last message's exchange sequence). */
+    long[] lastChains()
+    {
+        return chain.clone();
     }
 
     long[] messagesPerPartition()

@@ -29,11 +29,13 @@ public final class FanoutStats
      * @return e.g. {@code fanout stats: read=.. published=.. (../s) packets=.. msgs/packet=.. max=.. heartbeats=..
      * backPressure=.. notConnectedDropped=.. invalid=.. pubErrors=.. orders=.. instruments=.. poolFull=..
      * unknownOrder=.. rejected=.. skippedAfterRestart=.. stateResets=.. snapshots=started/completed
-     * (abandoned=.. skipped=..) snapshotMsgs=.. snapshotBytes=.. dutyCycleErrors=.. source=live(heartbeatAge=..ms)}.
+     * (abandoned=.. skipped=..) snapshotMsgs=.. snapshotBytes=.. dutyCycleErrors=.. chain=.. source=live(heartbeatAge=..ms)};
+     * chain is the highest exchange sequence sent on any partition: where the fanout stands against the exchange.
      */
     public String line(final long nowMs)
     {
         long read = 0;
+        long chain = 0;
         long messages = 0;
         long packets = 0;
         long maxPerPacket = 0;
@@ -59,6 +61,7 @@ public final class FanoutStats
         {
             final PartitionCounters counters = fanout.counters(partition);
             read += counters.recordsRead().get();
+            chain = Math.max(chain, counters.chainPosition().get());
             messages += counters.messagesPublished().get();
             packets += counters.packetsPublished().get();
             maxPerPacket = Math.max(maxPerPacket, counters.maxMessagesPerPacket().get());
@@ -111,6 +114,7 @@ public final class FanoutStats
             " snapshotMsgs=" + snapshotMessages +
             " snapshotBytes=" + snapshotBytes +
             " dutyCycleErrors=" + fanout.dutyCycleErrors().get() +
+            " chain=" + chain +
             " source=" + sourceName((int)fanout.sourceCounters().status().get()) +
             "(heartbeatAge=" + fanout.sourceCounters().heartbeatAgeMs().get() + "ms)";
     }

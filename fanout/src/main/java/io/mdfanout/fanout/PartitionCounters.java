@@ -5,6 +5,7 @@ import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_BACK_PRESSURE_EVENTS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_CHAIN_POSITION_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_HEARTBEATS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_INVALID_RECORDS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_MAX_MESSAGES_PER_PACKET_TYPE_ID;
@@ -37,6 +38,7 @@ public final class PartitionCounters implements AutoCloseable
     private final AtomicCounter invalidRecords;
     private final AtomicCounter publicationErrors;
     private final AtomicCounter nextStreamSequence;
+    private final AtomicCounter chainPosition;
 
     /**
      * Allocate the counters of a partition.
@@ -62,6 +64,7 @@ public final class PartitionCounters implements AutoCloseable
             countersManager, FANOUT_PUBLICATION_ERRORS_TYPE_ID, "publication errors (closed or max position)");
         nextStreamSequence = newCounter(countersManager, FANOUT_NEXT_STREAM_SEQUENCE_TYPE_ID, "next stream sequence");
         nextStreamSequence.setRelease(1);
+        chainPosition = newCounter(countersManager, FANOUT_CHAIN_POSITION_TYPE_ID, "chain position sent");
     }
 
     private AtomicCounter newCounter(final CountersManager countersManager, final int typeId, final String name)
@@ -137,11 +140,20 @@ public final class PartitionCounters implements AutoCloseable
         return nextStreamSequence;
     }
 
+    /**
+     * @return the partition's chain as sent: the exchange sequence of its last message sent, which both sides of a
+     * pair share (0 before one is known).
+     */
+    public AtomicCounter chainPosition()
+    {
+        return chainPosition;
+    }
+
     /** Free the counters in their manager. */
     public void close()
     {
         CloseHelper.closeAll(
             recordsRead, messagesPublished, packetsPublished, maxMessagesPerPacket, heartbeats, backPressureEvents,
-            notConnectedDropped, invalidRecords, publicationErrors, nextStreamSequence);
+            notConnectedDropped, invalidRecords, publicationErrors, nextStreamSequence, chainPosition);
     }
 }

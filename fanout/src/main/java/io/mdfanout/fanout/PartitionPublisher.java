@@ -224,6 +224,7 @@ public final class PartitionPublisher implements Agent
             {
                 chainPosition = state.lastExchangeSequence();
                 sentChainPosition = chainPosition;
+                counters.chainPosition().setRelease(sentChainPosition);
             }
         }
 
@@ -621,6 +622,10 @@ public final class PartitionPublisher implements Agent
         sentChainPosition = chainPosition;
         nextStreamSequence += messageCount;
         counters.nextStreamSequence().setRelease(nextStreamSequence);
+        if (UNKNOWN_CHAIN != sentChainPosition)
+        {
+            counters.chainPosition().setRelease(sentChainPosition);
+        }
         packetLength = PACKET_HEADER_LENGTH;
         packetMessageCount = 0;
         packetPending = false;

@@ -65,6 +65,7 @@ final class FanoutMetricsTest
             assertTrue(lines.contains("mdfanout_fanout_messages_published_total{partition=\"1\"} 0.0"), body);
             assertTrue(lines.contains("# TYPE mdfanout_fanout_next_stream_sequence gauge"), body);
             assertTrue(lines.contains("mdfanout_fanout_next_stream_sequence{partition=\"0\"} 1.0"), body);
+            assertTrue(lines.contains("mdfanout_fanout_chain_position{partition=\"0\"} 0.0"), body);
             assertTrue(lines.contains("# TYPE mdfanout_fanout_snapshots_completed_total counter"), body);
             assertTrue(lines.contains("# TYPE mdfanout_fanout_state_orders gauge"), body);
             assertTrue(lines.contains("# TYPE mdfanout_market_session_state gauge"), body);

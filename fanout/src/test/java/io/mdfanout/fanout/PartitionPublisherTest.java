@@ -398,6 +398,7 @@ final class PartitionPublisherTest
         start(MULTICAST_PUBLICATION, MULTICAST, 64 * 1024, TimeUnit.MILLISECONDS.toNanos(20));
         publisher.describeFeed(4);
         awaitCondition(() -> !collector.heartbeats.isEmpty(), "first heartbeat");
+        assertEquals(0, publisher.counters().chainPosition().get(), "no chain known yet");
         final PacketCollector.Heartbeat first = collector.heartbeats.get(0);
         assertEquals(PartitionPublisher.UNKNOWN_CHAIN, first.lastExchangeSequence(), "nothing sent yet");
         assertEquals(4, first.partitionCount());
@@ -427,6 +428,7 @@ final class PartitionPublisherTest
         awaitCondition(() -> collector.messageCount() == 7, "an exchange snapshot's message and a message");
         assertEquals(31, collector.packets.get(3).previousExchangeSequence(), "sequence 0 is no link of the chain");
         assertEquals(40, publisher.chainPosition());
+        assertEquals(40, publisher.counters().chainPosition().get(), "the gauge: the chain as sent");
 
         final int heartbeatsBefore = collector.heartbeats.size();
         awaitCondition(() -> collector.heartbeats.size() > heartbeatsBefore, "a heartbeat after the packets");

@@ -27,6 +27,7 @@ import static io.mdfanout.wire.MdfanoutCounters.BOOK_INVALID_ORDERS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.BOOK_ORDER_EVENTS_APPLIED_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.BOOK_UNKNOWN_ORDER_REFERENCES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_BACK_PRESSURE_EVENTS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_CHAIN_POSITION_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_DUTY_CYCLE_ERRORS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_HEARTBEATS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_INVALID_RECORDS_TYPE_ID;
@@ -120,6 +121,7 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_NEW_DAYS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_BEHIND_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_DUPLICATES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_MISMATCHES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_REFUSED_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_SILENT_PARTITIONS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERIES_TYPE_ID;
@@ -308,6 +310,9 @@ public final class CounterMappings
             "Publication errors (closed or max position).");
         partition(rules, FANOUT_NEXT_STREAM_SEQUENCE_TYPE_ID, "mdfanout_fanout_next_stream_sequence", GAUGE,
             "Stream sequence of the next message.");
+        partition(rules, FANOUT_CHAIN_POSITION_TYPE_ID, "mdfanout_fanout_chain_position", GAUGE,
+            "The partition's chain as sent: the exchange sequence of its last message (the identity a pair's sides " +
+            "share: the difference between two sides' is the lag between them).");
         partition(rules, FANOUT_STATE_ORDERS_TYPE_ID, "mdfanout_fanout_state_orders", GAUGE,
             "Orders held in the partition's state.");
         partition(rules, FANOUT_STATE_INSTRUMENTS_TYPE_ID, "mdfanout_fanout_state_instruments", GAUGE,
@@ -395,6 +400,9 @@ public final class CounterMappings
         add(rules, SUBSCRIBER_SIDE_BEHIND_TYPE_ID, "mdfanout_subscriber_side_behind_exchange_sequences", GAUGE,
             CounterKey.SUBSCRIBER_SIDE, "A pair's side: exchange sequences it is behind what was delivered, the most " +
             "over its partitions (the lag between sides).");
+        add(rules, SUBSCRIBER_SIDE_MISMATCHES_TYPE_ID, "mdfanout_subscriber_side_mismatched_copies_total", COUNTER,
+            CounterKey.SUBSCRIBER_SIDE, "A pair's side: its copies of delivered messages whose bytes differed from them " +
+            "(the sides disagree on what the exchange sent); each refuses the side until the next trading day.");
         subscriber(rules, SUBSCRIBER_RECOVERY_ATTEMPTS_ABANDONED_TYPE_ID,
             "mdfanout_subscriber_recovery_attempts_abandoned_total", "Recovery attempts abandoned.");
         subscriber(rules, SUBSCRIBER_SNAPSHOTS_APPLIED_TYPE_ID, "mdfanout_subscriber_snapshots_applied_total",

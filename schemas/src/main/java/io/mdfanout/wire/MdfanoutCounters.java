@@ -92,6 +92,8 @@ public final class MdfanoutCounters
     public static final int FANOUT_PUBLICATION_ERRORS_TYPE_ID = 3009;
     /** Gauge: stream sequence of the next message. */
     public static final int FANOUT_NEXT_STREAM_SEQUENCE_TYPE_ID = 3010;
+    /** Gauge: the partition's chain as sent (the exchange sequence of its last message sent; 0 before any is known). */
+    public static final int FANOUT_CHAIN_POSITION_TYPE_ID = 3011;
 
     /** Gauge: orders held in the partition's state. */
     public static final int FANOUT_STATE_ORDERS_TYPE_ID = 3020;
@@ -392,6 +394,8 @@ public final class MdfanoutCounters
     public static final int SUBSCRIBER_SIDE_SILENT_PARTITIONS_TYPE_ID = 7001_133;
     /** Gauge, a pair's side: exchange sequences it is behind what was delivered, the most over its partitions. */
     public static final int SUBSCRIBER_SIDE_BEHIND_TYPE_ID = 7001_134;
+    /** A pair's side: its copies of delivered messages whose bytes differed (the side is refused until the next day). */
+    public static final int SUBSCRIBER_SIDE_MISMATCHES_TYPE_ID = 7001_135;
 
     // SDK order books (key: the subscriber's name).
 

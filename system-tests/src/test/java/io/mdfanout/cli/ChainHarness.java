@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -21,6 +22,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 final class ChainHarness implements AutoCloseable
 {
     private final Path dir;
+    private static final java.util.regex.Pattern SIMULATOR_PROGRESS =
+        java.util.regex.Pattern.compile("simulator: messages=(\\d+)");
+    private static final java.util.regex.Pattern FANOUT_CHAIN = java.util.regex.Pattern.compile(" chain=(\\d+) ");
+
     private final Path ringDir;
     private final int partitions;
     private final String channel;
@@ -242,15 +247,44 @@ final class ChainHarness implements AutoCloseable
     }
 
     /** Wait until the simulator's progress line says it sent at least {@code messages} (3 minutes at most). */
+    /** @return the messages the simulator's last progress line says it sent, 0 before its first. */
+    static long simulatorProgress(final ChainProcess simulator) throws IOException
+    {
+        final java.util.regex.Matcher progress =
+            SIMULATOR_PROGRESS.matcher(simulator.lastLineContaining("simulator: messages="));
+        return progress.find() ? Long.parseLong(progress.group(1)) : 0;
+    }
+
+    /**
+     * Wait until a (restarted) fanout has sent up to where the exchange stood when the wait began: its stats line's
+     * chain (the highest exchange sequence it sent, see {@link #fanoutStatsInterval}) reaches the simulator's messages
+     * (its last message's exchange sequence). The side it serves has caught up.
+     */
+    static void awaitCaughtUp(final ChainProcess fanout, final ChainProcess simulator)
+        throws IOException, InterruptedException
+    {
+        final long target = simulatorProgress(simulator);
+        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (true)
+        {
+            final java.util.regex.Matcher sent = FANOUT_CHAIN.matcher(fanout.lastLineContaining("fanout stats: read="));
+            if (sent.find() && Long.parseLong(sent.group(1)) >= target)
+            {
+                return;
+            }
+            assertTrue(fanout.isAlive(), fanout.name() + " runs");
+            assertTrue(System.nanoTime() < deadline, fanout.name() + " did not catch up with " + target + " messages");
+            Thread.sleep(100);
+        }
+    }
+
     static void awaitSimulatorProgress(final ChainProcess simulator, final long messages)
         throws IOException, InterruptedException
     {
-        final java.util.regex.Pattern progress = java.util.regex.Pattern.compile("simulator: messages=(\\d+)");
         final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
         while (System.nanoTime() < deadline)
         {
-            final java.util.regex.Matcher matcher = progress.matcher(simulator.lastLineContaining("simulator: messages="));
-            if (matcher.find() && Long.parseLong(matcher.group(1)) >= messages)
+            if (simulatorProgress(simulator) >= messages)
             {
                 return;
             }

@@ -37,37 +37,10 @@ class PairTest
     private static final String LINE_B = "239.255.60.3";
     private static final Pattern SIDES = Pattern.compile("sideA=(\\d+)/(\\d+)/(\\d+) sideB=(\\d+)/(\\d+)/(\\d+)");
 
-    private static final Pattern SIMULATOR_PROGRESS = Pattern.compile("simulator: messages=(\\d+)");
-    private static final Pattern FANOUT_READ = Pattern.compile("fanout stats: read=(\\d+)");
-
-    private static long simulatorProgress(final ChainProcess simulator) throws Exception
-    {
-        final Matcher progress = SIMULATOR_PROGRESS.matcher(simulator.lastLineContaining("simulator: messages="));
-        return progress.find() ? Long.parseLong(progress.group(1)) : 0;
-    }
-
-    /** Wait until a restarted fanout has read its rings up to where the exchange stood when the wait began. */
-    private static void awaitCaughtUp(final ChainProcess fanout, final ChainProcess simulator) throws Exception
-    {
-        final long target = simulatorProgress(simulator);
-        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (true)
-        {
-            final Matcher read = FANOUT_READ.matcher(fanout.lastLineContaining("fanout stats: read="));
-            if (read.find() && Long.parseLong(read.group(1)) >= target)
-            {
-                return;
-            }
-            assertTrue(fanout.isAlive(), fanout.name() + " runs");
-            assertTrue(System.nanoTime() < deadline, fanout.name() + " did not catch up with " + target + " messages");
-            Thread.sleep(100);
-        }
-    }
-
     /** A fault is injected while the exchange still sends: the faults must happen inside the session. */
     private static void assertInsideTheSession(final ChainProcess simulator, final String fault) throws Exception
     {
-        final long progress = simulatorProgress(simulator);
+        final long progress = ChainHarness.simulatorProgress(simulator);
         assertTrue(progress < MESSAGES * 9 / 10,
             fault + " at " + progress + " messages: too late in the session (a machine this slow needs a longer one)");
     }
@@ -110,7 +83,7 @@ class PairTest
             assertFalse(fanoutA.isAlive(), "side A's fanout is dead");
             Thread.sleep(2_000);
             final ChainProcess fanoutARestarted = sideA.namedFanout("fanout-restarted", "--snapshot-interval-ms", "1000");
-            awaitCaughtUp(fanoutARestarted, simulator);
+            ChainHarness.awaitCaughtUp(fanoutARestarted, simulator);
 
             // 2. side B's feed handler alone killed with -9, started again on its rings (it re-requests its outage).
             assertInsideTheSession(simulator, "side B's feed handler kill");
@@ -120,7 +93,7 @@ class PairTest
             final ChainProcess feedHandlerBRestarted = sideB.start("feed-handler-restarted", RestartTest.concat(
                 new String[] {"feed-handler", "--ring-dir", sideB.ringDir().toString(),
                     "--partitions", Integer.toString(PARTITIONS), "--stats-interval-s", "2"}, feed));
-            awaitCaughtUp(fanoutB, simulator);
+            ChainHarness.awaitCaughtUp(fanoutB, simulator);
 
             // 3. all of side A stopped (SIGSTOP) for 5 s: its feed handler re-requests what its lines lost meanwhile.
             assertInsideTheSession(simulator, "side A's pause");
@@ -129,7 +102,7 @@ class PairTest
             Thread.sleep(5_000);
             feedHandlerA.signal("CONT");
             fanoutARestarted.signal("CONT");
-            awaitCaughtUp(fanoutARestarted, simulator);
+            ChainHarness.awaitCaughtUp(fanoutARestarted, simulator);
 
             // 4. side B as a new pod: killed, its /dev/shm emptied (rings, the fanout's state and driver), started again;
             // the feed handler joins the session from the exchange's GLIMPSE snapshot and the fanout follows it.
@@ -284,9 +257,9 @@ class PairTest
             ChainHarness.awaitSimulatorProgress(simulator, messages / 10);
             final ChainProcess paused = subscribers.get(1);
             paused.signal("STOP");
-            final long pausedAt = simulatorProgress(simulator);
+            final long pausedAt = ChainHarness.simulatorProgress(simulator);
             Thread.sleep(10_000);
-            final long resumedAt = simulatorProgress(simulator);
+            final long resumedAt = ChainHarness.simulatorProgress(simulator);
             paused.signal("CONT");
             assertInsideTheSession(simulator, "the pause's end");
             assertTrue(resumedAt - pausedAt > 100_000,

@@ -27,7 +27,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * The first packet joins the partition: at the session's start (a chain from 0) nothing is missing; anywhere else the
  * arbiter starts at that packet's chain and says so ({@link Output#onJoin}), and what came before is the recovery's
- * business. Time is passed in; nothing allocates once the hold buffers are sized. Not thread safe.
+ * business.
+ * <p>
+ * With two sides, each duplicate is compared byte for byte with the message that was delivered at its chain position
+ * (kept in a {@link DeliveredHistory} of the last {@value #HISTORY_BYTES} bytes of messages): a copy that differs means
+ * the sides disagree on what the exchange sent, and the side whose copy came second is taken out of the arbitration
+ * until the next trading day ({@link Output#onMismatch}), never mixed silently. Time is passed in; nothing allocates
+ * once the hold buffers are sized. Not thread safe.
  */
 final class ChainArbiter
 {
@@ -69,6 +75,15 @@ final class ChainArbiter
         void onGap(long afterChain, long throughChain);
 
         /**
+         * A side's copy of a delivered message differs from it, byte for byte: the sides disagree. The side is out of
+         * the arbitration from now (its packets and heartbeats ignored) until {@link #reset}.
+         *
+         * @param side  the side whose copy came second.
+         * @param chain the message's chain position.
+         */
+        void onMismatch(int side, long chain);
+
+        /**
          * A side's messages that another side had delivered already.
          *
          * @param side  the side.
@@ -77,7 +92,13 @@ final class ChainArbiter
         void onDuplicates(int side, int count);
     }
 
+    /** Bytes of delivered messages a pair keeps per partition to compare the other side's copies with. */
+    static final int HISTORY_BYTES = 512 * 1024;
+    /** Messages a pair keeps at most per partition (messages are 30 to 60 bytes: the bytes bind first). */
+    static final int HISTORY_ENTRIES = 16 * 1024;
     private static final int LENGTH_PREFIX = Integer.BYTES;
+    /** {@link #walk}'s answer when a side's copy differed: the side is out, its packet dropped. */
+    private static final int MISMATCHED = -2;
 
     private final int sideCount;
     private final long maxWaitNs;
@@ -86,6 +107,10 @@ final class ChainArbiter
     private final SideQueue[] queues;
     /** Per side, the furthest chain position its packets or heartbeats reached. */
     private final long[] sideChain;
+    /** Two sides: the delivered messages, for comparing copies; null with one side. */
+    private final DeliveredHistory history;
+    /** Per side: out of the arbitration since its copy of a message differed, until {@link #reset}. */
+    private final boolean[] mismatched;
     private long chain = UNKNOWN;
     private boolean joined;
     /** Before joining: the lowest chain a heartbeat announced, where the partition joins if no packet does first. */
@@ -118,6 +143,8 @@ final class ChainArbiter
         this.output = output;
         queues = new SideQueue[sideCount];
         sideChain = new long[sideCount];
+        history = 1 == sideCount ? null : new DeliveredHistory(HISTORY_BYTES, HISTORY_ENTRIES, sideCount);
+        mismatched = new boolean[sideCount];
         for (int side = 0; side < sideCount; side++)
         {
             queues[side] = new SideQueue(holdCapacityBytes);
@@ -137,7 +164,21 @@ final class ChainArbiter
         {
             queues[side].clear();
             sideChain[side] = UNKNOWN;
+            mismatched[side] = false;
         }
+        if (null != history)
+        {
+            history.clear();
+        }
+    }
+
+    /**
+     * @param side 0-based.
+     * @return whether the side is out of the arbitration because its copy of a message differed.
+     */
+    boolean isMismatched(final int side)
+    {
+        return mismatched[side];
     }
 
     /**
@@ -178,6 +219,10 @@ final class ChainArbiter
      */
     void onPacket(final int side, final DirectBuffer buffer, final int offset, final int length, final long nowNs)
     {
+        if (mismatched[side])
+        {
+            return;
+        }
         final SideQueue queue = queues[side];
         if (!queue.isEmpty())
         {
@@ -213,6 +258,10 @@ final class ChainArbiter
         }
         else
         {
+            if (MISMATCHED == held)
+            {
+                queue.clear();
+            }
             drain(nowNs); // the chain moved: another side's held packets may link now
         }
     }
@@ -227,7 +276,7 @@ final class ChainArbiter
      */
     void onHeartbeat(final int side, final long lastExchangeSequence, final long nowNs)
     {
-        if (UNKNOWN == lastExchangeSequence)
+        if (UNKNOWN == lastExchangeSequence || mismatched[side])
         {
             return;
         }
@@ -362,6 +411,10 @@ final class ChainArbiter
             for (int side = 0; side < sideCount; side++)
             {
                 final SideQueue queue = queues[side];
+                if (mismatched[side])
+                {
+                    queue.clear();
+                }
                 while (!queue.isEmpty())
                 {
                     readHeadLink(queue);
@@ -377,6 +430,12 @@ final class ChainArbiter
                         }
                         queue.resumeIndex = held;
                         queue.resumeLink = resumeLink;
+                        break;
+                    }
+                    if (MISMATCHED == held)
+                    {
+                        queue.clear();
+                        progress = true;
                         break;
                     }
                     queue.force = false;
@@ -406,8 +465,8 @@ final class ChainArbiter
      * ones that link, drop duplicates and state messages, stop at the first that must wait.
      *
      * @param force deliver the first new message even if it is a gap notice (the wait for other sides is over).
-     * @return -1 when the packet is done, else the index of the message that waits ({@link #resumeLink} then holds
-     * the side's chain before it).
+     * @return -1 when the packet is done, {@link #MISMATCHED} when a copy differed from the delivered message (the side
+     * is out), else the index of the message that waits ({@link #resumeLink} then holds the side's chain before it).
      */
     private int walk(
         final int side, final DirectBuffer buffer, final int offset, final int length, final int fromIndex,
@@ -437,6 +496,17 @@ final class ChainArbiter
             else if (end <= chain)
             {
                 runStart = flush(side, buffer, offset, length, runStart, i);
+                if (null != history && !gapNotice && DeliveredHistory.DIFFERENT == history.compare(
+                    side, end, buffer, position, WireFormat.messageLength(WireFormat.blockLengthOf(headerWord))))
+                {
+                    if (duplicates > 0)
+                    {
+                        output.onDuplicates(side, duplicates);
+                    }
+                    mismatched[side] = true;
+                    output.onMismatch(side, end);
+                    return MISMATCHED;
+                }
                 duplicates++;
                 before = end;
             }
@@ -449,6 +519,10 @@ final class ChainArbiter
                 }
                 chain = end;
                 before = end;
+                if (null != history && !gapNotice)
+                {
+                    history.append(end, buffer, position, WireFormat.messageLength(WireFormat.blockLengthOf(headerWord)));
+                }
             }
             else
             {

@@ -20,7 +20,9 @@ import org.agrona.ErrorHandler;
  * <p>
  * A side is refused, loudly (the error handler, once per change, and a counter per packet), while it disagrees: a
  * schema version without the chain (before 4), another partition count, or another exchange session than the one the
- * partition follows. A side that still sends the day the exchange ended after the other side started the next is
+ * partition follows; or a copy of a delivered message whose bytes differ from it (the sides disagree on what the
+ * exchange sent: that side is refused until the next trading day, counted per side as a mismatch). A side that still
+ * sends the day the exchange ended after the other side started the next is
  * behind, not wrong: its packets are dropped as old until it starts the new day too.
  * <p>
  * A partition is stale only when the pair cannot serve it: a span no side had within the arbitration wait (a gap:
@@ -87,7 +89,8 @@ final class PairSequencer
         this.sides = new Side[streams.length][sideCount];
         for (int slot = 0; slot < streams.length; slot++)
         {
-            arbiters[slot] = new ChainArbiter(sideCount, arbitrationWaitNs, holdCapacityBytes, new Output(streams[slot]));
+            arbiters[slot] = new ChainArbiter(
+                sideCount, arbitrationWaitNs, holdCapacityBytes, new Output(slot, streams[slot]));
             for (int side = 0; side < sideCount; side++)
             {
                 sides[slot][side] = new Side();
@@ -98,6 +101,11 @@ final class PairSequencer
     PartitionStream stream(final int slot)
     {
         return streams[slot];
+    }
+
+    int slotCount()
+    {
+        return streams.length;
     }
 
     /** The time, read once per poll, that stamps activity, waits and stale durations. */
@@ -374,6 +382,16 @@ final class PairSequencer
     private void newDay(final int slot, final PartitionStream stream)
     {
         arbiters[slot].reset();
+        for (int side = 0; side < sideCount; side++)
+        {
+            final Side s = sides[slot][side];
+            if (Side.REFUSED_MISMATCH == s.refused)
+            {
+                s.refused = Side.NOT_REFUSED;
+                errorHandler.onError(new IllegalStateException("side " + SubscriberCounters.SIDE_NAMES[side] +
+                    " of partition " + stream.partition + ": a new trading day, its messages are taken again"));
+            }
+        }
         stream.pairDay++;
         stream.previousSessionHigh = stream.pairSessionHigh;
         stream.previousSessionLow = stream.pairSessionLow;
@@ -397,7 +415,7 @@ final class PairSequencer
     private void refuse(final PartitionStream stream, final int side, final Side s, final int why)
     {
         counters.onSideRefused(side);
-        if (why != s.refused)
+        if (why != s.refused && Side.REFUSED_MISMATCH != s.refused) // a mismatch holds until the next trading day
         {
             s.refused = why;
             errorHandler.onError(new IllegalStateException("side " + SubscriberCounters.SIDE_NAMES[side] +
@@ -415,6 +433,10 @@ final class PairSequencer
                     ", without the chain of exchange sequences a pair is arbitrated by (docs/UPGRADING.md)";
             case Side.REFUSED_PARTITIONS:
                 return "it announces " + s.announcedPartitions + " partitions, the feed has " + feedPartitionCount;
+            case Side.REFUSED_MISMATCH:
+                return "its copy of the message at chain position " + s.mismatchChain + " differs from the one the " +
+                    "other side delivered, byte for byte: the sides disagree on what the exchange sent, and which is " +
+                    "right is unknown; out until the next trading day";
             default:
                 return "it carries another exchange session than the partition follows";
         }
@@ -422,7 +444,7 @@ final class PairSequencer
 
     private void accept(final PartitionStream stream, final int side, final Side s)
     {
-        if (Side.NOT_REFUSED != s.refused)
+        if (Side.NOT_REFUSED != s.refused && Side.REFUSED_MISMATCH != s.refused)
         {
             s.refused = Side.NOT_REFUSED;
             errorHandler.onError(new IllegalStateException("side " + SubscriberCounters.SIDE_NAMES[side] +
@@ -476,11 +498,22 @@ final class PairSequencer
     /** What the arbitration of one partition decides, applied to the partition. */
     private final class Output implements ChainArbiter.Output
     {
+        private final int slot;
         private final PartitionStream stream;
 
-        Output(final PartitionStream stream)
+        Output(final int slot, final PartitionStream stream)
         {
+            this.slot = slot;
             this.stream = stream;
+        }
+
+        public void onMismatch(final int side, final long chain)
+        {
+            final Side s = sides[slot][side];
+            counters.onSideMismatch(side);
+            s.mismatchChain = chain;
+            refuse(stream, side, s, Side.REFUSED_MISMATCH);
+            updateSource(stream, slot);
         }
 
         public void onJoin(final int side, final long chain, final boolean sessionStart)
@@ -557,6 +590,8 @@ final class PairSequencer
         static final int REFUSED_SCHEMA = 1;
         static final int REFUSED_PARTITIONS = 2;
         static final int REFUSED_SESSION = 3;
+        /** Its copy of a message differed from the delivered one: out until the next trading day. */
+        static final int REFUSED_MISMATCH = 4;
 
         boolean heard;
         boolean silent;
@@ -565,6 +600,8 @@ final class PairSequencer
         SourceStatus sourceStatus = SourceStatus.NULL_VAL;
         int refused = NOT_REFUSED;
         int announcedPartitions;
+        /** The chain position of the message whose copy differed. */
+        long mismatchChain;
         /** The trading day of the partition the side is on ({@link PartitionStream#pairDay}). */
         long day;
     }

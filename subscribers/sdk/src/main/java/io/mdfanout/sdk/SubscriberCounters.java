@@ -37,6 +37,7 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_REPLAY_SWITCHES_TYPE_
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_BEHIND_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_DUPLICATES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_MISMATCHES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_REFUSED_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_SILENT_PARTITIONS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SUBSCRIPTION_ERRORS_TYPE_ID;
@@ -49,7 +50,7 @@ public final class SubscriberCounters implements AutoCloseable
 {
     /** How many counters one instance allocates. */
     public static final int COUNTER_COUNT =
-        28 + MalformedReason.values().length + StaleReason.values().length + 5 * FeedSubscriber.MAX_SIDES;
+        28 + MalformedReason.values().length + StaleReason.values().length + 6 * FeedSubscriber.MAX_SIDES;
     /** The sides' names in counters, metrics and messages: index 0 is A. */
     static final String[] SIDE_NAMES = {"A", "B"};
 
@@ -88,6 +89,7 @@ public final class SubscriberCounters implements AutoCloseable
     private final AtomicCounter[] sideRefused = new AtomicCounter[FeedSubscriber.MAX_SIDES];
     private final AtomicCounter[] sideSilentPartitions = new AtomicCounter[FeedSubscriber.MAX_SIDES];
     private final AtomicCounter[] sideBehind = new AtomicCounter[FeedSubscriber.MAX_SIDES];
+    private final AtomicCounter[] sideMismatches = new AtomicCounter[FeedSubscriber.MAX_SIDES];
 
     /**
      * Allocate the counters from a counters manager.
@@ -191,6 +193,8 @@ public final class SubscriberCounters implements AutoCloseable
                 SUBSCRIBER_SIDE_SILENT_PARTITIONS_TYPE_ID, name, sideName);
             sideBehind[side] = newSideCounter(countersManager, sidePrefix + "exchange sequences behind",
                 SUBSCRIBER_SIDE_BEHIND_TYPE_ID, name, sideName);
+            sideMismatches[side] = newSideCounter(countersManager, sidePrefix + "copies that differ from the delivered",
+                SUBSCRIBER_SIDE_MISMATCHES_TYPE_ID, name, sideName);
         }
     }
 
@@ -549,6 +553,11 @@ public final class SubscriberCounters implements AutoCloseable
         sideRefused[side].incrementRelease();
     }
 
+    void onSideMismatch(final int side)
+    {
+        sideMismatches[side].incrementRelease();
+    }
+
     void sideSilentPartitions(final int side, final int partitions)
     {
         sideSilentPartitions[side].setRelease(partitions);
@@ -584,6 +593,16 @@ public final class SubscriberCounters implements AutoCloseable
     public long sideRefused(final int side)
     {
         return sideRefused[side].get();
+    }
+
+    /**
+     * @param side 0 for A, 1 for B.
+     * @return a pair's side: its copies of delivered messages whose bytes differed from them (each takes the side
+     * out until the next trading day).
+     */
+    public long sideMismatches(final int side)
+    {
+        return sideMismatches[side].get();
     }
 
     /**

@@ -71,6 +71,11 @@ final class ChainArbiterTest
         {
             events.add("side " + side + " duplicates " + count);
         }
+
+        public void onMismatch(final int side, final long chain)
+        {
+            events.add("side " + side + " mismatch at " + chain);
+        }
     };
 
     /** A packet: its chain before it, then messages; a negative sequence -a is a gap notice a..(a+9). */

@@ -95,6 +95,86 @@ class PacketStreamDecoderTest
     }
 
     @Test
+    void aPairsDecoderDeliversTheFirstCopyOnceTakesWhatOneSideLacksFromTheOtherAndGapsOnlyWhatBothLack()
+    {
+        final PacketStreamDecoder pair = PacketStreamDecoder.forPair(
+            new int[]{ 3 }, 1_000, books, counters, (throwable) -> { throw new AssertionError(throwable); });
+        // Chain 0 -> 2 from side A, then the same packet from side B: a duplicate.
+        writer.begin(3, 1, 0).previousExchangeSequence(0);
+        writer.addOrder().exchangeSequence(1).instrumentId(7).orderId(100).shares(10).side(Side.BUY).price().mantissa(5000);
+        writer.addOrder().exchangeSequence(2).instrumentId(7).orderId(101).shares(20).side(Side.SELL).price().mantissa(5100);
+        final int first = writer.finish();
+        pair.onSideMessage(0, 0, writer.buffer(), 0, first);
+        pair.onSideMessage(0, 1, writer.buffer(), 0, first);
+        assertEquals(2, counters.messages());
+        assertEquals(2, counters.sideDuplicates(1), "side B's copy dropped, counted");
+        assertEquals(0, counters.sideMismatches(1), "and compared: the same bytes");
+
+        // Side A lacks chain 3 (its next packet starts after 3): it waits, and side B's copy fills it.
+        writer.begin(3, 4, 0).previousExchangeSequence(3);
+        writer.orderDelete().exchangeSequence(4).instrumentId(7).orderId(101);
+        final int afterGap = writer.finish();
+        final byte[] sideA = new byte[afterGap];
+        writer.buffer().getBytes(0, sideA);
+        pair.onSideMessage(0, 0, new org.agrona.concurrent.UnsafeBuffer(sideA), 0, afterGap);
+        assertEquals(2, counters.messages(), "held while side B may have chain 3");
+        writer.begin(3, 3, 0).previousExchangeSequence(2);
+        writer.orderDelete().exchangeSequence(3).instrumentId(7).orderId(100);
+        pair.onSideMessage(0, 1, writer.buffer(), 0, writer.finish());
+        assertEquals(4, counters.messages(), "side B's chain 3, then side A's held 4");
+        assertEquals(0, books.orderCount());
+        assertEquals(0, counters.gaps());
+
+        // Chain 5 lacked by both: a gap once the wait is over, reported once.
+        writer.begin(3, 6, 0).previousExchangeSequence(5);
+        writer.addOrder().exchangeSequence(6).instrumentId(7).orderId(102).shares(10).side(Side.BUY).price().mantissa(5000);
+        final int late = writer.finish();
+        pair.onSideMessage(0, 0, writer.buffer(), 0, late);
+        pair.onSideMessage(0, 1, writer.buffer(), 0, late);
+        assertEquals(0, counters.gaps(), "still waiting");
+        pair.doWork(System.nanoTime() + 1_000_000);
+        assertEquals(1, counters.gaps());
+        assertEquals(5, counters.messages());
+        assertEquals(7, pair.expectedSequence(0), "in a pair, the next chain position");
+        assertThrows(IllegalStateException.class, () -> pair.onMessage(0, 1, writer.buffer(), 0, late));
+        assertThrows(IllegalStateException.class, () -> decoder.onSideMessage(0, 0, writer.buffer(), 0, late));
+    }
+
+    @Test
+    void aPairsSideWhoseCopyDiffersIsRefusedLoudlyAndTheOtherSideServesAlone()
+    {
+        final java.util.List<String> errors = new java.util.ArrayList<>();
+        final PacketStreamDecoder pair = PacketStreamDecoder.forPair(
+            new int[]{ 3 }, 1_000, books, counters, (throwable) -> errors.add(throwable.getMessage()));
+        writer.begin(3, 1, 0).previousExchangeSequence(0);
+        writer.addOrder().exchangeSequence(1).instrumentId(7).orderId(100).shares(10).side(Side.BUY).price().mantissa(5000);
+        writer.addOrder().exchangeSequence(2).instrumentId(7).orderId(101).shares(20).side(Side.SELL).price().mantissa(5100);
+        pair.onSideMessage(0, 0, writer.buffer(), 0, writer.finish());
+        // Side B's copy of chain 2 has another price: the same identity, other bytes.
+        writer.begin(3, 1, 0).previousExchangeSequence(0);
+        writer.addOrder().exchangeSequence(1).instrumentId(7).orderId(100).shares(10).side(Side.BUY).price().mantissa(5000);
+        writer.addOrder().exchangeSequence(2).instrumentId(7).orderId(101).shares(20).side(Side.SELL).price().mantissa(5200);
+        pair.onSideMessage(0, 1, writer.buffer(), 0, writer.finish());
+        assertEquals(1, counters.sideMismatches(1));
+        assertEquals(0, counters.sideMismatches(0));
+        assertEquals(1, errors.size(), errors.toString());
+        assertTrue(errors.get(0).startsWith("side B of partition 3 refused: its copy of the message at chain position 2 " +
+            "differs from the one the other side delivered"), errors.get(0));
+
+        // Side B is out: its next packet, first with chain 3, is refused; side A's is delivered.
+        writer.begin(3, 3, 0).previousExchangeSequence(2);
+        writer.orderDelete().exchangeSequence(3).instrumentId(7).orderId(100);
+        final int next = writer.finish();
+        pair.onSideMessage(0, 1, writer.buffer(), 0, next);
+        assertEquals(2, counters.messages(), "nothing from a refused side");
+        assertTrue(counters.sideRefused(1) > 0);
+        pair.onSideMessage(0, 0, writer.buffer(), 0, next);
+        assertEquals(3, counters.messages());
+        assertEquals(1, books.orderCount());
+        assertEquals(1, errors.size(), "said once: " + errors);
+    }
+
+    @Test
     void missingArgumentsAreRejected()
     {
         assertThrows(IllegalArgumentException.class, () -> new PacketStreamDecoder(
