@@ -41,7 +41,7 @@ help:
 	@echo "              RATES, fan-out to NATS_FANOUT_SUBS; into DIR (a make bench results dir: ratios to the chain)"
 	@echo "              or a fresh one; prints the report section"
 	@echo "make bench-micro - JMH micro-benchmarks of the message path with -prof gc (~5 min); writes docs/bench/micro.md"
-	@echo "make bench  - end-to-end benchmarks (under 10 min): the chain vs raw Aeron, latency at RATES (default"
+	@echo "make bench  - end-to-end benchmarks (~13 min on 2 cores): the chain vs raw Aeron, latency at RATES (default"
 	@echo "              \"10000 100000 1000000\"), fan-out to 1/2/4/8 subscribers (latency, fanout publish rate), highest"
 	@echo "              clean rate (each rate passes on 2 clean trials of 3), each process's CPU, the archive (replay"
 	@echo "              rate, latency with and without recording), the NATS peer; writes docs/BENCHMARKS.md"

@@ -174,15 +174,6 @@ final class ChainArbiter
 
     /**
      * @param side 0-based.
-     * @return whether the side is out of the arbitration because its copy of a message differed.
-     */
-    boolean isMismatched(final int side)
-    {
-        return mismatched[side];
-    }
-
-    /**
-     * @param side 0-based.
      * @return the furthest chain position the side's packets or heartbeats reached; {@link #UNKNOWN} before any.
      */
     long sideChain(final int side)
