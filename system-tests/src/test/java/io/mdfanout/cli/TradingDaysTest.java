@@ -161,6 +161,11 @@ class TradingDaysTest
                     {
                         // The second night: every role restarted in turn, as a rolling upgrade would.
                         assertEquals(0, feedHandler.stop(), "the feed handler stops on SIGTERM");
+                        // An upgrade's feed handler is down for its restart; wait until Prometheus has seen the
+                        // fanout say so before starting the new one. fresh33 failed without this wait: the new JVM
+                        // re-attached within a 1-second scrape, so no scrape saw the stopped source, and the check
+                        // that the night held its alert back had nothing to judge.
+                        prometheus.awaitQuery("max_over_time(mdfanout_fanout_source_status[10s]) >= 4", 30);
                         restartedFeed = chain.start("feed-handler-upgraded", concat(new String[] {
                             "feed-handler", "--ring-dir", chain.ringDir().toString(),
                             "--partitions", Integer.toString(PARTITIONS), "--stats-interval-s", "2"}, feed));
