@@ -48,11 +48,6 @@ def _ratio_value(on, off, key):
     return on[key] / off[key] if on and off and on.get(key) and off.get(key) else None
 
 
-def _commands(results, name):
-    path = os.path.join(results, "logs", name, "commands.txt")
-    return [line.strip() for line in open(path) if line.strip()] if os.path.exists(path) else []
-
-
 def section(results_dir):
     results = results_dir.rstrip("/")
     settings = _load(os.path.join(results, "archive", "settings.json"))
@@ -165,13 +160,13 @@ def section(results_dir):
               "a disk of its own (docs/ARCHIVE.md, *Operating the archive*) that share goes away. A ratio near 1x "
               "with p99 moving both ways between pairs is the machine's noise (see *Latency, repeated*).")
     md.append("")
-    first_on = next((f"archive-on-{r}-1" for r in rates if _commands(results, f"archive-on-{r}-1")), None)
+    first_on = next((f"archive-on-{r}-1" for r in rates if base.commands_of(results, f"archive-on-{r}-1")), None)
     if first_on:
         md.append(f"Exactly as run, `{first_on}` (in start order; the run without the archive is the same less the "
                   "archive and the replay):")
         md.append("")
         md.append("```")
-        md.extend(_commands(results, first_on))
+        md.extend(base.commands_of(results, first_on))
         md.append("```")
         md.append("")
     md.append(f"Settings: `ARCHIVE_RATES=\"{settings.get('rates')}\" ARCHIVE_PAIRS={settings.get('pairs')} "

@@ -29,11 +29,6 @@ def _clean(run):
         and run.get("pair_gaps") == 0 and run.get("simulator_exit") == 0
 
 
-def _commands(results, name):
-    path = os.path.join(results, "logs", name, "commands.txt")
-    return [line.strip() for line in open(path) if line.strip()] if os.path.exists(path) else []
-
-
 def section(results_dir):
     results = results_dir.rstrip("/")
     settings = _load(os.path.join(results, "pair", "settings.json"))
@@ -94,7 +89,7 @@ def section(results_dir):
     md.append("The SDK's own share of that cost, without the transport, is `SdkPairBenchmark` in "
               "[micro.md](bench/micro.md) (`make bench-micro`).")
     first = runs[0]["name"]
-    commands = _commands(results, first)
+    commands = base.commands_of(results, first)
     if commands:
         md.append("")
         md.append(f"Commands of {first}:")

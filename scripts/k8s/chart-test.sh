@@ -61,8 +61,13 @@ refuse() {
 refuse "partitions" --set 'feeds[0].name=a,feeds[0].partitions=0,feeds[0].lineA.group=239.1.1.1,feeds[0].lineA.port=1,feeds[0].aeron.mode=multicast,feeds[0].aeron.endpoint=224.0.1.1:1,feeds[0].aeron.mtu=8192,feeds[0].aeron.termLength=65536,feeds[0].aeron.streamIdBase=1'
 refuse "cpus" --set fanout.cpus=1.5
 # A pair: side B needs a multicast group of its own, and mdc pairs are not supported yet.
-sed 's/endpointB: 224.0.1.2:40456/endpointB: 224.0.1.1:40456/' "$CHART/ci/pair-values.yaml" >"$work/pair-same-endpoint.yaml"
+sed 's/endpointB: 224.0.1.3:40456/endpointB: 224.0.1.1:40456/' "$CHART/ci/pair-values.yaml" >"$work/pair-same-endpoint.yaml"
 refuse "pair.endpointB is aeron.endpoint" -f "$work/pair-same-endpoint.yaml"
+# An even multicast group would be refused by Aeron when the fanout starts (it is the control address of the odd one
+# below it): the chart refuses it first, naming the next odd group.
+sed 's/endpointB: 224.0.1.3:40456/endpointB: 224.0.1.2:40456/' "$CHART/ci/pair-values.yaml" >"$work/pair-even-endpoint.yaml"
+refuse "pair.endpointB 224.0.1.2:40456: an Aeron multicast group must end in an odd number" -f "$work/pair-even-endpoint.yaml"
+refuse "aeron.endpoint 224.0.1.4:1: an Aeron multicast group must end in an odd number (Aeron sends its control messages to the next address, even): e.g. 224.0.1.5" --set 'feeds[0].name=a,feeds[0].ports.feedHandlerMetrics=9401,feeds[0].ports.fanoutMetrics=9402,feeds[0].partitions=1,feeds[0].lineA.group=239.1.1.1,feeds[0].lineA.port=1,feeds[0].aeron.mode=multicast,feeds[0].aeron.endpoint=224.0.1.4:1,feeds[0].aeron.mtu=8192,feeds[0].aeron.termLength=65536,feeds[0].aeron.streamIdBase=1'
 sed 's/aeron: {mode: multicast, endpoint: 224.0.1.1:40456,/aeron: {mode: mdc, mdcControl: "10.0.0.1:40457",/' \
   "$CHART/ci/pair-values.yaml" >"$work/pair-mdc.yaml"
 refuse "pair.enabled needs aeron.mode multicast" -f "$work/pair-mdc.yaml"
@@ -258,8 +263,9 @@ for p in problems:
 sys.exit(1 if problems else 0)
 PY
 
-# The check pod's memory: its /dev/shm plus tests.memoryHeadroom (448 + 256 MiB at the defaults), above its shm.
-python3 - "$work/default.yaml" <<'PY' && pass "helm test pod: memory limit = request above its /dev/shm (default values)" || fail "helm test pod memory"
+# The check pod's memory: its /dev/shm plus its direct memory plus tests.memoryHeadroom (448 + 80 + 256 MiB at the
+# defaults: 4 partitions, each with a 16 MiB recovery buffer when it joins mid-session, + 16 MiB), above its shm.
+python3 - "$work/default.yaml" <<'PY' && pass "helm test pod: memory limit = request above its /dev/shm and direct memory (default values)" || fail "helm test pod memory"
 import sys, yaml
 pods = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d['kind'] == 'Pod']
 ok = bool(pods)
@@ -268,8 +274,11 @@ for pod in pods:
     shm = mi([v for v in pod['spec']['volumes'] if v['name'] == 'shm'][0]['emptyDir']['sizeLimit'])
     r = pod['spec']['containers'][0]['resources']
     limit, request = mi(r['limits']['memory']), mi(r['requests']['memory'])
-    print(f"  {pod['metadata']['name']}: /dev/shm {shm}Mi, memory limit {limit}Mi, request {request}Mi")
-    ok = ok and limit == request and limit > shm and shm == 448 and limit == 448 + 256
+    options = [e['value'] for e in pod['spec']['containers'][0]['env'] if e['name'] == 'JDK_JAVA_OPTIONS'][0]
+    direct = [o for o in options.split() if o.startswith('-XX:MaxDirectMemorySize=')]
+    print(f"  {pod['metadata']['name']}: /dev/shm {shm}Mi, {direct}, memory limit {limit}Mi, request {request}Mi")
+    ok = ok and limit == request and limit > shm and shm == 448 and direct == ['-XX:MaxDirectMemorySize=80m'] \
+        and limit == 448 + 80 + 256
 sys.exit(0 if ok else 1)
 PY
 

@@ -17,8 +17,10 @@
 #      declared; a new publication recovered from a snapshot), helm test green after each;
 #   6. helm upgrade to another chart version with a dashboard edit leaves the feed pod running untouched; helm
 #      upgrade with changed values (and GLIMPSE, its password from a Secret) rolls the feed pod, which joins from
-#      the snapshot, and subscribers recover; helm uninstall leaves
-#      nothing; the node's teardown leaves no process, mount, cgroup or interface behind.
+#      the snapshot, and subscribers recover; helm uninstall leaves nothing;
+#   7. a feed as a pair (node-pair-values.yaml, on the node's bridge network): the helm test's check watches both
+#      sides while side A's pod is deleted and helm upgrade rolls both, one at a time, and sees no stale period and
+#      no gap; the node's teardown leaves no process, mount, cgroup or interface behind.
 # Figures (restart and recovery times, re-requested messages) are printed as it goes.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -123,8 +125,10 @@ rm -f "$work/image.tar"
 allocatable="$(k get node "$NODE_NAME" -o jsonpath='cpu={.status.allocatable.cpu} memory={.status.allocatable.memory} hugepages-2Mi={.status.allocatable.hugepages-2Mi}')"
 pass "real node $NODE_NAME Ready ($("$BIN/kubelet" --version), containerd $(containerd --version | awk '{print $3}'), static CPU manager): $allocatable"
 
-# ---- 1. install ---------------------------------------------------------------------------------------
 k create namespace "$NS" >/dev/null
+# NODE_TEST_PARTS=pair runs part 7 alone (while working on it); make test runs all.
+if [ "${NODE_TEST_PARTS:-all}" != pair ]; then
+# ---- 1. install ---------------------------------------------------------------------------------------
 install_started="$(date +%s)"
 if "$HELM" --kubeconfig "$plane/kubeconfig" install "$RELEASE" "$CHART" -n "$NS" -f "$VALUES" \
   --set hugepages.enabled=true,hugepages.amount=256Mi --wait --timeout 300s >"$work/install.log" 2>&1; then
@@ -501,5 +505,160 @@ done
 [ -z "$left" ] && [ "$containers" = 0 ] && [ "$mounts" = 0 ] \
   && pass "helm uninstall left nothing: no object of the release, no container on the node, no pod volume mounted" \
   || fail "after helm uninstall: objects '$left', $containers containers, $mounts pod mounts"
+
+fi # NODE_TEST_PARTS
+
+# ---- 7. a pair: one side's pod deleted, then helm upgrade, while the helm test's check watches ----------
+# node-pair-values.yaml: two sides on the node's bridge network (one node: they share it, so not its network), the
+# exchange sending through the bridge. The check joins both sides and must see no stale period and no gap from the
+# moment it watches until it ends, across a deletion of side A's pod and an upgrade that replaces both sides.
+PAIR_RELEASE=pr
+PAIR_VALUES=scripts/k8s/node-pair-values.yaml
+PAIR_CHECK_S="${NODE_PAIR_CHECK_S:-150}"
+pair_helm() { "$HELM" --kubeconfig "$plane/kubeconfig" "$@" -n "$NS" -f "$PAIR_VALUES" --set "tests.durationSeconds=$PAIR_CHECK_S"; }
+side_pod() { echo "$PAIR_RELEASE-pair-$1"; }
+pod_field() { k get pod -n "$NS" "$1" -o jsonpath="$2" 2>/dev/null || true; }
+pod_ready() { [ "$(pod_field "$1" '{.status.conditions[?(@.type=="Ready")].status}')" = True ]; }
+install_started="$(date +%s)"
+if pair_helm install "$PAIR_RELEASE" "$CHART" --wait --timeout 300s >"$work/pair-install.log" 2>&1; then
+  ips="$(for side in 0 1; do echo -n "$(side_pod $side)=$(pod_field "$(side_pod $side)" '{.status.podIP}') "; done)"
+  pass "helm install --wait of a pair in $(( $(date +%s) - install_started )) s: a StatefulSet of two sides on the bridge network ($ips)"
+else
+  cat "$work/pair-install.log" >&2; die "helm install of the pair"
+fi
+for side in 0 1; do
+  pod_ready "$(side_pod $side)" && [[ "$(pod_field "$(side_pod $side)" '{.status.podIP}')" == 10.88.77.* ]] \
+    || fail "side $side: $(side_pod $side) not Ready on the bridge network"
+done
+# Both run one pod template: the pod's index picks the channel (pod 1 publishes on pair.endpointB).
+running_b="$(k logs -n "$NS" "$(side_pod 1)" -c fanout 2>/dev/null | grep -m1 '^fanout: running' || true)"
+running_a="$(k logs -n "$NS" "$(side_pod 0)" -c fanout 2>/dev/null | grep -m1 '^fanout: running' || true)"
+[[ "$running_b" == *"endpoint=224.0.77.13:47731"* ]] && [[ "$running_a" == *"endpoint=224.0.77.11:47731"* ]] \
+  && pass "one pod template, two channels: the fanout of pod 0 publishes on 224.0.77.11 (side A), of pod 1 on 224.0.77.13 (side B)" \
+  || fail "the sides' channels: pod 0 '${running_a:0:200}', pod 1 '${running_b:0:200}'"
+
+# The check, for PAIR_CHECK_S once every partition is live, its log followed to a file (a passing check pod is
+# deleted by its hook policy).
+check_pod="$PAIR_RELEASE-pair-check"
+("$HELM" --kubeconfig "$plane/kubeconfig" test "$PAIR_RELEASE" -n "$NS" --timeout "$((PAIR_CHECK_S + 240))s" \
+  >"$work/pair-helm-test.log" 2>&1; echo $? >"$work/pair-helm-test.rc") &
+for _ in $(seq 1 120); do
+  [ "$(pod_field "$check_pod" '{.status.phase}')" = Running ] && break
+  sleep 1
+done
+(k logs -f -n "$NS" "$check_pod" >"$work/pair-check.log" 2>&1 || true) &
+for _ in $(seq 1 120); do
+  grep -q 'watching for' "$work/pair-check.log" 2>/dev/null && break
+  [ -f "$work/pair-helm-test.rc" ] && break
+  sleep 1
+done
+watch_started="$(date +%s)"
+grep -q 'watching for' "$work/pair-check.log" && pass "the check joined both sides and watches: $(grep -m1 'watching for' "$work/pair-check.log")" \
+  || fail "the check did not begin watching: $(cat "$work/pair-check.log")"
+
+# Side A's pod deleted: the StatefulSet makes it again, and it comes back with empty rings (the pod's /dev/shm is new).
+old_a="$(pod_field "$(side_pod 0)" '{.metadata.uid}')"
+t0="$(date +%s)"
+k delete pod -n "$NS" "$(side_pod 0)" --wait=false >/dev/null
+for _ in $(seq 1 180); do
+  new_a="$(pod_field "$(side_pod 0)" '{.metadata.uid}')"
+  [ -n "$new_a" ] && [ "$new_a" != "$old_a" ] && pod_ready "$(side_pod 0)" && break
+  sleep 1
+done
+[ -n "$new_a" ] && [ "$new_a" != "$old_a" ] && pod_ready "$(side_pod 0)" \
+  && pass "side A's pod deleted; the StatefulSet made it again and it was Ready (caught up) $(( $(date +%s) - t0 )) s later" \
+  || fail "side A's pod did not come back Ready (uid $old_a -> $new_a)"
+
+# helm upgrade of the fanout's heap: both sides' pods are replaced, one at a time (side B first), the next only when
+# the new one has been Ready for minReadySeconds. Sampled every second: which pods exist, their uid and readiness.
+(while :; do
+   echo "$(date +%s.%N) $(k get pods -n "$NS" -l app.kubernetes.io/component=feed \
+     -o jsonpath='{range .items[*]}{.metadata.name},{.metadata.uid},{.status.conditions[?(@.type=="Ready")].status} {end}' 2>/dev/null)"
+   sleep 1
+ done) >"$work/pair-roll.txt" &
+sampler=$!
+t0="$(date +%s)"
+if pair_helm upgrade "$PAIR_RELEASE" "$CHART" --set fanout.heap=112m --wait --timeout 300s >"$work/pair-upgrade.log" 2>&1; then
+  upgraded_in=$(( $(date +%s) - t0 ))
+else
+  cat "$work/pair-upgrade.log" >&2; fail "helm upgrade of the pair"
+fi
+sleep 2
+kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null || true
+heaps="$(for side in 0 1; do pod_field "$(side_pod $side)" '{.spec.containers[?(@.name=="fanout")].env[?(@.name=="JDK_JAVA_OPTIONS")].value}' | grep -o -- '-Xmx[0-9]*m'; done | sort -u | xargs)"
+min_ready="$(k get statefulset -n "$NS" "$PAIR_RELEASE-pair" -o jsonpath='{.spec.minReadySeconds}')"
+python3 - "$work/pair-roll.txt" "$PAIR_RELEASE-pair" "$heaps" "${upgraded_in:-0}" "${min_ready:-0}" <<'PY' && pass "the upgrade rolled one side at a time: $(cat "$work/pair-roll.verdict")" || fail "the upgrade's roll: $(cat "$work/pair-roll.verdict")"
+import sys
+path, prefix, heaps, took, min_ready = sys.argv[1:6]
+min_ready = int(min_ready)
+samples = []
+for line in open(path):
+    t, _, rest = line.partition(' ')
+    pods = {}
+    for item in rest.split():
+        name, uid, ready = (item.split(',') + ['', ''])[:3]
+        pods[name] = (uid, ready == 'True')
+    samples.append((float(t), pods))
+first = samples[0][1]
+replaced, both_down, order = {}, [], []
+for t, pods in samples:
+    up = sum(1 for side in (0, 1) if pods.get(f"{prefix}-{side}", ('', False))[1]
+             and pods[f"{prefix}-{side}"][0] != '')
+    if up == 0:
+        both_down.append(t)
+    for side in (0, 1):
+        name = f"{prefix}-{side}"
+        if name not in replaced and pods.get(name, ('', False))[0] not in ('', first.get(name, ('',))[0]):
+            replaced[name] = t
+            order.append(name)
+ready_again = {}
+for t, pods in samples:
+    for name, since in replaced.items():
+        if name not in ready_again and t >= since and pods.get(name, ('', False))[1]:
+            ready_again[name] = t
+t0 = samples[0][0]
+steps = ", ".join(f"{n} replaced at +{replaced[n] - t0:.0f} s, Ready at +{ready_again.get(n, float('nan')) - t0:.0f} s"
+                  for n in order)
+verdict = f"{steps} (minReadySeconds {min_ready}); fanout heap now {heaps}; helm upgrade --wait took {took} s"
+problems = []
+if order != [f"{prefix}-1", f"{prefix}-0"]:
+    problems.append(f"replaced {order}, expected side B ({prefix}-1) then side A ({prefix}-0)")
+elif f"{prefix}-1" not in ready_again or replaced[f"{prefix}-0"] < ready_again[f"{prefix}-1"]:
+    problems.append("side A was replaced before the new side B was Ready")
+elif replaced[f"{prefix}-0"] - ready_again[f"{prefix}-1"] < min_ready - 1:  # samples are a second apart
+    problems.append(f"side A was replaced {replaced[f'{prefix}-0'] - ready_again[f'{prefix}-1']:.0f} s after the new "
+                    f"side B was Ready, before its minReadySeconds ({min_ready} s)")
+if both_down:
+    problems.append(f"no side Ready in {len(both_down)} samples")
+if heaps != '-Xmx112m':
+    problems.append(f"fanout heaps {heaps}")
+open(path.replace('.txt', '.verdict'), 'w').write(verdict + ("; " + "; ".join(problems) if problems else ""))
+sys.exit(1 if problems else 0)
+PY
+
+# The check's verdict: no stale period and no gap from when it began watching, across both faults.
+for _ in $(seq 1 $((PAIR_CHECK_S + 120))); do
+  [ -f "$work/pair-helm-test.rc" ] && break
+  sleep 1
+done
+sleep 1
+verdict="$(grep -m1 'check: ok\|check: FAILED' "$work/pair-check.log" || true)"
+info "the check: $verdict"
+if [ "$(cat "$work/pair-helm-test.rc" 2>/dev/null)" = 0 ] && grep -q 'Phase:.*Succeeded' "$work/pair-helm-test.log" \
+  && [[ "$verdict" == "check: ok: "* ]]; then
+  python3 - "$verdict" <<'PY' && pass "helm test of the pair passed: no stale period and no gap while side A's pod was deleted and both sides were upgraded; both sides delivered ($(grep -o 'sides.*' <<<"$verdict"))" || fail "the pair's check passed, but its sides say otherwise: $verdict"
+import re, sys
+m = re.search(r"A=(\d+)/(\d+)/(\d+)/(\d+) B=(\d+)/(\d+)/(\d+)/(\d+)", sys.argv[1])
+a_first, a_dup, a_refused, a_mismatch, b_first, b_dup, b_refused, b_mismatch = map(int, m.groups())
+# Side A's pod was away for a while: side B delivered first then, and each side was a duplicate of the other at times.
+sys.exit(0 if a_first > 0 and b_first > 0 and a_dup > 0 and b_dup > 0 and a_mismatch == 0 and b_mismatch == 0 else 1)
+PY
+else
+  cat "$work/pair-helm-test.log" >&2; tail -20 "$work/pair-check.log" >&2
+  fail "helm test of the pair across the deletion and the upgrade"
+fi
+[ "${upgraded_in:-0}" -gt 0 ] && [ $(( watch_started + PAIR_CHECK_S )) -ge "$(( t0 + upgraded_in ))" ] \
+  || fail "the check's $PAIR_CHECK_S s did not cover the upgrade (it ended before the upgrade did): raise NODE_PAIR_CHECK_S"
+"$HELM" --kubeconfig "$plane/kubeconfig" uninstall "$PAIR_RELEASE" -n "$NS" --wait --timeout 120s >/dev/null 2>&1 || fail "helm uninstall of the pair"
 
 [ "$failures" = 0 ] || exit 1

@@ -88,7 +88,13 @@ start() {
   ip="$(node_ip)"
   [ -n "$ip" ] || { log "no node IP: no default route"; exit 1; }
 
-  # ---- CNI: one bridge network, its address files under the node dir.
+  # ---- CNI: one bridge network, its address files under the node dir. The bridge is made here, with the gateway's
+  # address the plugin would give it, so that a process on the node's own network (a test exchange) can send multicast
+  # into the pod network before the first pod joins it. Snooping off: multicast floods the bridge's ports, as no IGMP
+  # querier here would keep a snooping table fresh.
+  ip link add "$BRIDGE" type bridge mcast_snooping 0 2>/dev/null || true
+  ip addr replace "${POD_CIDR%.*}.1/${POD_CIDR#*/}" dev "$BRIDGE"
+  ip link set "$BRIDGE" up
   cat > "$dir/cni/net.d/10-mdfanout-node.conflist" <<CNI
 {
   "cniVersion": "1.0.0",

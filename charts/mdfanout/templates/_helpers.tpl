@@ -88,6 +88,19 @@ Aeron's mode (mdc replaces only the fanout's multicast), and pod networks do not
 {{- fail (printf "feeds %s: %s in the feed handler's arguments would show the GLIMPSE password in the pod spec and ps: use feeds[].glimpseCredentials (a Secret mounted as a file)" $feed.name (regexReplaceAll "=.*" (toString $arg) "=...")) -}}
 {{- end -}}
 {{- end -}}
+{{- if eq $feed.aeron.mode "multicast" -}}
+{{- $endpoints := list (list "aeron.endpoint" $feed.aeron.endpoint) -}}
+{{- if and $feed.pair $feed.pair.enabled $feed.pair.endpointB -}}
+{{- $endpoints = append $endpoints (list "pair.endpointB" $feed.pair.endpointB) -}}
+{{- end -}}
+{{- range $e := $endpoints -}}
+{{- $group := regexFind "^[0-9]+[.][0-9]+[.][0-9]+[.][0-9]+" (toString (index $e 1)) -}}
+{{- if and $group (eq 1 (mod (splitList "." $group | last | atoi) 2 | int)) -}}
+{{- else if $group -}}
+{{- fail (printf "feeds %s: %s %s: an Aeron multicast group must end in an odd number (Aeron sends its control messages to the next address, even): e.g. %s" $feed.name (index $e 0) (index $e 1) (printf "%s.%d" (splitList "." $group | initial | join ".") (add1 (splitList "." $group | last | atoi)))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
 {{- if and $feed.pair $feed.pair.enabled -}}
 {{- if ne $feed.aeron.mode "multicast" -}}
 {{- fail (printf "feeds %s: pair.enabled needs aeron.mode multicast (each side on a multicast group of its own); a pair over mdc is not supported yet" $feed.name) -}}
@@ -124,7 +137,15 @@ Aeron's mode (mdc replaces only the fanout's multicast), and pod networks do not
 tests.memoryHeadroom (its 64 MiB heap, the JVM's own memory and the embedded media driver). Call with (dict "root" $
 "feed" $feed). */}}
 {{- define "mdfanout.testMemoryMiB" -}}
-{{- add (include "mdfanout.subscriberShmMiB" .feed | int) (include "mdfanout.toMiB" .root.Values.tests.memoryHeadroom | int) -}}
+{{- add (include "mdfanout.subscriberShmMiB" .feed | int) (include "mdfanout.toMiB" .root.Values.tests.memoryHeadroom | int) (include "mdfanout.checkDirectMiB" .feed | int) -}}
+{{- end -}}
+
+{{/* The check's direct memory (-XX:MaxDirectMemorySize, in MiB): a subscriber that joins mid-session holds a 16 MiB
+recovery buffer per partition, and a pair's arbitration 2 MiB per side and partition, beside its counters: with the
+64 MiB heap as the bound (the JVM's default) a 4-partition feed would not fit. Call with the feed. */}}
+{{- define "mdfanout.checkDirectMiB" -}}
+{{- $perPartition := ternary 20 16 (and .pair .pair.enabled | default false) -}}
+{{- add (mul .partitions $perPartition) 16 -}}
 {{- end -}}
 
 {{- define "mdfanout.image" -}}

@@ -198,5 +198,13 @@ class QuickstartTest
             }
             assertFalse(Files.exists(ringDir), ringDir.toString());
         }
+        try
+        {
+            Files.deleteIfExists(RING_DIRS); // their parent too, unless something else lives there
+        }
+        catch (final java.nio.file.DirectoryNotEmptyException ignore)
+        {
+            // another feed's rings: not this test's
+        }
     }
 }

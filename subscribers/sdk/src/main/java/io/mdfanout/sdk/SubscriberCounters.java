@@ -236,7 +236,10 @@ public final class SubscriberCounters implements AutoCloseable
         return gaps.get();
     }
 
-    /** @return stream sequences lost in all gaps. */
+    /**
+     * @return stream sequences lost in all gaps. In a pair, chain positions (exchange sequences): they number every
+     * partition's messages together, so a pair's gap counts the other partitions' messages in its span too.
+     */
     public long missingMessages()
     {
         return missingMessages.get();

@@ -205,6 +205,45 @@ class FeedSubscriberPairTest
     }
 
     @Test
+    void aSideOfASchemaVersionWithoutTheChainIsRefusedUntilItPublishesOneWithIt()
+    {
+        final List<byte[]> messages = MarketScript.generate(12, 500, INSTRUMENTS, false);
+        final RecordingListener listener = new RecordingListener();
+        final List<Throwable> errors = new ArrayList<>();
+        try (PartitionFeed sideA = new PartitionFeed(media, channel(40817), 3000, PARTITION);
+            PartitionFeed sideB = new PartitionFeed(media, channel(40819), 3100, PARTITION);
+            FeedSubscriber subscriber = pair(sideA, sideB, listener,
+                new FeedSubscriber.Context().errorHandler(errors::add)))
+        {
+            TestMedia.awaitConnected(subscriber, sideA.incremental.publication(), sideB.incremental.publication());
+            sideA.incremental.chainHeartbeat(1, "DAY1");
+            // Side B runs a fanout from before the pair's schema (version 1): its heartbeat carries no chain.
+            final PacketWriter old = new PacketWriter();
+            TestMedia.offer(sideB.incremental.publication(), old.buffer(), old.heartbeatOfVersionOne(PARTITION, 1, 1));
+            pollUntil(() -> subscriber.isSideRefused(PARTITION, 1), subscriber);
+            sideA.incremental.send(messages, 5);
+            pollUntil(() -> subscriber.expectedSequence(PARTITION) == 501, subscriber);
+
+            assertDeliveredOnceInOrder(messages, listener);
+            assertFalse(subscriber.isSideRefused(PARTITION, 0));
+            assertEquals(0, subscriber.counters().sideMessages(1), "nothing of side B mixed in");
+            assertEquals(1, subscriber.counters().sideRefused(1));
+            assertEquals(1, errors.size(), "reported once: " + errors);
+            assertEquals("side B of partition 0 refused: it publishes a schema version before 4, without the chain of " +
+                "exchange sequences a pair is arbitrated by (docs/UPGRADING.md); its messages are dropped while it " +
+                "disagrees (docs/SDK.md, pairs)", errors.get(0).getMessage());
+            assertEquals(0, subscriber.counters().staleEvents());
+            assertEquals(0, subscriber.counters().malformed(), "an older version is valid, not malformed");
+
+            // Side B upgraded: its heartbeat of version 4 is taken again.
+            sideB.incremental.chainHeartbeat(1, "DAY1");
+            pollUntil(() -> !subscriber.isSideRefused(PARTITION, 1), subscriber);
+            assertEquals(2, errors.size());
+            assertEquals("side B of partition 0 agrees again: its messages are taken", errors.get(1).getMessage());
+        }
+    }
+
+    @Test
     void oneSideSilentIsNotStaleAndBothSidesSilentIs()
     {
         final List<byte[]> messages = MarketScript.generate(11, 1500, INSTRUMENTS, false);

@@ -4,6 +4,7 @@ import io.mdfanout.sbe.GapNoticeDecoder;
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.StaleReason;
+import io.mdfanout.sdk.SubscriberCounters;
 import io.mdfanout.sdk.book.OrderBook;
 import io.mdfanout.sdk.book.OrderBooks;
 import io.mdfanout.wire.ExitCodes;
@@ -83,12 +84,14 @@ public final class CheckCommand implements Callable<Integer>
             {
                 if (System.nanoTime() - joinDeadline > 0)
                 {
-                    return fail(watcher, partitions,
+                    return fail(watcher, partitions, subscriber,
                         "not every partition became live within " + joinTimeoutS + " s");
                 }
                 idle.idle(subscriber.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT));
             }
             watcher.startWatching();
+            // Said when it begins, so that whoever injects a fault during the check knows the fault is watched.
+            stderr.println("check: every partition is live; watching for " + durationS + " s");
             final long watchEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(durationS);
             while (stopSignal.isRunning() && System.nanoTime() - watchEnd < 0)
             {
@@ -96,16 +99,16 @@ public final class CheckCommand implements Callable<Integer>
             }
             if (!stopSignal.isRunning())
             {
-                return fail(watcher, partitions, "stopped by a signal before the end of the check");
+                return fail(watcher, partitions, subscriber, "stopped by a signal before the end of the check");
             }
             final String problem = watcher.problem(subscriber, minMessages);
             if (null != problem)
             {
-                return fail(watcher, partitions, problem);
+                return fail(watcher, partitions, subscriber, problem);
             }
             stdout.println("check: ok: " + watcher.summary(partitions) + " in " + durationS + " s, no gap, books " +
                 books.activeInstrumentIds().length + " instruments with " + books.orderCount() + " orders" +
-                watcher.topOfBook());
+                watcher.topOfBook() + sides(subscriber));
             return ExitCodes.OK;
         }
         catch (final RuntimeException ex)
@@ -115,10 +118,33 @@ public final class CheckCommand implements Callable<Integer>
         }
     }
 
-    private int fail(final Watcher watcher, final int[] partitions, final String why)
+    private int fail(
+        final Watcher watcher, final int[] partitions, final FeedSubscriber subscriber, final String why)
     {
-        stdout.println("check: FAILED: " + why + " (" + watcher.summary(partitions) + ")");
+        stdout.println("check: FAILED: " + why + " (" + watcher.summary(partitions) + sides(subscriber) + ")");
         return ExitCodes.DATA_LOSS;
+    }
+
+    /**
+     * A pair's sides since the check started: which delivered, and what each lacked or was refused. A check that
+     * passed while one side was down or replaced shows it here (the other side delivered all).
+     */
+    static String sides(final FeedSubscriber subscriber)
+    {
+        if (subscriber.sideCount() < 2)
+        {
+            return "";
+        }
+        final SubscriberCounters counters = subscriber.counters();
+        final StringBuilder b = new StringBuilder("; sides (delivered first/duplicates/refused/mismatched copies)");
+        for (int side = 0; side < 2; side++)
+        {
+            b.append(' ').append((char)('A' + side)).append('=').append(counters.sideMessages(side))
+                .append('/').append(counters.sideDuplicates(side))
+                .append('/').append(counters.sideRefused(side))
+                .append('/').append(counters.sideMismatches(side));
+        }
+        return b.toString();
     }
 
     private static boolean allLive(final FeedSubscriber subscriber, final Watcher watcher, final int[] partitions)

@@ -62,6 +62,22 @@ class CheckCommandTest
     }
 
     @Test
+    void aPairThatNeverBecomesLiveFailsSayingWhatEachSideDelivered()
+    {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final CheckCommand command = new CheckCommand();
+        command.stdout = new PrintStream(out, true, StandardCharsets.UTF_8);
+        final int exit = new CommandLine(command).execute("--aeron-dir", driver.aeronDirectoryName(),
+            "--channel", CHANNEL, "--pair-channel", "aeron:udp?endpoint=224.0.1.47:42503|interface=127.0.0.1",
+            "--stream-id-base", "1710", "--partitions", "1", "--join-timeout-s", "1", "--duration-s", "1");
+        final String printed = out.toString(StandardCharsets.UTF_8);
+        assertEquals(ExitCodes.DATA_LOSS, exit, printed);
+        assertTrue(printed.startsWith("check: FAILED: not every partition became live within 1 s " +
+            "(partition 0 0 messages; sides (delivered first/duplicates/refused/mismatched copies) " +
+            "A=0/0/0/0 B=0/0/0/0)"), printed);
+    }
+
+    @Test
     void wrongOptionValuesAreConfigurationErrors()
     {
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
