@@ -126,6 +126,32 @@ allocatable="$(k get node "$NODE_NAME" -o jsonpath='cpu={.status.allocatable.cpu
 pass "real node $NODE_NAME Ready ($("$BIN/kubelet" --version), containerd $(containerd --version | awk '{print $3}'), static CPU manager): $allocatable"
 
 k create namespace "$NS" >/dev/null
+# A real Prometheus, discovering this namespace's pods through the API server (parts 4 and 7).
+start_prometheus() {
+  cat > "$work/prometheus.yml" <<PROM
+global: {scrape_interval: 2s, evaluation_interval: 2s}
+rule_files: ["$PWD/$CHART/rules/mdfanout-rules.yaml"]
+scrape_configs:
+  - job_name: mdfanout
+    kubernetes_sd_configs:
+      - role: pod
+        api_server: https://127.0.0.1:16443
+        namespaces: {names: [$NS]}
+        tls_config: {ca_file: "$plane/pki/ca.crt", cert_file: "$plane/pki/admin.crt", key_file: "$plane/pki/admin.key"}
+    relabel_configs:
+      - {source_labels: [__meta_kubernetes_pod_container_port_name], regex: "metrics-.*", action: keep}
+      - {source_labels: [__meta_kubernetes_namespace], target_label: namespace}
+      - {source_labels: [__meta_kubernetes_pod_name], target_label: pod}
+      - {source_labels: [__meta_kubernetes_pod_container_name], target_label: container}
+      # The jobs the chart's ServiceMonitor names, which the rules and dashboards select on.
+      - {source_labels: [__meta_kubernetes_pod_container_name], regex: "(.*)", replacement: "mdfanout-\$1", target_label: job}
+      - {source_labels: [__meta_kubernetes_pod_label_mdfanout_io_feed], target_label: feed}
+PROM
+  # Debian's Prometheus has no Kubernetes service discovery: install-tools.sh builds 2.42 with it.
+  "$BIN/prometheus" --config.file "$work/prometheus.yml" --storage.tsdb.path "$work/prometheus-data" \
+    --web.listen-address "127.0.0.1:$PROM_PORT" >"$work/prometheus.log" 2>&1 &
+  echo $! > "$work/prometheus.pid"
+}
 # NODE_TEST_PARTS=pair runs part 7 alone (while working on it); make test runs all.
 if [ "${NODE_TEST_PARTS:-all}" != pair ]; then
 # ---- 1. install ---------------------------------------------------------------------------------------
@@ -265,29 +291,7 @@ helm_test() {
 helm_test "after install" install
 
 # ---- 4. real Prometheus, discovering the pods through the API server ----------------------------------
-cat > "$work/prometheus.yml" <<PROM
-global: {scrape_interval: 2s, evaluation_interval: 2s}
-rule_files: ["$PWD/$CHART/rules/mdfanout-rules.yaml"]
-scrape_configs:
-  - job_name: mdfanout
-    kubernetes_sd_configs:
-      - role: pod
-        api_server: https://127.0.0.1:16443
-        namespaces: {names: [$NS]}
-        tls_config: {ca_file: "$plane/pki/ca.crt", cert_file: "$plane/pki/admin.crt", key_file: "$plane/pki/admin.key"}
-    relabel_configs:
-      - {source_labels: [__meta_kubernetes_pod_container_port_name], regex: "metrics-.*", action: keep}
-      - {source_labels: [__meta_kubernetes_namespace], target_label: namespace}
-      - {source_labels: [__meta_kubernetes_pod_name], target_label: pod}
-      - {source_labels: [__meta_kubernetes_pod_container_name], target_label: container}
-      # The jobs the chart's ServiceMonitor names, which the rules and dashboards select on.
-      - {source_labels: [__meta_kubernetes_pod_container_name], regex: "(.*)", replacement: "mdfanout-\$1", target_label: job}
-      - {source_labels: [__meta_kubernetes_pod_label_mdfanout_io_feed], target_label: feed}
-PROM
-# Debian's Prometheus has no Kubernetes service discovery: install-tools.sh builds 2.42 with it.
-"$BIN/prometheus" --config.file "$work/prometheus.yml" --storage.tsdb.path "$work/prometheus-data" \
-  --web.listen-address "127.0.0.1:$PROM_PORT" >"$work/prometheus.log" 2>&1 &
-echo $! > "$work/prometheus.pid"
+start_prometheus
 prom_query() { curl -sf --get "http://127.0.0.1:$PROM_PORT/api/v1/query" --data-urlencode "query=$1"; }
 for _ in $(seq 1 60); do
   up="$(prom_query 'count(up == 1)' 2>/dev/null | python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)' 2>/dev/null || echo 0)"
@@ -515,6 +519,7 @@ fi # NODE_TEST_PARTS
 PAIR_RELEASE=pr
 PAIR_VALUES=scripts/k8s/node-pair-values.yaml
 PAIR_CHECK_S="${NODE_PAIR_CHECK_S:-150}"
+[ -f "$work/prometheus.pid" ] || start_prometheus # part 4's, when it ran
 pair_helm() { "$HELM" --kubeconfig "$plane/kubeconfig" "$@" -n "$NS" -f "$PAIR_VALUES" --set "tests.durationSeconds=$PAIR_CHECK_S"; }
 side_pod() { echo "$PAIR_RELEASE-pair-$1"; }
 pod_field() { k get pod -n "$NS" "$1" -o jsonpath="$2" 2>/dev/null || true; }
@@ -559,6 +564,7 @@ grep -q 'watching for' "$work/pair-check.log" && pass "the check joined both sid
 # Side A's pod deleted: the StatefulSet makes it again, and it comes back with empty rings (the pod's /dev/shm is new).
 old_a="$(pod_field "$(side_pod 0)" '{.metadata.uid}')"
 t0="$(date +%s)"
+deleted_at="$t0"
 k delete pod -n "$NS" "$(side_pod 0)" --wait=false >/dev/null
 for _ in $(seq 1 180); do
   new_a="$(pod_field "$(side_pod 0)" '{.metadata.uid}')"
@@ -659,6 +665,58 @@ else
 fi
 [ "${upgraded_in:-0}" -gt 0 ] && [ $(( watch_started + PAIR_CHECK_S )) -ge "$(( t0 + upgraded_in ))" ] \
   || fail "the check's $PAIR_CHECK_S s did not cover the upgrade (it ended before the upgrade did): raise NODE_PAIR_CHECK_S"
+
+# What Prometheus (part 4's, discovering this namespace's pods) saw of the pair's sides from the subscriber example,
+# a pair's subscriber, since side A's pod was deleted (its join, a late join recovered from snapshots, is before):
+# side A silent while its pod was away, MdfanoutPairSideDown pending then (its 2 minutes never
+# elapse: the side is back in seconds), both sides delivering first, no side refused; and the dashboards' pair
+# panels and the pair's alert queries return data from the pair.
+python3 - "http://127.0.0.1:$PROM_PORT" "$NS" "$CHART" "$(( $(date +%s) - deleted_at + 3 ))" \
+  >"$work/pair-prometheus.txt" 2>&1 <<'PY' && pass "Prometheus saw the pair's sides: $(cat "$work/pair-prometheus.txt")" || fail "the pair's metrics in Prometheus: $(cat "$work/pair-prometheus.txt")"
+import json, re, sys, urllib.parse, urllib.request
+base, ns, chart, window = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] + "s"
+def query(q, label="side"):
+    """{the label's value: the sample} of an instant query."""
+    r = json.load(urllib.request.urlopen(base + "/api/v1/query?" + urllib.parse.urlencode({"query": q})))
+    return {x["metric"].get(label, ""): float(x["value"][1]) for x in r["data"]["result"]}
+sel = f'namespace="{ns}", feed="pair"'
+by_side = query
+silent = by_side(f'max by (side) (max_over_time(mdfanout_subscriber_side_silent_partitions{{{sel}}}[{window}]))')
+first = by_side(f'max by (side) (increase(mdfanout_subscriber_side_messages_total{{{sel}}}[{window}]))')
+refused = by_side(f'max by (side) (increase(mdfanout_subscriber_side_refused_packets_total{{{sel}}}[{window}]) + '
+                  f'increase(mdfanout_subscriber_side_mismatched_copies_total{{{sel}}}[{window}]))')
+pending = by_side(f'max by (side) (max_over_time(ALERTS{{alertname="MdfanoutPairSideDown", {sel}}}[{window}]))')
+disagree = query(f'max_over_time(ALERTS{{alertname="MdfanoutPairSidesDisagree", {sel}}}[{window}])')
+stale = query(f'max(max_over_time(mdfanout_subscriber_stale_partitions{{{sel}}}[{window}]))')
+session = sorted(query(f'max by (state) (mdfanout_market_session_state{{{sel}}}) == 1', "state"))
+summary = (f"side silent partitions at most {silent}, messages delivered first {first}, refused {refused}, "
+           f"MdfanoutPairSideDown pending for {sorted(pending)}, stale partitions at most {stale}, market session {session}")
+problems = []
+if silent.get("A", 0) < 1:
+    problems.append("side A was never silent while its pod was away")
+if first.get("A", 0) <= 0 or first.get("B", 0) <= 0:
+    problems.append("a side delivered nothing first")
+if any(v > 0 for v in refused.values()) or disagree:
+    problems.append("a side was refused")
+if any(v > 0 for v in stale.values()):
+    problems.append("the pair's subscriber was stale")
+if "A" not in pending:
+    problems.append("MdfanoutPairSideDown never pending for side A")
+# The pair's panels of the overview dashboard, with the variables as this namespace and feed.
+dashboard = json.load(open(chart + "/dashboards/mdfanout-overview.json"))
+empty = []
+for panel in dashboard["panels"]:
+    if panel["title"].startswith("Pair:"):
+        for target in panel["targets"]:
+            q = target["expr"].replace("$__rate_interval", "1m").replace('"$namespace"', f'"{ns}"') \
+                .replace('"$feed"', '"pair"').replace('"$instance"', '".*"')
+            if not query(q):
+                empty.append(panel["title"] + ": " + q)
+if empty:
+    problems.append("pair panels without data: " + "; ".join(empty))
+print(summary + ("; " + "; ".join(problems) if problems else ""))
+sys.exit(1 if problems else 0)
+PY
 "$HELM" --kubeconfig "$plane/kubeconfig" uninstall "$PAIR_RELEASE" -n "$NS" --wait --timeout 120s >/dev/null 2>&1 || fail "helm uninstall of the pair"
 
 [ "$failures" = 0 ] || exit 1

@@ -222,7 +222,8 @@ class PairTest
     /**
      * Both sides losing the same messages: a subscriber of the pair stopped (SIGSTOP) for 10 s misses the same stretch
      * of every partition on side A and on side B, since both arrive through its one media driver. That is one gap per
-     * partition, not one per side: each partition goes stale once, recovers once from a snapshot (either side's), and
+     * partition, not one per side: each partition that lost messages (at least one; a quiet partition's stretch may
+     * still be repaired by Aeron's retransmission) goes stale once, recovers once from a snapshot (either side's), and
      * the recording is the oracle's, in order, byte for byte, with every message after each snapshot's coverage. The
      * other subscriber, never stopped, sees neither a gap nor a stale period, and the exchange's pace never slowed.
      */
@@ -271,21 +272,33 @@ class PairTest
             assertEquals(List.of(), subscribers.get(0).linesContaining("STALE "), "subscriber-1 was never stale");
             expected.verifyDisturbedPairRecording(sideA.recording(2), paused.name());
             assertEquals(expected.books(), Files.readString(sideA.books(2)), "the stopped subscriber's books");
+            // A partition whose lost stretch Aeron's own retransmission repaired in time (the publications still held
+            // it when the subscriber's driver woke and asked) lost nothing, and sees nothing: on a loaded machine the
+            // exchange sends less during the pause and a quiet partition's stretch fits. Every other partition lost
+            // it from both sides: one gap, never one per side.
+            int stalePartitions = 0;
             for (int partition = 0; partition < PARTITIONS; partition++)
             {
-                assertEquals(1, paused.linesContaining("STALE partition=" + partition + " ").size(),
-                    "partition " + partition + ": one gap, reported once (not once per side)");
+                final int stale = paused.linesContaining("STALE partition=" + partition + " ").size();
+                assertTrue(stale <= 1, "partition " + partition + ": one gap, reported once (not once per side): " +
+                    paused.linesContaining("STALE partition=" + partition + " "));
                 final List<String> recovered = paused.linesContaining("RECOVERED partition=" + partition + " ");
-                assertEquals(1, recovered.size(), "partition " + partition + ": recovered once, from a snapshot");
-                assertFalse(recovered.get(0).contains("snapshotId=0 "), recovered.get(0));
+                assertEquals(stale, recovered.size(), "partition " + partition + ": recovered once, from a snapshot");
+                for (final String line : recovered)
+                {
+                    assertFalse(line.contains("snapshotId=0 "), line);
+                }
+                stalePartitions += stale;
             }
+            assertTrue(stalePartitions > 0, "the fault happened: the stopped subscriber lost messages from both sides");
             paused.linesContaining("STALE ").forEach(line -> System.out.println("stopped subscriber: " + line));
             paused.linesContaining("RECOVERED ").forEach(line -> System.out.println("stopped subscriber: " + line));
             final String summary = paused.lastLineContaining("record: messages=");
             System.out.println("stopped subscriber: " + summary);
-            assertTrue(summary.contains(" stale=" + PARTITIONS + " ") && summary.contains(" recoveries=" + PARTITIONS + " ") &&
-                summary.contains(" snapshotsApplied=" + PARTITIONS + " "), "once stale and one snapshot per partition: " +
-                summary);
+            assertTrue(summary.contains(" stale=" + stalePartitions + " ") &&
+                summary.contains(" recoveries=" + stalePartitions + " ") &&
+                summary.contains(" snapshotsApplied=" + stalePartitions + " "),
+                "once stale and one snapshot per partition that lost messages: " + summary);
             final String other = subscribers.get(0).lastLineContaining("record: messages=");
             assertTrue(other.contains(" gaps=0 ") && other.contains(" snapshotsApplied=0 "), other);
             sideA.passed();
