@@ -366,6 +366,11 @@ public final class FanoutCommand implements Callable<Integer>
                     barrier.signal();
                     return;
                 }
+                final String sourceChange = stats.sourceChange();
+                if (null != sourceChange)
+                {
+                    err.println(sourceChange);
+                }
                 final long nowMs = System.currentTimeMillis();
                 if (statsIntervalMs > 0 && nowMs >= nextStatsMs)
                 {

@@ -14,6 +14,8 @@ public final class FanoutStats
     private final Fanout fanout;
     private long lastMessages;
     private long lastTimeMs;
+    private int lastSourceStatus = Integer.MIN_VALUE;
+    private long lastDownEvents;
 
     /**
      * @param fanout whose counters to summarise.
@@ -117,6 +119,61 @@ public final class FanoutStats
             " chain=" + chain +
             " source=" + sourceName((int)fanout.sourceCounters().status().get()) +
             "(heartbeatAge=" + fanout.sourceCounters().heartbeatAgeMs().get() + "ms)";
+    }
+
+    /**
+     * What changed in the source's status since the last call, for the log: the monitor thread asks about every
+     * 100 ms, so a subscriber's SOURCE_DOWN and the fanout's reason for it are found side by side in the logs. The
+     * publishers only set counters (a flapping source allocates nothing on the message path); a flap shorter than
+     * the interval is still said, from the count of down events.
+     *
+     * @return e.g. {@code fanout: source feed_handler_down: the feed handler's heartbeat is 612 ms old (subscribers
+     * hear the source is down)} or {@code fanout: source live}; null when nothing changed.
+     */
+    public String sourceChange()
+    {
+        final SourceCounters counters = fanout.sourceCounters();
+        if (null == counters)
+        {
+            return null;
+        }
+        final int status = (int)counters.status().get();
+        final long downEvents = counters.downEvents().get();
+        final long newDownEvents = downEvents - lastDownEvents;
+        lastDownEvents = downEvents;
+        if (status == lastSourceStatus && 0 == newDownEvents)
+        {
+            return null;
+        }
+        final boolean first = Integer.MIN_VALUE == lastSourceStatus;
+        lastSourceStatus = status;
+        final String name = sourceName(status);
+        final String why;
+        if (io.mdfanout.sbe.SourceStatus.FEED_HANDLER_DOWN.value() == status)
+        {
+            why = ": the feed handler's heartbeat is " + counters.heartbeatAgeMs().get() + " ms old";
+        }
+        else if (io.mdfanout.sbe.SourceStatus.LINES_SILENT.value() == status)
+        {
+            why = ": the feed handler hears nothing from the exchange";
+        }
+        else if (io.mdfanout.sbe.SourceStatus.LOADING.value() == status)
+        {
+            why = ": the feed handler loads the exchange's snapshot";
+        }
+        else if (io.mdfanout.sbe.SourceStatus.STOPPED.value() == status)
+        {
+            why = ": the feed handler stopped";
+        }
+        else
+        {
+            why = "";
+        }
+        final boolean down = why.length() > 0;
+        final long flaps = newDownEvents - (down && !first ? 1 : 0);
+        return "fanout: source " + name + why + (down ? " (subscribers hear the source is down)" : "") +
+            (flaps > 0 && !first ? " (down " + flaps + " time(s) in between, shorter than " +
+            "this line's interval)" : "");
     }
 
     /** @return the SourceStatus a {@link SourceCounters#status()} value stands for, as operators read it. */

@@ -171,7 +171,7 @@ class RestartTest
         {
             final ChainProcess feedHandler = chain.feedHandler(
                 lines(52801, 52803, "--retransmit-server", "127.0.0.1:52850"));
-            chain.fanout("--snapshot-interval-ms", "1000");
+            final ChainProcess fanout = chain.fanout("--snapshot-interval-ms", "1000");
             final List<ChainProcess> subscribers = chain.recorders(2);
             final ChainProcess simulator = chain.simulator(simulatorArgs(seed, messages, 50_000, 52801, 52803, 52850));
 
@@ -200,6 +200,14 @@ class RestartTest
                         " ms after SIGSTOP) -> " + recovered.group());
                 }
             }
+            // The fanout says why, each change once: the subscribers' SOURCE_DOWN and its cause side by side in the logs.
+            final List<String> down = fanout.linesContaining("fanout: source feed_handler_down: the feed handler's " +
+                "heartbeat is ");
+            assertFalse(down.isEmpty(), "the fanout said its feed handler was down");
+            assertTrue(down.get(0).endsWith("(subscribers hear the source is down)"), down.get(0));
+            final String live = fanout.lastLineContaining("fanout: source live");
+            assertFalse(live.isEmpty(), "the fanout said its source was live again");
+            System.out.println(down.get(0) + " -> " + live);
             chain.passed();
         }
     }
