@@ -673,19 +673,18 @@ fi
 # panels and the pair's alert queries return data from the pair.
 python3 - "http://127.0.0.1:$PROM_PORT" "$NS" "$CHART" "$(( $(date +%s) - deleted_at + 3 ))" \
   >"$work/pair-prometheus.txt" 2>&1 <<'PY' && pass "Prometheus saw the pair's sides: $(cat "$work/pair-prometheus.txt")" || fail "the pair's metrics in Prometheus: $(cat "$work/pair-prometheus.txt")"
-import json, re, sys, urllib.parse, urllib.request
+import json, sys, urllib.parse, urllib.request
 base, ns, chart, window = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] + "s"
 def query(q, label="side"):
     """{the label's value: the sample} of an instant query."""
     r = json.load(urllib.request.urlopen(base + "/api/v1/query?" + urllib.parse.urlencode({"query": q})))
     return {x["metric"].get(label, ""): float(x["value"][1]) for x in r["data"]["result"]}
 sel = f'namespace="{ns}", feed="pair"'
-by_side = query
-silent = by_side(f'max by (side) (max_over_time(mdfanout_subscriber_side_silent_partitions{{{sel}}}[{window}]))')
-first = by_side(f'max by (side) (increase(mdfanout_subscriber_side_messages_total{{{sel}}}[{window}]))')
-refused = by_side(f'max by (side) (increase(mdfanout_subscriber_side_refused_packets_total{{{sel}}}[{window}]) + '
-                  f'increase(mdfanout_subscriber_side_mismatched_copies_total{{{sel}}}[{window}]))')
-pending = by_side(f'max by (side) (max_over_time(ALERTS{{alertname="MdfanoutPairSideDown", {sel}}}[{window}]))')
+silent = query(f'max by (side) (max_over_time(mdfanout_subscriber_side_silent_partitions{{{sel}}}[{window}]))')
+first = query(f'max by (side) (increase(mdfanout_subscriber_side_messages_total{{{sel}}}[{window}]))')
+refused = query(f'max by (side) (increase(mdfanout_subscriber_side_refused_packets_total{{{sel}}}[{window}]) + '
+                f'increase(mdfanout_subscriber_side_mismatched_copies_total{{{sel}}}[{window}]))')
+pending = query(f'max by (side) (max_over_time(ALERTS{{alertname="MdfanoutPairSideDown", {sel}}}[{window}]))')
 disagree = query(f'max_over_time(ALERTS{{alertname="MdfanoutPairSidesDisagree", {sel}}}[{window}])')
 stale = query(f'max(max_over_time(mdfanout_subscriber_stale_partitions{{{sel}}}[{window}]))')
 session = sorted(query(f'max by (state) (mdfanout_market_session_state{{{sel}}}) == 1', "state"))

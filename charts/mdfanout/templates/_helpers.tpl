@@ -95,8 +95,7 @@ Aeron's mode (mdc replaces only the fanout's multicast), and pod networks do not
 {{- end -}}
 {{- range $e := $endpoints -}}
 {{- $group := regexFind "^[0-9]+[.][0-9]+[.][0-9]+[.][0-9]+" (toString (index $e 1)) -}}
-{{- if and $group (eq 1 (mod (splitList "." $group | last | atoi) 2 | int)) -}}
-{{- else if $group -}}
+{{- if and $group (eq 0 (mod (splitList "." $group | last | atoi) 2 | int)) -}}
 {{- fail (printf "feeds %s: %s %s: an Aeron multicast group must end in an odd number (Aeron sends its control messages to the next address, even): e.g. %s" $feed.name (index $e 0) (index $e 1) (printf "%s.%d" (splitList "." $group | initial | join ".") (add1 (splitList "." $group | last | atoi)))) -}}
 {{- end -}}
 {{- end -}}

@@ -137,7 +137,7 @@ public final class CheckCommand implements Callable<Integer>
         }
         final SubscriberCounters counters = subscriber.counters();
         final StringBuilder b = new StringBuilder("; sides (delivered first/duplicates/refused/mismatched copies)");
-        for (int side = 0; side < 2; side++)
+        for (int side = 0; side < subscriber.sideCount(); side++)
         {
             b.append(' ').append((char)('A' + side)).append('=').append(counters.sideMessages(side))
                 .append('/').append(counters.sideDuplicates(side))
