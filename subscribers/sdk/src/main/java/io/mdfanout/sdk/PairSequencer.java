@@ -397,6 +397,7 @@ final class PairSequencer
         stream.previousSessionLow = stream.pairSessionLow;
         stream.marketSession = MarketSession.UNKNOWN;
         stream.filterMaxSequence = 0;
+        stream.coveredThrough = 0;
         stream.exchangeGap = false;
         stream.joined = false;
         counters.onNewDay();
@@ -560,9 +561,18 @@ final class PairSequencer
         public void onGap(final long afterChain, final long throughChain)
         {
             final PartitionStream stream = this.stream;
-            counters.onGap(throughChain - afterChain);
+            final long firstMissing = stream.firstUncovered(afterChain + 1);
             stream.expectedSequence = throughChain + 1;
-            dispatcher.onStreamGap(stream.partition, afterChain + 1, throughChain);
+            if (firstMissing > throughChain)
+            {
+                // The last snapshot applied holds all of it (this subscriber still catches up a backlog older than
+                // the snapshot): nothing is missing from the books.
+                counters.onCoveredLoss(throughChain - afterChain);
+                return;
+            }
+            counters.onCoveredLoss(firstMissing - afterChain - 1);
+            counters.onGap(throughChain - firstMissing + 1);
+            dispatcher.onStreamGap(stream.partition, firstMissing, throughChain);
             final PartitionRecovery recovery = stream.recovery;
             if (null != recovery)
             {

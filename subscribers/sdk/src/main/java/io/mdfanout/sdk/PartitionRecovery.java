@@ -584,6 +584,7 @@ final class PartitionRecovery
         closeSubscription();
         stream.recoverySnapshotId = snapshotId;
         stream.recoverySnapshotSequence = snapshotBeginSequence;
+        stream.coveredThrough = Math.max(stream.coveredThrough, snapshotBeginSequence);
         if (!stream.sourceDown)
         {
             StreamSequencer.recovered(stream, counters, dispatcher, nowNs);

@@ -41,6 +41,12 @@ final class PartitionStream
     long coveringSequenceAbove;
     /** Incrementals with a sequence up to this are checked against {@link #coveringSequence}; 0 = filter off. */
     long filterMaxSequence;
+    /**
+     * Every message up to this sequence (a pair's: chain position) is in the state of the last snapshot applied, for
+     * every instrument: a span lost at or below it lacks nothing the books need (a subscriber whose incremental
+     * stream still catches up a backlog while a newer snapshot recovered it). 0 for none; reset with the stream.
+     */
+    long coveredThrough;
 
     // Replay from the archive.
     /** The replay's start point while the messages before it are still delivered as the state; null otherwise. */
@@ -105,6 +111,18 @@ final class PartitionStream
                 recovery.goStale(reason, expectedSequence, nowNs);
             }
         }
+    }
+
+    /**
+     * The first message of a lost span {@code [firstMissing, ...]} that the last snapshot applied does not hold. While a
+     * recovery runs, every loss counts: the snapshot it will apply may be older than the last one (a pair's other side).
+     *
+     * @param firstMissing the span's first message.
+     * @return {@code firstMissing}, or the first message after what the snapshot covers when that is later.
+     */
+    long firstUncovered(final long firstMissing)
+    {
+        return isRecovering() ? firstMissing : Math.max(firstMissing, coveredThrough + 1);
     }
 
     void allocateFilter()

@@ -214,6 +214,7 @@ final class StreamSequencer
         stream.joined = true;
         stream.sessionId = sessionId;
         stream.expectedSequence = sequence;
+        stream.coveredThrough = 0; // another stream's sequences (or the next day's): no snapshot of them yet
         if (nextDay)
         {
             stream.marketSession = MarketSession.UNKNOWN;
@@ -252,8 +253,16 @@ final class StreamSequencer
 
     private void onGap(final PartitionStream stream, final long nextSequence)
     {
-        final long firstMissing = stream.expectedSequence;
+        final long firstMissing = stream.firstUncovered(stream.expectedSequence);
         final long lastMissing = nextSequence - 1;
+        if (firstMissing > lastMissing)
+        {
+            // The last snapshot applied holds all of it: nothing is missing from the books.
+            counters.onCoveredLoss(nextSequence - stream.expectedSequence);
+            stream.expectedSequence = nextSequence;
+            return;
+        }
+        counters.onCoveredLoss(firstMissing - stream.expectedSequence);
         counters.onGap(nextSequence - firstMissing);
         stream.expectedSequence = nextSequence;
         dispatcher.onStreamGap(stream.partition, firstMissing, lastMissing);

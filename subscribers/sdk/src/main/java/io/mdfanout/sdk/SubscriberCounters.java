@@ -468,6 +468,18 @@ public final class SubscriberCounters implements AutoCloseable
         filteredMessages.incrementRelease();
     }
 
+    /**
+     * Messages lost on the incremental stream that the last snapshot applied already holds: skipped like the messages
+     * its filter skips, never a gap.
+     */
+    void onCoveredLoss(final long messages)
+    {
+        if (messages > 0)
+        {
+            filteredMessages.getAndAddRelease(messages);
+        }
+    }
+
     void onSnapshotPacket()
     {
         snapshotPackets.incrementRelease();

@@ -270,6 +270,44 @@ class FeedSubscriberRecoveryTest
     }
 
     @Test
+    void aLossInTheBacklogANewerSnapshotAlreadyHoldsIsNoGap()
+    {
+        // A subscriber catching up a backlog recovers from a snapshot newer than what it has read: a span its stream
+        // then loses at or below that snapshot lacks nothing, and is not a second stale period (CI, PairTest).
+        final List<byte[]> messages = MarketScript.generate(9, 2000, INSTRUMENTS, false);
+        final BookAndEventListener listener = new BookAndEventListener();
+        try (PartitionFeed feed = new PartitionFeed(media, channel(40727), 2300, PARTITION);
+            FeedSubscriber subscriber = subscriber(feed.channel, feed.streamIdBase, listener, new FeedSubscriber.Context()))
+        {
+            TestMedia.awaitConnected(subscriber, feed.incremental.publication());
+            feed.incremental.send(messages.subList(0, 200), 5, packet -> packet == 20);   // 101..105 lost
+            pollUntil(() -> subscriber.expectedSequence(PARTITION) == 201, subscriber);
+            assertEquals(List.of("STALE 0 GAP 106"), listener.events);
+
+            final MarketScript.State at1500 = MarketScript.stateAfter(messages, 1500);
+            snapshotUntilRecovered(feed.snapshots, subscriber,
+                id -> StreamPublisher.snapshot(PARTITION, id, feed.incremental.sessionId(), at1500, 1500));
+            final long filteredBefore = subscriber.counters().filteredMessages();
+            feed.incremental.send(messages.subList(200, 2000), 5, packet -> packet == 60); // 501..505 lost: covered
+            pollUntil(() -> subscriber.expectedSequence(PARTITION) == 2001, subscriber);
+
+            assertEquals(MarketScript.stateAfter(messages, messages.size()).dump(), listener.books.dump());
+            assertTrue(listener.clean(), "nothing applied twice");
+            final List<String> staleAndRecovered = listener.events.stream()
+                .filter(event -> event.startsWith("STALE") || event.startsWith("RECOVERED")).toList();
+            assertEquals(2, staleAndRecovered.size(), "stale once, recovered once: " + listener.events);
+            assertTrue(staleAndRecovered.get(1).matches("RECOVERED 0 \\d+ 1500"), listener.events.toString());
+            final SubscriberCounters counters = subscriber.counters();
+            assertEquals(1, counters.gaps(), "the covered loss is no gap: " + counters);
+            assertEquals(1, counters.staleEvents());
+            assertEquals(1, counters.recoveries());
+            assertEquals(1300, counters.filteredMessages() - filteredBefore,
+                "201..1500 skipped: read and filtered, or lost and covered: " + counters);
+            assertFalse(subscriber.isStale(PARTITION));
+        }
+    }
+
+    @Test
     void aGapTakesTheRecoveryThroughItsStatesBackToLive()
     {
         final List<byte[]> messages = MarketScript.generate(6, 400, INSTRUMENTS, false);
