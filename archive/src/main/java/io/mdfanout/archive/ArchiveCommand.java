@@ -64,6 +64,16 @@ public final class ArchiveCommand implements Callable<Integer>
         description = "Stream id of partition 0; partition p is base + p.")
     int streamIdBase;
 
+    @Option(names = "--pair-channel",
+        description = "Side B of a pair: the Aeron channel of the feed's second side. Both sides are recorded (side " +
+            "B under an alias of its own), and a stretch is a hole only where neither side has it, by exchange " +
+            "sequence. Absent: one fanout, on --channel.")
+    String pairChannel;
+
+    @Option(names = "--pair-stream-id-base",
+        description = "Side B's stream id of partition 0; absent = --stream-id-base.")
+    Integer pairStreamIdBase;
+
     @Option(names = "--partitions", defaultValue = Defaults.PARTITION_COUNT_STRING,
         description = "Number of partitions the fanout publishes.")
     int partitions;
@@ -179,7 +189,9 @@ public final class ArchiveCommand implements Callable<Integer>
                 driver.set(driverCounters);
             }
             err.println("archive: running session=" + role.session() + " archiveDir=" + settings.archiveDir() +
-                " partitions=" + settings.partitions() + " channel=" + settings.channel() + " control=" +
+                " partitions=" + settings.partitions() + " channel=" + settings.channel() +
+                (null != settings.pairChannel() ? " pairChannel=" + settings.pairChannel() + " pairStreamIdBase=" +
+                settings.pairStreamIdBase() : "") + " control=" +
                 settings.controlChannel() + " catalog=" + role.catalogFile() + " aeronDir=" + role.aeronDirectoryName());
             barrier.await();
             driver.set(null);
@@ -219,6 +231,10 @@ public final class ArchiveCommand implements Callable<Integer>
     {
         metrics.validate();
         ChannelCheck.subscription("--channel", settings.channel(), false);
+        if (null != settings.pairChannel())
+        {
+            ChannelCheck.subscription("--pair-channel", settings.pairChannel(), false);
+        }
         ChannelCheck.subscription("--control-channel", settings.controlChannel(), true);
     }
 
@@ -256,10 +272,21 @@ public final class ArchiveCommand implements Callable<Integer>
             throw new IllegalArgumentException("--session must be 1 to 64 letters, digits, '.', '-' or '_': " +
                 sessionName);
         }
+        if (null == pairChannel && null != pairStreamIdBase)
+        {
+            throw new IllegalArgumentException("--pair-stream-id-base needs --pair-channel");
+        }
+        final int sideBStreamIdBase = null != pairStreamIdBase ? pairStreamIdBase : streamIdBase;
+        if (null != pairChannel && pairChannel.equals(channel) && sideBStreamIdBase == streamIdBase)
+        {
+            throw new IllegalArgumentException("--pair-channel names side A's channel and stream ids: side B must " +
+                "differ from side A in its channel or its --pair-stream-id-base");
+        }
         final String aeronDir = null != aeronDirectoryName ? aeronDirectoryName :
             "/dev/shm/aeron-" + System.getProperty("user.name", "default") + "-archive";
         return new ArchiveSettings(
-            archiveDir, aeronDir, channel, streamIdBase, partitions, controlChannel, controlStreamId, replicationChannel,
+            archiveDir, aeronDir, channel, streamIdBase, pairChannel, sideBStreamIdBase, partitions, controlChannel,
+            controlStreamId, replicationChannel,
             sessionName, null != session, retainSessions, parseSize("--retain-bytes", retainBytes),
             parseSize("--min-free-bytes", minFreeBytes), segmentFileLength, driverThreading, idleStrategy,
             idleMaxParkUs);

@@ -45,10 +45,27 @@ final class ArchiveCounters
         dutyCycleErrors = newCounter(ARCHIVE_DUTY_CYCLE_ERRORS_TYPE_ID, -1, "duty cycle errors");
     }
 
-    /** The counters of one partition's recording. */
+    /** The counters of one partition's recordings: per side, and its holes (what no side recorded). */
     Partition partition(final int partition)
     {
         return new Partition(partition);
+    }
+
+    /** The counters of one side's recording of a partition. */
+    Side side(final int partition, final int side)
+    {
+        return new Side(partition, side);
+    }
+
+    private AtomicCounter newSideCounter(final int typeId, final int partition, final int side, final String name)
+    {
+        return countersManager.newCounter(
+            "archive side=" + (char)('A' + side) + " partition=" + partition + " " + name, typeId,
+            (key) ->
+            {
+                key.putInt(0, partition);
+                key.putInt(Integer.BYTES, side);
+            });
     }
 
     private AtomicCounter newCounter(final int typeId, final int partition, final String name)
@@ -58,39 +75,50 @@ final class ArchiveCounters
             (key) -> key.putInt(0, partition));
     }
 
-    private AtomicCounter newReasonCounter(final int partition, final String reason)
+    private AtomicCounter newReasonCounter(final int partition, final int side, final String reason)
     {
         return countersManager.newCounter(
-            "archive partition=" + partition + " recordings stopped: " + reason, ARCHIVE_RECORDING_ERRORS_TYPE_ID,
+            "archive side=" + (char)('A' + side) + " partition=" + partition + " recordings stopped: " + reason,
+            ARCHIVE_RECORDING_ERRORS_TYPE_ID,
             (key) ->
             {
                 key.putInt(0, partition);
-                key.putStringAscii(Integer.BYTES, reason);
+                key.putInt(Integer.BYTES, side);
+                key.putStringAscii(2 * Integer.BYTES, reason);
             });
     }
 
-    /** One partition's. */
+    /** One partition's holes: the stretches no side recorded. */
     final class Partition
+    {
+        final AtomicCounter holes;
+        final AtomicCounter holeMessages;
+
+        private Partition(final int partition)
+        {
+            holes = newCounter(ARCHIVE_HOLES_TYPE_ID, partition, "holes (stretches not recorded)");
+            holeMessages = newCounter(ARCHIVE_HOLE_MESSAGES_TYPE_ID, partition, "messages in holes");
+        }
+    }
+
+    /** One side's recording of a partition (side A for one fanout). */
+    final class Side
     {
         final AtomicCounter recordedBytes;
         final AtomicCounter recordedMessages;
         final AtomicCounter lagBytes;
         final AtomicCounter recordingActive;
-        final AtomicCounter holes;
-        final AtomicCounter holeMessages;
         final AtomicCounter diskFullStops;
         final AtomicCounter ioErrorStops;
 
-        private Partition(final int partition)
+        private Side(final int partition, final int side)
         {
-            recordedBytes = newCounter(ARCHIVE_RECORDED_BYTES_TYPE_ID, partition, "recorded bytes");
-            recordedMessages = newCounter(ARCHIVE_RECORDED_MESSAGES_TYPE_ID, partition, "recorded messages");
-            lagBytes = newCounter(ARCHIVE_LAG_BYTES_TYPE_ID, partition, "lag bytes (received, not yet written)");
-            recordingActive = newCounter(ARCHIVE_RECORDING_ACTIVE_TYPE_ID, partition, "recording active");
-            holes = newCounter(ARCHIVE_HOLES_TYPE_ID, partition, "holes (stretches not recorded)");
-            holeMessages = newCounter(ARCHIVE_HOLE_MESSAGES_TYPE_ID, partition, "messages in holes");
-            diskFullStops = newReasonCounter(partition, DISK_FULL);
-            ioErrorStops = newReasonCounter(partition, IO_ERROR);
+            recordedBytes = newSideCounter(ARCHIVE_RECORDED_BYTES_TYPE_ID, partition, side, "recorded bytes");
+            recordedMessages = newSideCounter(ARCHIVE_RECORDED_MESSAGES_TYPE_ID, partition, side, "recorded messages");
+            lagBytes = newSideCounter(ARCHIVE_LAG_BYTES_TYPE_ID, partition, side, "lag bytes (received, not yet written)");
+            recordingActive = newSideCounter(ARCHIVE_RECORDING_ACTIVE_TYPE_ID, partition, side, "recording active");
+            diskFullStops = newReasonCounter(partition, side, DISK_FULL);
+            ioErrorStops = newReasonCounter(partition, side, IO_ERROR);
         }
     }
 }

@@ -47,6 +47,10 @@ final class ArchiveRole implements Agent, AutoCloseable
     static final long RETENTION_INTERVAL_MS = 60_000;
     /** Stream ids of the local replays the recorders read their recordings with (IPC, in this process). */
     static final int LOCAL_REPLAY_STREAM_ID_BASE = 900_000;
+    /** The most partitions a feed has (--partitions): side B's local replays take the stream ids after side A's. */
+    static final int MAX_PARTITIONS = 256;
+    /** How often a pair's holes are judged (the chain positions every side has recorded past). */
+    static final long PAIR_HOLE_CHECK_INTERVAL_MS = 1000;
     /** The lock file that makes the archive directory one archive's. */
     static final String LOCK_FILE = "archive.lock";
 
@@ -59,7 +63,12 @@ final class ArchiveRole implements Agent, AutoCloseable
     private final RingDirectoryLock lock;
     private final ArchiveCounters counters;
     private final CountersManager countersManager;
+    /** Side A's partitions, then side B's in a pair. */
     private final PartitionRecorder[] recorders;
+    /** A pair's: each partition's chain coverage, which its sides' recorders share; empty for one fanout. */
+    private final ChainCoverage[] coverages;
+    private final ArchiveCounters.Partition[] partitionCounters;
+    private long nextPairHoleCheckMs;
     private final List<long[]> pendingSignals = new ArrayList<>();
     private final FileStore fileStore;
     private volatile boolean sawNoSpace;
@@ -175,21 +184,69 @@ final class ArchiveRole implements Agent, AutoCloseable
             log.println("archive: continuing session " + session + ", the newest this archive rolled into (today is " +
                 settings.session() + ")");
         }
-        final String recordingChannel = recordingChannel(session);
-        recorders = new PartitionRecorder[settings.partitions()];
-        for (int partition = 0; partition < recorders.length; partition++)
+        final int partitions = settings.partitions();
+        recorders = new PartitionRecorder[settings.sideCount() * partitions];
+        coverages = new ChainCoverage[settings.sideCount() > 1 ? partitions : 0];
+        partitionCounters = new ArchiveCounters.Partition[partitions];
+        for (int partition = 0; partition < partitions; partition++)
         {
-            recorders[partition] = new PartitionRecorder(
-                partition, Partitioning.streamId(settings.streamIdBase(), partition), recordingChannel, session,
-                LOCAL_REPLAY_STREAM_ID_BASE + partition, aeron, archive, catalog, counters.partition(partition), log);
+            partitionCounters[partition] = counters.partition(partition);
+            if (coverages.length > 0)
+            {
+                coverages[partition] = new ChainCoverage(settings.sideCount());
+            }
+        }
+        for (int side = 0; side < settings.sideCount(); side++)
+        {
+            final String recordingChannel = recordingChannel(session, side);
+            for (int partition = 0; partition < partitions; partition++)
+            {
+                recorders[side * partitions + partition] = new PartitionRecorder(
+                    partition, side, coverages.length > 0 ? coverages[partition] : null,
+                    Partitioning.streamId(settings.streamIdBase(side), partition), recordingChannel, session,
+                    LOCAL_REPLAY_STREAM_ID_BASE + side * MAX_PARTITIONS + partition, aeron, archive, catalog,
+                    counters.side(partition, side), partitionCounters[partition], log);
+            }
         }
     }
 
-    private String recordingChannel(final String session)
+    private String recordingChannel(final String session, final int side)
     {
-        final ChannelUri recordingUri = ChannelUri.parse(settings.channel());
-        recordingUri.put("alias", ArchiveSessions.alias(session));
+        final ChannelUri recordingUri = ChannelUri.parse(settings.channel(side));
+        recordingUri.put("alias", ArchiveSessions.alias(session, side));
         return recordingUri.toString();
+    }
+
+    /**
+     * A pair's holes: the chain positions no side recorded, once every side is past them (or the session ended).
+     *
+     * @param ended the session ended: a side that never came back lacks what it did not record.
+     */
+    private int reportPairHoles(final String ofSession, final boolean ended)
+    {
+        int work = 0;
+        for (int partition = 0; partition < coverages.length; partition++)
+        {
+            final int p = partition;
+            final ChainCoverage.HoleHandler handler = (afterChain, throughChain) ->
+            {
+                partitionCounters[p].holes.increment();
+                log.println("archive: HOLE in session " + ofSession + " partition " + p + ": no side recorded the " +
+                    "chain positions after " + afterChain + " through " + throughChain + " (" +
+                    (0 == afterChain ? PartitionRecorder.REASON_BEFORE_START : PartitionRecorder.REASON_NO_SIDE) + ")");
+                try
+                {
+                    catalog.pairHole(ofSession, p, afterChain, throughChain,
+                        0 == afterChain ? PartitionRecorder.REASON_BEFORE_START : PartitionRecorder.REASON_NO_SIDE);
+                }
+                catch (final RuntimeException ex)
+                {
+                    log.println(ex.getMessage());
+                }
+            };
+            work += ended ? coverages[partition].finish(handler) : coverages[partition].confirm(handler);
+        }
+        return work;
     }
 
     /** The session being recorded now. */
@@ -204,19 +261,33 @@ final class ArchiveRole implements Agent, AutoCloseable
      */
     private int rollIfDayEnded()
     {
-        for (final PartitionRecorder recorder : recorders)
+        final int partitions = settings.partitions();
+        for (int partition = 0; partition < partitions; partition++)
         {
-            if (!recorder.hasEndOfMessages())
+            boolean ended = false; // on some side: a side that is down does not hold the day open
+            for (int side = 0; side < settings.sideCount(); side++)
+            {
+                ended |= recorders[side * partitions + partition].hasEndOfMessages();
+            }
+            if (!ended)
             {
                 return 0;
             }
         }
         final String ended = session;
-        session = SessionRoll.next(ended);
-        final String channel = recordingChannel(session);
-        for (final PartitionRecorder recorder : recorders)
+        reportPairHoles(ended, true);
+        for (final ChainCoverage coverage : coverages)
         {
-            recorder.roll(session, channel, settings.channel());
+            coverage.reset();
+        }
+        session = SessionRoll.next(ended);
+        for (int side = 0; side < settings.sideCount(); side++)
+        {
+            final String channel = recordingChannel(session, side);
+            for (int partition = 0; partition < partitions; partition++)
+            {
+                recorders[side * partitions + partition].roll(session, channel, settings.channel(side));
+            }
         }
         counters.sessionsRolled.increment();
         log.println("archive: session " + ended + " ended (the exchange's End of Messages on every partition): " +
@@ -298,6 +369,11 @@ final class ArchiveRole implements Agent, AutoCloseable
                 work++;
             }
             work += recorder.doWork(nowMs);
+        }
+        if (coverages.length > 0 && nowMs >= nextPairHoleCheckMs)
+        {
+            nextPairHoleCheckMs = nowMs + PAIR_HOLE_CHECK_INTERVAL_MS;
+            work += reportPairHoles(session, false);
         }
         work += rollIfDayEnded();
         if (nowMs >= nextDiskCheckMs)

@@ -13,6 +13,8 @@ record ArchiveSettings(
     String aeronDirectoryName,
     String channel,
     int streamIdBase,
+    String pairChannel,
+    int pairStreamIdBase,
     int partitions,
     String controlChannel,
     int controlStreamId,
@@ -27,6 +29,30 @@ record ArchiveSettings(
     IdleStrategyType idleStrategy,
     long idleMaxParkUs)
 {
+    /** @return how many sides the archive records: 2 for a pair ({@link #pairChannel} set), else 1. */
+    int sideCount()
+    {
+        return null == pairChannel ? 1 : 2;
+    }
+
+    /**
+     * @param side 0 for side A, 1 for side B.
+     * @return the side's channel.
+     */
+    String channel(final int side)
+    {
+        return 0 == side ? channel : pairChannel;
+    }
+
+    /**
+     * @param side 0 for side A, 1 for side B.
+     * @return the side's stream id of partition 0.
+     */
+    int streamIdBase(final int side)
+    {
+        return 0 == side ? streamIdBase : pairStreamIdBase;
+    }
+
     /** Where subscribers send replay requests: every interface, UDP port 8010 (Aeron Archive's usual port). */
     static final String DEFAULT_CONTROL_CHANNEL = "aeron:udp?endpoint=0.0.0.0:8010";
     /** Aeron Archive's default control stream id. */

@@ -80,6 +80,21 @@ final class ChainCoverage
     }
 
     /**
+     * A restarted archive resumes a side where its last recording, read again, starts: what came before was judged
+     * while it was recorded, so it is no hole of this side.
+     *
+     * @param side          the side.
+     * @param previousChain the chain position before the first packet read again.
+     */
+    void resumeAt(final int side, final long previousChain)
+    {
+        if (previousChain > end[side])
+        {
+            end[side] = previousChain;
+        }
+    }
+
+    /**
      * Report the holes of the pair every side has recorded past.
      *
      * @param handler told each new hole, in chain order.
@@ -110,6 +125,17 @@ final class ChainCoverage
             limit = Math.max(limit, end[side]);
         }
         return judge(limit, handler);
+    }
+
+    /** A new trading session: its chain starts from 0 on every side. */
+    void reset()
+    {
+        java.util.Arrays.fill(end, 0);
+        for (final List<long[]> sideHoles : holes)
+        {
+            sideHoles.clear();
+        }
+        confirmedThrough = 0;
     }
 
     /** @return the highest chain position side {@code side} recorded; 0 before anything. */

@@ -53,6 +53,10 @@ final class PartitionRecorder implements AutoCloseable
     static final String REASON_NOT_RECORDED = "not-recorded";
     static final String REASON_BEFORE_START = "before-archive-start";
     static final String REASON_STREAM_GAP = "stream-gap";
+    /** A hole of a pair: no side recorded the chain positions. */
+    static final String REASON_NO_SIDE = "recorded-by-no-side";
+    /** The schema version from which packets carry the partition's chain (docs/WIRE.md). */
+    static final int CHAIN_SCHEMA_VERSION = 4;
     /**
      * A local replay that delivers nothing for this long while it has not reached its end (it never connected, or
      * the archive ended it early) is opened again from where it stopped. Aeron Archive drops a replay whose
@@ -62,6 +66,12 @@ final class PartitionRecorder implements AutoCloseable
     private static final int FRAGMENT_LIMIT = 256;
 
     private final int partition;
+    /** 0 for side A (or one fanout), 1 for side B of a pair. */
+    private final int side;
+    /** How the log names this recorder: "partition 3", or "side B partition 3" in a pair. */
+    private final String name;
+    /** The partition's chain coverage, shared by its sides' recorders in a pair; null for one fanout. */
+    private final ChainCoverage coverage;
     private final int streamId;
     private String recordingChannel;
     private String session;
@@ -69,7 +79,8 @@ final class PartitionRecorder implements AutoCloseable
     private final Aeron aeron;
     private final AeronArchive archive;
     private final SessionCatalog catalog;
-    private final ArchiveCounters.Partition counters;
+    private final ArchiveCounters.Side counters;
+    private final ArchiveCounters.Partition holeCounters;
     private final PrintStream log;
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final PacketHeaderDecoder packetHeader = new PacketHeaderDecoder();
@@ -95,6 +106,8 @@ final class PartitionRecorder implements AutoCloseable
     private int replayReopens;
     private boolean stopSignalled;
     private boolean firstOfRecording;
+    /** In {@link State#SCAN_PREVIOUS}: the next packet is the scan's first (the chain coverage resumes there). */
+    private boolean firstScanned = true;
     /** The stream sequence after the last message recorded in this session; 0 before any. */
     private long nextSequence;
     private long messagesBefore;
@@ -109,8 +122,13 @@ final class PartitionRecorder implements AutoCloseable
     private boolean newDaySeen;
     private final FragmentHandler watchHandler = this::onWatchedFragment;
 
+    /**
+     * @param coverage the partition's chain coverage, shared by both sides' recorders of a pair; null for one fanout.
+     */
     PartitionRecorder(
         final int partition,
+        final int side,
+        final ChainCoverage coverage,
         final int streamId,
         final String recordingChannel,
         final String session,
@@ -118,10 +136,15 @@ final class PartitionRecorder implements AutoCloseable
         final Aeron aeron,
         final AeronArchive archive,
         final SessionCatalog catalog,
-        final ArchiveCounters.Partition counters,
+        final ArchiveCounters.Side counters,
+        final ArchiveCounters.Partition holeCounters,
         final PrintStream log)
     {
         this.partition = partition;
+        this.side = side;
+        this.coverage = coverage;
+        this.name = (null == coverage ? "" : "side " + (char)('A' + side) + " ") + "partition " + partition;
+        this.holeCounters = holeCounters;
         this.streamId = streamId;
         this.recordingChannel = recordingChannel;
         this.session = session;
@@ -131,7 +154,7 @@ final class PartitionRecorder implements AutoCloseable
         this.catalog = catalog;
         this.counters = counters;
         this.log = log;
-        final List<Long> previous = catalog.recordings(session, partition);
+        final List<Long> previous = catalog.recordings(session, partition, side);
         if (previous.isEmpty())
         {
             state = State.AWAIT_RECORDING;
@@ -203,7 +226,11 @@ final class PartitionRecorder implements AutoCloseable
         header.wrap(buffer, offset);
         if (PacketHeaderDecoder.TEMPLATE_ID == header.templateId())
         {
-            newDaySeen = true;
+            // One fanout sends the next day only after its End of Messages. A pair rolls on the first side's: the
+            // other may still send the ended day (a restarted fanout catching up), whose chain does not start at 0.
+            packetHeader.wrap(buffer, offset + WireFormat.HEADER_LENGTH, header.blockLength(), header.version());
+            newDaySeen |= null == coverage ||
+                (header.version() >= CHAIN_SCHEMA_VERSION && 0 == packetHeader.previousExchangeSequence());
         }
         else if (HeartbeatDecoder.TEMPLATE_ID == header.templateId())
         {
@@ -219,7 +246,7 @@ final class PartitionRecorder implements AutoCloseable
         {
             watch.close();
             watch = null;
-            log.println("archive: partition " + partition + ": the next day's stream started: recording session " +
+            log.println("archive: " + name + ": the next day's stream started: recording session " +
                 session);
             state = State.AWAIT_RECORDING; // the role starts the recording at once
         }
@@ -295,7 +322,7 @@ final class PartitionRecorder implements AutoCloseable
         if (byError && State.STOPPED_BY_ERROR != state)
         {
             (ArchiveCounters.DISK_FULL.equals(reason) ? counters.diskFullStops : counters.ioErrorStops).increment();
-            log.println("archive: ERROR: the recording of partition " + partition + " (recording " + stoppedRecordingId +
+            log.println("archive: ERROR: the recording of " + name + " (recording " + stoppedRecordingId +
                 ") stopped: " + reason + "; the live stream is unaffected, and what passes until it records " +
                 "again is reported as a hole");
             state = State.STOPPED_BY_ERROR;
@@ -320,7 +347,7 @@ final class PartitionRecorder implements AutoCloseable
         restartedAfterError = false;
         counters.recordingActive.setRelease(0);
         (ArchiveCounters.DISK_FULL.equals(reason) ? counters.diskFullStops : counters.ioErrorStops).increment();
-        log.println("archive: ERROR: the recording of partition " + partition + " stopped: " + reason +
+        log.println("archive: ERROR: the recording of " + name + " stopped: " + reason +
             " (recorded to stream sequence " + (nextSequence - 1) + ")");
         state = State.STOPPED_BY_ERROR;
     }
@@ -336,7 +363,7 @@ final class PartitionRecorder implements AutoCloseable
             }
             catch (final RuntimeException ex)
             {
-                log.println("archive: stopping the recording of partition " + partition + ": " + ex.getMessage());
+                log.println("archive: stopping the recording of " + name + ": " + ex.getMessage());
             }
             subscriptionId = Aeron.NULL_VALUE;
         }
@@ -356,7 +383,7 @@ final class PartitionRecorder implements AutoCloseable
         }
         startRecording();
         restartedAfterError = true;
-        log.println("archive: partition " + partition + " records again");
+        log.println("archive: " + name + " records again");
     }
 
     int doWork(final long nowMs)
@@ -368,7 +395,7 @@ final class PartitionRecorder implements AutoCloseable
                 work += pollScan(nowMs);
                 if (null == replay)
                 {
-                    log.println("archive: partition " + partition + ": the session's last recording ends before " +
+                    log.println("archive: " + name + ": the session's last recording ends before " +
                         "stream sequence " + nextSequence);
                     state = State.AWAIT_RECORDING;
                     followPending();
@@ -457,7 +484,7 @@ final class PartitionRecorder implements AutoCloseable
         state = State.SCAN_PREVIOUS;
         if (Aeron.NULL_VALUE == start[0] || stop <= start[0])
         {
-            log.println("archive: partition " + partition + ": recording " + previousRecordingId + " of session " +
+            log.println("archive: " + name + ": recording " + previousRecordingId + " of session " +
                 session + " is empty or gone");
             state = State.AWAIT_RECORDING;
             return;
@@ -465,6 +492,7 @@ final class PartitionRecorder implements AutoCloseable
         recordedBytesBefore = stop - start[0];
         counters.recordedBytes.setRelease(recordedBytesBefore);
         firstOfRecording = false;
+        firstScanned = true;
         scanStopPosition = stop;
         openReplay(previousRecordingId, start[0], stop - start[0]);
     }
@@ -516,7 +544,7 @@ final class PartitionRecorder implements AutoCloseable
         final long position = replayPosition;
         closeReplay();
         replayReopens++;
-        log.println("archive: partition " + partition + ": the local replay of recording " + id + " delivered " +
+        log.println("archive: " + name + ": the local replay of recording " + id + " delivered " +
             "nothing for " + REPLAY_STALL_TIMEOUT_MS + " ms at position " + position + " (" + why + "): " +
             "opening it again from there (" + replayReopens + " so far)");
         openReplay(id, position, length);
@@ -624,6 +652,18 @@ final class PartitionRecorder implements AutoCloseable
             return;
         }
 
+        if (null != coverage && PacketHeaderDecoder.TEMPLATE_ID == header.templateId())
+        {
+            final long previousChain = header.version() >= CHAIN_SCHEMA_VERSION ?
+                packetHeader.previousExchangeSequence() : -1;
+            if (State.SCAN_PREVIOUS == state && firstScanned)
+            {
+                firstScanned = false;
+                coverage.resumeAt(side, previousChain); // what came before was judged when it was recorded
+            }
+            coverage.onPacket(side, previousChain, lastChain(buffer, offset + WireFormat.HEADER_LENGTH +
+                header.blockLength(), offset + length, packetHeader.messageCount(), previousChain));
+        }
         if (State.SCAN_PREVIOUS == state)
         {
             nextSequence = Math.max(nextSequence, endSequence);
@@ -636,13 +676,13 @@ final class PartitionRecorder implements AutoCloseable
             firstOfRecording = false;
             try
             {
-                catalog.recordingStarted(session, partition, recordingId, aeronSessionId, firstSequence, startPosition);
+                catalog.recordingStarted(session, partition, side, recordingId, aeronSessionId, firstSequence, startPosition);
             }
             catch (final RuntimeException ex)
             {
                 log.println(ex.getMessage());
             }
-            log.println("archive: partition " + partition + " recording " + recordingId + " of session " + session +
+            log.println("archive: " + name + " recording " + recordingId + " of session " + session +
                 " starts at stream sequence " + firstSequence);
             if (0 == nextSequence && firstSequence > 1)
             {
@@ -663,6 +703,36 @@ final class PartitionRecorder implements AutoCloseable
             counters.recordedMessages.setRelease(messagesBefore);
             nextSequence = endSequence;
         }
+    }
+
+    /**
+     * The chain position after a packet's last message that links the partition's chain (a gap notice links through
+     * its last missing sequence; an exchange snapshot's message, of exchange sequence 0, is state and links nothing).
+     */
+    private static long lastChain(
+        final DirectBuffer buffer, final int from, final int limit, final int count, final long previousChain)
+    {
+        long last = previousChain;
+        int offset = from;
+        for (int i = 0; i < count && offset + WireFormat.HEADER_LENGTH <= limit; i++)
+        {
+            final long word = WireFormat.headerWord(buffer, offset);
+            final int templateId = WireFormat.templateIdOf(word);
+            final int length = WireFormat.messageLength(WireFormat.blockLengthOf(word));
+            if (offset + length > limit)
+            {
+                break;
+            }
+            final int body = offset + WireFormat.HEADER_LENGTH;
+            final boolean notice = io.mdfanout.sbe.GapNoticeDecoder.TEMPLATE_ID == templateId;
+            if (notice || 0 != buffer.getLong(body + WireFormat.EXCHANGE_SEQUENCE_OFFSET, WireFormat.BYTE_ORDER))
+            {
+                last = Math.max(last, buffer.getLong(body + WireFormat.chainPositionOffset(templateId),
+                    WireFormat.BYTE_ORDER));
+            }
+            offset += length;
+        }
+        return last;
     }
 
     /** Whether a packet's messages include the exchange's End of Messages (System Event 'C', on every partition). */
@@ -689,14 +759,23 @@ final class PartitionRecorder implements AutoCloseable
 
     private void hole(final long firstMissing, final long lastMissing, final String reason)
     {
-        counters.holes.increment();
-        counters.holeMessages.getAndAdd(lastMissing - firstMissing + 1);
-        log.println("archive: HOLE in session " + session + " partition " + partition + ": stream sequences " +
-            firstMissing + ".." + lastMissing + " (" + (lastMissing - firstMissing + 1) + " messages) are not " +
-            "recorded (" + reason + ")");
+        if (null == coverage)
+        {
+            holeCounters.holes.increment();
+            holeCounters.holeMessages.getAndAdd(lastMissing - firstMissing + 1);
+            log.println("archive: HOLE in session " + session + " partition " + partition + ": stream sequences " +
+                firstMissing + ".." + lastMissing + " (" + (lastMissing - firstMissing + 1) + " messages) are not " +
+                "recorded (" + reason + ")");
+        }
+        else
+        {
+            // One side's: the other side may have recorded it; the holes of the pair are found by chain position.
+            log.println("archive: " + name + " of session " + session + ": its stream sequences " + firstMissing +
+                ".." + lastMissing + " are not recorded (" + reason + "); the other side may have them");
+        }
         try
         {
-            catalog.hole(session, partition, firstMissing, lastMissing, reason);
+            catalog.hole(session, partition, side, null != coverage, firstMissing, lastMissing, reason);
         }
         catch (final RuntimeException ex)
         {

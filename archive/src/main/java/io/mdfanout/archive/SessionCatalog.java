@@ -75,39 +75,62 @@ final class SessionCatalog implements AutoCloseable
     void recordingStarted(
         final String session,
         final int partition,
+        final int side,
         final long recordingId,
         final int aeronSessionId,
         final long firstSequence,
         final long startPosition)
     {
-        append("recording session=" + session + " partition=" + partition + " recording-id=" + recordingId +
-            " aeron-session=" + aeronSessionId + " first-sequence=" + firstSequence + " start-position=" + startPosition);
+        append("recording session=" + session + sideField(side) + " partition=" + partition + " recording-id=" +
+            recordingId + " aeron-session=" + aeronSessionId + " first-sequence=" + firstSequence + " start-position=" +
+            startPosition);
     }
 
+    /** A stretch of a stream not recorded: the archive's hole (one fanout), or one side's (a pair: the other may have it). */
     void hole(
         final String session,
         final int partition,
+        final int side,
+        final boolean pair,
         final long firstMissing,
         final long lastMissing,
         final String reason)
     {
-        append("hole session=" + session + " partition=" + partition + " first-missing=" + firstMissing +
-            " last-missing=" + lastMissing + " messages=" + (lastMissing - firstMissing + 1) + " reason=" + reason);
+        append((pair ? "side-hole" : "hole") + " session=" + session + sideField(side) + " partition=" + partition +
+            " first-missing=" + firstMissing + " last-missing=" + lastMissing + " messages=" +
+            (lastMissing - firstMissing + 1) + " reason=" + reason);
+    }
+
+    /** A hole of a pair: the partition's chain positions after {@code afterChain} through {@code throughChain}. */
+    void pairHole(final String session, final int partition, final long afterChain, final long throughChain,
+        final String reason)
+    {
+        append("hole session=" + session + " partition=" + partition + " sides=both after-chain=" + afterChain +
+            " through-chain=" + throughChain + " reason=" + reason);
+    }
+
+    /** Side A's lines carry no side (as before pairs); side B's say {@code side=B}. */
+    private static String sideField(final int side)
+    {
+        return 0 == side ? "" : " side=" + (char)('A' + side);
     }
 
     /**
      * The recordings this catalog lists for a session's partition, oldest first.
      *
+     * @param side 0 for side A (or one fanout), 1 for side B.
      * @return recording ids.
      */
-    List<Long> recordings(final String session, final int partition)
+    List<Long> recordings(final String session, final int partition, final int side)
     {
         final List<Long> ids = new ArrayList<>();
+        final String sideName = 0 == side ? null : String.valueOf((char)('A' + side));
         for (final String line : lines)
         {
             final Map<String, String> fields = fields(line);
             if (line.startsWith("recording ") && session.equals(fields.get("session")) &&
-                Integer.toString(partition).equals(fields.get("partition")))
+                Integer.toString(partition).equals(fields.get("partition")) &&
+                java.util.Objects.equals(sideName, fields.get("side")))
             {
                 ids.add(Long.parseLong(fields.get("recording-id")));
             }

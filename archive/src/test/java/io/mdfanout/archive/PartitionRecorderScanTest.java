@@ -85,9 +85,9 @@ class PartitionRecorderScanTest
         final PrintStream log = new PrintStream(logBytes, true, StandardCharsets.UTF_8);
         final ArchiveCounters counters = new ArchiveCounters(new CountersManager(
             new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 1024)), new UnsafeBuffer(ByteBuffer.allocateDirect(16 * 1024))));
-        final ArchiveCounters.Partition partitionCounters = counters.partition(0);
+        final ArchiveCounters.Side partitionCounters = counters.side(0, 0);
         try (SessionCatalog catalog = new SessionCatalog(dir.resolve("archive"));
-            PartitionRecorder recorder = scanAfterRestart(catalog, recordingId, partitionCounters, log))
+            PartitionRecorder recorder = scanAfterRestart(catalog, recordingId, counters, partitionCounters, log))
         {
             // The archive drops the scan's replay before it delivered the recording (as it does with one whose
             // subscriber did not connect in time): the replay's publication is closed mid-recording.
@@ -118,12 +118,14 @@ class PartitionRecorderScanTest
     private PartitionRecorder scanAfterRestart(
         final SessionCatalog catalog,
         final long recordingId,
-        final ArchiveCounters.Partition counters,
+        final ArchiveCounters counters,
+        final ArchiveCounters.Side sideCounters,
         final PrintStream log)
     {
-        catalog.recordingStarted(SESSION, 0, recordingId, 0, 1, 0);
-        return new PartitionRecorder(0, STREAM_ID, "aeron:ipc?alias=" + ArchiveSessions.alias(SESSION), SESSION,
-            ArchiveRole.LOCAL_REPLAY_STREAM_ID_BASE, aeron, archive, catalog, counters, log);
+        catalog.recordingStarted(SESSION, 0, 0, recordingId, 0, 1, 0);
+        return new PartitionRecorder(0, 0, null, STREAM_ID, "aeron:ipc?alias=" + ArchiveSessions.alias(SESSION),
+            SESSION, ArchiveRole.LOCAL_REPLAY_STREAM_ID_BASE, aeron, archive, catalog, sideCounters,
+            counters.partition(0), log);
     }
 
     /** A partition's stream of packets, recorded to its end and stopped: the session's last recording. */

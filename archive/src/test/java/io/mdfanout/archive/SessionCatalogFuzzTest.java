@@ -40,7 +40,7 @@ class SessionCatalogFuzzTest
         try (catalog)
         {
             catalog.holes();
-            catalog.recordings("2026-11-27", 0);
+            catalog.recordings("2026-11-27", 0, 0);
             // Every session and partition the content names, as a restarted recorder asks for its own.
             for (final String line : new String(content, StandardCharsets.ISO_8859_1).split("\n"))
             {
@@ -49,7 +49,7 @@ class SessionCatalogFuzzTest
                 final String partition = fields.get("partition");
                 if (null != session && null != partition && partition.matches("-?\\d{1,9}"))
                 {
-                    catalog.recordings(session, Integer.parseInt(partition));
+                    catalog.recordings(session, Integer.parseInt(partition), 0);
                 }
             }
         }

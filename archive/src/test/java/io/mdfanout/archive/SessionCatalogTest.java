@@ -18,11 +18,11 @@ class SessionCatalogTest
     {
         try (SessionCatalog catalog = new SessionCatalog(dir))
         {
-            catalog.recordingStarted("2026-11-27", 0, 3, -12, 1, 0);
-            catalog.recordingStarted("2026-11-27", 1, 4, -13, 1, 0);
-            catalog.recordingStarted("2026-11-26", 0, 1, -10, 1, 0);
-            catalog.hole("2026-11-27", 0, 1201, 3450, PartitionRecorder.REASON_NOT_RECORDED);
-            catalog.recordingStarted("2026-11-27", 0, 7, -14, 3451, 6292352);
+            catalog.recordingStarted("2026-11-27", 0, 0, 3, -12, 1, 0);
+            catalog.recordingStarted("2026-11-27", 1, 0, 4, -13, 1, 0);
+            catalog.recordingStarted("2026-11-26", 0, 0, 1, -10, 1, 0);
+            catalog.hole("2026-11-27", 0, 0, false, 1201, 3450, PartitionRecorder.REASON_NOT_RECORDED);
+            catalog.recordingStarted("2026-11-27", 0, 0, 7, -14, 3451, 6292352);
         }
         final List<String> lines = Files.readAllLines(dir.resolve(SessionCatalog.FILE_NAME));
         assertEquals(5, lines.size());
@@ -31,10 +31,10 @@ class SessionCatalogTest
 
         try (SessionCatalog reopened = new SessionCatalog(dir))
         {
-            assertEquals(List.of(3L, 7L), reopened.recordings("2026-11-27", 0), "a session's partition, oldest first");
-            assertEquals(List.of(4L), reopened.recordings("2026-11-27", 1));
-            assertEquals(List.of(1L), reopened.recordings("2026-11-26", 0));
-            assertEquals(List.of(), reopened.recordings("2026-11-28", 0));
+            assertEquals(List.of(3L, 7L), reopened.recordings("2026-11-27", 0, 0), "a session's partition, oldest first");
+            assertEquals(List.of(4L), reopened.recordings("2026-11-27", 1, 0));
+            assertEquals(List.of(1L), reopened.recordings("2026-11-26", 0, 0));
+            assertEquals(List.of(), reopened.recordings("2026-11-28", 0, 0));
             assertEquals(1, reopened.holes().size());
             assertEquals("3451", SessionCatalog.fields(lines.get(4)).get("first-sequence"));
         }
@@ -49,12 +49,12 @@ class SessionCatalogTest
             "recording session=2026-11-27 partition=0 recor");
         try (SessionCatalog catalog = new SessionCatalog(dir))
         {
-            assertEquals(List.of(3L), catalog.recordings("2026-11-27", 0), "the torn line is left out");
-            catalog.recordingStarted("2026-11-27", 0, 8, -15, 100, 0);
+            assertEquals(List.of(3L), catalog.recordings("2026-11-27", 0, 0), "the torn line is left out");
+            catalog.recordingStarted("2026-11-27", 0, 0, 8, -15, 100, 0);
         }
         try (SessionCatalog reopened = new SessionCatalog(dir))
         {
-            assertEquals(List.of(3L, 8L), reopened.recordings("2026-11-27", 0));
+            assertEquals(List.of(3L, 8L), reopened.recordings("2026-11-27", 0, 0));
         }
         assertEquals(2, Files.readAllLines(file).size(), "the torn line was cut off: the new one did not run on from it");
     }

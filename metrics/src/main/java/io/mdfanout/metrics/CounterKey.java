@@ -14,8 +14,10 @@ enum CounterKey
     NONE(),
     /** The partition id, an int at offset 0. */
     PARTITION("partition"),
-    /** The partition id, an int at offset 0, then the reason, an ASCII string, in snake case. */
-    PARTITION_REASON("partition", "reason"),
+    /** The partition id, an int at offset 0, then the side of a pair (0 = A, 1 = B), an int at offset 4. */
+    PARTITION_SIDE("partition", "side"),
+    /** The partition id and side as {@link #PARTITION_SIDE}, then the reason, an ASCII string at offset 8, in snake case. */
+    PARTITION_SIDE_REASON("partition", "side", "reason"),
     /** The line index (0 = A, 1 = B, 2 = R), an int at offset 0. */
     LINE("line"),
     /** The ITCH message type character, an int at offset 0, as its name, e.g. "add_order". */
@@ -52,8 +54,11 @@ enum CounterKey
         {
             case PARTITION:
                 return new String[]{ Integer.toString(key.getInt(0)) };
-            case PARTITION_REASON:
-                return new String[]{ Integer.toString(key.getInt(0)), snakeCase(key.getStringAscii(Integer.BYTES)) };
+            case PARTITION_SIDE:
+                return new String[]{ Integer.toString(key.getInt(0)), sideName(key.getInt(Integer.BYTES)) };
+            case PARTITION_SIDE_REASON:
+                return new String[]{ Integer.toString(key.getInt(0)), sideName(key.getInt(Integer.BYTES)),
+                    snakeCase(key.getStringAscii(2 * Integer.BYTES)) };
             case LINE:
             {
                 final int line = key.getInt(0);
@@ -78,6 +83,12 @@ enum CounterKey
             default:
                 return new String[0];
         }
+    }
+
+    /** 0 becomes "A", 1 "B". */
+    static String sideName(final int side)
+    {
+        return side >= 0 && side < 26 ? String.valueOf((char)('A' + side)) : Integer.toString(side);
     }
 
     /** "late join" becomes "late_join". */

@@ -259,21 +259,22 @@ public final class CounterMappings
         add(rules, FEED_RING_FULL_WAITS_TYPE_ID, "mdfanout_feed_ring_full_waits_total", COUNTER, CounterKey.PARTITION,
             "Times a ring write found the partition's ring full and waited for the fanout.");
 
-        // Archive (partition -1: the archive as a whole).
-        partition(rules, ARCHIVE_RECORDED_BYTES_TYPE_ID, "mdfanout_archive_recorded_bytes_total", COUNTER,
+        // Archive (partition -1: the archive as a whole; side: which side of a pair a recording is of, A for one fanout;
+        // holes are the archive's, of the pair: what no side recorded).
+        side(rules, ARCHIVE_RECORDED_BYTES_TYPE_ID, "mdfanout_archive_recorded_bytes_total", COUNTER,
             "Bytes of the partition's stream recorded.");
-        partition(rules, ARCHIVE_RECORDED_MESSAGES_TYPE_ID, "mdfanout_archive_recorded_messages_total", COUNTER,
+        side(rules, ARCHIVE_RECORDED_MESSAGES_TYPE_ID, "mdfanout_archive_recorded_messages_total", COUNTER,
             "Normalized messages of the partition found in its recordings.");
-        partition(rules, ARCHIVE_LAG_BYTES_TYPE_ID, "mdfanout_archive_lag_bytes", GAUGE,
+        side(rules, ARCHIVE_LAG_BYTES_TYPE_ID, "mdfanout_archive_lag_bytes", GAUGE,
             "Bytes of the partition's stream received by the archive but not yet written: it falls behind.");
-        partition(rules, ARCHIVE_RECORDING_ACTIVE_TYPE_ID, "mdfanout_archive_recording_active", GAUGE,
+        side(rules, ARCHIVE_RECORDING_ACTIVE_TYPE_ID, "mdfanout_archive_recording_active", GAUGE,
             "1 while a recording of the partition runs, 0 when none does.");
         partition(rules, ARCHIVE_HOLES_TYPE_ID, "mdfanout_archive_holes_total", COUNTER,
             "Stretches of the partition's stream the archive did not record (a restart, a stopped recording).");
         partition(rules, ARCHIVE_HOLE_MESSAGES_TYPE_ID, "mdfanout_archive_hole_messages_total", COUNTER,
             "Messages in the stretches the archive did not record.");
         add(rules, ARCHIVE_RECORDING_ERRORS_TYPE_ID, "mdfanout_archive_recording_errors_total", COUNTER,
-            CounterKey.PARTITION_REASON, "Recordings stopped by an error, per reason (disk_full, io_error).");
+            CounterKey.PARTITION_SIDE_REASON, "Recordings stopped by an error, per side and reason (disk_full, io_error).");
         plain(rules, ARCHIVE_DISK_FREE_BYTES_TYPE_ID, "mdfanout_archive_disk_free_bytes", GAUGE,
             "Free bytes of the archive directory's file system.");
         plain(rules, ARCHIVE_DISK_TOTAL_BYTES_TYPE_ID, "mdfanout_archive_disk_total_bytes", GAUGE,
@@ -512,6 +513,12 @@ public final class CounterMappings
         final List<CounterRule> rules, final int typeId, final String name, final MetricKind kind, final String help)
     {
         add(rules, typeId, name, kind, CounterKey.PARTITION, help);
+    }
+
+    private static void side(
+        final List<CounterRule> rules, final int typeId, final String name, final MetricKind kind, final String help)
+    {
+        add(rules, typeId, name, kind, CounterKey.PARTITION_SIDE, help);
     }
 
     private static void subscriber(

@@ -686,6 +686,21 @@ final class ExpectedStreams
             io.mdfanout.wire.WireFormat.HEADER_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
     }
 
+    /**
+     * @return the exchange sequence of a partition's message at stream sequence {@code streamSequence} of a fanout
+     * that published the session from its start without a restart (1: the partition's first message).
+     */
+    long exchangeSequenceAtStreamSequence(final int partition, final long streamSequence)
+    {
+        return exchangeSequenceAt(partition, (int)(streamSequence - 1));
+    }
+
+    /** @return how many messages the partition has. */
+    int partitionMessages(final int partition)
+    {
+        return counts[partition];
+    }
+
     private long exchangeSequenceAt(final int partition, final int index)
     {
         return bytes[partition].getLong(

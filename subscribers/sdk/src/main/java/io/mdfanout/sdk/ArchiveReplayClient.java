@@ -97,7 +97,9 @@ final class ArchiveReplayClient implements AutoCloseable
             initialTermId, segmentFileLength, termBufferLength, mtuLength, sessionId, stream, strippedChannel,
             originalChannel, sourceIdentity) ->
             {
-                if (stream == streamId && wanted.equals(ArchiveSessions.sessionOf(originalChannel)))
+                // Side A's (or a single fanout's): side B of a pair is recorded under an alias of its own.
+                if (stream == streamId && wanted.equals(ArchiveSessions.sessionOf(originalChannel)) &&
+                    0 == ArchiveSessions.sideOf(originalChannel))
                 {
                     recordings.add(new Recording(recordingId, startPosition, stopPosition, sessionId));
                 }
