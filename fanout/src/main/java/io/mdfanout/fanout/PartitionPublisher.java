@@ -562,9 +562,11 @@ public final class PartitionPublisher implements Agent
         {
             packetPreviousExchangeSequence = 0; // the session's first message: nothing came before it
         }
-        if (position > chainPosition)
+        // Exchange sequence 0 (a loaded exchange snapshot) never moves it, not even from unknown: after GLIMPSE the
+        // chain before the first sequenced message is not known, and saying 0 would link it to the session's start.
+        if (0 != firstSequence && position > chainPosition)
         {
-            chainPosition = position; // exchange sequence 0 (a loaded exchange snapshot) never moves it
+            chainPosition = position;
         }
     }
 

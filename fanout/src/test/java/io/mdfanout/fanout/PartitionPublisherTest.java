@@ -455,13 +455,21 @@ final class PartitionPublisherTest
         try
         {
             publisher = statefulPublisher(state);
+            // A feed handler that joined from the exchange's snapshot (GLIMPSE) writes its state first, at exchange
+            // sequence 0: that says nothing of the chain either (it once said 0, linking the first message after the
+            // snapshot to the session's start: a subscriber of a pair whose other side lagged skipped what lay between).
+            write(feed.addOrder(INSTRUMENT, 9, true, 100, 10).asLoadedSnapshotMessage());
+            awaitCondition(() -> collector.messageCount() == 1, "the exchange snapshot's message");
+            assertEquals(PartitionPublisher.UNKNOWN_CHAIN, publisher.chainPosition(), "no chain from a snapshot");
             write(feed.nextExchangeSequence(1000).addOrder(INSTRUMENT, 1, true, 100, 10));
             write(feed.nextExchangeSequence(1003).addOrder(INSTRUMENT, 2, true, 100, 10));
-            awaitCondition(() -> collector.messageCount() == 2, "two messages");
+            awaitCondition(() -> collector.messageCount() == 3, "two messages");
             assertEquals(PartitionPublisher.UNKNOWN_CHAIN, collector.packets.get(0).previousExchangeSequence(),
+                "the snapshot's packet");
+            assertEquals(PartitionPublisher.UNKNOWN_CHAIN, collector.packets.get(1).previousExchangeSequence(),
                 "joined mid-session: what came before 1000 is not known here");
             write(feed.gapNotice(1004, 1010, GapReason.UNRECOVERED));
-            awaitCondition(() -> collector.messageCount() == 3, "a gap notice");
+            awaitCondition(() -> collector.messageCount() == 4, "a gap notice");
             assertEquals(1003, collector.packets.get(collector.packets.size() - 1).previousExchangeSequence());
             assertEquals(1010, state.lastExchangeSequence(), "the state's chain is past the gap's end too");
             state.close();
@@ -472,7 +480,7 @@ final class PartitionPublisherTest
             publisher = statefulPublisher(state);
             assertEquals(1010, publisher.chainPosition(), "a restarted fanout's chain is its state's");
             write(feed.nextExchangeSequence(1012).addOrder(INSTRUMENT, 3, true, 100, 10));
-            awaitCondition(() -> collector.messageCount() == 4, "a message after the restart");
+            awaitCondition(() -> collector.messageCount() == 5, "a message after the restart");
             assertEquals(1010, collector.packets.get(collector.packets.size() - 1).previousExchangeSequence());
         }
         finally
