@@ -80,6 +80,12 @@ refuse "fanotu" --set fanotu.cpus=2
 refuse "maxUnavaliable" --set podDisruptionBudget.maxUnavaliable=1
 refuse "inteval" --set metrics.serviceMonitor.inteval=30s
 refuse "names no feed" --set subscriberExample.enabled=true,subscriberExample.feed=nope
+# A pair's archive records both sides: side B's channel and stream ids in its args, /dev/shm for both sides' images.
+"$HELM" template md "$CHART" -f "$CHART/ci/pair-values.yaml" --set archive.enabled=true >"$work/pair-archive.yaml" 2>&1 \
+  && grep -q -- '--pair-channel=aeron:udp?endpoint=224.0.1.3:40456' "$work/pair-archive.yaml" \
+  && grep -q -- '--pair-stream-id-base=' "$work/pair-archive.yaml" \
+  && pass "a pair's archive records side B too (--pair-channel, --pair-stream-id-base)" || fail "a pair's archive args"
+
 # The archive's values: retention and sizes are checked by the schema, their sum against the volume by the template.
 refuse "sessions" --set archive.enabled=true,archive.retention.sessions=-1
 refuse "bytes" --set archive.enabled=true,archive.retention.bytes=-5g

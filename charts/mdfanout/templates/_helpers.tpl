@@ -269,7 +269,7 @@ aeron:udp?endpoint=$(POD_IP):{{ .root.Values.archive.mdcReceivePort }}|control={
 
 {{/*
 /dev/shm size of an archive in MiB: its embedded driver's images of the feed's partition streams (3 terms each per
-partition; it records no snapshot stream), a publication of 3 terms per concurrent replay
+partition, and side B's too for a pair; it records no snapshot stream), a publication of 3 terms per concurrent replay
 (archive.maxConcurrentReplays: a replay publishes with the recording's term length), the CnC and loss report files
 (48 MiB, as the feed pod's) and 16 MiB for the archive's control and response streams and spare.
 Call with (dict "root" $ "feed" $feed).
@@ -277,7 +277,8 @@ Call with (dict "root" $ "feed" $feed).
 {{- define "mdfanout.archiveShmMiB" -}}
 {{- $mib := 1048576 -}}
 {{- $f := .feed -}}
-{{- $terms := mul 3 (add $f.partitions .root.Values.archive.maxConcurrentReplays) -}}
+{{- $streams := ternary (mul 2 $f.partitions) $f.partitions (and $f.pair $f.pair.enabled | default false) -}}
+{{- $terms := mul 3 (add $streams .root.Values.archive.maxConcurrentReplays) -}}
 {{- add (div (mul $terms $f.aeron.termLength) $mib) 64 -}}
 {{- end -}}
 

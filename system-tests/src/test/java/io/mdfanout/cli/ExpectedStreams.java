@@ -751,15 +751,27 @@ final class ExpectedStreams
         }
         final int start = (int)offsets[p][index];
         final int length = (int)(offsets[p][index + 1] - start);
-        assertEquals(length, records.length(), who + ": length of partition " + p + " message " + sequence);
+        assertEquals(length, records.length(), () -> who + ": length of partition " + p + " message " + sequence +
+            mismatch(records, p, start));
         for (int i = 0; i < length; i++)
         {
             if (bytes[p].getByte(start + i) != records.message()[i])
             {
-                fail(who + ": partition " + p + " message " + sequence + " differs from the oracle at byte " +
-                    i + " (template " + (bytes[p].getShort(start + 2) & 0xFFFF) + ")");
+                fail(who + ": partition " + p + " message " + sequence + " differs from the oracle at byte " + i +
+                    mismatch(records, p, start));
             }
         }
+    }
+
+    /** What tells a wrong message from the oracle's: the template and both exchange sequences. */
+    private String mismatch(final RecordFile records, final int p, final int start)
+    {
+        final int at = io.mdfanout.wire.WireFormat.HEADER_LENGTH + io.mdfanout.wire.WireFormat.EXCHANGE_SEQUENCE_OFFSET;
+        return " (template " + (bytes[p].getShort(start + 2) & 0xFFFF) + ", the oracle's exchange sequence " +
+            bytes[p].getLong(start + at, java.nio.ByteOrder.LITTLE_ENDIAN) + ", the one delivered " +
+            (records.length() >= at + Long.BYTES ? new org.agrona.concurrent.UnsafeBuffer(records.message())
+            .getLong(at, java.nio.ByteOrder.LITTLE_ENDIAN) : -1) + ", recorded at sequence " +
+            records.streamSequence() + ")";
     }
 
     private long instrumentOf(final int partition, final int index)

@@ -14,8 +14,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The archive on a pair (work in progress, issue 37): both sides' partition streams recorded, side B under an alias
- * of its own, and a hole only where no side recorded a span of the partition's chain.
+ * The archive on a pair: both sides' partition streams recorded, side B under an alias of its own, a hole only where
+ * no side recorded a span of the partition's chain, and a subscriber of the pair that replays both sides' recordings
+ * through its arbitration, so what one side's recordings lack comes from the other's, then merges into the live pair.
  */
 class PairArchiveTest
 {
@@ -82,6 +83,111 @@ class PairArchiveTest
             System.out.println("archive of the pair: side A " + sideARecordings + " recordings, side B " +
                 sideBRecordings + ", " + catalog.stream().filter(l -> l.startsWith("side-hole ")).count() +
                 " side hole(s), no hole of the pair");
+            sideA.passed();
+            sideB.passed();
+        }
+    }
+
+    /**
+     * Side A's fanout killed with -9 and restarted early in the session, so side A's recordings lack a stretch of the
+     * chain that side B's hold. A subscriber of the pair that starts at 40% from the session's start replays both sides'
+     * recordings through its arbitration and merges into the live pair: its recording is every message exactly once,
+     * in order, byte for byte, with no gap and no stale period, one switch to live per partition. After the session,
+     * a replay-only of the pair is exact too, while a replay of side A's recordings alone ends in data loss (the
+     * fault happened).
+     */
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void aSubscriberReplaysThePairFromTheStartIntoLiveTakingWhatOneSideLacksFromTheOther(@TempDir final Path dir)
+        throws Exception
+    {
+        final long seed = 61004L;
+        final long messages = 1_000_000;
+        final String channelA = "aeron:udp?endpoint=224.0.1.225:62700|interface=127.0.0.1|mtu=8192";
+        final String channelB = "aeron:udp?endpoint=224.0.1.227:62900|interface=127.0.0.1|mtu=8192";
+        final String control = "aeron:udp?endpoint=localhost:61640";
+        final Path archiveDir = dir.resolve("archive");
+        final Path dirA = Files.createDirectories(dir.resolve("side-a"));
+        final Path dirB = Files.createDirectories(dir.resolve("side-b"));
+        try (ChainHarness sideA = new ChainHarness(dirA, "pairarchpa", PARTITIONS, channelA, 7700);
+            ChainHarness sideB = new ChainHarness(dirB, "pairarchpb", PARTITIONS, channelB, 7800))
+        {
+            final String[] feed = {"--group", "239.255.62.5", "--port", "62501", "--interface", "127.0.0.1",
+                "--group-b", "239.255.62.7", "--port-b", "62503", "--gap-wait-ms", "5",
+                "--retransmit-server", "127.0.0.1:62550"};
+            final ChainProcess feedHandlerA = sideA.feedHandler(feed);
+            sideB.feedHandler(feed);
+            final ChainProcess fanoutA = sideA.fanout("--snapshot-interval-ms", "1000");
+            sideB.fanout("--snapshot-interval-ms", "1000");
+            final String[] pair = {"--pair-channel", channelB, "--pair-stream-id-base", sideB.streamIdBase()};
+            final ChainProcess archive = ArchiveTest.archive(sideA, dirA, "archive", archiveDir, control, 0, pair);
+            final ChainProcess simulator = sideA.simulator("--group", "239.255.62.5", "--port", "62501",
+                "--interface", "127.0.0.1", "--group-b", "239.255.62.7", "--port-b", "62503",
+                "--seed", Long.toString(seed), "--symbols", Integer.toString(SYMBOLS),
+                "--messages", Long.toString(messages), "--rate", "40000", "--retransmit-port", "62550",
+                "--glimpse-port", "62560", "--linger-ms", "10000");
+
+            // Side A as a new pod at 10%: killed, its /dev/shm emptied, started again from the exchange's GLIMPSE
+            // snapshot: its chain lacks what the exchange sent between its death and the snapshot.
+            ChainHarness.awaitSimulatorProgress(simulator, messages / 10);
+            feedHandlerA.kill9();
+            fanoutA.kill9();
+            assertFalse(feedHandlerA.isAlive() || fanoutA.isAlive(), "side A's feed handler and fanout are dead");
+            try (java.util.stream.Stream<Path> paths = Files.walk(sideA.ringDir()))
+            {
+                paths.sorted(java.util.Comparator.reverseOrder()).filter(path -> !path.equals(sideA.ringDir()))
+                    .forEach(path -> path.toFile().delete());
+            }
+            Thread.sleep(1_000);
+            sideA.start("feed-handler-glimpse", RestartTest.concat(new String[] {"feed-handler", "--ring-dir",
+                sideA.ringDir().toString(), "--partitions", Integer.toString(PARTITIONS), "--stats-interval-s", "2",
+                "--glimpse", "127.0.0.1:62560"}, feed));
+            sideA.namedFanout("fanout-glimpse", "--snapshot-interval-ms", "1000");
+            ChainHarness.awaitSimulatorProgress(simulator, messages * 4 / 10);
+            final String[] subscriber = {"record", "--channel", channelA, "--stream-id-base", sideA.streamIdBase(),
+                "--pair-channel", channelB, "--pair-stream-id-base", sideB.streamIdBase(),
+                "--partitions", Integer.toString(PARTITIONS), "--from", "start", "--archive-control-channel", control};
+            final Path lateRecording = dir.resolve("late.bin");
+            final Path lateBooks = dir.resolve("late.books");
+            final ChainProcess late = sideA.start("late", RestartTest.concat(subscriber, new String[] {
+                "--out", lateRecording.toString(), "--books-out", lateBooks.toString(), "--until-end-of-messages",
+                "--timeout-s", "600"}));
+
+            assertEquals(0, simulator.waitFor(5, TimeUnit.MINUTES), "simulator exit code");
+            assertEquals(0, late.waitFor(5, TimeUnit.MINUTES), "late subscriber exit code (0: no gap, no stale)");
+            final ExpectedStreams expected = ExpectedStreams.generate(seed, SYMBOLS, messages, PARTITIONS);
+            expected.verifyPairRecording(lateRecording, "late subscriber of the pair");
+            assertEquals(expected.books(), Files.readString(lateBooks), "the late subscriber's books");
+            assertEquals(PARTITIONS, late.linesContaining("REPLAY_LIVE").size(),
+                "one switch to live per partition, logged: " + late.linesContaining("REPLAY_LIVE"));
+            assertEquals(List.of(), late.linesContaining("STALE "), "never stale");
+            final String summary = late.lastLineContaining("record: messages=");
+            System.out.println("late subscriber of the pair: " + summary);
+            assertTrue(summary.contains(" gaps=0 ") && summary.contains(" stale=0 ") &&
+                summary.matches(".* replaySwitches=" + PARTITIONS + "\\b.*") &&
+                summary.matches(".* replayed=[1-9]\\d*\\b.*"), summary);
+
+            Thread.sleep(2_000); // the session's last packets recorded
+            final Path pairReplayed = dir.resolve("pair-replayed.bin");
+            final ChainProcess replayPair = sideA.start("replay-only-pair", RestartTest.concat(subscriber, new String[] {
+                "--replay-only", "--out", pairReplayed.toString(), "--timeout-s", "120"}));
+            assertEquals(0, replayPair.waitFor(3, TimeUnit.MINUTES), "the pair replayed alone: no gap (exit 0): " +
+                replayPair.logTail());
+            expected.verifyPairRecording(pairReplayed, "replay-only of the pair");
+
+            final ChainProcess replayA = sideA.start("replay-only-side-a", "record", "--channel", channelA,
+                "--stream-id-base", sideA.streamIdBase(), "--partitions", Integer.toString(PARTITIONS),
+                "--from", "start", "--archive-control-channel", control, "--replay-only",
+                "--out", dir.resolve("side-a-replayed.bin").toString(), "--timeout-s", "120");
+            final int sideAExit = replayA.waitFor(3, TimeUnit.MINUTES);
+            System.out.println("side A's recordings alone: exit " + sideAExit + ", " +
+                replayA.lastLineContaining("record: messages="));
+            assertEquals(4, sideAExit, "the fault happened: side A's recordings alone lack what its dead side never " +
+                "sent (exit 4: data loss): " + replayA.logTail());
+            assertEquals(PARTITIONS, replayA.linesContaining("starts the stream again").size(),
+                "each partition's replay of side A says its new pod's recording starts a new stream: " +
+                replayA.logTail());
+            assertEquals(0, archive.stop(), "archive stopped on SIGTERM");
             sideA.passed();
             sideB.passed();
         }

@@ -83,8 +83,15 @@ final class ArchiveReplayClient implements AutoCloseable
         return session;
     }
 
-    /** The recordings of the session for a partition's stream after {@code afterRecordingId}, oldest first. */
-    List<Recording> recordings(final int streamId, final long afterRecordingId)
+    /**
+     * The recordings of the session for a partition's stream after {@code afterRecordingId}, oldest first.
+     *
+     * @param streamId         the partition's stream id on the side's channel.
+     * @param side             0: side A of a pair, or a single fanout; 1: side B, recorded under an alias of its own.
+     * @param afterRecordingId the last recording already known; -1 for all.
+     * @return the recordings.
+     */
+    List<Recording> recordings(final int streamId, final int side, final long afterRecordingId)
     {
         final List<Recording> recordings = new ArrayList<>();
         final String wanted = session(streamId);
@@ -97,9 +104,8 @@ final class ArchiveReplayClient implements AutoCloseable
             initialTermId, segmentFileLength, termBufferLength, mtuLength, sessionId, stream, strippedChannel,
             originalChannel, sourceIdentity) ->
             {
-                // Side A's (or a single fanout's): side B of a pair is recorded under an alias of its own.
                 if (stream == streamId && wanted.equals(ArchiveSessions.sessionOf(originalChannel)) &&
-                    0 == ArchiveSessions.sideOf(originalChannel))
+                    side == ArchiveSessions.sideOf(originalChannel))
                 {
                     recordings.add(new Recording(recordingId, startPosition, stopPosition, sessionId));
                 }

@@ -101,7 +101,7 @@ final class ChainArbiter
     private static final int MISMATCHED = -2;
 
     private final int sideCount;
-    private final long maxWaitNs;
+    private long maxWaitNs;
     private final Output output;
     private final PacketHeaderDecoder packetHeader = new PacketHeaderDecoder();
     private final SideQueue[] queues;
@@ -170,6 +170,116 @@ final class ChainArbiter
         {
             history.clear();
         }
+    }
+
+    /**
+     * Change how long what one side lacks waits for another (a replay from the archive waits for the other side's
+     * replay to reach it, longer than live sides ever differ); ignored with one side.
+     *
+     * @param waitNs the wait, not negative.
+     */
+    void waitNs(final long waitNs)
+    {
+        if (waitNs < 0)
+        {
+            throw new IllegalArgumentException("waitNs must not be negative: " + waitNs);
+        }
+        maxWaitNs = 1 == sideCount ? 0 : waitNs;
+    }
+
+    /** @return true while a side's packets or a side's missed span wait, or the join waits for a packet. */
+    boolean isWaiting()
+    {
+        if (!joined)
+        {
+            return UNKNOWN != pendingJoinChain;
+        }
+        for (int side = 0; side < sideCount; side++)
+        {
+            if (isHolding(side))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * No side can give what the waiting sides wait for any more (a replay's sides that ended, or that wait too): end
+     * the wait that blocks the earliest chain position now, so no message a side holds is skipped, then deliver what
+     * links. Called again while {@link #isWaiting()} to decide everything.
+     *
+     * @param nowNs the time.
+     * @return true when a wait ended.
+     */
+    boolean endEarliestWait(final long nowNs)
+    {
+        if (!joined)
+        {
+            if (UNKNOWN == pendingJoinChain)
+            {
+                return false;
+            }
+            return poll(pendingJoinSinceNs + maxWaitNs) > 0;
+        }
+        int earliestSide = -1;
+        long earliest = Long.MAX_VALUE;
+        for (int side = 0; side < sideCount; side++)
+        {
+            final SideQueue queue = queues[side];
+            final long blockedFrom;
+            if (!queue.isEmpty())
+            {
+                readHeadLink(queue);
+                blockedFrom = UNKNOWN == queue.resumeLink ?
+                    messageStartOf(queue.buffer, queue.headOffset(), queue.resumeIndex) - 1 : queue.resumeLink;
+            }
+            else if (UNKNOWN != queue.missingThrough)
+            {
+                blockedFrom = queue.missingThrough;
+            }
+            else
+            {
+                continue;
+            }
+            if (blockedFrom < earliest)
+            {
+                earliest = blockedFrom;
+                earliestSide = side;
+            }
+        }
+        if (earliestSide < 0)
+        {
+            return false;
+        }
+        final SideQueue queue = queues[earliestSide];
+        if (!queue.isEmpty())
+        {
+            endWait(earliestSide);
+        }
+        else
+        {
+            if (queue.missingThrough > chain)
+            {
+                final long from = chain;
+                chain = queue.missingThrough;
+                output.onGap(from, chain);
+            }
+            queue.missingThrough = UNKNOWN;
+        }
+        drain(nowNs);
+        return true;
+    }
+
+    /**
+     * @param buffer a validated incremental packet.
+     * @param offset of its SBE header.
+     * @return the chain position before its first message of the chain: where it links.
+     */
+    long linkOf(final DirectBuffer buffer, final int offset)
+    {
+        final long previous = previousOf(buffer, offset);
+        return UNKNOWN != previous ? previous : firstChainStartOf(buffer, offset) - 1;
     }
 
     /**

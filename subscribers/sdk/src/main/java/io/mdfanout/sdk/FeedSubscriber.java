@@ -62,6 +62,8 @@ public final class FeedSubscriber implements AutoCloseable
     private final boolean ownsCounters;
     private final ArchiveReplayClient archiveClient;
     private final PartitionReplay[] replays;
+    /** A pair's replays from the archive, one per partition slot; null without a replay or for a single fanout. */
+    private final PairReplay[] pairReplays;
 
     /**
      * Subscribe to the partitions of a fanout as the context says.
@@ -127,7 +129,25 @@ public final class FeedSubscriber implements AutoCloseable
             ctx.deliveryLatencyRecorder());
         this.archiveClient = null == ctx.replayFrom() ? null : new ArchiveReplayClient(aeron,
             ctx.archiveControlChannel(), ctx.archiveControlStreamId(), ctx.archiveResponseChannel(), ctx.replaySession());
-        this.replays = null == archiveClient ? null : new PartitionReplay[partitions.length];
+        this.replays = null == archiveClient || 2 == sideCount ? null : new PartitionReplay[partitions.length];
+        this.pairReplays = null == archiveClient || 1 == sideCount ? null : new PairReplay[partitions.length];
+        if (null != pairReplays)
+        {
+            for (int slot = 0; slot < partitions.length; slot++)
+            {
+                final PartitionReplay[] sideReplays = new PartitionReplay[sideCount];
+                for (int side = 0; side < sideCount; side++)
+                {
+                    // One replay stream per side and partition: side B's follow side A's.
+                    sideReplays[side] = new PartitionReplay(slot, side,
+                        Partitioning.streamId(streamIdBases[side], partitions[slot]),
+                        ctx.replayStreamId() + side * partitions.length + slot, streams[slot], pairSequencer,
+                        dispatcher, counters, archiveClient, aeron, ctx);
+                }
+                pairReplays[slot] = new PairReplay(
+                    slot, streams[slot], pairSequencer, dispatcher, counters, sideReplays, ctx.replayToLive());
+            }
+        }
         if (null != replays)
         {
             for (int slot = 0; slot < partitions.length; slot++)
@@ -157,19 +177,33 @@ public final class FeedSubscriber implements AutoCloseable
                         final int boundSlot = slot;
                         final int boundSide = side;
                         final int index = slot * sideCount + side;
+                        final PairReplay replay = null == pairReplays ? null : pairReplays[slot];
                         fragmentHandlers[index] = new FragmentAssembler((buffer, offset, length, header) ->
-                            pairSequencer.onMessage(boundSlot, boundSide, buffer, offset, length));
+                        {
+                            if (null != replay && replay.capturesLive(boundSide))
+                            {
+                                replay.onLive(boundSide, buffer, offset, length);
+                            }
+                            else
+                            {
+                                pairSequencer.onMessage(boundSlot, boundSide, buffer, offset, length);
+                            }
+                        });
                         // One side's image going away is that side's business: the other serves the partition.
                         unavailableImageHandlers[index] = (image) -> {};
-                        subscriptions[index] = aeron.addSubscription(channels[side],
-                            Partitioning.streamId(streamIdBases[side], partitions[slot]), null,
-                            unavailableImageHandlers[index]);
+                        if (null == replay) // a replay subscribes each side's live stream when it gets near it
+                        {
+                            subscriptions[index] = aeron.addSubscription(channels[side],
+                                Partitioning.streamId(streamIdBases[side], partitions[slot]), null,
+                                unavailableImageHandlers[index]);
+                        }
                     }
                 }
             }
             catch (final RuntimeException ex)
             {
                 CloseHelper.quietCloseAll(subscriptions);
+                CloseHelper.quietClose(archiveClient);
                 throw ex;
             }
             return;
@@ -296,8 +330,17 @@ public final class FeedSubscriber implements AutoCloseable
         pairSequencer.now(now);
         for (int slot = 0; slot < partitions.length; slot++)
         {
+            final PairReplay replay = null == pairReplays ? null : pairReplays[slot];
+            if (null != replay)
+            {
+                workCount += replay.doWork(now, fragmentLimit);
+            }
             for (int side = 0; side < sideCount; side++)
             {
+                if (null != replay && replay.blocksLive(side))
+                {
+                    continue;
+                }
                 final int index = slot * sideCount + side;
                 final Subscription subscription = subscriptions[index];
                 if (null != subscription)
@@ -415,6 +458,10 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public boolean isReplaying(final int partition)
     {
+        if (null != pairReplays)
+        {
+            return pairReplays[slotOf(partition)].isReplaying();
+        }
         final PartitionReplay replay = null == replays ? null : replays[slotOf(partition)];
         return null != replay && PartitionReplay.State.LIVE != replay.state() &&
             PartitionReplay.State.ENDED != replay.state();
@@ -428,6 +475,17 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public boolean isReplayEnded()
     {
+        if (null != pairReplays)
+        {
+            for (final PairReplay replay : pairReplays)
+            {
+                if (!replay.isEnded())
+                {
+                    return false;
+                }
+            }
+            return true;
+        }
         if (null == replays)
         {
             return false;
@@ -451,6 +509,16 @@ public final class FeedSubscriber implements AutoCloseable
      */
     public boolean isReplayFailed()
     {
+        if (null != pairReplays)
+        {
+            for (final PairReplay replay : pairReplays)
+            {
+                if (replay.isEnded() && replay.failed())
+                {
+                    return true;
+                }
+            }
+        }
         if (null != replays)
         {
             for (final PartitionReplay replay : replays)
@@ -719,8 +787,15 @@ public final class FeedSubscriber implements AutoCloseable
             {
                 CloseHelper.quietClose(replay);
             }
-            CloseHelper.quietClose(archiveClient);
         }
+        if (null != pairReplays)
+        {
+            for (final PairReplay replay : pairReplays)
+            {
+                CloseHelper.quietClose(replay);
+            }
+        }
+        CloseHelper.quietClose(archiveClient);
         if (ownsCounters)
         {
             counters.close();
@@ -930,11 +1005,6 @@ public final class FeedSubscriber implements AutoCloseable
             {
                 throw new IllegalArgumentException("side B's channel and stream ids are side A's (" + channel +
                     ", base " + streamIdBase + "): a pair's sides publish on channels or stream ids of their own");
-            }
-            if (null != replayFrom)
-            {
-                throw new IllegalArgumentException(
-                    "a pair cannot start from an archive's replay yet: replay from one side (no pairChannel)");
             }
             if (arbitrationWaitNs < 0)
             {

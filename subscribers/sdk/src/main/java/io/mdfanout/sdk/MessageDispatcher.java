@@ -137,6 +137,10 @@ final class MessageDispatcher
             {
                 final long chainPosition = buffer.getLong(position + WireFormat.HEADER_LENGTH +
                     WireFormat.chainPositionOffset(templateId), WireFormat.BYTE_ORDER);
+                if (null != stream.primeUntil)
+                {
+                    prime(stream, buffer, position, chainPosition);
+                }
                 deliverMessage(stream, buffer, position, templateId, blockLength, WireFormat.versionOf(headerWord),
                     chainPosition, filterMaxSequence);
             }

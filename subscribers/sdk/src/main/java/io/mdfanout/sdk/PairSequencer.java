@@ -48,6 +48,11 @@ final class PairSequencer
     private final HeartbeatDecoder heartbeat;
     /** Wraps the packet of an arbitrated delivery for its sending time (the decoder's is the packet just received). */
     private final PacketHeaderDecoder packetHeader = new PacketHeaderDecoder();
+    /** Per partition slot: messages delivered (or buffered by a recovery) so far, from any side. */
+    private final long[] delivered;
+    /** Per partition slot: replaying from the archive (no silence, no delivery latency, a replay's wait). */
+    private final boolean[] replaying;
+    private final long arbitrationWaitNs;
     /** How many partitions the feed has: as configured, or as the first side announced it; 0 while unknown. */
     private int feedPartitionCount;
     private long nowNs;
@@ -85,6 +90,9 @@ final class PairSequencer
         this.counters = counters;
         this.errorHandler = errorHandler;
         this.latencyRecorder = latencyRecorder;
+        this.arbitrationWaitNs = arbitrationWaitNs;
+        this.delivered = new long[streams.length];
+        this.replaying = new boolean[streams.length];
         this.arbiters = new ChainArbiter[streams.length];
         this.sides = new Side[streams.length][sideCount];
         for (int slot = 0; slot < streams.length; slot++)
@@ -163,7 +171,7 @@ final class PairSequencer
             if (s.heard)
             {
                 anyHeard = true;
-                if (!s.silent && nowNs - s.lastActivityNs >= silentTimeoutNs)
+                if (!s.silent && !replaying[slot] && nowNs - s.lastActivityNs >= silentTimeoutNs)
                 {
                     s.silent = true;
                     wentSilent |= 1 << side;
@@ -175,7 +183,7 @@ final class PairSequencer
         {
             updateSource(stream, slot);
         }
-        if (anyHeard && !anyServing && stream.joined && !stream.silent &&
+        if (anyHeard && !anyServing && stream.joined && !stream.silent && !replaying[slot] &&
             nowNs - stream.lastActivityNs >= silentTimeoutNs)
         {
             // No side the pair may take delivers: it cannot serve the partition.
@@ -223,6 +231,78 @@ final class PairSequencer
     boolean isSideRefused(final int slot, final int side)
     {
         return Side.NOT_REFUSED != sides[slot][side].refused;
+    }
+
+    /**
+     * The partition in slot {@code slot} replays from the archive ({@link PairReplay}), or no longer does: while it
+     * does, what a side's replay lacks waits for the other side's replay to reach it (up to {@code replayWaitNs}),
+     * silence is not watched (the live streams are not followed yet) and no delivery latency is recorded.
+     *
+     * @param slot         the partition slot.
+     * @param replaying    whether it replays.
+     * @param replayWaitNs the arbitration wait while replaying.
+     */
+    void replaying(final int slot, final boolean replaying, final long replayWaitNs)
+    {
+        this.replaying[slot] = replaying;
+        arbiters[slot].waitNs(replaying ? Math.max(arbitrationWaitNs, replayWaitNs) : arbitrationWaitNs);
+        if (!replaying)
+        {
+            final PartitionStream stream = streams[slot];
+            stream.lastActivityNs = nowNs;
+            for (int side = 0; side < sideCount; side++)
+            {
+                sides[slot][side].lastActivityNs = nowNs; // silence is watched from now
+            }
+        }
+    }
+
+    /** @return whether the partition in slot {@code slot} replays from the archive. */
+    boolean isReplaying(final int slot)
+    {
+        return replaying[slot];
+    }
+
+    /** @return messages delivered on the partition in slot {@code slot} so far. */
+    long delivered(final int slot)
+    {
+        return delivered[slot];
+    }
+
+    /** @return packets of side {@code side} waiting in the arbitration of slot {@code slot}. */
+    int heldPackets(final int slot, final int side)
+    {
+        return arbiters[slot].heldPackets(side);
+    }
+
+    /** @return whether side {@code side} of slot {@code slot} waits for the other side (a packet or a missed span). */
+    boolean isHolding(final int slot, final int side)
+    {
+        return arbiters[slot].isHolding(side);
+    }
+
+    /** @return whether anything of slot {@code slot} waits for another side. */
+    boolean isWaiting(final int slot)
+    {
+        return arbiters[slot].isWaiting();
+    }
+
+    /** No side can give what slot {@code slot} waits for: decide the earliest wait now ({@link ChainArbiter}). */
+    boolean endEarliestWait(final int slot)
+    {
+        return arbiters[slot].endEarliestWait(nowNs);
+    }
+
+    /** @return where a validated packet links in the chain ({@link ChainArbiter#linkOf}). */
+    long linkOf(final int slot, final DirectBuffer buffer, final int offset)
+    {
+        return arbiters[slot].linkOf(buffer, offset);
+    }
+
+    /** A side's live packet held by a replay that merges: the side is heard, not silent. */
+    void onHeld(final int slot, final int side)
+    {
+        onActivity(slot, streams[slot], sides[slot][side]);
     }
 
     /** @return the chain position delivered on the partition in slot {@code slot}; -1 before it joined. */
@@ -540,13 +620,14 @@ final class PairSequencer
         {
             final PartitionStream stream = this.stream;
             counters.onSideMessages(side, toIndex - fromIndex);
+            delivered[slot] += toIndex - fromIndex;
             if (stream.isRecovering())
             {
                 stream.recovery.bufferRange(buffer, offset, length, fromIndex, toIndex, stream.expectedSequence, nowNs);
             }
             else
             {
-                if (null != latencyRecorder)
+                if (null != latencyRecorder && !replaying[slot])
                 {
                     final long word = WireFormat.headerWord(buffer, offset);
                     packetHeader.wrap(buffer, offset + WireFormat.HEADER_LENGTH, WireFormat.blockLengthOf(word),

@@ -32,6 +32,11 @@ import java.util.concurrent.TimeUnit;
  * reports it as it would for any subscriber: a hole in the recordings or a replay that cannot keep up shows as a stream gap
  * (then a snapshot recovery), an unreachable archive or a session it does not hold as a late join. The replay
  * states are driven by {@link #doWork} from the subscriber's poll.
+ * <p>
+ * For a pair, each side's recordings replay through a replay of their own, into the pair's arbitration as that side
+ * ({@link PairSequencer}), so what one side's recordings lack the other's fill; {@link PairReplay} coordinates the two.
+ * Positions are then chain positions: a side holds its live stream until the pair's chain reaches it, and a side whose
+ * replay is over ({@link State#AWAIT_LIVE}) waits for that, or for no side to replay any more.
  */
 final class PartitionReplay implements AutoCloseable
 {
@@ -46,6 +51,11 @@ final class PartitionReplay implements AutoCloseable
         MERGE,
         /** Following the live stream; the replay is closed. */
         LIVE,
+        /**
+         * A side of a pair whose replay is over (its recordings ended, failed, or the live stream outran it): its live
+         * stream is held until the pair's chain reaches it, or until no side replays ({@link PairReplay}).
+         */
+        AWAIT_LIVE,
         /** Replay only: the end of what the archive holds was delivered. */
         ENDED
     }
@@ -56,12 +66,17 @@ final class PartitionReplay implements AutoCloseable
     static final long POSITION_CHECK_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(20);
     /** How long a replay may go without delivering before the partition gives up on it and joins the live stream. */
     static final long REPLAY_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
+    /** A pair's side whose replay runs ahead: packets it may have waiting in the arbitration before it pauses. */
+    static final int PAIR_HOLD_PACKETS = 256;
 
     private final int slot;
     private final int partition;
     private final int streamId;
     private final PartitionStream stream;
     private final StreamSequencer sequencer;
+    /** Replaying a side of a pair: its recordings feed the arbitration as that side; null for a single fanout. */
+    private final PairSequencer pair;
+    private final int side;
     private final MessageDispatcher dispatcher;
     private final SubscriberCounters counters;
     private final ArchiveReplayClient client;
@@ -95,6 +110,9 @@ final class PartitionReplay implements AutoCloseable
     private long paceBaseNs;
     private String holeReason;
     private boolean failed;
+    private boolean merged;
+    /** A later recording of one fanout started: its first packet or heartbeat tells whether it continues the stream. */
+    private boolean checkContinuation;
 
     PartitionReplay(
         final int slot,
@@ -107,22 +125,63 @@ final class PartitionReplay implements AutoCloseable
         final Aeron aeron,
         final FeedSubscriber.Context ctx)
     {
+        this(slot, 0, streamId, ctx.replayStreamId() + slot, stream, sequencer, null, dispatcher, counters, client,
+            aeron, ctx);
+        stream.replay = this;
+    }
+
+    /**
+     * One side of a pair's partition: its recordings replay into the arbitration as side {@code side}.
+     *
+     * @param replayStreamId where the archive sends this side's replay (one per side and partition).
+     */
+    PartitionReplay(
+        final int slot,
+        final int side,
+        final int streamId,
+        final int replayStreamId,
+        final PartitionStream stream,
+        final PairSequencer pair,
+        final MessageDispatcher dispatcher,
+        final SubscriberCounters counters,
+        final ArchiveReplayClient client,
+        final Aeron aeron,
+        final FeedSubscriber.Context ctx)
+    {
+        this(slot, side, streamId, replayStreamId, stream, null, pair, dispatcher, counters, client, aeron, ctx);
+    }
+
+    private PartitionReplay(
+        final int slot,
+        final int side,
+        final int streamId,
+        final int replayStreamId,
+        final PartitionStream stream,
+        final StreamSequencer sequencer,
+        final PairSequencer pair,
+        final MessageDispatcher dispatcher,
+        final SubscriberCounters counters,
+        final ArchiveReplayClient client,
+        final Aeron aeron,
+        final FeedSubscriber.Context ctx)
+    {
         this.slot = slot;
+        this.side = side;
         this.partition = stream.partition;
         this.streamId = streamId;
         this.stream = stream;
         this.sequencer = sequencer;
+        this.pair = pair;
         this.dispatcher = dispatcher;
         this.counters = counters;
         this.client = client;
         this.aeron = aeron;
         this.replayChannel = ctx.replayChannel();
-        this.replayStreamId = ctx.replayStreamId() + slot;
+        this.replayStreamId = replayStreamId;
         this.toLive = ctx.replayToLive();
         this.originalPace = ctx.replayOriginalPace();
         this.bufferBytes = ctx.recoveryBufferBytes();
         this.errorHandler = ctx.errorHandler();
-        stream.replay = this;
         stream.primeUntil = ctx.replayFrom();
     }
 
@@ -140,7 +199,44 @@ final class PartitionReplay implements AutoCloseable
     /** @return true while live packets go to this replay (held) instead of the sequencer. */
     boolean capturesLive()
     {
-        return State.MERGE == state;
+        return State.MERGE == state || State.AWAIT_LIVE == state;
+    }
+
+    /** @return true while the archive's replay runs (or is being set up): it may still deliver. */
+    boolean isReplaying()
+    {
+        return State.CONNECT == state || State.REPLAY == state || State.MERGE == state;
+    }
+
+    /** @return true once this replay went live by reaching its live stream (not by giving up on the replay). */
+    boolean merged()
+    {
+        return merged;
+    }
+
+    /** @return messages this replay delivered. */
+    long replayedMessages()
+    {
+        return replayedMessages;
+    }
+
+    /** A pair's side whose replay is no longer needed (another side went live): its live stream is held from now. */
+    void awaitLive()
+    {
+        if (isReplaying())
+        {
+            state = State.AWAIT_LIVE;
+            closeReplay();
+        }
+    }
+
+    /** A pair's side that waits for its live stream: it follows the live stream now, with what it held. */
+    void goLive()
+    {
+        if (State.LIVE != state && State.ENDED != state)
+        {
+            switchToLive(false);
+        }
     }
 
     int doWork(final long nowNs, final int fragmentLimit)
@@ -153,6 +249,8 @@ final class PartitionReplay implements AutoCloseable
             case REPLAY:
             case MERGE:
                 return replay(fragmentLimit);
+            case AWAIT_LIVE:
+                return tryMerge() ? 1 : 0;
             default:
                 return 0;
         }
@@ -188,11 +286,12 @@ final class PartitionReplay implements AutoCloseable
                     return timedOut("the replay channel's port was not resolved") ? 1 : 0;
                 }
             }
-            recordings = client.recordings(streamId, -1);
+            recordings = client.recordings(streamId, side, -1);
             if (recordings.isEmpty())
             {
                 fallBackToLive("the archive holds no recording of " + (null == client.session(streamId) ?
-                    "any session" : "session " + client.session(streamId)) + " for stream " + streamId);
+                    "any session" : "session " + client.session(streamId)) + " for stream " + streamId +
+                    (null == pair ? "" : " of side " + SubscriberCounters.SIDE_NAMES[side]));
                 return 1;
             }
             startNextRecording();
@@ -234,14 +333,23 @@ final class PartitionReplay implements AutoCloseable
         }
         replaySessionId = archive.startReplay(
             current.recordingId(), current.startPosition(), length, resolvedReplayChannel, replayStreamId);
-        if (!stream.joined)
+        if (null == pair)
         {
-            // The replay is the stream from its first message: joined at 1, the state before the start point primed.
-            stream.joined = true;
-            stream.expectedSequence = 1;
-            dispatcher.onStreamJoined(partition, 1);
+            if (!stream.joined)
+            {
+                // The replay is the stream from its first message: joined at 1, the state before the start point primed.
+                stream.joined = true;
+                stream.expectedSequence = 1;
+                dispatcher.onStreamJoined(partition, 1);
+                stream.sessionId = current.sessionId();
+            }
+            else
+            {
+                checkContinuation = true; // a restarted fanout's recording: does it continue the stream?
+            }
         }
-        stream.sessionId = current.sessionId();
+        // A pair's arbitration joins the partition at the first replayed packet: at the session's start when its chain
+        // starts from 0, else as a late join.
         lastProgressNs = nowNs;
         state = State.CONNECT == state ? State.REPLAY : state;
     }
@@ -281,7 +389,7 @@ final class PartitionReplay implements AutoCloseable
                 nextPositionCheckNs = nowNs + POSITION_CHECK_INTERVAL_NS;
                 final long recorded = client.archive().getRecordingPosition(current.recordingId());
                 if (0 == fragments && (AeronArchive.NULL_POSITION == recorded || image.position() >= recorded) &&
-                    !client.recordings(streamId, current.recordingId()).isEmpty())
+                    !client.recordings(streamId, side, current.recordingId()).isEmpty())
                 {
                     // A newer recording of the session: this one's publication was replaced (a fanout restart) and
                     // its image waits for Aeron's liveness timeout to stop; what it holds was replayed.
@@ -290,7 +398,7 @@ final class PartitionReplay implements AutoCloseable
                 }
                 if (State.REPLAY == state && toLive && AeronArchive.NULL_POSITION != recorded &&
                     recorded - image.position() <= LIVE_ADD_THRESHOLD &&
-                    client.recordings(streamId, current.recordingId()).isEmpty())
+                    client.recordings(streamId, side, current.recordingId()).isEmpty())
                 {
                     state = State.MERGE; // the subscriber subscribes to the live stream now
                 }
@@ -300,7 +408,7 @@ final class PartitionReplay implements AutoCloseable
                 tryMerge();
             }
             if ((State.REPLAY == state || State.MERGE == state) && 0 == fragments && !originalPace &&
-                timedOut("the replay stopped delivering"))
+                (null == pair || 0 == pair.heldPackets(slot, side)) && timedOut("the replay stopped delivering"))
             {
                 return 1;
             }
@@ -316,7 +424,7 @@ final class PartitionReplay implements AutoCloseable
     private void onRecordingEnd()
     {
         closeReplay();
-        final List<ArchiveReplayClient.Recording> more = client.recordings(streamId, current.recordingId());
+        final List<ArchiveReplayClient.Recording> more = client.recordings(streamId, side, current.recordingId());
         if (!more.isEmpty())
         {
             recordings = more;
@@ -326,7 +434,15 @@ final class PartitionReplay implements AutoCloseable
         else if (!toLive)
         {
             state = State.ENDED;
-            dispatcher.onReplayEnd(partition, stream.expectedSequence);
+            if (null == pair)
+            {
+                dispatcher.onReplayEnd(partition, stream.expectedSequence); // a pair's: once every side ended
+            }
+        }
+        else if (null != pair)
+        {
+            state = State.AWAIT_LIVE; // the other side may still replay what this one lacks
+            closeReplay();
         }
         else
         {
@@ -338,9 +454,13 @@ final class PartitionReplay implements AutoCloseable
     private ControlledFragmentHandler.Action onReplayFragment(
         final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
     {
+        if (null != pair && pair.heldPackets(slot, side) >= PAIR_HOLD_PACKETS)
+        {
+            return ControlledFragmentHandler.Action.ABORT; // ahead of the other side's replay: let it catch up
+        }
         if (length < WireFormat.HEADER_LENGTH)
         {
-            sequencer.onMessage(slot, stream.sessionId, buffer, offset, length); // counted as malformed there
+            sequence(buffer, offset, length); // counted as malformed there
             return ControlledFragmentHandler.Action.CONTINUE;
         }
         header.wrap(buffer, offset);
@@ -373,10 +493,47 @@ final class PartitionReplay implements AutoCloseable
         }
         else
         {
-            sequencer.onMessage(slot, stream.sessionId, buffer, offset, length);
+            sequence(buffer, offset, length);
+            return ControlledFragmentHandler.Action.CONTINUE;
+        }
+        if (null != pair)
+        {
+            // What this side's recordings lack waits in the arbitration for the other side's replay.
+            final long before = pair.delivered(slot);
+            pair.onMessage(slot, side, buffer, offset, length);
+            final long delivered = pair.delivered(slot) - before;
+            if (delivered > 0)
+            {
+                replayedMessages += delivered;
+                counters.onReplayed(delivered);
+            }
             return ControlledFragmentHandler.Action.CONTINUE;
         }
         final long expected = stream.expectedSequence;
+        if (checkContinuation)
+        {
+            checkContinuation = false;
+            if (firstSequence < expected)
+            {
+                // A fanout that started again without its state (a new pod, its /dev/shm empty) begins a new stream
+                // whose sequences say nothing of the old one's: never taken for its continuation (its messages would
+                // be dropped as duplicates, silently).
+                final String reason = "recording " + current.recordingId() + " starts the stream again at stream " +
+                    "sequence " + firstSequence + ", before " + expected + " where the replay stands (its fanout started " +
+                    "again without its state)";
+                if (toLive)
+                {
+                    holeReason = reason; // the live stream is that new publication: recovered from a snapshot
+                    return ControlledFragmentHandler.Action.ABORT;
+                }
+                errorHandler.onError(new IllegalStateException("replay of partition " + partition + ": " + reason +
+                    ": replayed as a new stream, joined at " + firstSequence));
+                failed = true;
+                sequencer.onMessage(slot, current.sessionId(), buffer, offset, length); // the sequencer joins it
+                return ControlledFragmentHandler.Action.CONTINUE;
+            }
+            stream.sessionId = current.sessionId(); // the same stream, in a new publication
+        }
         if (firstSequence > expected && toLive)
         {
             holeReason = "the archive did not record stream sequences " + expected + ".." + (firstSequence - 1) +
@@ -393,6 +550,19 @@ final class PartitionReplay implements AutoCloseable
         return ControlledFragmentHandler.Action.CONTINUE;
     }
 
+    /** A replayed message the replay does not look into: to the sequencer, which checks and counts it. */
+    private void sequence(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (null == pair)
+        {
+            sequencer.onMessage(slot, stream.sessionId, buffer, offset, length);
+        }
+        else
+        {
+            pair.onMessage(slot, side, buffer, offset, length);
+        }
+    }
+
     /** A live packet while merging: held until the replay reaches it, or delivered at once when it already has. */
     void onLive(final int sessionId, final DirectBuffer buffer, final int offset, final int length)
     {
@@ -401,6 +571,11 @@ final class PartitionReplay implements AutoCloseable
             return;
         }
         header.wrap(buffer, offset);
+        if (null != pair)
+        {
+            onPairLive(buffer, offset, length);
+            return;
+        }
         if (HeartbeatDecoder.TEMPLATE_ID == header.templateId())
         {
             // An idle live stream: once the replay has delivered everything it announced, the partition is live.
@@ -443,24 +618,83 @@ final class PartitionReplay implements AutoCloseable
         }
     }
 
-    private void tryMerge()
+    /**
+     * A pair's side: a live packet is held, keyed by where it links in the chain, until the pair's chain (from either
+     * side's replay) reaches it; a heartbeat whose chain the pair has delivered takes the side live at once.
+     */
+    private void onPairLive(final DirectBuffer buffer, final int offset, final int length)
     {
-        if (null != liveBuffer && !liveBuffer.isEmpty() &&
-            liveBuffer.fromSequence(0) <= stream.expectedSequence)
+        pair.onHeld(slot, side);
+        final long chain = pair.chain(slot);
+        if (HeartbeatDecoder.TEMPLATE_ID == header.templateId())
+        {
+            heartbeat.wrap(buffer, offset + WireFormat.HEADER_LENGTH, header.blockLength(), header.version());
+            final long sideChain = header.version() >= PairSequencer.CHAIN_SCHEMA_VERSION ?
+                heartbeat.lastExchangeSequence() : ChainArbiter.UNKNOWN;
+            if ((null == liveBuffer || liveBuffer.isEmpty()) && ChainArbiter.UNKNOWN != chain &&
+                ChainArbiter.UNKNOWN != sideChain && sideChain <= chain)
+            {
+                switchToLive(true);
+                pair.onMessage(slot, side, buffer, offset, length);
+            }
+            return;
+        }
+        if (PacketHeaderDecoder.TEMPLATE_ID != header.templateId() ||
+            length < WireFormat.HEADER_LENGTH + header.blockLength())
+        {
+            return;
+        }
+        packetHeader.wrap(buffer, offset + WireFormat.HEADER_LENGTH, header.blockLength(), header.version());
+        // Where the packet links; a packet that does not say links at once (the arbitration places it).
+        final long previous = header.version() >= PairSequencer.CHAIN_SCHEMA_VERSION ?
+            packetHeader.previousExchangeSequence() : ChainArbiter.UNKNOWN;
+        final long link = ChainArbiter.UNKNOWN == previous ? Long.MIN_VALUE : previous;
+        if (null == liveBuffer)
+        {
+            liveBuffer = new RecoveryBuffer(bufferBytes);
+        }
+        if (liveBuffer.isEmpty() && ChainArbiter.UNKNOWN != chain && link <= chain)
         {
             switchToLive(true);
+            pair.onMessage(slot, side, buffer, offset, length);
+            return;
         }
+        if (!liveBuffer.append(buffer, offset, length, link))
+        {
+            counters.onRecoveryBufferOverflow();
+            errorHandler.onError(new IllegalStateException("replay of partition " + partition + " side " +
+                SubscriberCounters.SIDE_NAMES[side] + ": the live stream outran the replay (" + bufferBytes +
+                " bytes held): the side follows the live stream, what no side has is a gap"));
+            switchToLive(false);
+            pair.onMessage(slot, side, buffer, offset, length);
+        }
+    }
+
+    private boolean tryMerge()
+    {
+        final long reached = null == pair ? stream.expectedSequence : pair.chain(slot);
+        if (null != liveBuffer && !liveBuffer.isEmpty() && (null == pair || ChainArbiter.UNKNOWN != reached) &&
+            liveBuffer.fromSequence(0) <= reached)
+        {
+            switchToLive(true);
+            return true;
+        }
+        return false;
     }
 
     private void switchToLive(final boolean merged)
     {
         state = State.LIVE;
+        this.merged = merged;
         closeReplay();
-        stream.replay = null;
-        if (merged)
+        if (null == pair)
         {
-            counters.onReplaySwitch();
-            dispatcher.onReplayLive(partition, stream.expectedSequence, replayedMessages);
+            stream.replay = null;
+            if (merged)
+            {
+                counters.onReplaySwitch();
+                dispatcher.onReplayLive(partition, stream.expectedSequence, replayedMessages);
+            }
         }
         if (null != liveBuffer && !liveBuffer.isEmpty())
         {
@@ -470,7 +704,15 @@ final class PartitionReplay implements AutoCloseable
             for (int record = 0, limit = held.limit(); record < limit; )
             {
                 final int messageLength = held.messageLength(record);
-                sequencer.onMessage(slot, liveSessionId, held.buffer(), RecoveryBuffer.messageOffset(record), messageLength);
+                if (null == pair)
+                {
+                    sequencer.onMessage(
+                        slot, liveSessionId, held.buffer(), RecoveryBuffer.messageOffset(record), messageLength);
+                }
+                else
+                {
+                    pair.onMessage(slot, side, held.buffer(), RecoveryBuffer.messageOffset(record), messageLength);
+                }
                 record = RecoveryBuffer.nextRecord(record, messageLength);
             }
             held.reset();
@@ -480,6 +722,18 @@ final class PartitionReplay implements AutoCloseable
 
     private void fallBackToLive(final String reason)
     {
+        if (null != pair)
+        {
+            // One side of a pair: the other side's replay may still give what this one cannot (PairReplay decides).
+            final String what = "replay of partition " + partition + " side " + SubscriberCounters.SIDE_NAMES[side] +
+                ": " + reason;
+            errorHandler.onError(new IllegalStateException(toLive ?
+                what + ": its live stream waits for the pair's chain (what no side has is a gap)" : what));
+            failed = !toLive;
+            state = toLive ? State.AWAIT_LIVE : State.ENDED;
+            closeReplay();
+            return;
+        }
         stream.primeUntil = null;
         if (!toLive)
         {
@@ -531,7 +785,7 @@ final class PartitionReplay implements AutoCloseable
             replaySessionId = Aeron.NULL_VALUE;
         }
         image = null;
-        if (State.LIVE == state || State.ENDED == state || null == current)
+        if (State.LIVE == state || State.ENDED == state || State.AWAIT_LIVE == state || null == current)
         {
             if (null != replaySubscription)
             {
