@@ -48,6 +48,12 @@ final class ChainHarness implements AutoCloseable
         return ringDir;
     }
 
+    /** @return where the chain's processes keep their logs and files. */
+    Path dir()
+    {
+        return dir;
+    }
+
     int partitions()
     {
         return partitions;

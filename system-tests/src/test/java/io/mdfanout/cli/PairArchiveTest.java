@@ -42,21 +42,13 @@ class PairArchiveTest
         try (ChainHarness sideA = new ChainHarness(dirA, "pairarcha", PARTITIONS, channelA, 7100);
             ChainHarness sideB = new ChainHarness(dirB, "pairarchb", PARTITIONS, channelB, 7200))
         {
-            final String[] feed = {"--group", "239.255.61.1", "--port", "61101", "--interface", "127.0.0.1",
-                "--group-b", "239.255.61.3", "--port-b", "61103", "--gap-wait-ms", "5",
-                "--retransmit-server", "127.0.0.1:61150"};
-            sideA.feedHandler(feed);
-            sideB.feedHandler(feed);
-            final ChainProcess fanoutA = sideA.fanout("--snapshot-interval-ms", "1000");
-            sideB.fanout("--snapshot-interval-ms", "1000");
-            final ChainProcess archive = ArchiveTest.archive(sideA, dirA, "archive", archiveDir, control, 0,
-                "--pair-channel", channelB, "--pair-stream-id-base", sideB.streamIdBase());
+            final ArchivedPair pair = ArchivedPair.start(sideA, sideB, archiveDir, control, "239.255.61.1",
+                "239.255.61.3", 61100, seed, messages);
+            final ChainProcess fanoutA = pair.fanoutA();
+            final ChainProcess archive = pair.archive();
+            final ChainProcess simulator = pair.simulator();
             assertTrue(archive.lastLineContaining("archive: running").contains("pairChannel=" + channelB),
                 archive.lastLineContaining("archive: running"));
-            final ChainProcess simulator = sideA.simulator("--group", "239.255.61.1", "--port", "61101",
-                "--interface", "127.0.0.1", "--group-b", "239.255.61.3", "--port-b", "61103",
-                "--seed", Long.toString(seed), "--symbols", Integer.toString(SYMBOLS),
-                "--messages", Long.toString(messages), "--rate", "40000", "--retransmit-port", "61150");
 
             ChainHarness.awaitSimulatorProgress(simulator, messages * 3 / 10);
             fanoutA.kill9();
@@ -112,20 +104,12 @@ class PairArchiveTest
         try (ChainHarness sideA = new ChainHarness(dirA, "pairarchpa", PARTITIONS, channelA, 7700);
             ChainHarness sideB = new ChainHarness(dirB, "pairarchpb", PARTITIONS, channelB, 7800))
         {
-            final String[] feed = {"--group", "239.255.62.5", "--port", "62501", "--interface", "127.0.0.1",
-                "--group-b", "239.255.62.7", "--port-b", "62503", "--gap-wait-ms", "5",
-                "--retransmit-server", "127.0.0.1:62550"};
-            final ChainProcess feedHandlerA = sideA.feedHandler(feed);
-            sideB.feedHandler(feed);
-            final ChainProcess fanoutA = sideA.fanout("--snapshot-interval-ms", "1000");
-            sideB.fanout("--snapshot-interval-ms", "1000");
-            final String[] pair = {"--pair-channel", channelB, "--pair-stream-id-base", sideB.streamIdBase()};
-            final ChainProcess archive = ArchiveTest.archive(sideA, dirA, "archive", archiveDir, control, 0, pair);
-            final ChainProcess simulator = sideA.simulator("--group", "239.255.62.5", "--port", "62501",
-                "--interface", "127.0.0.1", "--group-b", "239.255.62.7", "--port-b", "62503",
-                "--seed", Long.toString(seed), "--symbols", Integer.toString(SYMBOLS),
-                "--messages", Long.toString(messages), "--rate", "40000", "--retransmit-port", "62550",
-                "--glimpse-port", "62560", "--linger-ms", "10000");
+            final ArchivedPair pair = ArchivedPair.start(sideA, sideB, archiveDir, control, "239.255.62.5",
+                "239.255.62.7", 62500, seed, messages, "--glimpse-port", "62560", "--linger-ms", "10000");
+            final ChainProcess feedHandlerA = pair.feedHandlerA();
+            final ChainProcess fanoutA = pair.fanoutA();
+            final ChainProcess archive = pair.archive();
+            final ChainProcess simulator = pair.simulator();
 
             // Side A as a new pod at 10%: killed, its /dev/shm emptied, started again from the exchange's GLIMPSE
             // snapshot: its chain lacks what the exchange sent between its death and the snapshot.
@@ -141,7 +125,7 @@ class PairArchiveTest
             Thread.sleep(1_000);
             sideA.start("feed-handler-glimpse", RestartTest.concat(new String[] {"feed-handler", "--ring-dir",
                 sideA.ringDir().toString(), "--partitions", Integer.toString(PARTITIONS), "--stats-interval-s", "2",
-                "--glimpse", "127.0.0.1:62560"}, feed));
+                "--glimpse", "127.0.0.1:62560"}, pair.feed()));
             sideA.namedFanout("fanout-glimpse", "--snapshot-interval-ms", "1000");
             ChainHarness.awaitSimulatorProgress(simulator, messages * 4 / 10);
             final String[] subscriber = {"record", "--channel", channelA, "--stream-id-base", sideA.streamIdBase(),
@@ -212,19 +196,11 @@ class PairArchiveTest
         try (ChainHarness sideA = new ChainHarness(dirA, "pairarchra", PARTITIONS, channelA, 7500);
             ChainHarness sideB = new ChainHarness(dirB, "pairarchrb", PARTITIONS, channelB, 7600))
         {
-            final String[] feed = {"--group", "239.255.62.1", "--port", "62101", "--interface", "127.0.0.1",
-                "--group-b", "239.255.62.3", "--port-b", "62103", "--gap-wait-ms", "5",
-                "--retransmit-server", "127.0.0.1:62150"};
-            sideA.feedHandler(feed);
-            sideB.feedHandler(feed);
-            final ChainProcess fanoutA = sideA.fanout("--snapshot-interval-ms", "1000");
-            sideB.fanout("--snapshot-interval-ms", "1000");
-            final ChainProcess archive = ArchiveTest.archive(sideA, dirA, "archive", archiveDir, control, 0,
-                "--pair-channel", channelB, "--pair-stream-id-base", sideB.streamIdBase());
-            final ChainProcess simulator = sideA.simulator("--group", "239.255.62.1", "--port", "62101",
-                "--interface", "127.0.0.1", "--group-b", "239.255.62.3", "--port-b", "62103",
-                "--seed", Long.toString(seed), "--symbols", Integer.toString(SYMBOLS),
-                "--messages", Long.toString(messages), "--rate", "40000", "--retransmit-port", "62150");
+            final ArchivedPair pair = ArchivedPair.start(sideA, sideB, archiveDir, control, "239.255.62.1",
+                "239.255.62.3", 62100, seed, messages);
+            final ChainProcess fanoutA = pair.fanoutA();
+            final ChainProcess archive = pair.archive();
+            final ChainProcess simulator = pair.simulator();
 
             ChainHarness.awaitSimulatorProgress(simulator, messages / 2);
             fanoutA.kill9();
@@ -249,6 +225,43 @@ class PairArchiveTest
             assertEquals(List.of(), archive.linesContaining("the next day's stream started"), "no next day");
             sideA.passed();
             sideB.passed();
+        }
+    }
+
+    /**
+     * A pair archived and under way: each side's feed handler (lines A and B of the exchange, re-requests) and fanout,
+     * one archive recording both sides, and the exchange sending the session.
+     */
+    private record ArchivedPair(
+        String[] feed, String[] pairOptions, ChainProcess feedHandlerA, ChainProcess fanoutA, ChainProcess archive,
+        ChainProcess simulator)
+    {
+        /**
+         * @param lineA, lineB the exchange's multicast groups; {@code port} + 1 and + 3 their ports, + 50 the
+         *                     re-request server's.
+         */
+        static ArchivedPair start(
+            final ChainHarness sideA, final ChainHarness sideB, final Path archiveDir, final String control,
+            final String lineA, final String lineB, final int port, final long seed, final long messages,
+            final String... simulatorExtra) throws Exception
+        {
+            final String[] feed = {"--group", lineA, "--port", Integer.toString(port + 1), "--interface", "127.0.0.1",
+                "--group-b", lineB, "--port-b", Integer.toString(port + 3), "--gap-wait-ms", "5",
+                "--retransmit-server", "127.0.0.1:" + (port + 50)};
+            final ChainProcess feedHandlerA = sideA.feedHandler(feed);
+            sideB.feedHandler(feed);
+            final ChainProcess fanoutA = sideA.fanout("--snapshot-interval-ms", "1000");
+            sideB.fanout("--snapshot-interval-ms", "1000");
+            final String[] pairOptions = {"--pair-channel", sideB.channel(), "--pair-stream-id-base",
+                sideB.streamIdBase()};
+            final ChainProcess archive = ArchiveTest.archive(sideA, sideA.dir(), "archive", archiveDir, control, 0,
+                pairOptions);
+            final ChainProcess simulator = sideA.simulator(RestartTest.concat(new String[] {"--group", lineA,
+                "--port", Integer.toString(port + 1), "--interface", "127.0.0.1", "--group-b", lineB,
+                "--port-b", Integer.toString(port + 3), "--seed", Long.toString(seed),
+                "--symbols", Integer.toString(SYMBOLS), "--messages", Long.toString(messages), "--rate", "40000",
+                "--retransmit-port", Integer.toString(port + 50)}, simulatorExtra));
+            return new ArchivedPair(feed, pairOptions, feedHandlerA, fanoutA, archive, simulator);
         }
     }
 
@@ -280,26 +293,17 @@ class PairArchiveTest
         try (ChainHarness sideA = new ChainHarness(dirA, "pairarchka", PARTITIONS, channelA, 7300);
             ChainHarness sideB = new ChainHarness(dirB, "pairarchkb", PARTITIONS, channelB, 7400))
         {
-            final String[] feed = {"--group", "239.255.61.5", "--port", "61501", "--interface", "127.0.0.1",
-                "--group-b", "239.255.61.7", "--port-b", "61503", "--gap-wait-ms", "5",
-                "--retransmit-server", "127.0.0.1:61550"};
-            sideA.feedHandler(feed);
-            sideB.feedHandler(feed);
-            sideA.fanout("--snapshot-interval-ms", "1000");
-            sideB.fanout("--snapshot-interval-ms", "1000");
-            final String[] pair = {"--pair-channel", channelB, "--pair-stream-id-base", sideB.streamIdBase()};
-            final ChainProcess archive = ArchiveTest.archive(sideA, dirA, "archive", archiveDir, control, 0, pair);
-            final ChainProcess simulator = sideA.simulator("--group", "239.255.61.5", "--port", "61501",
-                "--interface", "127.0.0.1", "--group-b", "239.255.61.7", "--port-b", "61503",
-                "--seed", Long.toString(seed), "--symbols", Integer.toString(SYMBOLS),
-                "--messages", Long.toString(messages), "--rate", "40000", "--retransmit-port", "61550");
+            final ArchivedPair pair = ArchivedPair.start(sideA, sideB, archiveDir, control, "239.255.61.5",
+                "239.255.61.7", 61500, seed, messages);
+            final ChainProcess archive = pair.archive();
+            final ChainProcess simulator = pair.simulator();
 
             ChainHarness.awaitSimulatorProgress(simulator, messages * 2 / 10);
             archive.kill9();
             assertFalse(archive.isAlive(), "the archive is dead");
             ChainHarness.awaitSimulatorProgress(simulator, messages * 4 / 10);
-            final ChainProcess restarted = ArchiveTest.archive(sideA, dirA, "archive-restarted", archiveDir, control, 0,
-                pair);
+            final ChainProcess restarted = ArchiveTest.archive(sideA, sideA.dir(), "archive-restarted", archiveDir,
+                control, 0, pair.pairOptions());
             assertEquals(0, simulator.waitFor(5, TimeUnit.MINUTES), "simulator exit code");
             Thread.sleep(3_000);
             assertEquals(0, restarted.stop(), "archive stopped on SIGTERM");

@@ -274,12 +274,18 @@ final class ChainArbiter
     /**
      * @param buffer a validated incremental packet.
      * @param offset of its SBE header.
-     * @return the chain position before its first message of the chain: where it links.
+     * @return the chain position before its first message of the chain: where it links; {@link #UNKNOWN} when it
+     * neither says nor holds a message of the chain (an exchange snapshot's messages only).
      */
     long linkOf(final DirectBuffer buffer, final int offset)
     {
         final long previous = previousOf(buffer, offset);
-        return UNKNOWN != previous ? previous : firstChainStartOf(buffer, offset) - 1;
+        if (UNKNOWN != previous)
+        {
+            return previous;
+        }
+        final long start = firstChainStart(buffer, offset);
+        return 0 == start ? UNKNOWN : start - 1;
     }
 
     /**
@@ -694,6 +700,13 @@ final class ChainArbiter
     /** Where the packet's first message of the chain starts (messages of exchange sequence 0 are not of it). */
     private long firstChainStartOf(final DirectBuffer buffer, final int offset)
     {
+        final long start = firstChainStart(buffer, offset);
+        return 0 == start ? 1 : start; // only state messages: the chain starts before the session's first
+    }
+
+    /** @return the exchange sequence the packet's first message of the chain starts at; 0 when it has none. */
+    private long firstChainStart(final DirectBuffer buffer, final int offset)
+    {
         final int messageCount = messageCountOf(buffer, offset);
         int position = messagePosition(buffer, offset, 0);
         for (int i = 0; i < messageCount; i++)
@@ -706,7 +719,7 @@ final class ChainArbiter
             }
             position += WireFormat.messageLength(WireFormat.blockLengthOf(WireFormat.headerWord(buffer, position)));
         }
-        return 1; // only state messages: the chain starts before the session's first
+        return 0;
     }
 
     /** A side's packets waiting for the chain, copied in arrival order: [int32 length][packet], ... */

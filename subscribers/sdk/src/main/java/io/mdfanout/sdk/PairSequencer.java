@@ -45,6 +45,7 @@ final class PairSequencer
     private final int sideCount;
     private final PreciseEpochNanoClock epochClock = new PreciseEpochNanoClock();
     private final IncrementalDecoder decoder;
+    private final PacketValidator validator;
     private final HeartbeatDecoder heartbeat;
     /** Wraps the packet of an arbitrated delivery for its sending time (the decoder's is the packet just received). */
     private final PacketHeaderDecoder packetHeader = new PacketHeaderDecoder();
@@ -84,6 +85,7 @@ final class PairSequencer
         this.streams = streams;
         this.sideCount = sideCount;
         this.feedPartitionCount = partitionCount;
+        this.validator = validator;
         this.decoder = new IncrementalDecoder(validator, counters);
         this.heartbeat = decoder.heartbeat;
         this.dispatcher = dispatcher;
@@ -293,10 +295,22 @@ final class PairSequencer
         return arbiters[slot].endEarliestWait(nowNs);
     }
 
-    /** @return where a validated packet links in the chain ({@link ChainArbiter#linkOf}). */
-    long linkOf(final int slot, final DirectBuffer buffer, final int offset)
+    /**
+     * Where a live packet a replay holds links in the chain ({@link ChainArbiter#linkOf}: before its first message of
+     * the chain when it does not say).
+     *
+     * @return the link; {@link Long#MAX_VALUE} for a packet that is not valid (counted when it reaches the sequencer)
+     * or holds no message of the chain: it never decides a merge.
+     */
+    long liveLink(final int slot, final DirectBuffer buffer, final int offset, final int length)
     {
-        return arbiters[slot].linkOf(buffer, offset);
+        if (PacketValidator.VALID != validator.validate(streams[slot].partition, buffer, offset, length, false) ||
+            WireFormat.versionOf(WireFormat.headerWord(buffer, offset)) < CHAIN_SCHEMA_VERSION)
+        {
+            return Long.MAX_VALUE;
+        }
+        final long link = arbiters[slot].linkOf(buffer, offset);
+        return link < 0 ? Long.MAX_VALUE : link;
     }
 
     /** A side's live packet held by a replay that merges: the side is heard, not silent. */

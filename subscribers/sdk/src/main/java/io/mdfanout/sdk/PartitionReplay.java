@@ -639,19 +639,20 @@ final class PartitionReplay implements AutoCloseable
             }
             return;
         }
-        if (PacketHeaderDecoder.TEMPLATE_ID != header.templateId() ||
-            length < WireFormat.HEADER_LENGTH + header.blockLength())
+        if (PacketHeaderDecoder.TEMPLATE_ID != header.templateId())
         {
             return;
         }
-        packetHeader.wrap(buffer, offset + WireFormat.HEADER_LENGTH, header.blockLength(), header.version());
-        // Where the packet links; a packet that does not say links at once (the arbitration places it).
-        final long previous = header.version() >= PairSequencer.CHAIN_SCHEMA_VERSION ?
-            packetHeader.previousExchangeSequence() : ChainArbiter.UNKNOWN;
-        final long link = ChainArbiter.UNKNOWN == previous ? Long.MIN_VALUE : previous;
+        final long link = pair.liveLink(slot, buffer, offset, length);
         if (null == liveBuffer)
         {
             liveBuffer = new RecoveryBuffer(bufferBytes);
+        }
+        if (Long.MAX_VALUE == link && liveBuffer.isEmpty())
+        {
+            // Nothing of the chain (a GLIMPSE start's state, which the arbitration drops anyway) or not a valid
+            // packet: it cannot place the live stream, and held first it would keep the side from ever merging.
+            return;
         }
         if (liveBuffer.isEmpty() && ChainArbiter.UNKNOWN != chain && link <= chain)
         {
