@@ -230,9 +230,7 @@ final class ChainArbiter
             final long blockedFrom;
             if (!queue.isEmpty())
             {
-                readHeadLink(queue);
-                blockedFrom = UNKNOWN == queue.resumeLink ?
-                    messageStartOf(queue.buffer, queue.headOffset(), queue.resumeIndex) - 1 : queue.resumeLink;
+                blockedFrom = blockedFrom(queue);
             }
             else if (UNKNOWN != queue.missingThrough)
             {
@@ -496,9 +494,7 @@ final class ChainArbiter
         {
             return;
         }
-        readHeadLink(queue);
-        final long blockedFrom = UNKNOWN == queue.resumeLink ?
-            messageStartOf(queue.buffer, queue.headOffset(), queue.resumeIndex) - 1 : queue.resumeLink;
+        final long blockedFrom = blockedFrom(queue);
         if (blockedFrom > chain)
         {
             final long from = chain;
@@ -506,6 +502,14 @@ final class ChainArbiter
             output.onGap(from, chain);
         }
         queue.force = true; // its next message goes out even if it is a gap notice
+    }
+
+    /** @return the chain position the head of a non-empty queue waits after: where its next message would link. */
+    private long blockedFrom(final SideQueue queue)
+    {
+        readHeadLink(queue);
+        return UNKNOWN == queue.resumeLink ?
+            messageStartOf(queue.buffer, queue.headOffset(), queue.resumeIndex) - 1 : queue.resumeLink;
     }
 
     /** Deliver what the queues' heads allow, again and again while the chain moves. */

@@ -259,12 +259,6 @@ final class PairSequencer
         }
     }
 
-    /** @return whether the partition in slot {@code slot} replays from the archive. */
-    boolean isReplaying(final int slot)
-    {
-        return replaying[slot];
-    }
-
     /** @return messages delivered on the partition in slot {@code slot} so far. */
     long delivered(final int slot)
     {
