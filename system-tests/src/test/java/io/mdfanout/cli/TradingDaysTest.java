@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Trading days in a row, every role a process of its own over real multicast, none restarted by an operator
@@ -327,10 +328,18 @@ class TradingDaysTest
         final PrometheusClient prometheus, final String selector, final long fromMs, final long toMs, final String what)
         throws Exception
     {
-        final String response = prometheus.queryAt(selector + "[" + seconds(new long[] {fromMs, toMs}) + "s]", toMs);
+        final String range = "[" + seconds(new long[] {fromMs, toMs}) + "s]";
+        final String response = prometheus.queryAt(selector + range, toMs);
         assertTrue(response.contains("\"status\":\"success\""), response);
-        assertFalse(PrometheusClient.hasData(response), what + " (" + selector + " from " + fromMs + " to " + toMs +
-            " ms): " + response);
+        if (PrometheusClient.hasData(response))
+        {
+            // What the rules read meanwhile: a target that missed a scrape (its series all stale at once), and the
+            // market session each partition said.
+            final String context = "; targets that missed a scrape: " +
+                prometheus.queryAt("min_over_time(up" + range + ") == 0", toMs) + "; sessions: " +
+                prometheus.queryAt("max_over_time(mdfanout_market_session_state" + range + ") == 1", toMs);
+            fail(what + " (" + selector + " from " + fromMs + " to " + toMs + " ms): " + response + context);
+        }
     }
 
     private static long seconds(final long[] window)
