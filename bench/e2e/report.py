@@ -693,8 +693,9 @@ def main():
                   "off). With receive-time stamps, a message fetched again counts from the receive of the "
                   "retransmission, and the messages held behind a gap count their wait.")
     md.append("- **Throughput** is the highest rate the chain carries with zero loss: the `record` subscriber "
-              f"(`--no-recovery{record_out_option(settings)}`) exits 0 with gaps=0 and the feed handler declared no gap (gaps it filled by "
-              "re-request lost nothing; without feed recovery any gap fails the step). The top rate is asked first; "
+              f"(`--no-recovery{record_out_option(settings)}`) exits 0 with gaps=0 and the feed handler saw no gap: nothing lost, re-requested or "
+              "declared (a gap filled by re-request is a datagram the chain dropped at that rate, and fails the "
+              "step). The top rate is asked first; "
               "when it is lossy, the rate asked of the simulator is found by bisection (until a rate passes, each step "
               "below a lossy rate asks 80% of what the sender achieved there)" + trials_sentence(settings) + ". For raw Aeron: every "
               "message received, at the rate its publisher achieved (Aeron's flow control slows a publisher rather "
@@ -992,12 +993,11 @@ def main():
         md.append("The rate is what the sender achieved" + (" (the mean of the clean trials)" if int(settings.get("trials") or 1) > 1 else "")
                   + " at the highest passing rate: when every process shares two cores, "
                   "the simulator (or raw Aeron's publisher) falls short of the rate asked, and the chain carried all "
-                  "it sent. A step is clean when the subscriber received every message gap-free"
-                  + (", and the feed handler declared no gap: datagrams its socket dropped it fetched again from "
-                     "the simulator's MoldUDP64 re-request server, as in production (the filled gaps are in the "
-                     "table below)"
-                     if any(st.get("recovery") for st in steps) else
-                     ", and the feed handler saw no gap (no re-requests: `FEED_RECOVERY=0`)")
+                  "it sent. A step is clean when the subscriber received every message gap-free and the feed "
+                  "handler saw no gap at all: nothing lost, re-requested or declared (a datagram its socket dropped "
+                  "and fetched again from the simulator's MoldUDP64 re-request server"
+                  + (", as in production, is in the table below, and fails the step" if any(st.get("recovery") for st in steps)
+                     else "; re-requests were off, `FEED_RECOVERY=0`") + ")"
                   + ". Raw Aeron never loses: back pressure slows its publisher, so its figure is the transport's "
                   "limit on this machine.")
         md.append("")
@@ -1020,12 +1020,15 @@ def main():
             if s["system"] == "chain":
                 sender = s.get("simulator_rate")
                 lost = bool(s.get("feed_gaps_declared")) or (not s.get("recovery") and bool(s.get("feed_gaps")))
+                # A step is clean only when nothing was lost, re-requested or declared (issue 38).
+                rerequested = not lost and (bool(s.get("feed_gaps")) or bool(s.get("feed_gaps_filled")))
                 ok = (all(e == 0 for e in s["subscriber_exits"]) and s["simulator_exit"] == 0 and
-                      s["subscriber_gaps"] == 0 and not lost and (sender or 0) > 0)
+                      s["subscriber_gaps"] == 0 and not lost and not rerequested and (sender or 0) > 0)
                 reasons = [why for bad, why in (
                     (any(e != 0 for e in s["subscriber_exits"]), "record failed"),
                     (s["subscriber_gaps"] != 0, "subscriber saw gaps"),
-                    (lost, "feed handler lost messages")) if bad]
+                    (lost, "feed handler lost messages"),
+                    (rerequested, "the feed handler re-requested what its socket dropped")) if bad]
                 filled = (f", {s.get('feed_gaps_filled')} filled by re-request" if s.get("recovery") else "")
                 detail = ("; ".join(reasons) + ": " if reasons else "") + (
                           f"record exit {s['subscriber_exits'][0]}, subscriber gaps {s['subscriber_gaps']}, "
