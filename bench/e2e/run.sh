@@ -596,11 +596,12 @@ achieved() {  # achieved RUN_JSON: the rate the sender kept
 # geometric ones from the low end stay far below the limit). Until a rate passes, each step below a lossy one asks 80%
 # of it rather than the midpoint from the low end: the limit is near the lowest lossy rate, and the midpoint from
 # the low end spends a step far below it. A lossy rate's upper bound is the rate its sender
-# achieved when that was less than asked: asking more than the sender can push only asks that much. The low end
-# is not run on its own: a clean top needs no other step (a step at the low end would spend a short run's seconds to
-# show what the lowest latency rates already do), and when every step is lossy the figure is 0. The low end is 1M
-# msg/s, a rate every latency run carries with no loss: a much lower one puts the midpoint after a lossy top and a
-# lossy 80% step far below the chain's limit, wasting a step.
+# achieved when that was less than asked: asking more than the sender can push only asks that much. A clean top needs
+# no other step. When the top and the 80% step below it are both lossy, the third step asks the low end itself: with
+# nothing clean yet, 80% steps from a lossy top creep down and a short search ended at 0 with every step lossy (the
+# 2-core machine's chain lost something at every rate from 8M down to 2.5M once a re-request counted as loss); a
+# clean low end bounds the bisection from below. When the low end is lossy too the figure is 0. The low end is 1M
+# msg/s, a rate every latency run carries with no loss.
 #
 # Each rate of the chain is tried up to TRIALS (3) times and passes when most of its trials are clean (2 of 3: the
 # third only runs when the first two disagree), as RFC 9971 (MLRsearch) repeats trials at a load and classifies it by
@@ -610,12 +611,14 @@ achieved() {  # achieved RUN_JSON: the rate the sender kept
 # publisher rather than losing data: a trial cannot be lossy, it can only be slower) and a lossy top (the top asks
 # more than the simulator can send; the rates below it get their trials).
 search() {  # search chain|raw
-  local system="$1" lo="$SEARCH_LO" hi="$SEARCH_HI" best=0 best_offered=0 failed=0 rate name got
+  local system="$1" lo="$SEARCH_LO" hi="$SEARCH_HI" best=0 best_offered=0 failed=0 rate name got lo_tried=0
   local need=$((TRIALS / 2 + 1)) trial clean_n lossy_n clean_sum lossy_max verdict rates_json=""
   [ "$system" = raw ] && hi="$RAW_SEARCH_HI"
   for step in $(seq 0 "$SEARCH_STEPS"); do
     if [ "$step" = 0 ]; then
       rate=$hi
+    elif [ "$best" = 0 ] && [ "$step" -ge 2 ] && [ "$lo_tried" = 0 ]; then  # two lossy steps: the low end itself
+      rate=$lo; lo_tried=1
     elif [ "$best" = 0 ]; then  # nothing passed yet: 80% of the lowest lossy rate (or the midpoint, when higher)
       rate=$(( (lo + hi) / 2 > hi * 4 / 5 ? (lo + hi) / 2 / 1000 * 1000 : hi * 4 / 5 / 1000 * 1000 ))
     else
