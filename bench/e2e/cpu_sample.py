@@ -8,7 +8,8 @@
       prints one JSON object: each process's CPU over the window in which SENDER sent its measured
       messages (the MEASURED_ELAPSED_S seconds that ended END_GAP_S before SENDER exited: the simulator
       lingers for re-requests after its last message), as cores busy (1.0 = one CPU all the time) and as
-      nanoseconds of CPU per measured message.
+      nanoseconds of CPU per measured message; and each process's busiest thread (by its name, threads of
+      one name together) with its cores busy: the thread that saturates names the chain's limit (issue 38).
 
 Run by bench/e2e/run.sh around each throughput trial; report.py shows the result. The sampler reads
 /proc only (a few dozen reads a second, on the cores being measured). bench/scripts/cpu-by-role.py reads the
@@ -21,6 +22,8 @@ import sys
 import time
 
 INTERVAL_S = 0.1
+# Threads are read every this many samples (0.5 s): a JVM has dozens, read on the cores being measured.
+THREAD_EVERY = 5
 
 
 def cpu_ticks(pid):
@@ -36,17 +39,44 @@ def cpu_ticks(pid):
     return int(fields[11]) + int(fields[12])
 
 
+def thread_ticks(pid):
+    """utime + stime of each named thread of a process (threads of one name summed), in clock ticks; {} once it
+    has exited."""
+    ticks = {}
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return ticks
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        ticks[name] = ticks.get(name, 0) + int(fields[11]) + int(fields[12])
+    return ticks
+
+
 def sample(out, named_pids):
     procs = []
     for arg in named_pids:
         name, _, pid = arg.partition("=")
         procs.append((name, int(pid)))
     samples = []
+    count = 0
     while True:
         now = time.monotonic()
         ticks = {name: cpu_ticks(pid) for name, pid in procs}
+        if count % THREAD_EVERY == 0:
+            for name, pid in procs:
+                if ticks[name] is not None:
+                    for thread, value in thread_ticks(pid).items():
+                        ticks[name + "/" + thread] = value
+        count += 1
         samples.append([now, ticks])
-        if all(v is None for v in ticks.values()):
+        if all(ticks[name] is None for name, _ in procs):
             break
         time.sleep(INTERVAL_S)
     with open(out, "w") as f:
@@ -84,15 +114,25 @@ def window(samples_json, sender, end_gap_s, measured_s, messages):
     interval = data["interval_s"]
     end = min(alive[-1], alive[-1] + interval / 2 - end_gap_s)  # it exited between its last sample and the next
     start = end - measured_s
-    cores, ns = {}, {}
-    for name in samples[0][1]:
+    cores, ns, busiest = {}, {}, {}
+    keys = []
+    for _, ticks in samples:
+        keys += [k for k in ticks if k not in keys]
+    for name in keys:
         a, b = ticks_at(samples, name, start), ticks_at(samples, name, end)
         if a is None or b is None:
             continue
         seconds = (b - a) / tck
+        if "/" in name:  # a thread: the busiest of its process is kept
+            process, _, thread = name.partition("/")
+            busy = round(seconds / measured_s, 3)
+            if busy > busiest.get(process, {}).get("cores", -1):
+                busiest[process] = {"thread": thread, "cores": busy}
+            continue
         cores[name] = round(seconds / measured_s, 3)
         ns[name] = round(seconds * 1e9 / messages, 1)
-    return {"window_s": round(measured_s, 3), "messages": messages, "cores": cores, "ns_per_message": ns}
+    return {"window_s": round(measured_s, 3), "messages": messages, "cores": cores, "ns_per_message": ns,
+            "busiest_thread": busiest}
 
 
 def main(argv):

@@ -328,7 +328,9 @@ def cpu_table(steps, maxima):
         names = [n for n in CPU_ORDER if all(n in st["cpu"]["cores"] for st in trials)]
         cores = {n: median([st["cpu"]["cores"][n] for st in trials]) for n in names}
         ns = {n: median([st["cpu"]["ns_per_message"][n] for st in trials]) for n in names}
-        rows.append((system, run_system, m["max_offered"], len(trials), names, cores, ns))
+        # Each process's busiest thread in its first clean trial (cpu_sample.py reads threads every 0.5 s).
+        busiest = trials[0]["cpu"].get("busiest_thread") or {}
+        rows.append((system, run_system, m["max_offered"], len(trials), names, cores, ns, busiest))
     if not rows:
         return []
     md = ["Where the CPU goes at each system's highest passing rate: each process's CPU time (all its threads, "
@@ -339,17 +341,19 @@ def cpu_table(steps, maxima):
           "spin or yield while waiting, so a figure is a share of the machine taken, not only work done. The "
           "simulator stands for the exchange, which a deployment does not run on its own cores: here it takes "
           "its share of the same two.", "",
-          "| system | rate asked (msg/s) | clean trials | process | cores busy | CPU ns per message |",
-          "|---|---:|---:|---|---:|---:|"]
-    for system, run_system, asked, count, names, cores, ns in rows:
+          "| system | rate asked (msg/s) | clean trials | process | cores busy | CPU ns per message | busiest thread (cores busy) |",
+          "|---|---:|---:|---|---:|---:|---|"]
+    for system, run_system, asked, count, names, cores, ns, busiest in rows:
         for n in names:
-            md.append(f"| {run_system} | {rate(asked)} | {count} | {n} | {cores[n]:.2f} | {ns[n]:.0f} |")
+            b = busiest.get(n)
+            thread = f"`{b['thread']}` ({b['cores']:.2f})" if b else "n/a"
+            md.append(f"| {run_system} | {rate(asked)} | {count} | {n} | {cores[n]:.2f} | {ns[n]:.0f} | {thread} |")
         if "simulator" in names and len(names) > 1:
             own = [n for n in names if n != "simulator"]
             md.append(f"| {run_system} | {rate(asked)} | {count} | all but the simulator | "
-                      f"{sum(cores[n] for n in own):.2f} | {sum(ns[n] for n in own):.0f} |")
+                      f"{sum(cores[n] for n in own):.2f} | {sum(ns[n] for n in own):.0f} | |")
         md.append(f"| {run_system} | {rate(asked)} | {count} | **all** | **{sum(cores.values()):.2f}** | "
-                  f"**{sum(ns.values()):.0f}** |")
+                  f"**{sum(ns.values()):.0f}** | |")
     md.append("")
     return md
 
