@@ -304,8 +304,36 @@ def sim_source_sentence(settings):
         return (" In each chain step the simulator sends a session written just before the step "
                 "(`simulator --no-send --itch-file`, then `--from-itch-file` from /dev/shm): the very messages it "
                 "would generate, without the ~100 ns per message of generating them on the cores being measured. "
-                "Latency and fan-out runs generate while sending.")
+                "Latency and fan-out runs generate while sending."
+                + (" It packs the whole session into full MoldUDP64 packets before sending the first (`--pre-encode`) "
+                   "and then sends whole packets at the rate asked: nothing is encoded, packed or stamped per message "
+                   "on the send path, so the sender outruns the chain (its ceiling is below the throughput table)."
+                   if settings.get("sim_pre_encode") == "1" else ""))
     return " In each chain step the simulator generates the session while it sends it."
+
+
+def sender_ceiling_lines(results, chain_max):
+    """The chain's sender alone, flat out (run.sh's sender_ceiling, issue 38): whether the search could find the
+    chain's limit rather than its sender's."""
+    path = os.path.join(results, "throughput", "sender-ceiling.json")
+    if not os.path.exists(path):
+        return []
+    c = json.load(open(path))
+    pre, per = c.get("pre_encoded") or 0, c.get("per_message") or 0
+    lines = [f"**The sender's own ceiling.** The chain's simulator alone, flat out, pinned where it runs in the steps, "
+             f"into a socket joined to the group that reads nothing ({c.get('messages', 0):,} messages of the step's "
+             f"session): pre-encoded (`--pre-encode`, the throughput steps' sender: the session packed into full "
+             f"MoldUDP64 packets before the first is sent) {rate(pre)} msg/s; packing and stamping each message as "
+             f"it is due (`--latency-timestamps`, the latency runs' sender) {rate(per)} msg/s"
+             + (f" ({ratio(pre, per)} of it)" if per else "") + "."
+             + (f" The chain's search asked at most {rate(c['search_hi'])} msg/s." if c.get("search_hi") else "")]
+    if chain_max and pre:
+        factor = pre / chain_max
+        lines[0] += (f" That is {factor:.1f}x the chain's highest clean rate: "
+                     + ("at least 2x, so the limit found is the chain's, not its sender's."
+                        if factor >= 2 else "under 2x, so the figure may be the sender's limit as much as the chain's."))
+    lines.append("")
+    return lines
 
 
 CPU_ORDER = ("simulator", "feed-handler", "fanout", "publisher", "subscriber")
@@ -1008,6 +1036,7 @@ def main():
         md.append("MB/s: for the chain, the MoldUDP64/ITCH bytes the simulator sent per second at that rate; for raw "
                   "Aeron, the messages' payload bytes (each message the message length above).")
         md.append("")
+        md.extend(sender_ceiling_lines(results, chain_max))
         md.append("Every trial (a trial is a few seconds at one rate; *rate* is the verdict on the rate asked, from "
                   "all of its trials):")
         md.append("")

@@ -47,6 +47,10 @@
 # the 80% step below it can take three steps), TRIALS (3: trials per rate of the chain; a rate
 # passes when most are clean, see search below), FEED_RECOVERY (1: in
 # every chain run the simulator serves MoldUDP64 re-requests and the feed handler uses them; 0: none),
+# SIM_PRE_ENCODE (1: each throughput step's simulator packs its session into MoldUDP64 packets before sending the
+# first, `--pre-encode`, and sends whole packets with nothing per message, so that it outruns the chain; its ceiling
+# alone is measured first, CEILING_MESSAGES (20000000) of them, see sender_ceiling; 0: it packs each message as it
+# is due, with latency timestamps, as before),
 # SIM_SOURCE (file: each throughput step's simulator sends a session written before the step, from /dev/shm, with
 # --from-itch-file: the messages it would generate, without generating them on the cores measured; generate: it
 # generates them while sending; latency and fan-out runs always generate), RECORD_OUT (empty:
@@ -142,6 +146,7 @@ PEERS_CACHE="${PEERS_CACHE:-$HOME/.cache/mdfanout/peers}"
 STEP_S="${STEP_S:-4}"
 STEP_WARMUP_S="${STEP_WARMUP_S:-2}"
 STEP_WARMUP_RATE="${STEP_WARMUP_RATE:-500000}"
+SIM_PRE_ENCODE="${SIM_PRE_ENCODE:-1}"; CEILING_MESSAGES="${CEILING_MESSAGES:-20000000}"
 SEARCH_LO="${SEARCH_LO:-1000000}"
 SEARCH_HI="${SEARCH_HI:-8000000}"
 RAW_SEARCH_HI="${RAW_SEARCH_HI:-16000000}"
@@ -344,8 +349,13 @@ chain() {
   if [ "$dir" = throughput ] && [ "$SIM_SOURCE" = file ]; then
     step_session_file "$logs" "$messages" && sim_session="--from-itch-file $step_session_dir/session.itch"
   fi
+  # A throughput step's sender packs the session before its first packet (SIM_PRE_ENCODE=1): it then sends whole
+  # packets and nothing per message, so that it outruns the chain (see sender_ceiling); its subscriber measures no
+  # latency, so the messages keep the session's timestamps.
+  local stamp="--latency-timestamps"
+  [ "$dir" = throughput ] && [ "$SIM_PRE_ENCODE" = 1 ] && stamp="--pre-encode"
   launch "$logs/simulator.log" $(pin "$SIM_CPUS") $mdf simulator --group $group --port $port --interface 127.0.0.1 \
-    $sim_session --rate "$rate" --latency-timestamps --stats-interval-s 0 $sim_recovery \
+    $sim_session --rate "$rate" $stamp --stats-interval-s 0 $sim_recovery \
     $idle_opt ${SIM_OPTS:-} $(step_warmup_opts)
   local sim=$last_pid sampler=""
   if [ "$dir" = throughput ]; then
@@ -610,6 +620,43 @@ achieved() {  # achieved RUN_JSON: the rate the sender kept
 # bound the highest it achieved in its lossy ones. One trial decides for raw Aeron (its flow control slows the
 # publisher rather than losing data: a trial cannot be lossy, it can only be slower) and a lossy top (the top asks
 # more than the simulator can send; the rates below it get their trials).
+# The chain's sender alone: the simulator as a throughput step runs it (pinned to SIM_CPUS, SIM_PRE_ENCODE, the
+# step's session file and packet size) flat out (--rate 0), CEILING_MESSAGES (20,000,000) of them, into a socket joined
+# to the group that reads nothing (the kernel delivers each packet to it, on loopback in the sender's own system call,
+# as it would to the feed handler), once pre-encoded and once as it sends per message (for the ratio). Written to
+# throughput/sender-ceiling.json; the chain's search asks at most the pre-encoded sender's rate (SEARCH_HI is then
+# only a cap), and the report says whether that ceiling was at least twice the chain's highest clean rate, i.e.
+# whether what the search found is the chain's limit rather than its sender's.
+sender_ceiling() {
+  local logs="$results/logs/sender-ceiling" json="" mode rate
+  mkdir -p "$logs"
+  step_session_file "$logs" "$CEILING_MESSAGES" || { log "sender ceiling: no session file"; return 1; }
+  python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_UDP)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, socket.inet_aton(sys.argv[1]) + socket.inet_aton("127.0.0.1"))
+time.sleep(600)' "$group" "$port" &
+  local sink=$!
+  for mode in pre-encoded per-message; do
+    local opts="--pre-encode"; [ "$mode" = per-message ] && opts="--latency-timestamps"
+    launch "$logs/$mode.log" $(pin "$SIM_CPUS") $mdf simulator --group $group --port $port --interface 127.0.0.1 \
+      --from-itch-file "$step_session_dir/session.itch" --rate 0 $opts --stats-interval-s 0 $idle_opt ${SIM_OPTS:-}
+    wait "$last_pid"
+    rate=$(field rate "$logs/$mode.log"); rate=${rate%.*}
+    json="$json${json:+,}\"${mode/-/_}\":${rate:-0}"
+    log "sender ceiling ($mode): ${rate:-?} msg/s"
+  done
+  kill "$sink" 2>/dev/null; wait "$sink" 2>/dev/null
+  local ceiling; ceiling=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["pre_encoded"])' "{$json}")
+  if [ "$SIM_PRE_ENCODE" = 1 ] && [ "${ceiling:-0}" -gt 0 ] && [ "$ceiling" -lt "$SEARCH_HI" ]; then
+    SEARCH_HI=$(( ceiling / 1000 * 1000 ))
+    log "throughput chain: the search asks at most the sender's ceiling, $SEARCH_HI msg/s"
+  fi
+  echo "{$json,\"messages\":$CEILING_MESSAGES,\"search_hi\":$SEARCH_HI}" >"$results/throughput/sender-ceiling.json"
+}
+
 search() {  # search chain|raw
   local system="$1" lo="$SEARCH_LO" hi="$SEARCH_HI" best=0 best_offered=0 failed=0 rate name got lo_tried=0
   local need=$((TRIALS / 2 + 1)) trial clean_n lossy_n clean_sum lossy_max verdict rates_json=""
@@ -863,10 +910,10 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","pub_pairs":%s,"step_s":%s,"step_warmup_s":%s,"step_warmup_rate":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"trials":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","sim_source":"%s","record_out":"%s","git":"%s","raw_driver":"%s","cpu_plan":"%s"}\n' \
+  printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","pub_pairs":%s,"step_s":%s,"step_warmup_s":%s,"step_warmup_rate":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"trials":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","sim_source":"%s","sim_pre_encode":"%s","record_out":"%s","git":"%s","raw_driver":"%s","cpu_plan":"%s"}\n' \
     "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "SIM_OPTS=${SIM_OPTS:-} FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS PUB_SUB_OPTS=$PUB_SUB_OPTS RAW_OPTS=$RAW_OPTS DRIVER_OPTS=$DRIVER_OPTS DRIVER_NICE=$DRIVER_NICE JAVA_OPTS=${JAVA_OPTS:-}" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$PUB_PAIRS" "$STEP_S" "$STEP_WARMUP_S" "$STEP_WARMUP_RATE" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" "$TRIALS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
-    "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" "$SIM_SOURCE" "${RECORD_OUT:-none}" \
+    "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" "$SIM_SOURCE" "$SIM_PRE_ENCODE" "${RECORD_OUT:-none}" \
     "${GIT_REV:-$(git rev-parse --short HEAD 2>/dev/null)}" "$RAW_DRIVER" \
     "$(for v in SIM_CPUS FH_CPUS FO_CPUS SUB_DRIVER_CPUS SUB_CPUS RAW_PUB_CPUS RAW_PUB_DRIVER_CPUS RAW_SUB_CPUS \
          RAW_SUB_DRIVER_CPUS PUB_REPLAY_CPUS PUB_FANOUT_CPUS PUB_DRIVER_CPUS PUB_SUB_CPUS; do
@@ -942,6 +989,7 @@ if [ "${SKIP_PUB:-0}" != 1 ]; then
 fi
 
 if [ "${SKIP_THROUGHPUT:-0}" != 1 ]; then
+  sender_ceiling
   search chain
   search raw
 fi

@@ -174,6 +174,27 @@ public final class MoldUdp64Packetizer
     }
 
     /**
+     * Accounts for a data packet of {@code messageCount} messages that was packed before (a pre-encoded session's,
+     * {@link PreEncodedSender}) and has just been sent: the sequence moves on, the counters count it, and the next
+     * heartbeat or end of session carries the sequence after it.
+     *
+     * @param messageCount the messages the packet held.
+     * @throws IllegalStateException when this packetizer holds messages of its own, which would then be numbered
+     *                               twice.
+     */
+    public void sent(final int messageCount)
+    {
+        if (count > 0)
+        {
+            throw new IllegalStateException("a packet was sent past " + count + " messages this packetizer holds");
+        }
+        nextSequence += messageCount;
+        lastSendNs = clock.nanoTime();
+        counters.messagesSent().getAndAddRelease(messageCount);
+        counters.packetsSent().incrementRelease();
+    }
+
+    /**
      * Sends a heartbeat (count 0, sequence = the next message's) if nothing has been sent for the heartbeat interval.
      * Buffered messages are flushed first, so the heartbeat never runs ahead of them.
      *

@@ -16,7 +16,7 @@ import java.io.IOException;
  * through {@link #fileError()}, and file output stops while sending goes on. Single-threaded, allocation-free in
  * steady state.
  */
-public final class Simulator
+public final class Simulator implements SessionSender
 {
     /** Most messages generated per duty cycle, to bound the time between heartbeat and stop checks. */
     public static final int MAX_BATCH = 4096;

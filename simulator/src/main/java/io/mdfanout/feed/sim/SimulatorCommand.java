@@ -136,6 +136,13 @@ public final class SimulatorCommand implements Callable<Integer>
         + "work as for a generated session. Not with --symbols or --itch-file.")
     Path fromItchFile;
 
+    @Option(names = "--pre-encode", description = "Pack the whole session into MoldUDP64 packets before sending the "
+        + "first, then send whole packets at the rate: nothing is encoded or packed per message while sending, so "
+        + "the sender outruns what it feeds (a throughput benchmark's exchange). The session is held in memory "
+        + "(about its ITCH size); packets are full (--max-packet-bytes). Not with --latency-timestamps or "
+        + "--coalesce-us.")
+    boolean preEncode;
+
     @Option(names = "--no-send", description = "Do not send; only write --itch-file and/or --pcap-file, as fast as "
         + "possible.")
     boolean noSend;
@@ -366,6 +373,11 @@ public final class SimulatorCommand implements Callable<Integer>
         if (coalesceUs < 0 || coalesceUs > MAX_COALESCE_US)
         {
             throw new IllegalArgumentException("--coalesce-us must be 0.." + MAX_COALESCE_US + ": " + coalesceUs);
+        }
+        if (preEncode && (noSend || latencyTimestamps || coalesceUs > 0))
+        {
+            throw new IllegalArgumentException("--pre-encode sends packets packed before the first: not with " +
+                "--no-send, --latency-timestamps (stamped as each message is due) or --coalesce-us (packets are full)");
         }
         if (noSend && coalesceUs > 0)
         {
@@ -622,11 +634,74 @@ public final class SimulatorCommand implements Callable<Integer>
                     new PacketDistributor(pcap, generated, lineA) :
                     new PacketDistributor(pcap, generated, lineA, new SimulatedLine(
                         senderB, lossModelB(), counters.lineBPacketsSent(), counters.lineBDataPacketsDropped()));
-                final int exit = run(
-                    generator, fileSource, distributor, server, snapshots, pcap, writer, clock, idle, counters);
-                return 0 != exit ? exit : inputError(fileSource);
+                if (!preEncode)
+                {
+                    final int exit = run(generator, fileSource, null, distributor, server, snapshots, pcap, writer,
+                        clock, idle, counters);
+                    return 0 != exit ? exit : inputError(fileSource);
+                }
+                try (PreEncodedSession preEncoded = preEncode(generator, fileSource, writer))
+                {
+                    final int exit = run(null, null, preEncoded, distributor, server, snapshots, pcap, null,
+                        clock, idle, counters);
+                    return 0 != exit ? exit : inputError(fileSource);
+                }
             }
         }
+    }
+
+    /**
+     * --pre-encode: the whole session packed into MoldUDP64 data packets before the first is sent (and written to
+     * --itch-file meanwhile), with a packet ending at the warm-up's last message.
+     */
+    private PreEncodedSession preEncode(
+        final SessionGenerator generator, final ItchFileSource fileSource, final ItchFileWriter writer)
+        throws IOException
+    {
+        final long startNs = System.nanoTime();
+        final PreEncodedSession preEncoded = new PreEncodedSession();
+        try (SimulatorCounters scratch = SimulatorCounters.create())
+        {
+            final MoldUdp64Packetizer packer = packetizer(SystemNanoClock.INSTANCE, preEncoded, scratch);
+            final ItchEvent event = new ItchEvent();
+            long packed = 0;
+            while (running)
+            {
+                if (null != fileSource)
+                {
+                    if (!fileSource.appendNext(packer, ItchFileSource.KEEP_TIMESTAMP))
+                    {
+                        break;
+                    }
+                }
+                else
+                {
+                    if (!generator.next(event))
+                    {
+                        break;
+                    }
+                    if (null != writer)
+                    {
+                        writer.write(event);
+                    }
+                    packer.append(event);
+                }
+                if (++packed == warmupMessages)
+                {
+                    packer.flush();
+                }
+            }
+            packer.flush();
+        }
+        catch (final RuntimeException | IOException ex)
+        {
+            preEncoded.close();
+            throw ex;
+        }
+        final double elapsedS = (System.nanoTime() - startNs) / 1e9;
+        err.printf(Locale.ROOT, "simulator: pre-encoded %d messages in %d packets (%d bytes) in %.3f s%n",
+            preEncoded.messages(), preEncoded.packets(), preEncoded.bytes(), elapsedS);
+        return preEncoded;
     }
 
     /**
@@ -653,6 +728,7 @@ public final class SimulatorCommand implements Callable<Integer>
     private int run(
         final SessionGenerator generator,
         final ItchFileSource fileSource,
+        final PreEncodedSession preEncoded,
         final PacketDistributor distributor,
         final RetransmissionServer server,
         final GlimpseSnapshots snapshots,
@@ -674,14 +750,30 @@ public final class SimulatorCommand implements Callable<Integer>
         final long startNs = clock.nanoTime();
         final RatePacer pacer = new RatePacer(rate, burstRate, TimeUnit.MILLISECONDS.toNanos(burstDurationMs),
             TimeUnit.MILLISECONDS.toNanos(burstEveryMs), startNs);
-        final PreciseEpochNanoClock latencyClock = latencyTimestamps ? new PreciseEpochNanoClock() : null;
-        final Simulator simulator = null == fileSource ?
-            new Simulator(generator, packetizer, pacer, clock, writer, counters, latencyClock) :
-            new Simulator(fileSource, packetizer, pacer, clock, counters, latencyClock);
-        simulator.coalesce(TimeUnit.MICROSECONDS.toNanos(coalesceUs));
-        if (warmupMessages > 0)
+        final SessionSender simulator;
+        final Simulator encoding;
+        if (null != preEncoded)
         {
-            simulator.warmup(warmupMessages, RatePacer.steady(warmupRate, startNs));
+            final PreEncodedSender sender = new PreEncodedSender(preEncoded, packetizer, distributor, pacer, clock);
+            if (warmupMessages > 0)
+            {
+                sender.warmup(warmupMessages, RatePacer.steady(warmupRate, startNs));
+            }
+            simulator = sender;
+            encoding = null;
+        }
+        else
+        {
+            final PreciseEpochNanoClock latencyClock = latencyTimestamps ? new PreciseEpochNanoClock() : null;
+            encoding = null == fileSource ?
+                new Simulator(generator, packetizer, pacer, clock, writer, counters, latencyClock) :
+                new Simulator(fileSource, packetizer, pacer, clock, counters, latencyClock);
+            encoding.coalesce(TimeUnit.MICROSECONDS.toNanos(coalesceUs));
+            if (warmupMessages > 0)
+            {
+                encoding.warmup(warmupMessages, RatePacer.steady(warmupRate, startNs));
+            }
+            simulator = encoding;
         }
         final long statsIntervalNs = TimeUnit.SECONDS.toNanos(statsIntervalS);
         long nextStatsNs = startNs + statsIntervalNs;
@@ -747,9 +839,9 @@ public final class SimulatorCommand implements Callable<Integer>
             counters.retransmitPacketsSent().get(), counters.retransmitPacketsDropped().get(),
             counters.retransmitRequestsIgnored().get(), measured(simulator, counters, startNs, endNs),
             glimpse(snapshots, counters));
-        if (null != simulator.fileError())
+        if (null != encoding && null != encoding.fileError())
         {
-            err.println("simulator: ITCH file output stopped: " + simulator.fileError());
+            err.println("simulator: ITCH file output stopped: " + encoding.fileError());
             return ExitCodes.FAILURE;
         }
         if (!pcapOk)
@@ -762,7 +854,7 @@ public final class SimulatorCommand implements Callable<Integer>
 
     /** The warm-up and the rate after it, for the done line; empty without a warm-up. */
     private String measured(
-        final Simulator simulator, final SimulatorCounters counters, final long startNs, final long endNs)
+        final SessionSender simulator, final SimulatorCounters counters, final long startNs, final long endNs)
     {
         if (0 == warmupMessages)
         {

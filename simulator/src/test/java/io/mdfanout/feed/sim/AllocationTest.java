@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The message path allocates nothing in steady state: generator + encoder + packetizer, the pacer, and the
- * multicast send.
+ * The message path allocates nothing in steady state: generator + encoder + packetizer, the pacer, the
+ * multicast send, and the pre-encoded session's sender.
  */
 class AllocationTest
 {
@@ -89,6 +89,46 @@ class AllocationTest
             assertEquals(0, counters.sendErrors().get());
             assertTrue(counters.lineADataPacketsDropped().get() > 0 && counters.lineBDataPacketsDropped().get() > 0,
                 "the loss models were active");
+        }
+    }
+
+    @Test
+    @SuppressWarnings("try")  // the receiver only has to be joined, so the kernel delivers the packets somewhere
+    void preEncodedSendAllocatesNothing() throws Exception
+    {
+        try (DatagramChannel receiver = MulticastSenderTest.joinedReceiver("239.255.44.15", 44015);
+            MulticastSender sender = new MulticastSender("239.255.44.15", 44015, "127.0.0.1", 0, 1400, counters);
+            SimulatorCounters scratch = SimulatorCounters.create();
+            PreEncodedSession session = new PreEncodedSession())
+        {
+            final SessionGenerator generator =
+                new SessionGenerator(3, new SessionConfig().symbols(10).messageCount(3_000_000));
+            final MoldUdp64Packetizer packer = new MoldUdp64Packetizer("ALLOC", 1400, 1_000_000_000L,
+                SystemNanoClock.INSTANCE, session, scratch);
+            while (generator.next(event))
+            {
+                packer.append(event);
+            }
+            packer.flush();
+            final MoldUdp64Packetizer live = new MoldUdp64Packetizer("ALLOC", 1400, 1_000_000_000L,
+                SystemNanoClock.INSTANCE, sender, counters);
+            final PreEncodedSender preEncoded = new PreEncodedSender(session, live, sender,
+                RatePacer.steady(0, System.nanoTime()), SystemNanoClock.INSTANCE);
+
+            send(preEncoded, 1_500_000);
+            AllocationWindows.assertOneWindowAllocatesNothing("sending 400,000 pre-encoded messages",
+                AllocationWindows.WINDOWS, () -> send(preEncoded, 400_000));
+            assertEquals(0, counters.sendErrors().get());
+            assertTrue(!preEncoded.isDone(), "the windows sent from the session, not after its end");
+        }
+    }
+
+    private static void send(final PreEncodedSender sender, final long messages)
+    {
+        final long until = sender.messages() + messages;
+        while (sender.messages() < until)
+        {
+            sender.doWork();
         }
     }
 

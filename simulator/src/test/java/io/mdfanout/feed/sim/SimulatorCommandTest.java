@@ -147,6 +147,21 @@ class SimulatorCommandTest
             "--messages", "1000"));
     }
 
+    /**
+     * --pre-encode (the throughput benchmark's sender) sends the same session, from a file or generated, with a
+     * warm-up, at a rate: every message in sequence over real multicast, then the end of session.
+     */
+    @Test
+    void aPreEncodedSessionIsTheSameSessionSentWholePacketsAtATime() throws Exception
+    {
+        final Path file = dir.resolve("pre.itch");
+        assertEquals(0, execute("--no-send", "--itch-file", file.toString(), "--messages", "30000", "--symbols", "5",
+            "--seed", "4"));
+        assertArrayEquals(messageImage(4, 5, 30_000), sendFile(file, "239.255.44.17", 44017, "--pre-encode"));
+        assertArrayEquals(messageImage(4, 5, 30_000), sendFile(file, "239.255.44.19", 44019, "--pre-encode",
+            "--rate", "200000", "--warmup-messages", "5000", "--warmup-rate", "100000"));
+    }
+
     @Test
     void anItchFileThatEndsInsideARecordSendsWhatCameBeforeThenFailsWithExitCode1() throws Exception
     {
@@ -213,6 +228,9 @@ class SimulatorCommandTest
         assertEquals(ExitCodes.CONFIG, execute("--symbols", "0"));
         assertEquals(ExitCodes.CONFIG, execute("--messages", "10"));
         assertEquals(ExitCodes.CONFIG, execute("--no-send"));
+        assertEquals(ExitCodes.CONFIG, execute("--pre-encode", "--latency-timestamps", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--pre-encode", "--coalesce-us", "100", "--messages", "1000"));
+        assertEquals(ExitCodes.CONFIG, execute("--pre-encode", "--no-send", "--itch-file", dir.resolve("y").toString()));
         assertEquals(ExitCodes.CONFIG, execute("--no-send", "--itch-file", dir.resolve("x").toString()));
         assertEquals(ExitCodes.CONFIG, execute("--session", "ELEVENCHARS"));
         assertEquals(ExitCodes.CONFIG, execute("--interface", "192.0.2.123", "--messages", "1000"));
@@ -290,9 +308,13 @@ class SimulatorCommandTest
         try (DatagramChannel receiver = MulticastSenderTest.joinedReceiver(group, port))
         {
             final List<String> args = new java.util.ArrayList<>(List.of("--group", group, "--port", String.valueOf(port),
-                "--interface", "127.0.0.1", "--ttl", "0", "--session", "FILETEST", "--rate", "0",
+                "--interface", "127.0.0.1", "--ttl", "0", "--session", "FILETEST",
                 "--stats-interval-s", "0", "--from-itch-file", file.toString()));
             args.addAll(List.of(more));
+            if (!args.contains("--rate"))
+            {
+                args.addAll(List.of("--rate", "0"));
+            }
             final CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> execute(args.toArray(new String[0])));
             final byte[] messages = reassemble(MulticastSenderTest.receiveUntilEndOfSession(receiver, 10_000));
             assertEquals(0, run.get().intValue());
