@@ -131,17 +131,31 @@ def targets(results):
                      f"; chain p99 {', '.join(us(c['p99_us']) for _, c, _ in pairs)} µs, raw Aeron "
                      f"{', '.join(us(r['p99_us']) for _, _, r in pairs)} µs", verdict(m <= 2)))
     maxima = {m["system"]: m for m in report.load_all(os.path.join(results, "throughput", "*.max.json"))}
-    if maxima.get("chain") and maxima.get("raw") and maxima["raw"].get("max_rate"):
+    batched = maxima.get("raw-batched")
+    if maxima.get("chain") and batched and batched.get("max_rate"):
+        # Issue 38: against raw Aeron batched as the chain batches (an MTU of messages per offer), the chain's sender
+        # pre-encoded so that it outruns the chain.
+        c, w = maxima["chain"]["max_rate"], batched["max_rate"]
+        rows.append(("zero-loss throughput at least 70% of batched raw Aeron's",
+                     f"chain {rate(c)} msg/s, raw Aeron batched {rate(w)} msg/s: {c / w:.0%}" +
+                     report.raw_top_note(batched) + report.sender_ceiling_note(results, c), verdict(c / w >= 0.7)))
+    elif maxima.get("chain") and maxima.get("raw") and maxima["raw"].get("max_rate"):
+        # Bundles before issue 38 had only the unbatched baseline, one message per offer.
         c, w = maxima["chain"]["max_rate"], maxima["raw"]["max_rate"]
-        rows.append(("zero-loss throughput at least 50% of raw Aeron multicast's",
+        rows.append(("zero-loss throughput at least 50% of raw Aeron multicast's (one message per offer)",
                      f"chain {rate(c)} msg/s, raw Aeron {rate(w)} msg/s: {c / w:.0%}" +
                      report.raw_top_note(maxima["raw"]), verdict(c / w >= 0.5)))
-    pub = report.pub_pairs(report.load_all(os.path.join(results, "publisher", "*.run.json")))
+    pub_runs = report.load_all(os.path.join(results, "publisher", "*.run.json"))
+    # Issue 38: 8 subscribers on 8 media drivers, so the sender serves 8 receivers; bundles before it had only the
+    # shared driver.
+    own = report.pub_pairs(pub_runs, "own")
+    pub = own or report.pub_pairs(pub_runs)
     if pub:
         ratios = [b["median_rate"] / a["median_rate"] for a, b in pub]
         m = median(ratios)
         complete = all(a.get("complete") and b.get("complete") for a, b in pub)
-        rows.append(("fan-out: publisher rate with 8 subscribers at least 90% of that with 1",
+        rows.append(("fan-out: publisher rate with 8 subscribers " +
+                     ("on 8 media drivers " if own else "sharing one media driver ") + "at least 90% of that with 1",
                      (f"median of {len(pub)} pairs {m:.0%} (" if len(pub) > 1 else f"{m:.0%} (") + "; ".join(
                          f"{rate(b['median_rate'])} vs {rate(a['median_rate'])} msg/s" for a, b in pub) + ")" +
                      ("" if complete else "; a run was incomplete"), verdict(m >= 0.9 and complete)))

@@ -35,7 +35,9 @@
 # included: at 1M msg/s that is 4 s warm-up and 4 s measured; 0 = no cap), WARMUP_S (8: seconds worth of messages
 # before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
 # ("1 2 4 8"), PUB_MESSAGES (32000000), PUB_WARMUP_MESSAGES (12000000),
-# PUB_SUBS ("1 2 4 8"), PUB_PAIRS (2: pairs of the 1- and 8-subscriber publisher runs), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
+# PUB_SUBS ("1 2 4 8"), PUB_PAIRS (2: pairs of the 1- and 8-subscriber publisher runs), PUB_OWN_DRIVERS (1: each
+# pair also runs 8 subscribers each with a media driver of its own, pub-own-8, so the fanout's sender serves 8
+# receivers; 0: only the shared driver), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
 # each throughput step, that many seconds of messages at that rate (or the step's, when lower), for chain and raw
 # Aeron alike; the step's rate is taken over the messages after them (every JVM compiles its hot paths on its first
 # messages, a large share of a short step's CPU), SEARCH_LO/SEARCH_HI (1000000/8000000) and
@@ -147,6 +149,7 @@ STEP_S="${STEP_S:-4}"
 STEP_WARMUP_S="${STEP_WARMUP_S:-2}"
 STEP_WARMUP_RATE="${STEP_WARMUP_RATE:-500000}"
 SIM_PRE_ENCODE="${SIM_PRE_ENCODE:-1}"; CEILING_MESSAGES="${CEILING_MESSAGES:-20000000}"
+PUB_OWN_DRIVERS="${PUB_OWN_DRIVERS:-1}"
 SEARCH_LO="${SEARCH_LO:-1000000}"
 SEARCH_HI="${SEARCH_HI:-8000000}"
 RAW_SEARCH_HI="${RAW_SEARCH_HI:-16000000}"
@@ -411,12 +414,16 @@ raw() {
       log "$name: the publisher's media driver did not start (see $logs)"
     sub_drv="--aeron-dir $dir-sub-driver" pub_drv="--aeron-dir $dir-pub-driver"
   fi
-  launch "$logs/sub.log" $(pin "$RAW_SUB_CPUS") $mdf raw-aeron-sub $sub_drv $RAW_OPTS --channel "$raw_channel" --messages "$messages" \
+  # raw_batch=1 (search raw-batched): the publisher packs what is due into one offer of up to an MTU, as the fanout
+  # packs what its ring holds; the subscriber splits them again.
+  local batch_pub="" batch_sub="" system=raw-aeron
+  [ "${raw_batch:-0}" = 1 ] && batch_pub="--batch" batch_sub="--message-length $MESSAGE_LENGTH" system=raw-aeron-batched
+  launch "$logs/sub.log" $(pin "$RAW_SUB_CPUS") $mdf raw-aeron-sub $sub_drv $RAW_OPTS $batch_sub --channel "$raw_channel" --messages "$messages" \
     --warmup-messages $warmup --timeout-s $timeout_s --ready-file "$logs/ready" \
     --json-out "$run/$name-sub1.json" --hgrm-out "$run/$name-sub1.hgrm"
   local sub=$last_pid
   local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-send-time"
-  launch "$logs/pub.log" $(pin "$RAW_PUB_CPUS") $mdf raw-aeron-pub $pub_drv $stamp $RAW_OPTS --channel "$raw_channel" --rate "$rate" --messages "$messages" \
+  launch "$logs/pub.log" $(pin "$RAW_PUB_CPUS") $mdf raw-aeron-pub $pub_drv $stamp $batch_pub $RAW_OPTS --channel "$raw_channel" --rate "$rate" --messages "$messages" \
     --message-length $MESSAGE_LENGTH --connect-timeout-s 60 $(step_warmup_opts)
   local pub=$last_pid sampler=""
   if [ "$dir" = throughput ]; then
@@ -428,8 +435,8 @@ raw() {
   cleanup
   local pub_rate; pub_rate=$(sender_rate "$logs/pub.log")
   local missing; missing=$(field missing "$logs/sub.log")
-  printf '{"name":"%s","system":"raw-aeron","rate":%s,"messages":%s,"subscribers":1,"publisher_exit":%s,"subscriber_exits":[%s],"publisher_rate":%s,"missing":%s}\n' \
-    "$name" "$rate" "$messages" "$pub_exit" "$sub_exit" "$(json_num "$pub_rate")" "$(json_num "$missing")" >"$run/$name.run.json"
+  printf '{"name":"%s","system":"%s","rate":%s,"messages":%s,"subscribers":1,"publisher_exit":%s,"subscriber_exits":[%s],"publisher_rate":%s,"missing":%s}\n' \
+    "$name" "$system" "$rate" "$messages" "$pub_exit" "$sub_exit" "$(json_num "$pub_rate")" "$(json_num "$missing")" >"$run/$name.run.json"
   [ -n "$sampler" ] && add_cpu "$run/$name" publisher 0 "$logs/pub.log"
   log "$name: rate=$rate messages=$messages publisher=${pub_rate:-?}/s exit=$sub_exit missing=${missing:-?} $(grep -h -o 'p99=[0-9.]*us' "$logs/sub.log" | tr '\n' ' ')"
 }
@@ -465,8 +472,10 @@ session_file() {
 # JVMs compiling on one CPU that takes seconds, as the latency runs' WARMUP_S does), leaving out the last second
 # (partial); the whole run's median is kept too. The run counts only if every subscriber exits 0 with gaps=0 and
 # missing=0 and received every ring record.
-pub_throughput() {  # pub_throughput SUBSCRIBERS [ROUND]: ROUND 2, 3... are the repeated pairs (pub-N-rROUND)
-  local n="$1" name="pub-$1${2:+-r$2}"
+pub_throughput() {  # pub_throughput SUBSCRIBERS [ROUND] [own]: ROUND 2, 3... are the repeated pairs (pub-N-rROUND);
+  # own: each subscriber with a media driver of its own (pub-own-N), on its CPUs
+  local n="$1" drivers="${3:-shared}" name="pub-$1${2:+-r$2}"
+  [ "$drivers" = own ] && name="pub-own-$1${2:+-r$2}"
   local logs="$results/logs/$name"; fresh_logs "$logs"
   local file; file=$(session_file)
   ring_dir="/dev/shm/mdfanout-bench-$$-$name"
@@ -502,14 +511,25 @@ print(','.join(map(str, cpus[1:])))" "$cpus")
   # The subscribers share one media driver, as processes on one host do: the multicast stream is
   # received once and each subscriber reads it from shared memory (with a driver each, N receivers
   # would compete for the one CPU left and the slowest would lose data under max flow control).
-  local sub_driver="/dev/shm/mdfanout-bench-$$-$name-driver"
-  launch_driver "$logs/driver.log" "$sub_driver" "$driver_cpus" "$PUB_DRIVER_OPTS" ||
-    log "$name: the subscribers' media driver did not start (see $logs)"
-  local drv=$last_pid
+  # With own drivers (issue 38), each subscriber has a media driver of its own, in its own process on the
+  # subscriber's CPUs, as subscribers on N hosts have: the fanout's sender then serves N receivers, not one.
+  local sub_driver="/dev/shm/mdfanout-bench-$$-$name-driver" drvs=()
+  if [ "$drivers" = own ]; then
+    for i in $(seq 1 "$n"); do
+      launch_driver "$logs/driver$i.log" "$sub_driver-$i" "$(nth_group "$sub_groups" "$i")" "$PUB_DRIVER_OPTS" ||
+        log "$name: subscriber $i's media driver did not start (see $logs)"
+      drvs+=("$last_pid")
+    done
+  else
+    launch_driver "$logs/driver.log" "$sub_driver" "$driver_cpus" "$PUB_DRIVER_OPTS" ||
+      log "$name: the subscribers' media driver did not start (see $logs)"
+    drvs+=("$last_pid")
+  fi
   local sub_pids=() ready=()
   for i in $(seq 1 "$n"); do
+    local aeron_dir="$sub_driver"; [ "$drivers" = own ] && aeron_dir="$sub_driver-$i"
     launch "$logs/sub$i.log" $(pin "$(nth_group "$sub_groups" "$i")") $mdf record $SUB_OPTS $PUB_SUB_OPTS --channel "$pub_channel" \
-      --partitions $PARTITIONS --aeron-dir "$sub_driver" \
+      --partitions $PARTITIONS --aeron-dir "$aeron_dir" \
       --until-end-of-messages --no-recovery $record_out --timeout-s 300 --ready-file "$logs/ready$i"
     sub_pids+=("$last_pid"); ready+=("$logs/ready$i")
   done
@@ -518,12 +538,12 @@ print(','.join(map(str, cpus[1:])))" "$cpus")
   local sub_exits=()
   for pid in "${sub_pids[@]}"; do wait "$pid"; sub_exits+=($?); done
   wait "$rp"; local replay_exit=$?
-  kill -TERM "$fo" "$drv" 2>/dev/null; wait "$fo" "$drv" 2>/dev/null
+  kill -TERM "$fo" "${drvs[@]}" 2>/dev/null; wait "$fo" "${drvs[@]}" 2>/dev/null
   cleanup
   python3 - "$results/publisher/$name.run.json" "$name" "$n" "$replay_exit" "${sub_exits[*]}" "$logs" \
-    "$fanout_cpu" "$others_cpu" "$PUB_WARMUP_MESSAGES" "$replay_cpu" <<'EOF'
+    "$fanout_cpu" "$others_cpu" "$PUB_WARMUP_MESSAGES" "$replay_cpu" "$drivers" <<'EOF'
 import json, re, statistics, sys
-out, name, n, replay_exit, exits, logs, fanout_cpu, others_cpu, warmup, replay_cpu = sys.argv[1:]
+out, name, n, replay_exit, exits, logs, fanout_cpu, others_cpu, warmup, replay_cpu, drivers = sys.argv[1:]
 n = int(n)
 warmup = int(warmup)
 def text(f):
@@ -558,7 +578,7 @@ for i in range(1, n + 1):
     t = text(f"sub{i}.log")
     get = lambda k: (lambda m: int(m[-1]) if m else None)(re.findall(rf"\b{k}=(\d+)", t))
     subs.append({"messages": get("messages"), "gaps": get("gaps"), "missing": get("missing")})
-r = {"name": name, "subscribers": n, "replay_exit": int(replay_exit), "subscriber_exits": [int(e) for e in exits.split()],
+r = {"name": name, "subscribers": n, "drivers": drivers, "replay_exit": int(replay_exit), "subscriber_exits": [int(e) for e in exits.split()],
      "ring_records": int(ring_records[-1]) if ring_records else None,
      "ring_full_waits": sum(int(w) for w in waits[-1].split(",")) if waits else None,
      "fanout_rates": rates[first:last + 1], "median_rate": statistics.median(steady) if steady else None,
@@ -657,10 +677,11 @@ time.sleep(600)' "$group" "$port" &
   echo "{$json,\"messages\":$CEILING_MESSAGES,\"search_hi\":$SEARCH_HI}" >"$results/throughput/sender-ceiling.json"
 }
 
-search() {  # search chain|raw
+search() {  # search chain|raw|raw-batched
   local system="$1" lo="$SEARCH_LO" hi="$SEARCH_HI" best=0 best_offered=0 failed=0 rate name got lo_tried=0
   local need=$((TRIALS / 2 + 1)) trial clean_n lossy_n clean_sum lossy_max verdict rates_json=""
-  [ "$system" = raw ] && hi="$RAW_SEARCH_HI"
+  [ "$system" != chain ] && hi="$RAW_SEARCH_HI"
+  raw_batch=0; [ "$system" = raw-batched ] && raw_batch=1
   for step in $(seq 0 "$SEARCH_STEPS"); do
     if [ "$step" = 0 ]; then
       rate=$hi
@@ -689,7 +710,7 @@ search() {  # search chain|raw
       else
         lossy_n=$((lossy_n + 1)); [ "$got" -gt "$lossy_max" ] && lossy_max=$got
       fi
-      { [ "$system" = raw ] || { [ "$step" = 0 ] && [ "$lossy_n" = 1 ]; }; } && break
+      { [ "$system" != chain ] || { [ "$step" = 0 ] && [ "$lossy_n" = 1 ]; }; } && break
     done
     if [ "$clean_n" -gt "$lossy_n" ]; then
       verdict=true
@@ -708,6 +729,7 @@ search() {  # search chain|raw
   done
   printf '{"system":"%s","max_rate":%s,"max_offered":%s,"lowest_failed":%s,"step_seconds":%s,"trials":%s,"rates":[%s]}\n' \
     "$system" "$best" "$best_offered" "$failed" "$STEP_S" "$TRIALS" "$rates_json" >"$results/throughput/$system.max.json"
+  raw_batch=0
   log "throughput $system: highest clean rate $best msg/s (asked $best_offered; lowest lossy rate asked: $failed)"
 }
 
@@ -985,6 +1007,11 @@ if [ "${SKIP_PUB:-0}" != 1 ]; then
   # The fan-out target compares the runs with 8 subscribers and with 1: more pairs of them, each 1 then 8.
   if [[ " $PUB_SUBS " == *" 1 "* && " $PUB_SUBS " == *" 8 "* ]]; then
     for round in $(seq 2 "$PUB_PAIRS"); do pub_throughput 1 "$round"; pub_throughput 8 "$round"; done
+    # And 8 subscribers each with a media driver of its own (PUB_OWN_DRIVERS=1), against the same runs with 1 (one
+    # subscriber with its own driver is the run with 1): the sender serves 8 receivers.
+    if [ "$PUB_OWN_DRIVERS" = 1 ]; then
+      for round in $(seq 1 "$PUB_PAIRS"); do pub_throughput 8 "$([ "$round" = 1 ] || echo "$round")" own; done
+    fi
   fi
 fi
 
@@ -992,6 +1019,7 @@ if [ "${SKIP_THROUGHPUT:-0}" != 1 ]; then
   sender_ceiling
   search chain
   search raw
+  search raw-batched
 fi
 [ "${SKIP_ARCHIVE:-0}" = 1 ] || archive_section
 [ "${SKIP_PAIR:-0}" = 1 ] || pair_section

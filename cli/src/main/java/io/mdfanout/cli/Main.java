@@ -11,6 +11,7 @@ import io.mdfanout.tools.CheckCommand;
 import io.mdfanout.tools.ErrorStatCommand;
 import io.mdfanout.tools.ExportCommand;
 import io.mdfanout.tools.LatencyCommand;
+import io.mdfanout.tools.HostJitterCommand;
 import io.mdfanout.tools.RawAeronPubCommand;
 import io.mdfanout.tools.RawAeronSubCommand;
 import io.mdfanout.tools.RecordCommand;
@@ -60,6 +61,7 @@ import picocli.CommandLine.Command;
         ExportCommand.class,
         LatencyCommand.class,
         RawAeronPubCommand.class,
+        HostJitterCommand.class,
         RawAeronSubCommand.class,
         ErrorStatCommand.class,
         AutoComplete.GenerateCompletion.class,

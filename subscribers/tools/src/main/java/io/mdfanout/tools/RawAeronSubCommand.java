@@ -41,6 +41,10 @@ public final class RawAeronSubCommand implements Callable<Integer>
         description = "Messages expected (exit 4 when fewer arrive); 0 = whatever arrives before the end marker.")
     long messages;
 
+    @Option(names = "--message-length", defaultValue = "0", description = "Split each fragment into messages of " +
+        "this length (raw-aeron-pub --batch packs several into one offer); 0 = a fragment is one message.")
+    int messageLength;
+
     @Option(names = "--warmup-messages", defaultValue = "0",
         description = "Leave the first N messages out of the histogram.")
     long warmupMessages;
@@ -84,6 +88,11 @@ public final class RawAeronSubCommand implements Callable<Integer>
                 throw new IllegalArgumentException(
                     "need --messages >= 0, --timeout-s >= 0 and an Aeron --channel (" + channel + ")");
             }
+            if (0 != messageLength && messageLength < RawAeronMessage.MIN_LENGTH)
+            {
+                throw new IllegalArgumentException("--message-length must be 0 or >= " + RawAeronMessage.MIN_LENGTH +
+                    ": " + messageLength);
+            }
             idleOptions.validate();
             recorder = new LatencyRecorder(warmupMessages);
         }
@@ -97,7 +106,8 @@ public final class RawAeronSubCommand implements Callable<Integer>
             ToolMedia media = ToolMedia.connect(aeronDir, idleOptions);
             Subscription subscription = media.aeron().addSubscription(channel, streamId))
         {
-            final SequenceCheckingHandler handler = new SequenceCheckingHandler(recorder, new PreciseEpochNanoClock());
+            final SequenceCheckingHandler handler =
+                new SequenceCheckingHandler(recorder, new PreciseEpochNanoClock(), messageLength);
             final IdleStrategy idle = media.pollIdle(idleOptions.newIdleStrategy());
             final long deadline = timeoutS > 0 ?
                 System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS) : Long.MAX_VALUE;
@@ -151,18 +161,33 @@ public final class RawAeronSubCommand implements Callable<Integer>
     {
         private final LatencyRecorder recorder;
         private final EpochNanoClock clock;
+        private final int messageLength;
         long received;
         long missing;
         long nextSequence;
         boolean ended;
 
-        SequenceCheckingHandler(final LatencyRecorder recorder, final EpochNanoClock clock)
+        SequenceCheckingHandler(final LatencyRecorder recorder, final EpochNanoClock clock, final int messageLength)
         {
             this.recorder = recorder;
             this.clock = clock;
+            this.messageLength = messageLength;
         }
 
         public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+        {
+            if (0 == messageLength)
+            {
+                onMessage(buffer, offset, length);
+                return;
+            }
+            for (int at = 0; at + messageLength <= length; at += messageLength)
+            {
+                onMessage(buffer, offset + at, messageLength);
+            }
+        }
+
+        private void onMessage(final DirectBuffer buffer, final int offset, final int length)
         {
             if (length < RawAeronMessage.MIN_LENGTH)
             {

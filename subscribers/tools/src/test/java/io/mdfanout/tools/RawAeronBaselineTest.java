@@ -42,6 +42,37 @@ class RawAeronBaselineTest
         assertTrue(report.contains("\"messages\":20000,\"missing\":0,\"exit\":0"), report);
     }
 
+    /**
+     * Batched (--batch) as the fanout batches: the messages due at each duty cycle in one offer, split again by the
+     * subscriber (--message-length); flat out, offers hold many messages, and still every message arrives, in
+     * sequence, each measured.
+     */
+    @Test
+    void batchedEveryMessageArrivesAndIsMeasured(@TempDir final Path dir) throws Exception
+    {
+        final Path ready = dir.resolve("ready");
+        final Path json = dir.resolve("sub.json");
+        final CompletableFuture<Integer> sub = CompletableFuture.supplyAsync(() -> new CommandLine(
+            new RawAeronSubCommand()).execute("--channel", CHANNEL, "--stream-id", "79", "--messages", "200000",
+            "--message-length", "48", "--warmup-messages", "1000", "--timeout-s", "30", "--ready-file",
+            ready.toString(), "--json-out", json.toString()));
+
+        final RawAeronPubCommand pub = new RawAeronPubCommand();
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        pub.stdout = new PrintStream(out, true, StandardCharsets.UTF_8);
+        final int pubExit = new CommandLine(pub).execute("--channel", CHANNEL, "--stream-id", "79",
+            "--messages", "200000", "--rate", "0", "--batch", "--message-length", "48", "--connect-timeout-s", "20");
+        assertEquals(0, pubExit, out.toString(StandardCharsets.UTF_8));
+        assertEquals(0, sub.get(30, TimeUnit.SECONDS).intValue());
+        final String report = Files.readString(json);
+        assertTrue(report.contains("\"system\":\"raw-aeron\",\"count\":199000,"), report);
+        assertTrue(report.contains("\"messages\":200000,\"missing\":0,\"exit\":0"), report);
+        final Matcher offers = Pattern.compile("offers=(\\d+)").matcher(out.toString(StandardCharsets.UTF_8));
+        assertTrue(offers.find(), out.toString(StandardCharsets.UTF_8));
+        assertTrue(Long.parseLong(offers.group(1)) < 200_000 / 10,
+            "flat out, an offer holds many messages: " + out.toString(StandardCharsets.UTF_8));
+    }
+
     /** Each side's embedded driver and Aeron client run on its poll thread: still every message, measured. */
     @Test
     void everyMessageArrivesWithTheDriversInvokedByThePollThreads(@TempDir final Path dir) throws Exception
