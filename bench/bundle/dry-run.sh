@@ -97,12 +97,16 @@ for kind in ("latency", "latency-outside"):
             problems.append(f"{kind}/{system}-20000: no histogram")
         if not os.path.exists(os.path.join(r, kind, f"{system}-20000-sub1.hgrm")):
             problems.append(f"{kind}/{system}-20000: no .hgrm")
-for system in ("chain", "raw"):
+for system in ("chain", "raw", "raw-batched"):
     if not j("throughput", f"{system}.max.json").get("max_rate"):
         problems.append(f"throughput {system}: no clean rate")
-for n in (1, 2):
-    if not j("publisher", f"pub-{n}.run.json").get("complete"):
-        problems.append(f"publisher with {n}: incomplete")
+if not j("throughput", "sender-ceiling.json").get("pre_encoded"):
+    problems.append("throughput: the sender's ceiling not measured")
+for name in ("pub-1", "pub-2", "pub-own-2"):
+    if not j("publisher", f"{name}.run.json").get("complete"):
+        problems.append(f"publisher {name}: incomplete")
+if not j("host-jitter.json").get("worst", {}).get("time_share_over_us"):
+    problems.append("host jitter: not measured")
 if not j("latency", "nats-20000-sub1.json").get("count"):
     problems.append("nats: no histogram")
 if len(glob.glob(os.path.join(r, "decoder", "round-1-*.itchy.txt"))) != 2:
@@ -113,7 +117,7 @@ print("\n".join(problems))
 sys.exit(1 if problems else 0)
 EOF
 }
-check "every section measured: latency (both views), throughput, publisher, NATS, normalizer vs itchy" measured
+check "every section measured: host jitter, latency (both views), throughput (sender ceiling, raw Aeron batched too), publisher (own drivers too), NATS, normalizer vs itchy" measured
 summary_ok() { grep -q "^## Dedicated, pinned cores" "$out/results/summary.md" && grep -q "### Latency, pinned" "$out/results/summary.md"; }
 check "summary.md is the report's section" summary_ok
 leftovers() {

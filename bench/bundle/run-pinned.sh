@@ -148,6 +148,8 @@ log "bundle $(sed -n 2p "$bundle/MANIFEST.txt" 2>/dev/null), size $BUNDLE_SIZE, 
 
 # ---- sizes ---------------------------------------------------------------------------------------------------------
 export PEERS_CACHE="$work/peers" RESULTS_DIR="$results" NO_REPORT=1 KEEP_COMMANDS=1 GIT_REV
+# Host qualification on every CPU the plan uses, before the first section (run.sh measures it once per results).
+export JITTER_CPUS="$cpus" JITTER_S="${JITTER_S:-2}"
 GIT_REV="$(sed -n 's/^git: //p' "$bundle/MANIFEST.txt" 2>/dev/null)"
 gzip -dc "$bundle/peers/bin/nats-server.gz" >"$work/nats-server" && chmod +x "$work/nats-server" || log "nats-server not unpacked"
 export NATS_SERVER="$work/nats-server" NATS_PEER_CP="$bundle/peers/nats/*:$bundle/lib/lib/*"
@@ -169,6 +171,7 @@ else
   export RATES="20000" DURATION_S=1 WARMUP_S=1 MIN_MESSAGES=20000 MAX_MESSAGES=40000
   export REPEAT_RATES="" REPEATS=0 OUTSIDE_RATES=20000
   export STEP_S=1 STEP_WARMUP_S=0 SEARCH_STEPS=1 TRIALS=1 SEARCH_LO=20000 SEARCH_HI=50000 RAW_SEARCH_HI=50000 CEILING_MESSAGES=200000
+  export PUB_OWN_SUBS=2 JITTER_S=1
   export PUB_MESSAGES=100000 PUB_WARMUP_MESSAGES=25000 PUB_SUBS="1 2" PUB_PAIRS=1
   export NATS_RATES=20000 NATS_FANOUT_SUBS=""
   decoder_env=(ROUNDS=1 "DECODER_JMH_ARGS=-f 1 -wi 1 -w 1s -i 2 -r 1s" ITCHY_DELAY_S=2.5 ITCHY_SECONDS=1)

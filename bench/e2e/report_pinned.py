@@ -123,13 +123,26 @@ def targets(results):
     rows = []
     pairs = report.latency_pairs(results, 100000)
     if pairs:
+        # Issue 38's targets: p50 at most 1.2x raw Aeron's, p99 at most 1.5x where the host qualifies (its gaps of
+        # half raw Aeron's p99 or more take under a tenth of the 1% tail's time); a run without a host measurement
+        # (before issue 38) is judged as before, p99 at most 2x.
+        p50s = [c["p50_us"] / r["p50_us"] for _, c, r in pairs]
+        m50 = median(p50s)
+        rows.append(("p50 at 100,000 msg/s, feed handler receive to subscriber callback, at most 1.2x raw Aeron's",
+                     (f"median of {len(pairs)} pairs {m50:.2f}x" if len(pairs) > 1 else f"{m50:.2f}x") +
+                     f"; chain p50 {', '.join(us(c['p50_us']) for _, c, _ in pairs)} µs, raw Aeron "
+                     f"{', '.join(us(r['p50_us']) for _, _, r in pairs)} µs", verdict(m50 <= 1.2)))
         ratios = [c["p99_us"] / r["p99_us"] for _, c, r in pairs]
         m = median(ratios)
-        rows.append(("p99 at 100,000 msg/s, feed handler receive to subscriber callback, at most 2x raw Aeron's",
+        qualified, why = report.host_qualifies(results, median([r["p99_us"] for _, _, r in pairs]), 0.01)
+        limit = 2 if qualified is None else 1.5
+        rows.append((f"p99 at 100,000 msg/s, feed handler receive to subscriber callback, at most {limit:g}x raw "
+                     "Aeron's" + (" where the host qualifies" if qualified is not None else ""),
                      (f"median of {len(pairs)} pairs {m:.2f}x (each: " + ", ".join(f"{x:.2f}x" for x in ratios) + ")"
                       if len(pairs) > 1 else f"{m:.2f}x") +
                      f"; chain p99 {', '.join(us(c['p99_us']) for _, c, _ in pairs)} µs, raw Aeron "
-                     f"{', '.join(us(r['p99_us']) for _, _, r in pairs)} µs", verdict(m <= 2)))
+                     f"{', '.join(us(r['p99_us']) for _, _, r in pairs)} µs" + why,
+                     "n/a (the host's tail)" if qualified is False else verdict(m <= limit)))
     maxima = {m["system"]: m for m in report.load_all(os.path.join(results, "throughput", "*.max.json"))}
     batched = maxima.get("raw-batched")
     if maxima.get("chain") and batched and batched.get("max_rate"):
@@ -220,6 +233,7 @@ def section(results, images=None, image_rel=None, heading="## Dedicated, pinned 
     md.append(f"| cpufreq governor | {bundle.get('cpufreq_governor', '?')} |")
     md.append(f"| net.core.rmem_max / wmem_max | {settings.get('rmem_max')} / {settings.get('wmem_max')} |")
     md.append("")
+    md.extend(report.host_lines(results))
     if plan.get("PLAN") not in (None, "none"):
         md += ["| process | CPUs | options |", "|---|---|---|"]
         for label, cpus, opts in (

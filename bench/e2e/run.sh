@@ -36,8 +36,8 @@
 # before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
 # ("1 2 4 8"), PUB_MESSAGES (32000000), PUB_WARMUP_MESSAGES (12000000),
 # PUB_SUBS ("1 2 4 8"), PUB_PAIRS (2: pairs of the 1- and 8-subscriber publisher runs), PUB_OWN_DRIVERS (1: each
-# pair also runs 8 subscribers each with a media driver of its own, pub-own-8, so the fanout's sender serves 8
-# receivers; 0: only the shared driver), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
+# pair also runs PUB_OWN_SUBS (8) subscribers each with a media driver of its own, pub-own-8, so the fanout's sender
+# serves 8 receivers; 0: only the shared driver), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
 # each throughput step, that many seconds of messages at that rate (or the step's, when lower), for chain and raw
 # Aeron alike; the step's rate is taken over the messages after them (every JVM compiles its hot paths on its first
 # messages, a large share of a short step's CPU), SEARCH_LO/SEARCH_HI (1000000/8000000) and
@@ -149,7 +149,7 @@ STEP_S="${STEP_S:-4}"
 STEP_WARMUP_S="${STEP_WARMUP_S:-2}"
 STEP_WARMUP_RATE="${STEP_WARMUP_RATE:-500000}"
 SIM_PRE_ENCODE="${SIM_PRE_ENCODE:-1}"; CEILING_MESSAGES="${CEILING_MESSAGES:-20000000}"
-PUB_OWN_DRIVERS="${PUB_OWN_DRIVERS:-1}"
+PUB_OWN_DRIVERS="${PUB_OWN_DRIVERS:-1}"; PUB_OWN_SUBS="${PUB_OWN_SUBS:-8}"
 SEARCH_LO="${SEARCH_LO:-1000000}"
 SEARCH_HI="${SEARCH_HI:-8000000}"
 RAW_SEARCH_HI="${RAW_SEARCH_HI:-16000000}"
@@ -948,6 +948,17 @@ raise_rmem_max
 machine
 started=$SECONDS
 
+# Host qualification (issue 38): before anything is measured, how much of the time the host takes from a thread that
+# wants the CPUs the run will use (JITTER_CPUS, a taskset list; empty: this process's), JITTER_S (2) seconds of a
+# spinning thread per CPU (`mdfanout host-jitter`). Once per results directory (the pinned bundle runs this script
+# per section). The reports say from it whether a latency tail is the system's or the host's.
+if [ "${JITTER_S:-2}" != 0 ] && [ ! -s "$results/host-jitter.json" ]; then
+  launch "$results/host-jitter.log" $(pin "${JITTER_CPUS:-}") $mdf host-jitter --seconds "${JITTER_S:-2}" \
+    --json-out "$results/host-jitter.json"
+  wait "$last_pid" || log "host jitter not measured (see $results/host-jitter.log)"
+  log "$(cat "$results/host-jitter.log" 2>/dev/null | tail -1)"
+fi
+
 stamp_mode="$LATENCY_FROM"
 [ "${SKIP_LATENCY:-0}" = 1 ] && RATES="" && REPEAT_RATES="" && OUTSIDE_RATES=""
 [ "${SKIP_FANOUT:-0}" = 1 ] && FANOUT_SUBS=""
@@ -1007,11 +1018,11 @@ if [ "${SKIP_PUB:-0}" != 1 ]; then
   # The fan-out target compares the runs with 8 subscribers and with 1: more pairs of them, each 1 then 8.
   if [[ " $PUB_SUBS " == *" 1 "* && " $PUB_SUBS " == *" 8 "* ]]; then
     for round in $(seq 2 "$PUB_PAIRS"); do pub_throughput 1 "$round"; pub_throughput 8 "$round"; done
-    # And 8 subscribers each with a media driver of its own (PUB_OWN_DRIVERS=1), against the same runs with 1 (one
-    # subscriber with its own driver is the run with 1): the sender serves 8 receivers.
-    if [ "$PUB_OWN_DRIVERS" = 1 ]; then
-      for round in $(seq 1 "$PUB_PAIRS"); do pub_throughput 8 "$([ "$round" = 1 ] || echo "$round")" own; done
-    fi
+  fi
+  # And PUB_OWN_SUBS (8) subscribers each with a media driver of its own (PUB_OWN_DRIVERS=1), one run per pair,
+  # against the pair's run with 1 (one subscriber with its own driver is that run): the sender serves N receivers.
+  if [ "$PUB_OWN_DRIVERS" = 1 ] && [[ " $PUB_SUBS " == *" 1 "* ]]; then
+    for round in $(seq 1 "$PUB_PAIRS"); do pub_throughput "$PUB_OWN_SUBS" "$([ "$round" = 1 ] || echo "$round")" own; done
   fi
 fi
 
