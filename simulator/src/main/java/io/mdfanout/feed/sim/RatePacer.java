@@ -11,12 +11,16 @@ package io.mdfanout.feed.sim;
 public final class RatePacer
 {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
-    private static final long MAX_CREDIT_WINDOW_NS = 10_000_000L;  // the credit cap: 10 ms worth of messages
+    /** The default credit cap: 10 ms worth of messages. */
+    public static final long DEFAULT_MAX_CREDIT_WINDOW_NS = 10_000_000L;
+    /** The credit without a cap stops here (about 9 s of messages at 1e9/s), far from overflow. */
+    private static final long UNCAPPED_CREDIT = Long.MAX_VALUE / 2;
 
     private final long rate;
     private final long burstRate;
     private final long burstDurationNs;
     private final long burstEveryNs;
+    private final long maxCreditWindowNs;
     private long startNs;
 
     private long lastNs;
@@ -36,7 +40,34 @@ public final class RatePacer
     public RatePacer(
         final long rate, final long burstRate, final long burstDurationNs, final long burstEveryNs, final long nowNs)
     {
-        if (rate < 0 || burstRate < 0 || burstDurationNs < 0 || burstEveryNs < 0)
+        this(rate, burstRate, burstDurationNs, burstEveryNs, nowNs, DEFAULT_MAX_CREDIT_WINDOW_NS);
+    }
+
+    /**
+     * Creates a pacer with a credit cap of its own.
+     * <p>
+     * Why without a cap: a sender stalled for longer than the cap forgets the messages it owed beyond it, so a
+     * latency measured from the schedule ({@link #scheduledTimeNs}) forgets that part of the stall's cost too. With no
+     * cap every message owed is sent after a stall, as fast as the sender can, each stamped with the time it was due:
+     * the coordinated-omission correction without a limit (wrk2 keeps none either).
+     *
+     * @param rate              messages per second, 0 = unlimited.
+     * @param burstRate         messages per second during bursts, 0 = no bursts.
+     * @param burstDurationNs   length of a burst.
+     * @param burstEveryNs      period of the bursts (burst start to burst start).
+     * @param nowNs             the current time, the start of the first period.
+     * @param maxCreditWindowNs the most credit kept, as time at the rate in force; 0 = no cap.
+     * @throws IllegalArgumentException for negative values or a burst longer than its period.
+     */
+    public RatePacer(
+        final long rate,
+        final long burstRate,
+        final long burstDurationNs,
+        final long burstEveryNs,
+        final long nowNs,
+        final long maxCreditWindowNs)
+    {
+        if (rate < 0 || burstRate < 0 || burstDurationNs < 0 || burstEveryNs < 0 || maxCreditWindowNs < 0)
         {
             throw new IllegalArgumentException("rates and durations must be >= 0");
         }
@@ -52,6 +83,7 @@ public final class RatePacer
         this.burstRate = burstRate;
         this.burstDurationNs = burstDurationNs;
         this.burstEveryNs = burstEveryNs;
+        this.maxCreditWindowNs = maxCreditWindowNs;
         this.startNs = nowNs;
         this.lastNs = nowNs;
     }
@@ -111,11 +143,14 @@ public final class RatePacer
             return Long.MAX_VALUE;
         }
 
-        // Clamped at a second so the product below cannot overflow; a second is at least the credit cap anyway.
-        final long elapsedNs = Math.min(Math.max(0, nowNs - lastNs), NANOS_PER_SECOND);
+        // Clamped so that the product below cannot overflow: a second with a cap (at least the cap anyway), without
+        // one as long as the product fits (over 9 s at 1e9/s).
+        final long elapsedNs = Math.min(Math.max(0, nowNs - lastNs),
+            0 == maxCreditWindowNs ? UNCAPPED_CREDIT / currentRate : NANOS_PER_SECOND);
         lastNs = nowNs;
-        final long cap = Math.max(NANOS_PER_SECOND, currentRate * MAX_CREDIT_WINDOW_NS);
-        scaledCredit = Math.min(cap, scaledCredit + elapsedNs * currentRate);
+        final long cap = 0 == maxCreditWindowNs ?
+            UNCAPPED_CREDIT : Math.max(NANOS_PER_SECOND, currentRate * maxCreditWindowNs);
+        scaledCredit = Math.min(cap, Math.min(UNCAPPED_CREDIT, scaledCredit) + elapsedNs * currentRate);
         return scaledCredit / NANOS_PER_SECOND;
     }
 
@@ -124,7 +159,8 @@ public final class RatePacer
      * the moment the credit for it accrued, not the moment it is actually sent. Stamping messages with this time
      * corrects latency measurements for coordinated omission (as wrk2 does): a stalled sender does not hide the
      * delay its stall caused. Call after {@link #available(long)} and before {@link #consume(long)}. Credit beyond
-     * the cap is forgotten, so a message is never stamped more than about 10 ms before the call.
+     * the cap is forgotten, so a message is never stamped more than the cap (10 ms by default) before the call; with
+     * no cap, nothing is forgotten.
      *
      * @param nowNs the time given to the last {@link #available(long)}.
      * @param index the message's position among the messages available now.

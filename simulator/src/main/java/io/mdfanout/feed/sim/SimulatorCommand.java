@@ -96,6 +96,12 @@ public final class SimulatorCommand implements Callable<Integer>
     @Option(names = "--warmup-rate", description = "Rate in messages/s of the --warmup-messages; 0 = as fast as possible.")
     long warmupRate = 200_000;
 
+    @Option(names = "--max-lag-ms", description = "The pacer's credit cap: a sender that fell behind catches up at "
+        + "most this much of the schedule, and forgets the rest (with --latency-timestamps, the stall's cost beyond it "
+        + "is not measured either). 0 = no cap: every message owed is sent, stamped with its scheduled time "
+        + "(coordinated omission corrected without a limit, as a benchmark's outside view needs).")
+    long maxLagMs = RatePacer.DEFAULT_MAX_CREDIT_WINDOW_NS / 1_000_000;
+
     @Option(names = "--burst-rate", description = "Rate in messages/s during bursts; 0 = no bursts.")
     long burstRate = 0;
 
@@ -436,8 +442,12 @@ public final class SimulatorCommand implements Callable<Integer>
         lossModelA();
         lossModelB();
         // Let the pacer check the rate options now, before anything is opened.
+        if (maxLagMs < 0)
+        {
+            throw new IllegalArgumentException("--max-lag-ms must be >= 0: " + maxLagMs);
+        }
         new RatePacer(rate, burstRate, TimeUnit.MILLISECONDS.toNanos(burstDurationMs),
-            TimeUnit.MILLISECONDS.toNanos(burstEveryMs), 0);
+            TimeUnit.MILLISECONDS.toNanos(burstEveryMs), 0, TimeUnit.MILLISECONDS.toNanos(maxLagMs));
     }
 
     /** Whether the command line named an option (not just its default); false when run without picocli. */
@@ -749,7 +759,7 @@ public final class SimulatorCommand implements Callable<Integer>
 
         final long startNs = clock.nanoTime();
         final RatePacer pacer = new RatePacer(rate, burstRate, TimeUnit.MILLISECONDS.toNanos(burstDurationMs),
-            TimeUnit.MILLISECONDS.toNanos(burstEveryMs), startNs);
+            TimeUnit.MILLISECONDS.toNanos(burstEveryMs), startNs, TimeUnit.MILLISECONDS.toNanos(maxLagMs));
         final SessionSender simulator;
         final Simulator encoding;
         if (null != preEncoded)

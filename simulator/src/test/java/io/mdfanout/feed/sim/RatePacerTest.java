@@ -48,6 +48,19 @@ class RatePacerTest
     }
 
     @Test
+    void withoutACapAStallOwesEveryMessageEachStampedWhenItWasDue()
+    {
+        final RatePacer pacer = new RatePacer(100_000, 0, 0, 0, 0, 0);
+        assertEquals(500_000, pacer.available(5_000 * MS), "5 s stalled at 100,000/s: all of them owed");
+        assertEquals(10 * MS / 1_000, pacer.scheduledTimeNs(5_000 * MS, 0), "the oldest was due 10 us in");
+        assertEquals(5_000 * MS, pacer.scheduledTimeNs(5_000 * MS, 499_999), "the newest is due now");
+        pacer.consume(500_000);
+        assertEquals(0, pacer.available(5_000 * MS));
+        // A stall longer than the second the capped pacer clamps to is not forgotten either.
+        assertEquals(2_000_000, pacer.available(25_000 * MS), "20 s more");
+    }
+
+    @Test
     void burstsApplyTheirRateInsideTheWindow()
     {
         final RatePacer pacer = new RatePacer(1_000, 100_000, 100 * MS, 1_000 * MS, 0);

@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
 public final class RawAeronPubCommand implements Callable<Integer>
 {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
-    private static final long MAX_LAG_NS = 10_000_000L;
+
 
     @Option(names = "--channel", defaultValue = RawAeronMessage.DEFAULT_CHANNEL, description = "Aeron channel.")
     String channel;
@@ -60,6 +60,11 @@ public final class RawAeronPubCommand implements Callable<Integer>
     @Option(names = "--message-length", defaultValue = "48",
         description = "Bytes per message (our typical normalized SBE message with its header), at least 16.")
     int messageLength;
+
+    @Option(names = "--max-lag-ms", defaultValue = "10", description = "The pacer's credit cap, as the simulator's " +
+        "--max-lag-ms: a publisher that fell behind forgets the schedule older than this. 0 = no cap: every message " +
+        "owed is sent, stamped with its scheduled time.")
+    long maxLagMs;
 
     @Option(names = "--batch", description = "Pack the messages due at each duty cycle into one offer, up to the " +
         "publication's largest payload (one MTU), as the fanout packs what its ring holds into one packet: the " +
@@ -95,13 +100,14 @@ public final class RawAeronPubCommand implements Callable<Integer>
     {
         if (rate < 0 || rate > NANOS_PER_SECOND || messages <= 0 || connectTimeoutS <= 0 ||
             messageLength < RawAeronMessage.MIN_LENGTH || warmupMessages < 0 || warmupMessages >= messages ||
-            warmupRate < 0 || warmupRate > NANOS_PER_SECOND)
+            warmupRate < 0 || warmupRate > NANOS_PER_SECOND || maxLagMs < 0)
         {
             stderr.println("raw-aeron-pub: need 0 <= --rate <= 1e9, --messages > 0, --connect-timeout-s > 0, " +
                 "--message-length >= " + RawAeronMessage.MIN_LENGTH + ", 0 <= --warmup-messages < --messages, " +
-                "0 <= --warmup-rate <= 1e9");
+                "0 <= --warmup-rate <= 1e9, --max-lag-ms >= 0");
             return ExitCodes.CONFIG;
         }
+        final long maxLagNs = TimeUnit.MILLISECONDS.toNanos(maxLagMs);
         try
         {
             idleOptions.validate();
@@ -167,11 +173,11 @@ public final class RawAeronPubCommand implements Callable<Integer>
                     {
                         break;
                     }
-                    if (nowNs - dueNs > MAX_LAG_NS)
+                    if (maxLagNs > 0 && nowNs - dueNs > maxLagNs)
                     {
-                        // The pacer's credit cap: forget the schedule older than 10 ms.
-                        scheduleStartNs += nowNs - dueNs - MAX_LAG_NS;
-                        dueNs = nowNs - MAX_LAG_NS;
+                        // The pacer's credit cap: forget the schedule older than --max-lag-ms.
+                        scheduleStartNs += nowNs - dueNs - maxLagNs;
+                        dueNs = nowNs - maxLagNs;
                     }
                     final long stampNs = stampSendTime ? System.nanoTime() : dueNs;
                     buffer.putLong(batchLength + RawAeronMessage.SCHEDULED_TIME_OFFSET, stampNs + wallOffsetNs,

@@ -121,7 +121,7 @@ class RawAeronBaselineTest
         assertEquals(ExitCodes.CONFIG, new CommandLine(latency).execute("--warmup-messages", "-1"));
 
         assertEquals("raw-aeron-pub: need 0 <= --rate <= 1e9, --messages > 0, --connect-timeout-s > 0, " +
-            "--message-length >= 16, 0 <= --warmup-messages < --messages, 0 <= --warmup-rate <= 1e9\n" +
+            "--message-length >= 16, 0 <= --warmup-messages < --messages, 0 <= --warmup-rate <= 1e9, --max-lag-ms >= 0\n" +
             "raw-aeron-sub: need --messages >= 0, --timeout-s >= 0 and an Aeron --channel (udp://x)\n" +
             "latency: --warmup-messages must not be negative: -1\n", err.toString(StandardCharsets.UTF_8));
     }
