@@ -162,6 +162,7 @@ if [ "$BUNDLE_SIZE" = full ]; then
   export REPEAT_RATES=100000 REPEATS=1 OUTSIDE_RATES=100000
   export STEP_S=3 STEP_WARMUP_S=2 SEARCH_STEPS=3 TRIALS=1 SEARCH_LO=1000000 SEARCH_HI=16000000 RAW_SEARCH_HI=16000000
   export CEILING_MESSAGES=20000000  # the sender alone: the chain's search then asks at most its ceiling
+  export PUB_OWN_SUBS=8             # 8 subscribers on 8 media drivers: the fan-out target
   export PUB_MESSAGES=60000000 PUB_WARMUP_MESSAGES=15000000 PUB_SUBS="${PUB_SUBS:-1 8}" PUB_PAIRS="${PUB_PAIRS:-2}"
   export NATS_RATES=100000 NATS_FANOUT_SUBS=""
   decoder_env=(ROUNDS=2 "DECODER_JMH_ARGS=-f 1 -wi 3 -w 1s -i 5 -r 1s" ITCHY_DELAY_S=4.5 ITCHY_SECONDS=3.5)

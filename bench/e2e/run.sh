@@ -38,8 +38,8 @@
 # before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
 # ("1 8"), PUB_MESSAGES (32000000), PUB_WARMUP_MESSAGES (12000000),
 # PUB_SUBS ("1 8"), PUB_PAIRS (1: pairs of the 1- and 8-subscriber publisher runs), PUB_OWN_DRIVERS (1: each
-# pair also runs PUB_OWN_SUBS (8) subscribers each with a media driver of its own, pub-own-8, so the fanout's sender
-# serves 8 receivers; 0: only the shared driver), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
+# pair also runs PUB_OWN_SUBS (8 on 16 CPUs or more, else 2) subscribers each with a media driver of its own,
+# pub-own-N, so the fanout's sender serves N receivers; 0: only the shared driver), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
 # each throughput step, that many seconds of messages at that rate (or the step's, when lower), for chain and raw
 # Aeron alike; the step's rate is taken over the messages after them (every JVM compiles its hot paths on its first
 # messages, a large share of a short step's CPU), SEARCH_LO/SEARCH_HI (1000000/8000000) and
@@ -151,7 +151,10 @@ STEP_S="${STEP_S:-4}"
 STEP_WARMUP_S="${STEP_WARMUP_S:-2}"
 STEP_WARMUP_RATE="${STEP_WARMUP_RATE:-500000}"
 SIM_PRE_ENCODE="${SIM_PRE_ENCODE:-1}"; CEILING_MESSAGES="${CEILING_MESSAGES:-20000000}"
-PUB_OWN_DRIVERS="${PUB_OWN_DRIVERS:-1}"; PUB_OWN_SUBS="${PUB_OWN_SUBS:-8}"
+# 8 subscribers on 8 drivers where there are CPUs for them; on fewer than 16 CPUs, 2: on this 2-core machine 8
+# drivers and 8 subscribers on one CPU starved each other (187,682 msg/s against 3.48M with 1, 59,129 NAKs and
+# lost data in 6 of 8, for three minutes of make bench; run 20261129T211014Z).
+PUB_OWN_DRIVERS="${PUB_OWN_DRIVERS:-1}"; PUB_OWN_SUBS="${PUB_OWN_SUBS:-$([ "$(nproc)" -ge 16 ] && echo 8 || echo 2)}"
 SEARCH_LO="${SEARCH_LO:-1000000}"
 SEARCH_HI="${SEARCH_HI:-8000000}"
 RAW_SEARCH_HI="${RAW_SEARCH_HI:-16000000}"
