@@ -312,6 +312,20 @@ def sim_source_sentence(settings):
     return " In each chain step the simulator generates the session while it sends it."
 
 
+def uncapped_sentence(results):
+    """Whether the outside view's pacers ran without a credit cap (issue 38): read from the run's own commands."""
+    try:
+        uncapped = "--max-lag-ms 0" in open(os.path.join(results, "commands.txt"), errors="replace").read()
+    except OSError:
+        uncapped = False
+    if not uncapped:
+        return ("Both pacers cap their credit at 10 ms: a stall's cost beyond that is forgotten (runs before issue "
+                "38). ")
+    return ("Both pacers run without a credit cap (`--max-lag-ms 0`): a sender that stalled sends every message it "
+            "owes afterwards, each stamped when it was due, so no stall's cost is forgotten; a system that falls "
+            "behind its rate shows the whole backlog in its percentiles. ")
+
+
 def host_jitter(results):
     """run.sh's host qualification (`host-jitter`), or None for runs before it."""
     path = os.path.join(results, "host-jitter.json")
@@ -790,8 +804,10 @@ def main():
               "the wait in the feed handler's socket.")
     md.append("- **Raw Aeron** is the transport's own limit on the same machine with the same settings: "
               f"`raw-aeron-pub` offers one {settings['message_length']}-byte message per offer (the size of a "
-              "typical normalized message with its SBE header), paced like the simulator (same 10 ms credit "
-              "cap) and stamped with the time of the offer (with its scheduled send time for the outside view); `raw-aeron-sub` measures now minus that time. "
+              "typical normalized message with its SBE header), paced like the simulator (the same credit "
+              "cap: 10 ms, none for the outside view where the run used `--max-lag-ms 0`) and stamped with the "
+              "time of the offer (with its scheduled send time for the outside view); `raw-aeron-sub` measures "
+              "now minus that time; the throughput section also runs it batched as the chain batches. "
               "Both use the tools' embedded media driver: shared threading, backoff idle strategy, 2 MiB "
               "socket buffers and receiver window, `mtu=8192` in the channel.")
     md.append("- Every figure is to be read as a ratio to raw Aeron measured in the same run: the machine is "
@@ -963,7 +979,7 @@ def main():
         "The same pairs measured from the moment the simulator's (or raw publisher's) pacer *scheduled* each "
         "message, so that every stall of any process delays the messages scheduled during it and all of them are "
         "counted: the chain's figure then also covers the simulator's send and the wait in the feed handler's "
-        "socket. Microseconds, one subscriber.",
+        "socket. " + uncapped_sentence(results) + "Microseconds, one subscriber.",
         "e2e-latency-outside.svg")
 
     fan_runs = sorted((r for r in load_all(os.path.join(results, "fanout", "*.run.json"))

@@ -385,6 +385,11 @@ public final class SimulatorCommand implements Callable<Integer>
             throw new IllegalArgumentException("--pre-encode sends packets packed before the first: not with " +
                 "--no-send, --latency-timestamps (stamped as each message is due) or --coalesce-us (packets are full)");
         }
+        if (preEncode && 0 == messages && null == fromItchFile)
+        {
+            throw new IllegalArgumentException("--pre-encode holds the whole session in memory: it needs --messages " +
+                "(or --from-itch-file), not an endless session");
+        }
         if (noSend && coalesceUs > 0)
         {
             throw new IllegalArgumentException("--coalesce-us paces sending; with --no-send the session is written " +

@@ -231,6 +231,7 @@ class SimulatorCommandTest
         assertEquals(ExitCodes.CONFIG, execute("--pre-encode", "--latency-timestamps", "--messages", "1000"));
         assertEquals(ExitCodes.CONFIG, execute("--pre-encode", "--coalesce-us", "100", "--messages", "1000"));
         assertEquals(ExitCodes.CONFIG, execute("--pre-encode", "--no-send", "--itch-file", dir.resolve("y").toString()));
+        assertEquals(ExitCodes.CONFIG, execute("--pre-encode"));
         assertEquals(ExitCodes.CONFIG, execute("--no-send", "--itch-file", dir.resolve("x").toString()));
         assertEquals(ExitCodes.CONFIG, execute("--session", "ELEVENCHARS"));
         assertEquals(ExitCodes.CONFIG, execute("--interface", "192.0.2.123", "--messages", "1000"));
