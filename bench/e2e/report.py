@@ -387,6 +387,24 @@ def sender_ceiling_note(results, chain_max):
             ("" if pre >= 2 * chain_max else ": under 2x, the figure may be the sender's limit"))
 
 
+def lever_lines(maxima, chain_max):
+    """The levers in the chain (run.sh's LEVERS, issue 38 item 7): each one's search against the chain's, same run."""
+    levers = sorted((m for k, m in maxima.items() if k.startswith("chain-")), key=lambda m: m["system"])
+    if not levers:
+        return []
+    lines = ["**Levers in the chain**, each the same search with one change (`LEVERS`), in this run, against the "
+             "chain as configured; a lever is kept only where it wins by more than the noise between trials:", "",
+             "| lever | change | highest clean rate (msg/s) | lowest lossy rate asked (msg/s) | ratio to the chain |",
+             "|---|---|---:|---:|---:|"]
+    for m in levers:
+        lines.append(f"| {m.get('lever', m['system'])} | `{m.get('variable', '')} += {m.get('options', '')}` | "
+                     f"{rate(m['max_rate']) if m['max_rate'] else 'below the search range'} | "
+                     f"{rate(m['lowest_failed']) if m.get('lowest_failed') else 'none'} | "
+                     f"{ratio(m['max_rate'], chain_max) if chain_max else 'n/a'} |")
+    lines.append("")
+    return lines
+
+
 def sender_ceiling_lines(results, chain_max):
     """The chain's sender alone, flat out (run.sh's sender_ceiling, issue 38): whether the search could find the
     chain's limit rather than its sender's."""
@@ -1166,6 +1184,7 @@ def main():
                   "Aeron, the messages' payload bytes (each message the message length above).")
         md.append("")
         md.extend(sender_ceiling_lines(results, chain_max))
+        md.extend(lever_lines(maxima, chain_max))
         md.append("Every trial (a trial is a few seconds at one rate; *rate* is the verdict on the rate asked, from "
                   "all of its trials):")
         md.append("")
@@ -1179,7 +1198,7 @@ def main():
                 verdicts[(RUN_SYSTEM.get(system, system), r["rate"])] = \
                     f"{'pass' if r['pass'] else 'FAIL'} ({r['clean']} clean, {r['lossy']} lossy)"
         for s in steps:
-            if s["system"] == "chain":
+            if s["system"].startswith("chain"):
                 sender = s.get("simulator_rate")
                 lost = bool(s.get("feed_gaps_declared")) or (not s.get("recovery") and bool(s.get("feed_gaps")))
                 # A step is clean only when nothing was lost, re-requested or declared (issue 38).

@@ -51,6 +51,7 @@
 # the 80% step below it can take three steps), TRIALS (3: trials per rate of the chain; a rate
 # passes when most are clean, see search below), FEED_RECOVERY (1: in
 # every chain run the simulator serves MoldUDP64 re-requests and the feed handler uses them; 0: none),
+# LEVERS (empty: the levers in the chain to measure against it, see lever_searches),
 # SIM_PRE_ENCODE (1: each throughput step's simulator packs its session into MoldUDP64 packets before sending the
 # first, `--pre-encode`, and sends whole packets with nothing per message, so that it outruns the chain; its ceiling
 # alone is measured first, CEILING_MESSAGES (20000000) of them, see sender_ceiling; 0: it packs each message as it
@@ -395,8 +396,8 @@ chain() {
     sub_gaps=$(grep -o ' gaps=[0-9]*' "$logs/sub$i.log" | tail -1 | cut -d= -f2)
     gaps_total=$((gaps_total + ${sub_gaps:-1}))
   done
-  printf '{"name":"%s","system":"chain","mode":"%s","rate":%s,"messages":%s,"subscribers":%s,"simulator_exit":%s,"subscriber_exits":[%s],"simulator_rate":%s,"simulator_bytes":%s,"fanout_peak_rate":%s,"fanout_published":%s,"feed_gaps":%s,"feed_gaps_filled":%s,"feed_gaps_declared":%s,"recovery":%s,"subscriber_gaps":%s}\n' \
-    "$name" "$mode" "$rate" "$messages" "$subs" "$sim_exit" "$(IFS=,; echo "${sub_exits[*]}")" "$(json_num "$sim_rate")" "$(json_num "$sim_bytes")" \
+  printf '{"name":"%s","system":"%s","mode":"%s","rate":%s,"messages":%s,"subscribers":%s,"simulator_exit":%s,"subscriber_exits":[%s],"simulator_rate":%s,"simulator_bytes":%s,"fanout_peak_rate":%s,"fanout_published":%s,"feed_gaps":%s,"feed_gaps_filled":%s,"feed_gaps_declared":%s,"recovery":%s,"subscriber_gaps":%s}\n' \
+    "$name" "${run_system:-chain}" "$mode" "$rate" "$messages" "$subs" "$sim_exit" "$(IFS=,; echo "${sub_exits[*]}")" "$(json_num "$sim_rate")" "$(json_num "$sim_bytes")" \
     "$(json_num "$fanout_peak")" "$(json_num "$published")" "$(json_num "$fh_gaps")" "$(json_num "$filled")" "$(json_num "$declared")" \
     "$([ -n "$fh_recovery" ] && echo true || echo false)" "$gaps_total" \
     >"$run/$name.run.json"
@@ -617,7 +618,7 @@ clean() {  # clean RUN_JSON
 import json, sys
 r = json.load(open(sys.argv[1]))
 ok = all(e == 0 for e in r["subscriber_exits"])
-if r["system"] == "chain":
+if r["system"].startswith("chain"):
     # Re-requests repair what the chain dropped; a step that needed them was over the chain's rate.
     ok = ok and r["simulator_exit"] == 0 and r["subscriber_gaps"] == 0 and (r["feed_gaps_declared"] or 0) == 0 \
         and (r["feed_gaps"] or 0) == 0 and (r["feed_gaps_filled"] or 0) == 0 and (r["simulator_rate"] or 0) > 0
@@ -687,10 +688,37 @@ time.sleep(600)' "$group" "$port" &
   echo "{$json,\"messages\":$CEILING_MESSAGES,\"search_hi\":$SEARCH_HI}" >"$results/throughput/sender-ceiling.json"
 }
 
-search() {  # search chain|raw|raw-batched
+# Levers in the chain (issue 38 item 7), each an A/B against the chain as configured, in the same run: LEVERS, entries
+# separated by ";", each NAME=VARIABLE:OPTIONS, e.g. "thread-per-partition=FO_OPTS:--threading dedicated": the
+# throughput search again with OPTIONS added to VARIABLE (FH_OPTS, FO_OPTS, SUB_OPTS or JAVA_OPTS) for every process
+# it names, into throughput/chain-NAME.max.json; the report puts each against the chain's figure. Empty: none.
+lever_searches() {
+  local entry name var opts saved
+  local IFS_saved="$IFS"; IFS=';'
+  local entries=(${LEVERS:-}); IFS="$IFS_saved"
+  for entry in "${entries[@]}"; do
+    [ -n "$entry" ] || continue
+    name="${entry%%=*}" var="${entry#*=}"; opts="${var#*:}" var="${var%%:*}"
+    case "$var" in FH_OPTS|FO_OPTS|SUB_OPTS|JAVA_OPTS) ;; *) log "lever $name: $var is not FH_OPTS, FO_OPTS, SUB_OPTS or JAVA_OPTS: skipped"; continue ;; esac
+    saved="${!var}"
+    printf -v "$var" '%s %s' "$saved" "$opts"; [ "$var" = JAVA_OPTS ] && export JAVA_OPTS
+    log "lever $name: the chain's search with $var += $opts"
+    run_system="chain-$name" search "chain-$name"
+    printf -v "$var" '%s' "$saved"; [ "$var" = JAVA_OPTS ] && export JAVA_OPTS
+    python3 -c '
+import json, os, sys
+d, name, var, opts = sys.argv[1:]
+path = os.path.join(d, f"chain-{name}.max.json")
+lever = json.load(open(path))
+lever.update({"lever": name, "variable": var, "options": opts})
+json.dump(lever, open(path, "w"))' "$results/throughput" "$name" "$var" "$opts"
+  done
+}
+
+search() {  # search chain|chain-LEVER|raw|raw-batched
   local system="$1" lo="$SEARCH_LO" hi="$SEARCH_HI" best=0 best_offered=0 failed=0 rate name got lo_tried=0
   local need=$((TRIALS / 2 + 1)) trial clean_n lossy_n clean_sum lossy_max verdict rates_json=""
-  [ "$system" != chain ] && hi="$RAW_SEARCH_HI"
+  [[ "$system" != chain* ]] && hi="$RAW_SEARCH_HI"
   raw_batch=0; [ "$system" = raw-batched ] && raw_batch=1
   for step in $(seq 0 "$SEARCH_STEPS"); do
     if [ "$step" = 0 ]; then
@@ -708,7 +736,7 @@ search() {  # search chain|raw|raw-batched
       trial=$((trial + 1))
       name="$system-step$step-$rate"; [ "$trial" -gt 1 ] && name="$name-t$trial"
       step_warmup=$(( step_warmup_rate * STEP_WARMUP_S ))
-      if [ "$system" = chain ]; then
+      if [[ "$system" == chain* ]]; then
         chain "$name" "$rate" $((step_warmup + rate * STEP_S)) 1 record throughput
       else
         raw "$name" "$rate" $((step_warmup + rate * STEP_S)) throughput
@@ -720,7 +748,7 @@ search() {  # search chain|raw|raw-batched
       else
         lossy_n=$((lossy_n + 1)); [ "$got" -gt "$lossy_max" ] && lossy_max=$got
       fi
-      { [ "$system" != chain ] || { [ "$step" = 0 ] && [ "$lossy_n" = 1 ]; }; } && break
+      { [[ "$system" != chain* ]] || { [ "$step" = 0 ] && [ "$lossy_n" = 1 ]; }; } && break
     done
     if [ "$clean_n" -gt "$lossy_n" ]; then
       verdict=true
@@ -1039,6 +1067,7 @@ fi
 if [ "${SKIP_THROUGHPUT:-0}" != 1 ]; then
   sender_ceiling
   search chain
+  lever_searches
   search raw
   search raw-batched
 fi
