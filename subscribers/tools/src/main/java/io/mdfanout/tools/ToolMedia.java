@@ -3,11 +3,13 @@ package io.mdfanout.tools;
 import io.aeron.Aeron;
 import io.aeron.CncFileDescriptor;
 import io.aeron.CommonContext;
+import io.aeron.driver.Configuration;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.driver.status.SystemCounterDescriptor;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
+import org.agrona.SystemUtil;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.status.CountersReader;
@@ -129,9 +131,12 @@ public final class ToolMedia implements AutoCloseable
             .aeronDirectoryName(dir)
             .threadingMode(invoker ? ThreadingMode.INVOKER : ThreadingMode.SHARED)
             .sharedIdleStrategy(idleOptions.newIdleStrategy())
-            .socketRcvbufLength(SOCKET_BUFFER_LENGTH)
+            // Aeron's own properties, where given, win over the 2 MiB: an operator's choice, or a benchmark's lever.
+            .socketRcvbufLength(SystemUtil.getSizeAsInt(Configuration.SOCKET_RCVBUF_LENGTH_PROP_NAME,
+                SOCKET_BUFFER_LENGTH))
             .socketSndbufLength(SOCKET_BUFFER_LENGTH)
-            .initialWindowLength(SOCKET_BUFFER_LENGTH)
+            .initialWindowLength(SystemUtil.getSizeAsInt(Configuration.INITIAL_WINDOW_LENGTH_PROP_NAME,
+                SOCKET_BUFFER_LENGTH))
             // A subscriber stopped for a while (a debugger, SIGSTOP, a long GC) must come back with
             // its Aeron client alive and recover through the snapshots, not lose the client after
             // Aeron's default 10 s. The driver serves this one process only, so holding a dead
