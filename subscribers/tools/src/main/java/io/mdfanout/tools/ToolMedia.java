@@ -234,6 +234,12 @@ public final class ToolMedia implements AutoCloseable
         return aeron;
     }
 
+    /** @return the embedded media driver's context, or null with an external driver. */
+    MediaDriver.Context driverContext()
+    {
+        return null == driver ? null : driver.context();
+    }
+
     /**
      * The media driver's own view of the transport, from its system counters: bytes received, NAKs
      * sent (frames lost on the way and asked for again), loss gap fills (lost for good), receiver
