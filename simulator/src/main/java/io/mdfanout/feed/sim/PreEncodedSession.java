@@ -29,7 +29,6 @@ public final class PreEncodedSession implements PacketSink, AutoCloseable
     private static final int INITIAL_PACKETS = 1024;
 
     private final List<UnsafeBuffer> chunks = new ArrayList<>();
-    private final List<Long> addresses = new ArrayList<>();
     private UnsafeBuffer chunk;
     private int chunkPosition;
     /** Per packet: its chunk (high 32 bits) and offset (low 32 bits). */
@@ -56,9 +55,7 @@ public final class PreEncodedSession implements PacketSink, AutoCloseable
         }
         if (null == chunk || chunkPosition + length > CHUNK_BYTES)
         {
-            final long address = UnsafeApi.allocateMemory(CHUNK_BYTES);
-            addresses.add(address);
-            chunk = new UnsafeBuffer(address, CHUNK_BYTES);
+            chunk = new UnsafeBuffer(UnsafeApi.allocateMemory(CHUNK_BYTES), CHUNK_BYTES);
             chunks.add(chunk);
             chunkPosition = 0;
         }
@@ -130,23 +127,13 @@ public final class PreEncodedSession implements PacketSink, AutoCloseable
         return buffer(index).getShort(offset(index) + MoldUdp64Packetizer.COUNT_OFFSET, BIG_ENDIAN) & 0xFFFF;
     }
 
-    /**
-     * @param index a packet.
-     * @return the sequence number of its first message.
-     */
-    public long sequence(final int index)
-    {
-        return buffer(index).getLong(offset(index) + MoldUdp64Packetizer.SEQUENCE_OFFSET, BIG_ENDIAN);
-    }
-
     /** Frees the native memory; the packets are gone. Idempotent. */
     public void close()
     {
-        for (final long address : addresses)
+        for (final UnsafeBuffer allocated : chunks)
         {
-            UnsafeApi.freeMemory(address);
+            UnsafeApi.freeMemory(allocated.addressOffset());
         }
-        addresses.clear();
         chunks.clear();
         chunk = null;
         packets = 0;

@@ -143,14 +143,14 @@ public final class RatePacer
             return Long.MAX_VALUE;
         }
 
-        // Clamped so that the product below cannot overflow: a second with a cap (at least the cap anyway), without
-        // one as long as the product fits (over 9 s at 1e9/s).
-        final long elapsedNs = Math.min(Math.max(0, nowNs - lastNs),
-            0 == maxCreditWindowNs ? UNCAPPED_CREDIT / currentRate : NANOS_PER_SECOND);
+        // Both clamped so that no product or sum below can overflow (the credit and what accrues each stay under
+        // half of a long): the cap beyond that, and a stall longer than that (over 4 s at 1e9/s), are no limit.
+        final long longestNs = UNCAPPED_CREDIT / currentRate;
+        final long elapsedNs = Math.min(Math.max(0, nowNs - lastNs), longestNs);
         lastNs = nowNs;
         final long cap = 0 == maxCreditWindowNs ?
-            UNCAPPED_CREDIT : Math.max(NANOS_PER_SECOND, currentRate * maxCreditWindowNs);
-        scaledCredit = Math.min(cap, Math.min(UNCAPPED_CREDIT, scaledCredit) + elapsedNs * currentRate);
+            UNCAPPED_CREDIT : Math.max(NANOS_PER_SECOND, currentRate * Math.min(maxCreditWindowNs, longestNs));
+        scaledCredit = Math.min(cap, scaledCredit + elapsedNs * currentRate);
         return scaledCredit / NANOS_PER_SECOND;
     }
 

@@ -48,6 +48,16 @@ class RatePacerTest
     }
 
     @Test
+    void aCapLongerThanASecondIsKeptWhole()
+    {
+        final RatePacer pacer = new RatePacer(100_000, 0, 0, 0, 0, 5_000 * MS);
+        assertEquals(300_000, pacer.available(3_000 * MS), "a 3 s stall under a 5 s cap: all of it owed");
+        assertEquals(500_000, pacer.available(60_000 * MS), "then capped at 5 s worth");
+        final RatePacer huge = new RatePacer(1_000_000_000, 0, 0, 0, 0, Long.MAX_VALUE / 2);
+        assertTrue(huge.available(1_000 * MS) > 0, "a cap past what a long holds does not overflow");
+    }
+
+    @Test
     void withoutACapAStallOwesEveryMessageEachStampedWhenItWasDue()
     {
         final RatePacer pacer = new RatePacer(100_000, 0, 0, 0, 0, 0);
