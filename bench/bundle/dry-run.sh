@@ -30,7 +30,7 @@ def cpus(v):
             a, _, b = part.partition("-"); out += range(int(a), int(b or a) + 1)
     return out
 runs = {"chain": ["SIM_CPUS", "FH_CPUS", "FO_CPUS", "SUB_DRIVER_CPUS", "SUB_CPUS"],
-        "raw": ["RAW_PUB_CPUS", "RAW_PUB_DRIVER_CPUS", "RAW_SUB_DRIVER_CPUS", "RAW_SUB_CPUS"],
+        "raw": ["SIM_CPUS", "RAW_PUB_CPUS", "RAW_PUB_DRIVER_CPUS", "RAW_SUB_DRIVER_CPUS", "RAW_SUB_CPUS"],
         "publisher": ["PUB_REPLAY_CPUS", "PUB_FANOUT_CPUS", "PUB_DRIVER_CPUS", "PUB_SUB_CPUS"],
         "nats": ["SIM_CPUS", "FH_CPUS", "NATS_BRIDGE_CPUS", "NATS_SERVER_CPUS", "NATS_SUB_CPUS"],
         "decoder": ["JMH_CPUS", "ITCHY_CPUS"]}
@@ -97,12 +97,16 @@ for kind in ("latency", "latency-outside"):
             problems.append(f"{kind}/{system}-20000: no histogram")
         if not os.path.exists(os.path.join(r, kind, f"{system}-20000-sub1.hgrm")):
             problems.append(f"{kind}/{system}-20000: no .hgrm")
+    # raw Aeron's latency runs over the chain's hops: the simulator's datagrams through raw-aeron-relay
+    run = j(kind, "raw-aeron-20000.run.json")
+    if run.get("from") != "relay" or run.get("relay_exit") != 0:
+        problems.append(f"{kind}/raw-aeron-20000: not relayed from the simulator's datagrams: {run}")
 for system in ("chain", "raw", "raw-batched"):
     if not j("throughput", f"{system}.max.json").get("max_rate"):
         problems.append(f"throughput {system}: no clean rate")
 if not j("throughput", "sender-ceiling.json").get("pre_encoded"):
     problems.append("throughput: the sender's ceiling not measured")
-for name in ("pub-1", "pub-2", "pub-own-2"):
+for name in ("pub-1", "pub-2", "pub-own-1", "pub-own-2"):
     if not j("publisher", f"{name}.run.json").get("complete"):
         problems.append(f"publisher {name}: incomplete")
 if not j("host-jitter.json").get("worst", {}).get("time_share_over_us"):
@@ -117,9 +121,26 @@ print("\n".join(problems))
 sys.exit(1 if problems else 0)
 EOF
 }
-check "every section measured: host jitter, latency (both views), throughput (sender ceiling, raw Aeron batched too), publisher (own drivers too), NATS, normalizer vs itchy" measured
+check "every section measured: host jitter, latency (both views, raw Aeron relayed), throughput (sender ceiling, raw Aeron batched too), publisher (own drivers too), NATS, normalizer vs itchy" measured
 summary_ok() { grep -q "^## Dedicated, pinned cores" "$out/results/summary.md" && grep -q "### Latency, pinned" "$out/results/summary.md"; }
 check "summary.md is the report's section" summary_ok
+# A run without a CPU plan judges nothing; the targets a planned run is judged on must still come from these files.
+judged() {
+  python3 - "$out/unpacked/results" <<'EOF'
+import sys
+sys.path.insert(0, "bench/e2e")
+import report_pinned
+rows = report_pinned.targets(sys.argv[1])
+# (the latency ratios and NATS are judged at 100,000 msg/s, which a tiny run does not reach, and the fan-out on
+# publisher runs too short for a per-second rate)
+want = ["the chain's own cost", "zero-loss throughput", "normalizer"]
+missing = [w for w in want if not any(w in t for t, _, _ in rows)]
+if missing:
+    print("targets not judged: " + ", ".join(missing))
+sys.exit(1 if missing else 0)
+EOF
+}
+check "every target a planned run is judged on comes from these files (the chain's own cost too)" judged
 leftovers() {
   ! pgrep -f -- "$bundle/bin/../lib/mdfanout.jar" >/dev/null && ! pgrep -f -- "$bundle/peers/" >/dev/null &&
     [ -z "$(find /dev/shm -maxdepth 1 -name 'mdfanout-bench*' -newer "$start_marker" 2>/dev/null)" ] &&

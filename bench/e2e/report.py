@@ -360,6 +360,27 @@ def host_qualifies(results, latency_us, tail):
                                       "little"))
 
 
+def precision_of(settings):
+    """How close the throughput search brings its bounds (run.sh SEARCH_PRECISION; 1.15 before it was a setting)."""
+    return f"{(float(settings.get('search_precision', 1.15)) - 1):.0%}"
+
+
+def raw_relayed(settings):
+    """True when raw Aeron's latency runs had the chain's hops (run.sh RAW_FROM=relay, issue 38)."""
+    return settings.get("raw_from", "pub") == "relay"
+
+
+def raw_latency_sentence(settings):
+    """Where raw Aeron's latency clock starts, for the pages' descriptions."""
+    if raw_relayed(settings):
+        return ("Raw Aeron's runs over the same hops: the simulator's datagrams into `raw-aeron-relay`, which offers "
+                "each datagram's messages on plain Aeron as it receives them, from the datagram's receive "
+                "(`raw-aeron-relay --stamp-receive-time`) to the subscriber's callback: both clocks start at the "
+                "same point, and what differs is the chain's own work (decode, normalization, ring, fanout, SBE).")
+    return ("Raw Aeron's runs from the publisher's offer (`raw-aeron-pub --stamp-send-time`) to the subscriber's "
+            "callback.")
+
+
 def host_lines(results):
     """The Machine section's paragraph on the host's jitter."""
     jitter = host_jitter(results)
@@ -397,7 +418,7 @@ def lever_lines(maxima, chain_max):
              "| lever | change | highest clean rate (msg/s) | lowest lossy rate asked (msg/s) | ratio to the chain |",
              "|---|---|---:|---:|---:|"]
     for m in levers:
-        lines.append(f"| {m.get('lever', m['system'])} | `{m.get('variable', '')} += {m.get('options', '')}` | "
+        lines.append(f"| {m.get('lever', m['system'])} | `{m.get('variable', '')} {'=' if m.get('variable') == 'PARTITIONS' else '+='} {m.get('options', '')}` | "
                      f"{rate(m['max_rate']) if m['max_rate'] else 'below the search range'} | "
                      f"{rate(m['lowest_failed']) if m.get('lowest_failed') else 'none'} | "
                      f"{ratio(m['max_rate'], chain_max) if chain_max else 'n/a'} |")
@@ -490,13 +511,18 @@ def pub_round(run):
 
 def pub_pairs(runs, drivers="shared"):
     """The (1 subscriber, 8 subscribers) publisher runs of each round that has both with a rate, in round order; with
-    drivers="own", the 8 are those with a media driver each (pub-own-8, issue 38) against the same round's run with 1
-    (one subscriber with its own driver is that run)."""
+    drivers="own", the N are those with a media driver each (pub-own-N, issue 38) against the same round's pub-own-1,
+    one subscriber set up the same way (runs before it had none: against the round's run with 1 on the shared
+    driver)."""
     by = {(pub_round(r), r["subscribers"]): r for r in runs if r.get("drivers", "shared") == "shared"}
-    own = {pub_round(r): r for r in runs if r.get("drivers") == "own"}
+    own = {(pub_round(r), r["subscribers"]): r for r in runs if r.get("drivers") == "own"}
     pairs = []
-    for rnd in sorted({k[0] for k in by}):
-        a, b = by.get((rnd, 1)), (own.get(rnd) if drivers == "own" else by.get((rnd, 8)))
+    for rnd in sorted({k[0] for k in by} | {k[0] for k in own}):
+        if drivers == "own":
+            many = max((n for r, n in own if r == rnd and n > 1), default=None)
+            a, b = own.get((rnd, 1)) or by.get((rnd, 1)), own.get((rnd, many))
+        else:
+            a, b = by.get((rnd, 1)), by.get((rnd, 8))
         if a and b and a.get("median_rate") and b.get("median_rate"):
             pairs.append((a, b))
     return pairs
@@ -584,6 +610,29 @@ def median(values):
     return None if n == 0 else (values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2)
 
 
+def absolute_latency_rows(results):
+    """Issue 38's absolute latency targets (dedicated cores): the chain's p50 at 1M msg/s from the datagram's receive
+    (at most 10 µs) and its own cost, the feed handler's receive to the fanout's send, at p50 (at most 1 µs) at each
+    rate measured: [(figure, measured, whether the target holds)]."""
+    rows = []
+    runs = []
+    for path in glob.glob(os.path.join(results, "latency", "chain-*-sub1.json")):
+        m = re.fullmatch(r"chain-(\d+)-sub1\.json", os.path.basename(path))
+        if m:
+            runs.append((int(m.group(1)), load_json(path)))
+    runs.sort(key=lambda r: r[0])
+    at_1m = next((d for r, d in runs if r == 1000000 and d.get("p50_us") is not None), None)
+    if at_1m:
+        rows.append(("p50 at 1,000,000 msg/s, the datagram's receive to the subscriber's callback (target: at most "
+                     "10 µs)", f"{us(at_1m['p50_us'])} µs", at_1m["p50_us"] <= 10))
+    costs = [(r, d["to_fanout_send"]["p50_us"]) for r, d in runs
+             if d.get("to_fanout_send", {}).get("p50_us") is not None]
+    if costs:
+        rows.append(("the chain's own cost at p50, the feed handler's receive to the fanout's send (target: at most "
+                     "1 µs)", ", ".join(f"{us(v)} µs at {r:,} msg/s" for r, v in costs), all(v <= 1 for _, v in costs)))
+    return rows
+
+
 def target_rows(results, steady_dir):
     """The end-to-end figures the targets are about, as ratios against their baselines: [(figure, measured, verdict)].
     On two shared cores the host's noise and the shared CPUs decide the tails, so there are no verdicts here (None,
@@ -601,6 +650,14 @@ def target_rows(results, steady_dir):
     raw = load(results, "latency", "raw-aeron-100000-sub1.json")
     nats = load(results, "latency", "nats-100000-sub1.json")
     pairs = latency_pairs(results, 100000)
+    if pairs:
+        p50s = [c["p50_us"] / r["p50_us"] for _, c, r in pairs]
+        rows.append(("p50 at 100,000 msg/s, chain / raw Aeron" + (" over the same hops" if raw_relayed(
+                     load(results, "settings.json") or {}) else ""),
+                     (f"median of {len(pairs)} pairs {median(p50s):.2f}x (each: " + ", ".join(
+                         f"{x:.2f}x" for x in p50s) + ")" if len(pairs) > 1 else f"{p50s[0]:.2f}x") +
+                     f"; chain p50 {', '.join(us(c['p50_us']) for _, c, _ in pairs)} µs, raw Aeron "
+                     f"{', '.join(us(r['p50_us']) for _, _, r in pairs)} µs", None))
     if len(pairs) > 1:
         ratios = [c["p99_us"] / r["p99_us"] for _, c, r in pairs]
         m = median(ratios)
@@ -630,6 +687,7 @@ def target_rows(results, steady_dir):
         rows.append(("p99 at 100,000 msg/s, NATS / chain",
                      f"NATS {us(nats['p99_us'])} µs, chain {which}{us(chain_p99)} µs: NATS / chain {r:.2f}x "
                      f"(at p50: {nats['p50_us'] / chain_p50:.2f}x){ceiling}", None))
+    rows += [(t, m, None) for t, m, _ in absolute_latency_rows(results)]
     maxima = {m["system"]: m for m in load_all(os.path.join(results, "throughput", "*.max.json"))}
     if maxima.get("chain") and maxima.get("raw") and maxima["raw"].get("max_rate"):
         c, rw = maxima["chain"]["max_rate"], maxima["raw"]["max_rate"]
@@ -689,11 +747,12 @@ def targets_section(results, steady_dir, settings, compared=False):
     return out
 
 
-def split_section(results):
+def split_section(results, settings):
     """The chain's latency split at the fanout's send (the `latency` tool's to_fanout_send / from_fanout_send),
     beside raw Aeron's whole path: where the chain's extra time goes."""
     rows = []
     legs = []
+    own = []
     for run in sorted(load_all(os.path.join(results, "latency", "chain-*.run.json")), key=lambda r: r["rate"]):
         chain = load_json(os.path.join(results, "latency", f"chain-{run['rate']}-sub1.json"))
         raw = load_json(os.path.join(results, "latency", f"raw-aeron-{run['rate']}-sub1.json"))
@@ -702,6 +761,7 @@ def split_section(results):
         before, after = chain["to_fanout_send"], chain["from_fanout_send"]
         if raw and raw.get("p50_us"):
             legs.append(f"{after['p50_us'] / raw['p50_us']:.1f}x at {run['rate']:,} msg/s")
+            own.append(f"{us(chain['p50_us'] - raw['p50_us'])} µs at {run['rate']:,} msg/s")
         rows.append(f"| {run['rate']:,} | {us(chain['p50_us'])} / {us(chain['p99_us'])} | "
                     f"{us(before['p50_us'])} / {us(before['p99_us'])} | {us(after['p50_us'])} / {us(after['p99_us'])} | "
                     + (f"{us(raw['p50_us'])} / {us(raw['p99_us'])} |" if raw else "n/a |"))
@@ -711,14 +771,20 @@ def split_section(results):
             "Each message of the runs above, split at the fanout's send (its packet's `sendingTime`): from the "
             "feed handler's receive to the fanout's offer (decode, normalize, the ring, the fanout's drain), and "
             "from the fanout's offer to the subscriber's callback (Aeron: the fanout's driver, loopback, the "
-            "subscriber's driver and poll loop), which is the same path raw Aeron's figure covers. Percentiles do "
-            "not add up: each column is its own distribution. Microseconds, p50 / p99.", "",
+            "subscriber's driver and poll loop)" + (
+                ". Raw Aeron's figure covers the same hops, receive to callback, with nothing between them"
+                if raw_relayed(settings) else ", which is the same path raw Aeron's figure covers") +
+            ". Percentiles do not add up: each column is its own distribution. Microseconds, p50 / p99.", "",
             "| msg/s | chain, whole | receive to fanout send | fanout send to callback | raw Aeron, whole |",
             "|---:|---:|---:|---:|---:|"] + rows + [""] + (
         ["The chain's Aeron leg against raw Aeron's whole path, at p50: " + ", ".join(legs) + ". The two cross the "
          "same transport with the same settings; where the chain's is slower, its threads wait for the cores: the "
          "chain keeps six busy threads on them (simulator, feed handler, the fanout's publisher and driver, the "
-         "subscriber's driver and poll loop), raw Aeron four (see *Idle strategies on shared cores*).", ""] if legs else [])
+         "subscriber's driver and poll loop), raw Aeron four (see *Idle strategies on shared cores*).", ""] if legs else []) + (
+        ["Over the same hops, the chain's whole p50 less raw Aeron's is what its own work adds, the waits of its "
+         "two extra busy threads for the two cores included: " + ", ".join(own) + ". Its own cost as the issue "
+         "defines it is the second column's p50 (the target on dedicated cores: at most 1 µs).", ""]
+        if own and raw_relayed(settings) else [])
 
 
 PINNED_RESULTS = "bench/pinned-results"
@@ -812,20 +878,25 @@ def main():
               "time (wall clock, ns since midnight) as each message's exchange timestamp and the `latency` tool "
               "records callback time minus it into an HdrHistogram. It covers MoldUDP64/ITCH decode, "
               "normalization, the shared-memory ring, the fanout's state, batching and Aeron publication, both "
-              "media drivers, and the SDK's decode and dispatch. Raw Aeron's runs from the publisher's offer "
-              "(`raw-aeron-pub --stamp-send-time`). The `latency` tool also splits each message at the fanout's "
+              "media drivers, and the SDK's decode and dispatch. " + raw_latency_sentence(settings) +
+              " The `latency` tool also splits each message at the fanout's "
               "offer, its packet's `sendingTime` (section *Where the chain's latency goes*).")
     md.append("- **Latency from outside** (section *Latency from outside*) runs from the moment the simulator's "
               "rate pacer *scheduled* a message (`simulator --latency-timestamps`; raw Aeron's pacer likewise): a "
               "stall anywhere delays every message scheduled during it and all are counted, which corrects for "
               "coordinated omission as wrk2 does. The chain's figure then also covers the simulator's send and "
-              "the wait in the feed handler's socket.")
+              "the wait in the feed handler's socket" + (", raw Aeron's the same send and the wait in its relay's "
+                                                         "socket." if raw_relayed(settings) else "."))
     md.append("- **Raw Aeron** is the transport's own limit on the same machine with the same settings: "
               f"`raw-aeron-pub` offers one {settings['message_length']}-byte message per offer (the size of a "
               "typical normalized message with its SBE header), paced like the simulator (the same credit "
               "cap: 10 ms, none for the outside view where the run used `--max-lag-ms 0`) and stamped with the "
               "time of the offer (with its scheduled send time for the outside view); `raw-aeron-sub` measures "
-              "now minus that time; the throughput section also runs it batched as the chain batches. "
+              "now minus that time; the throughput section also runs it batched as the chain batches. " +
+              ("Its latency runs have the chain's hops instead (`raw-aeron-relay`): the simulator's datagrams, "
+               "received from the same multicast group, each datagram's messages offered at once in one offer, "
+               "nothing between the two hops; the difference between the two systems' figures is then the chain's "
+               "own work. " if raw_relayed(settings) else "") +
               "Both use the tools' embedded media driver: shared threading, backoff idle strategy, 2 MiB "
               "socket buffers and receiver window, `mtu=8192` in the channel.")
     md.append("- Every figure is to be read as a ratio to raw Aeron measured in the same run: the machine is "
@@ -846,7 +917,9 @@ def main():
               "declared (a gap filled by re-request is a datagram the chain dropped at that rate, and fails the "
               "step). The top rate is asked first; "
               "when it is lossy, the rate asked of the simulator is found by bisection (until a rate passes, each step "
-              "below a lossy rate asks 80% of what the sender achieved there)" + trials_sentence(settings) + ". For raw Aeron: every "
+              "below a lossy rate asks 80% of what the sender achieved there), at most "
+              f"{settings.get('search_steps', '?')} steps after the top, until the lowest lossy rate is within "
+              f"{precision_of(settings)} of the highest clean one" + trials_sentence(settings) + ". For raw Aeron: every "
               "message received, at the rate its publisher achieved (Aeron's flow control slows a publisher rather "
               "than losing data, so one trial decides)." + step_warmup_sentence(settings) +
               sim_source_sentence(settings))
@@ -961,12 +1034,12 @@ def main():
     latency_section(
         "latency", "## Latency",
         "Microseconds, one subscriber. The chain: from the feed handler's receive of the datagram "
-        "(`feed-handler --stamp-receive-time`) to the subscriber's callback, as the issue defines it. Raw Aeron: "
-        "from the publisher's offer (`raw-aeron-pub --stamp-send-time`) to the subscriber's callback." if
+        "(`feed-handler --stamp-receive-time`) to the subscriber's callback, as the issue defines it. " +
+        raw_latency_sentence(settings) if
         settings.get("latency_from", "scheduled") == "receive" else
         "Microseconds, scheduled send to subscriber callback, one subscriber.",
         "e2e-latency.svg")
-    md.extend(split_section(results))
+    md.extend(split_section(results, settings))
     for rep_rate in sorted({int(x) for x in str(settings.get("repeat_rates", "")).split()}):
         pairs = latency_pairs(results, rep_rate)
         if len(pairs) < 2:
@@ -1106,11 +1179,15 @@ def main():
         own_pairs = pub_pairs(all_pub_runs, "own")
         if own_pairs:
             n_own = own_pairs[0][1]["subscribers"]
+            same = own_pairs[0][0].get("drivers") == "own"
             md.append(f"**Each subscriber with a media driver of its own** (`pub-own-{n_own}`, issue 38): {n_own} "
-                      "subscribers, each reading from a standalone `media-driver` of its own on its CPUs, as "
-                      f"subscribers on {n_own} hosts do: the fanout's sender then serves {n_own} receivers (their "
-                      "status messages, NAKs and flow control), where with the shared driver it serves one whatever N "
-                      "is. Against the run with 1 subscriber of the same pair (one subscriber with its own driver).")
+                      "subscribers, each with a media driver of its own " +
+                      ("in its process, run by its poll loop (`--driver-threading invoker`: one busy thread per "
+                       "subscriber, on its own CPU)" if same else "(a standalone `media-driver` on its CPUs)") +
+                      f", as subscribers on {n_own} hosts have: the fanout's sender then serves {n_own} receivers (their status "
+                      "messages, NAKs and flow control), where with the shared driver it serves one whatever N is. " +
+                      ("Against `pub-own-1` of the same pair, one subscriber set up the same way."
+                       if same else "Against the run with 1 subscriber of the same pair."))
             md.append("")
             md.append(f"| pair | 1 subscriber (msg/s) | {n_own} subscribers, a driver each (msg/s) | ratio | every "
                       f"subscriber complete | per-second rates, {n_own} with own drivers (msg/s) |")

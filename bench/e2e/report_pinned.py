@@ -143,6 +143,8 @@ def targets(results):
                      f"; chain p99 {', '.join(us(c['p99_us']) for _, c, _ in pairs)} µs, raw Aeron "
                      f"{', '.join(us(r['p99_us']) for _, _, r in pairs)} µs" + why,
                      "n/a (the host's tail)" if qualified is False else verdict(m <= limit)))
+    # Issue 38's absolute targets: p50 at 1M msg/s at most 10 µs; the chain's own cost at most 1 µs p50.
+    rows += [(t, m, verdict(ok)) for t, m, ok in report.absolute_latency_rows(results)]
     maxima = {m["system"]: m for m in report.load_all(os.path.join(results, "throughput", "*.max.json"))}
     batched = maxima.get("raw-batched")
     if maxima.get("chain") and batched and batched.get("max_rate"):
@@ -258,7 +260,9 @@ def section(results, images=None, image_rel=None, heading="## Dedicated, pinned 
     if lat:
         md += ["### Latency, pinned", "",
                "Microseconds, one subscriber; the chain from the feed handler's receive of the datagram to the "
-               "subscriber's callback, raw Aeron from the publisher's offer, as in *Latency* above. "
+               "subscriber's callback, raw Aeron " + ("over the same hops from its relay's receive of the datagram"
+                                                       if settings.get("raw_from", "pub") == "relay" else
+                                                       "from the publisher's offer") + ", as in *Latency* above. "
                f"{settings.get('warmup_s', '?')} s of messages of warm-up, left out, then "
                f"{settings.get('duration_s', '?')} s (at most {settings.get('max_messages', 0):,} messages in all)."
                , ""] + lat

@@ -2,7 +2,8 @@
 # End-to-end benchmark harness (make bench): the whole chain against raw Aeron, on this machine, in one run.
 #
 #   latency    per rate in RATES: simulator --latency-timestamps -> feed-handler -> fanout -> `latency`
-#              subscriber, and raw-aeron-pub -> raw-aeron-sub at the same rate and message count
+#              subscriber, and simulator -> raw-aeron-relay -> raw-aeron-sub (the same hops; RAW_FROM=pub:
+#              raw-aeron-pub -> raw-aeron-sub) at the same rate and message count
 #   fan-out    the chain at FANOUT_RATE with 1, 2, 4 and 8 latency subscribers (latency per subscriber); then the
 #              fanout's publisher throughput with 1, 2, 4 and 8 `record` subscribers: a generated ITCH session
 #              (PUB_MESSAGES messages, written once, cached) is replayed into the rings as fast as they accept, the
@@ -22,10 +23,13 @@
 #              is put against the throughput's highest clean rate of the chain (see archive_section)
 #
 # Latency (LATENCY_FROM=receive, the default) runs from the feed handler's receive of the datagram
-# (feed-handler --stamp-receive-time) to the subscriber's callback, as issue 6 defines it; raw Aeron's from the
-# publisher's offer (raw-aeron-pub --stamp-send-time). LATENCY_FROM=scheduled measures instead from the
+# (feed-handler --stamp-receive-time) to the subscriber's callback, as issue 6 defines it. Raw Aeron's latency runs
+# have the same hops (RAW_FROM=relay, the default: issue 38): the simulator's datagrams into raw-aeron-relay, which
+# offers each datagram's messages on plain Aeron, stamped at the datagram's receive (raw-aeron-relay
+# --stamp-receive-time); RAW_FROM=pub is the earlier baseline, raw-aeron-pub from its offer (--stamp-send-time).
+# The throughput search always uses raw-aeron-pub. LATENCY_FROM=scheduled measures instead from the
 # simulator's scheduled send (coordinated-omission corrected: the timestamp is the pacer's intended send time),
-# which adds the simulator and the feed handler's socket wait; OUTSIDE_RATES ("100000 1000000"; "" for none) also
+# which adds the simulator and the receiver's socket wait, for both systems; OUTSIDE_RATES ("100000 1000000"; "" for none) also
 # runs that view at those rates into latency-outside/, with both pacers uncapped (--max-lag-ms 0: a sender that
 # stalls sends every message it owes afterwards, each stamped when it was due, so no stall's cost is forgotten).
 # Results (JSON, .hgrm, logs, the exact commands) go to bench/e2e/results/<UTC timestamp>/; then
@@ -38,8 +42,9 @@
 # before them, left out of the histograms: every JVM of the chain is still compiling its hot paths for seconds), FANOUT_RATE (100000), FANOUT_S (5), FANOUT_SUBS
 # ("1 8"), PUB_MESSAGES (32000000), PUB_WARMUP_MESSAGES (12000000),
 # PUB_SUBS ("1 8"), PUB_PAIRS (1: pairs of the 1- and 8-subscriber publisher runs), PUB_OWN_DRIVERS (1: each
-# pair also runs PUB_OWN_SUBS (8 on 16 CPUs or more, else 2) subscribers each with a media driver of its own,
-# pub-own-N, so the fanout's sender serves N receivers; 0: only the shared driver), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
+# pair also runs 1 and PUB_OWN_SUBS (8 on 16 CPUs or more, else 2) subscribers each with a media driver of its own,
+# pub-own-1 and pub-own-N, so the fanout's sender serves N receivers; 0: only the shared driver), PUB_OWN_SUB_OPTS
+# ("--driver-threading invoker": their drivers embedded and run by their poll loops), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
 # each throughput step, that many seconds of messages at that rate (or the step's, when lower), for chain and raw
 # Aeron alike; the step's rate is taken over the messages after them (every JVM compiles its hot paths on its first
 # messages, a large share of a short step's CPU), SEARCH_LO/SEARCH_HI (1000000/8000000) and
@@ -48,7 +53,8 @@
 # does at its peaks; a top below what the sender can push caps the figure at the top, and a much higher one only
 # makes the flat-out step longer (a step's messages are the rate asked times STEP_S); raw Aeron's publisher pushes
 # more than the simulator, hence a top of its own), SEARCH_STEPS (4: with three trials a rate, a borderline rate and
-# the 80% step below it can take three steps), TRIALS (3: trials per rate of the chain; a rate
+# the 80% step below it can take three steps), SEARCH_PRECISION (1.15: the search stops once the lowest lossy rate is
+# within this factor of the highest clean one; the pinned bundle asks 1.05 with more steps), TRIALS (3: trials per rate of the chain; a rate
 # passes when most are clean, see search below), FEED_RECOVERY (1: in
 # every chain run the simulator serves MoldUDP64 re-requests and the feed handler uses them; 0: none),
 # LEVERS (empty: the levers in the chain to measure against it, see lever_searches),
@@ -136,7 +142,7 @@ PUB_REPLAY_CPU="${PUB_REPLAY_CPU:-fanout}"
 # side; the publisher runs' PUB_REPLAY_CPUS, PUB_FANOUT_CPUS, PUB_DRIVER_CPUS and PUB_SUB_CPUS (groups, as SUB_CPUS),
 # which replace the split described at pub_throughput.
 SIM_CPUS="${SIM_CPUS:-}"; FH_CPUS="${FH_CPUS:-}"; FO_CPUS="${FO_CPUS:-}"; SUB_CPUS="${SUB_CPUS:-}"
-SUB_DRIVER_CPUS="${SUB_DRIVER_CPUS:-}"; RAW_DRIVER="${RAW_DRIVER:-embedded}"
+SUB_DRIVER_CPUS="${SUB_DRIVER_CPUS:-}"; RAW_DRIVER="${RAW_DRIVER:-embedded}"; RAW_FROM="${RAW_FROM:-relay}"
 RAW_PUB_CPUS="${RAW_PUB_CPUS:-}"; RAW_SUB_CPUS="${RAW_SUB_CPUS:-}"
 RAW_PUB_DRIVER_CPUS="${RAW_PUB_DRIVER_CPUS:-}"; RAW_SUB_DRIVER_CPUS="${RAW_SUB_DRIVER_CPUS:-}"
 PUB_REPLAY_CPUS="${PUB_REPLAY_CPUS:-}"; PUB_FANOUT_CPUS="${PUB_FANOUT_CPUS:-}"; PUB_DRIVER_CPUS="${PUB_DRIVER_CPUS:-}"
@@ -156,10 +162,14 @@ SIM_PRE_ENCODE="${SIM_PRE_ENCODE:-1}"; CEILING_MESSAGES="${CEILING_MESSAGES:-200
 # drivers and 8 subscribers on one CPU starved each other (187,682 msg/s against 3.48M with 1, 59,129 NAKs and
 # lost data in 6 of 8, for three minutes of make bench; run 20261129T211014Z).
 PUB_OWN_DRIVERS="${PUB_OWN_DRIVERS:-1}"; PUB_OWN_SUBS="${PUB_OWN_SUBS:-$([ "$(nproc)" -ge 16 ] && echo 8 || echo 2)}"
+PUB_OWN_SUB_OPTS="${PUB_OWN_SUB_OPTS:---driver-threading invoker}"
 SEARCH_LO="${SEARCH_LO:-1000000}"
 SEARCH_HI="${SEARCH_HI:-8000000}"
 RAW_SEARCH_HI="${RAW_SEARCH_HI:-16000000}"
 SEARCH_STEPS="${SEARCH_STEPS:-4}"
+SEARCH_PRECISION="${SEARCH_PRECISION:-1.15}"
+python3 -c "import sys; sys.exit(0 if 1 < float(sys.argv[1]) < 2 else 1)" "$SEARCH_PRECISION" 2>/dev/null ||
+  { echo "run.sh: SEARCH_PRECISION must be a number between 1 and 2 (the lowest lossy rate over the highest clean one at which the search stops), not '$SEARCH_PRECISION'" >&2; exit 2; }
 TRIALS="${TRIALS:-3}"
 case "$TRIALS" in ''|*[!0-9]*) echo "run.sh: TRIALS must be a positive odd number, not '$TRIALS'" >&2; exit 2 ;; esac
 [ $((TRIALS % 2)) = 1 ] || { echo "run.sh: TRIALS must be a positive odd number (a majority decides), not '$TRIALS'" >&2; exit 2; }
@@ -417,37 +427,61 @@ raw() {
   local pub_drv="" sub_drv=""
   if [ "$RAW_DRIVER" = standalone ]; then
     # A media driver each, as a publishing and a subscribing host have, with the chain's subscriber driver settings.
-    local dir="/dev/shm/mdfanout-bench-$$-raw"
-    launch_driver "$logs/sub-driver.log" "$dir-sub-driver" "$RAW_SUB_DRIVER_CPUS" "$DRIVER_OPTS" ||
+    local drv_dir="/dev/shm/mdfanout-bench-$$-raw"
+    launch_driver "$logs/sub-driver.log" "$drv_dir-sub-driver" "$RAW_SUB_DRIVER_CPUS" "$DRIVER_OPTS" ||
       log "$name: the subscriber's media driver did not start (see $logs)"
-    launch_driver "$logs/pub-driver.log" "$dir-pub-driver" "$RAW_PUB_DRIVER_CPUS" "$DRIVER_OPTS" ||
+    launch_driver "$logs/pub-driver.log" "$drv_dir-pub-driver" "$RAW_PUB_DRIVER_CPUS" "$DRIVER_OPTS" ||
       log "$name: the publisher's media driver did not start (see $logs)"
-    sub_drv="--aeron-dir $dir-sub-driver" pub_drv="--aeron-dir $dir-pub-driver"
+    sub_drv="--aeron-dir $drv_dir-sub-driver" pub_drv="--aeron-dir $drv_dir-pub-driver"
   fi
   # raw_batch=1 (search raw-batched): the publisher packs what is due into one offer of up to an MTU, as the fanout
   # packs what its ring holds; the subscriber splits them again.
   local batch_pub="" batch_sub="" system=raw-aeron
   [ "${raw_batch:-0}" = 1 ] && batch_pub="--batch" batch_sub="--message-length $MESSAGE_LENGTH" system=raw-aeron-batched
+  local relay=""; [ "$dir" != throughput ] && [ "$RAW_FROM" = relay ] && relay=pending batch_sub="--message-length $MESSAGE_LENGTH"
   launch "$logs/sub.log" $(pin "$RAW_SUB_CPUS") $mdf raw-aeron-sub $sub_drv $RAW_OPTS $batch_sub --channel "$raw_channel" --messages "$messages" \
     --warmup-messages $warmup --timeout-s $timeout_s --ready-file "$logs/ready" \
     --json-out "$run/$name-sub1.json" --hgrm-out "$run/$name-sub1.hgrm"
   local sub=$last_pid
-  local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-send-time"
-  [ "$dir" = latency-outside ] && stamp="--max-lag-ms 0"
-  launch "$logs/pub.log" $(pin "$RAW_PUB_CPUS") $mdf raw-aeron-pub $pub_drv $stamp $batch_pub $RAW_OPTS --channel "$raw_channel" --rate "$rate" --messages "$messages" \
-    --message-length $MESSAGE_LENGTH --connect-timeout-s 60 $(step_warmup_opts)
-  local pub=$last_pid sampler=""
+  local pub sampler=""
+  if [ -n "$relay" ]; then
+    # The chain's hops (RAW_FROM=relay, issue 38): the simulator's datagrams over UDP multicast into raw-aeron-relay,
+    # which offers each datagram's messages on plain Aeron as it receives them, nothing between. Stamped at the
+    # datagram's receive as the feed handler's --stamp-receive-time, or by the simulator's pacer in the outside view:
+    # both systems' clocks start at the same point, with the same hop before them.
+    local relay_stamp=""; [ "$stamp_mode" = receive ] && relay_stamp="--stamp-receive-time"
+    local lag=""; [ "$dir" = latency-outside ] && lag="--max-lag-ms 0"
+    rm -f "$logs/relay-ready"
+    launch "$logs/pub.log" $(pin "$RAW_PUB_CPUS") $mdf raw-aeron-relay $pub_drv $relay_stamp --batch $RAW_OPTS \
+      --channel "$raw_channel" --group $group --port $port --interface 127.0.0.1 --message-length $MESSAGE_LENGTH \
+      --connect-timeout-s 60 --timeout-s $timeout_s --ready-file "$logs/relay-ready"
+    relay=$last_pid
+    wait_for_files 60 "$logs/relay-ready" || log "$name: raw-aeron-relay not ready within 60 s (see $logs)"
+    launch "$logs/simulator.log" $(pin "$SIM_CPUS") $mdf simulator --group $group --port $port --interface 127.0.0.1 \
+      --symbols $SYMBOLS --messages "$messages" --rate "$rate" --latency-timestamps $lag --stats-interval-s 0 \
+      $idle_opt ${SIM_OPTS:-} $(step_warmup_opts)
+    pub=$last_pid
+  else
+    local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-send-time"
+    [ "$dir" = latency-outside ] && stamp="--max-lag-ms 0"
+    launch "$logs/pub.log" $(pin "$RAW_PUB_CPUS") $mdf raw-aeron-pub $pub_drv $stamp $batch_pub $RAW_OPTS --channel "$raw_channel" --rate "$rate" --messages "$messages" \
+      --message-length $MESSAGE_LENGTH --connect-timeout-s 60 $(step_warmup_opts)
+    pub=$last_pid
+  fi
   if [ "$dir" = throughput ]; then
     python3 bench/e2e/cpu_sample.py sample "$run/$name.cpu-samples.json" publisher=$pub subscriber=$sub & sampler=$!
   fi
   wait "$pub"; local pub_exit=$?
+  local relay_exit=""; [ -n "$relay" ] && { wait "$relay"; relay_exit=$?; }
   wait "$sub"; local sub_exit=$?
   [ -n "$sampler" ] && wait "$sampler"
   cleanup
   local pub_rate; pub_rate=$(sender_rate "$logs/pub.log")
+  [ -n "$relay" ] && pub_rate=$(sender_rate "$logs/simulator.log")
   local missing; missing=$(field missing "$logs/sub.log")
-  printf '{"name":"%s","system":"%s","rate":%s,"messages":%s,"subscribers":1,"publisher_exit":%s,"subscriber_exits":[%s],"publisher_rate":%s,"missing":%s}\n' \
-    "$name" "$system" "$rate" "$messages" "$pub_exit" "$sub_exit" "$(json_num "$pub_rate")" "$(json_num "$missing")" >"$run/$name.run.json"
+  printf '{"name":"%s","system":"%s","from":"%s","rate":%s,"messages":%s,"subscribers":1,"publisher_exit":%s,"relay_exit":%s,"subscriber_exits":[%s],"publisher_rate":%s,"missing":%s}\n' \
+    "$name" "$system" "$([ -n "$relay" ] && echo relay || echo pub)" "$rate" "$messages" "$pub_exit" "$(json_num "$relay_exit")" "$sub_exit" \
+    "$(json_num "$pub_rate")" "$(json_num "$missing")" >"$run/$name.run.json"
   [ -n "$sampler" ] && add_cpu "$run/$name" publisher 0 "$logs/pub.log"
   log "$name: rate=$rate messages=$messages publisher=${pub_rate:-?}/s exit=$sub_exit missing=${missing:-?} $(grep -h -o 'p99=[0-9.]*us' "$logs/sub.log" | tr '\n' ' ')"
 }
@@ -522,15 +556,13 @@ print(','.join(map(str, cpus[1:])))" "$cpus")
   # The subscribers share one media driver, as processes on one host do: the multicast stream is
   # received once and each subscriber reads it from shared memory (with a driver each, N receivers
   # would compete for the one CPU left and the slowest would lose data under max flow control).
-  # With own drivers (issue 38), each subscriber has a media driver of its own, in its own process on the
-  # subscriber's CPUs, as subscribers on N hosts have: the fanout's sender then serves N receivers, not one.
+  # With own drivers (issue 38), each subscriber has a media driver of its own, as subscribers on N hosts have: the
+  # fanout's sender then serves N receivers, not one. The driver is embedded in the subscriber's process and run by
+  # its poll loop (PUB_OWN_SUB_OPTS, --driver-threading invoker), so that each subscriber is one busy thread on its
+  # CPUs: a standalone driver beside it on the same CPU would have two busy-spinning threads share it.
   local sub_driver="/dev/shm/mdfanout-bench-$$-$name-driver" drvs=()
   if [ "$drivers" = own ]; then
-    for i in $(seq 1 "$n"); do
-      launch_driver "$logs/driver$i.log" "$sub_driver-$i" "$(nth_group "$sub_groups" "$i")" "$PUB_DRIVER_OPTS" ||
-        log "$name: subscriber $i's media driver did not start (see $logs)"
-      drvs+=("$last_pid")
-    done
+    :
   else
     launch_driver "$logs/driver.log" "$sub_driver" "$driver_cpus" "$PUB_DRIVER_OPTS" ||
       log "$name: the subscribers' media driver did not start (see $logs)"
@@ -538,9 +570,9 @@ print(','.join(map(str, cpus[1:])))" "$cpus")
   fi
   local sub_pids=() ready=()
   for i in $(seq 1 "$n"); do
-    local aeron_dir="$sub_driver"; [ "$drivers" = own ] && aeron_dir="$sub_driver-$i"
+    local driver_opts="--aeron-dir $sub_driver"; [ "$drivers" = own ] && driver_opts="$PUB_OWN_SUB_OPTS"
     launch "$logs/sub$i.log" $(pin "$(nth_group "$sub_groups" "$i")") $mdf record $SUB_OPTS $PUB_SUB_OPTS --channel "$pub_channel" \
-      --partitions $PARTITIONS --aeron-dir "$aeron_dir" \
+      --partitions $PARTITIONS $driver_opts \
       --until-end-of-messages --no-recovery $record_out --timeout-s 300 --ready-file "$logs/ready$i"
     sub_pids+=("$last_pid"); ready+=("$logs/ready$i")
   done
@@ -691,7 +723,9 @@ time.sleep(600)' "$group" "$port" &
 # Levers in the chain (issue 38 item 7), each an A/B against the chain as configured, in the same run: LEVERS, entries
 # separated by ";", each NAME=VARIABLE:OPTIONS, e.g. "thread-per-partition=FO_OPTS:--threading dedicated": the
 # throughput search again with OPTIONS added to VARIABLE (FH_OPTS, FO_OPTS, SUB_OPTS or JAVA_OPTS) for every process
-# it names, into throughput/chain-NAME.max.json; the report puts each against the chain's figure. Empty: none.
+# it names, or with PARTITIONS set to OPTIONS (e.g. "one-stream=PARTITIONS:1": every instrument on one partition, one
+# ring and one stream), into throughput/chain-NAME.max.json; the report puts each against the chain's figure. Empty:
+# none.
 lever_searches() {
   local entry name var opts saved
   local IFS_saved="$IFS"; IFS=';'
@@ -699,10 +733,15 @@ lever_searches() {
   for entry in "${entries[@]}"; do
     [ -n "$entry" ] || continue
     name="${entry%%=*}" var="${entry#*=}"; opts="${var#*:}" var="${var%%:*}"
-    case "$var" in FH_OPTS|FO_OPTS|SUB_OPTS|JAVA_OPTS) ;; *) log "lever $name: $var is not FH_OPTS, FO_OPTS, SUB_OPTS or JAVA_OPTS: skipped"; continue ;; esac
+    case "$var" in FH_OPTS|FO_OPTS|SUB_OPTS|JAVA_OPTS|PARTITIONS) ;; *) log "lever $name: $var is not FH_OPTS, FO_OPTS, SUB_OPTS, JAVA_OPTS or PARTITIONS: skipped"; continue ;; esac
     saved="${!var}"
-    printf -v "$var" '%s %s' "$saved" "$opts"; [ "$var" = JAVA_OPTS ] && export JAVA_OPTS
-    log "lever $name: the chain's search with $var += $opts"
+    if [ "$var" = PARTITIONS ]; then  # a value, not options: every role of the chain takes it
+      case "$opts" in ''|*[!0-9]*) log "lever $name: PARTITIONS takes a number, not '$opts': skipped"; continue ;; esac
+      PARTITIONS="$opts"
+    else
+      printf -v "$var" '%s %s' "$saved" "$opts"; [ "$var" = JAVA_OPTS ] && export JAVA_OPTS
+    fi
+    log "lever $name: the chain's search with $var $([ "$var" = PARTITIONS ] && echo = || echo +=) $opts"
     run_system="chain-$name" search "chain-$name"
     printf -v "$var" '%s' "$saved"; [ "$var" = JAVA_OPTS ] && export JAVA_OPTS
     python3 -c '
@@ -763,10 +802,10 @@ search() {  # search chain|chain-LEVER|raw|raw-batched
     rates_json="$rates_json${rates_json:+,}{\"step\":$step,\"rate\":$rate,\"clean\":$clean_n,\"lossy\":$lossy_n,\"pass\":$verdict,\"achieved\":$([ "$verdict" = true ] && echo $((clean_sum / clean_n)) || echo "$lossy_max")}"
     log "throughput $system: $rate msg/s asked: $clean_n clean, $lossy_n lossy: $([ "$verdict" = true ] && echo pass || echo fail)"
     [ "$verdict" = true ] && [ "$step" = 0 ] && break             # the high end passed: nothing above to look for
-    python3 -c "import sys; sys.exit(0 if $hi / $lo > 1.15 else 1)" || break
+    python3 -c "import sys; sys.exit(0 if $hi / $lo > $SEARCH_PRECISION else 1)" || break
   done
-  printf '{"system":"%s","max_rate":%s,"max_offered":%s,"lowest_failed":%s,"step_seconds":%s,"trials":%s,"rates":[%s]}\n' \
-    "$system" "$best" "$best_offered" "$failed" "$STEP_S" "$TRIALS" "$rates_json" >"$results/throughput/$system.max.json"
+  printf '{"system":"%s","max_rate":%s,"max_offered":%s,"lowest_failed":%s,"step_seconds":%s,"trials":%s,"precision":%s,"rates":[%s]}\n' \
+    "$system" "$best" "$best_offered" "$failed" "$STEP_S" "$TRIALS" "$SEARCH_PRECISION" "$rates_json" >"$results/throughput/$system.max.json"
   raw_batch=0
   log "throughput $system: highest clean rate $best msg/s (asked $best_offered; lowest lossy rate asked: $failed)"
 }
@@ -970,11 +1009,11 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","pub_pairs":%s,"step_s":%s,"step_warmup_s":%s,"step_warmup_rate":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"trials":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","sim_source":"%s","sim_pre_encode":"%s","record_out":"%s","git":"%s","raw_driver":"%s","cpu_plan":"%s"}\n' \
+  printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","pub_pairs":%s,"step_s":%s,"step_warmup_s":%s,"step_warmup_rate":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"search_precision":%s,"trials":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","sim_source":"%s","sim_pre_encode":"%s","record_out":"%s","git":"%s","raw_driver":"%s","raw_from":"%s","cpu_plan":"%s"}\n' \
     "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "SIM_OPTS=${SIM_OPTS:-} FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS PUB_SUB_OPTS=$PUB_SUB_OPTS RAW_OPTS=$RAW_OPTS DRIVER_OPTS=$DRIVER_OPTS DRIVER_NICE=$DRIVER_NICE JAVA_OPTS=${JAVA_OPTS:-}" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$PUB_PAIRS" "$STEP_S" "$STEP_WARMUP_S" "$STEP_WARMUP_RATE" "$SEARCH_LO" "$SEARCH_HI" \
-    "$RAW_SEARCH_HI" "$SEARCH_STEPS" "$TRIALS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
+    "$RAW_SEARCH_HI" "$SEARCH_STEPS" "$SEARCH_PRECISION" "$TRIALS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" "$SIM_SOURCE" "$SIM_PRE_ENCODE" "${RECORD_OUT:-none}" \
-    "${GIT_REV:-$(git rev-parse --short HEAD 2>/dev/null)}" "$RAW_DRIVER" \
+    "${GIT_REV:-$(git rev-parse --short HEAD 2>/dev/null)}" "$RAW_DRIVER" "$RAW_FROM" \
     "$(for v in SIM_CPUS FH_CPUS FO_CPUS SUB_DRIVER_CPUS SUB_CPUS RAW_PUB_CPUS RAW_PUB_DRIVER_CPUS RAW_SUB_CPUS \
          RAW_SUB_DRIVER_CPUS PUB_REPLAY_CPUS PUB_FANOUT_CPUS PUB_DRIVER_CPUS PUB_SUB_CPUS; do
          [ -n "${!v}" ] && printf '%s=%s; ' "$v" "${!v}"; done)" >"$results/settings.json"
@@ -1057,10 +1096,13 @@ if [ "${SKIP_PUB:-0}" != 1 ]; then
   if [[ " $PUB_SUBS " == *" 1 "* && " $PUB_SUBS " == *" 8 "* ]]; then
     for round in $(seq 2 "$PUB_PAIRS"); do pub_throughput 1 "$round"; pub_throughput 8 "$round"; done
   fi
-  # And PUB_OWN_SUBS (8) subscribers each with a media driver of its own (PUB_OWN_DRIVERS=1), one run per pair,
-  # against the pair's run with 1 (one subscriber with its own driver is that run): the sender serves N receivers.
-  if [ "$PUB_OWN_DRIVERS" = 1 ] && [[ " $PUB_SUBS " == *" 1 "* ]]; then
-    for round in $(seq 1 "$PUB_PAIRS"); do pub_throughput "$PUB_OWN_SUBS" "$([ "$round" = 1 ] || echo "$round")" own; done
+  # And PUB_OWN_SUBS (8) subscribers each with a media driver of its own (PUB_OWN_DRIVERS=1), against one subscriber
+  # set up the same way, a pair per round: the sender serves N receivers.
+  if [ "$PUB_OWN_DRIVERS" = 1 ]; then
+    for round in $(seq 1 "$PUB_PAIRS"); do
+      r="$([ "$round" = 1 ] || echo "$round")"
+      pub_throughput 1 "$r" own; pub_throughput "$PUB_OWN_SUBS" "$r" own
+    done
   fi
 fi
 

@@ -13,6 +13,7 @@ import io.mdfanout.tools.ExportCommand;
 import io.mdfanout.tools.LatencyCommand;
 import io.mdfanout.tools.HostJitterCommand;
 import io.mdfanout.tools.RawAeronPubCommand;
+import io.mdfanout.tools.RawAeronRelayCommand;
 import io.mdfanout.tools.RawAeronSubCommand;
 import io.mdfanout.tools.RecordCommand;
 import io.mdfanout.tools.StatsCommand;
@@ -61,6 +62,7 @@ import picocli.CommandLine.Command;
         ExportCommand.class,
         LatencyCommand.class,
         RawAeronPubCommand.class,
+        RawAeronRelayCommand.class,
         HostJitterCommand.class,
         RawAeronSubCommand.class,
         ErrorStatCommand.class,

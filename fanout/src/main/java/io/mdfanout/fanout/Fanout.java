@@ -497,7 +497,7 @@ public final class Fanout implements AutoCloseable
             publications[partition] = aeron.addExclusivePublication(
                 channel, Partitioning.streamId(config.streamIdBase(), partition));
         }
-        if (config.snapshotIntervalNs() > 0)
+        if (config.snapshotIntervalNs() > 0 && config.stateUpkeep())
         {
             final String snapshotChannel = publicationChannel(config.resolvedSnapshotChannel(), config.termLength());
             final int snapshotStreamIdBase = (int)config.resolvedSnapshotStreamIdBase();
@@ -617,7 +617,7 @@ public final class Fanout implements AutoCloseable
                 epochClock,
                 SystemNanoClock.INSTANCE,
                 errorHandler,
-                states[partition],
+                config.stateUpkeep() ? states[partition] : null,
                 snapshots);
             publishers[partition].describeFeed(publishers.length);
             if (null != ringSet)

@@ -129,6 +129,12 @@ public final class FanoutCommand implements Callable<Integer>
         "connected); 0 = no snapshots.")
     long snapshotIntervalMs;
 
+    @Option(names = "--no-state-upkeep", hidden = true, // benchmark-only: bench/README.md
+        description = "Benchmark-only: publish without applying messages to the partitions' states and without " +
+            "snapshots, to measure what the state upkeep costs the chain. Never in production: late joiners cannot " +
+            "recover.")
+    boolean noStateUpkeep;
+
     @Option(names = "--snapshot-channel",
         description = "Aeron channel of the snapshot streams; absent: the same as --channel.")
     String snapshotChannel;
@@ -343,6 +349,7 @@ public final class FanoutCommand implements Callable<Integer>
             .maxOrders(maxOrders)
             .statePretouch(statePretouch)
             .snapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(snapshotIntervalMs))
+            .stateUpkeep(!noStateUpkeep)
             .snapshotChannel(sideB ? sideBSnapshotChannel : snapshotChannel)
             .snapshotStreamIdBase(null != snapshotStreamIdBase ?
                 snapshotStreamIdBase : FanoutConfig.SNAPSHOT_STREAM_ID_BASE_DEFAULT)

@@ -85,6 +85,7 @@ public final class FanoutConfig
     private int maxOrders = DEFAULT_MAX_ORDERS;
     private boolean statePretouch = true;
     private long snapshotIntervalNs = DEFAULT_SNAPSHOT_INTERVAL_NS;
+    private boolean stateUpkeep = true;
     private String snapshotChannel;
     private int snapshotStreamIdBase = SNAPSHOT_STREAM_ID_BASE_DEFAULT;
     private int snapshotBytesPerCycle = DEFAULT_SNAPSHOT_BYTES_PER_CYCLE;
@@ -481,6 +482,26 @@ public final class FanoutConfig
     public FanoutConfig snapshotIntervalNs(final long snapshotIntervalNs)
     {
         this.snapshotIntervalNs = snapshotIntervalNs;
+        return this;
+    }
+
+    /** @return whether each published message is applied to its partition's state (always, but in benchmarks). */
+    public boolean stateUpkeep()
+    {
+        return stateUpkeep;
+    }
+
+    /**
+     * Benchmark-only: with false, no message is applied to the partitions' states and no snapshot is published, so
+     * that a benchmark measures what the state upkeep costs the chain (the most any cheaper upkeep could win). The
+     * state files are still opened and locked as always.
+     *
+     * @param stateUpkeep false to publish without keeping state.
+     * @return this.
+     */
+    public FanoutConfig stateUpkeep(final boolean stateUpkeep)
+    {
+        this.stateUpkeep = stateUpkeep;
         return this;
     }
 

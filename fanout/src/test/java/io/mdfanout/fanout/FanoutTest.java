@@ -277,6 +277,40 @@ final class FanoutTest
         assertEquals(0, second.stateCounters(0).stateResets().get());
     }
 
+    /**
+     * The benchmark-only --no-state-upkeep: every message is still published, in sequence, but none is applied to the
+     * state and no snapshot is offered, so a benchmark measures what the upkeep costs.
+     */
+    @Test
+    void withoutStateUpkeepEveryMessageIsPublishedAndNoneApplied()
+    {
+        final RingBuffer ring = createRing(0);
+        final FanoutConfig config = config(1).channel(INVOKER_TEST_CHANNEL + "|mtu=8192")
+            .snapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(10)).maxOrders(1024).stateUpkeep(false);
+        final Fanout fanout = new Fanout(config);
+        closeables.add(fanout);
+        final Aeron aeron = TestAeron.connect(fanout.aeronDirectoryName());
+        closeables.add(aeron);
+        final PacketCollector incrementalCollector = new PacketCollector();
+        final PacketCollector snapshotCollector = new PacketCollector();
+        final Runnable poll = partitionZeroPoller(aeron, INVOKER_TEST_CHANNEL, incrementalCollector, snapshotCollector);
+        awaitCondition(() -> fanout.isConnected(0), poll, "subscriber connected");
+        final TestMessages messages = new TestMessages();
+        for (int id = 1; id <= 20; id++)
+        {
+            assertTrue(messages.writeAddOrder(ring, id, 5));
+        }
+        awaitCondition(() -> incrementalCollector.messageCount() == 20, poll, "20 messages");
+        assertEquals(1, incrementalCollector.packets.get(0).streamSequence());
+        final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200); // 20 snapshot intervals
+        while (System.nanoTime() < until)
+        {
+            poll.run();
+        }
+        assertEquals(0, fanout.stateCounters(0).ordersInState().get(), "no message applied");
+        assertTrue(snapshotCollector.packets.isEmpty(), "no snapshot offered");
+    }
+
     @Test
     void aNewRingResetsTheState() throws Exception
     {

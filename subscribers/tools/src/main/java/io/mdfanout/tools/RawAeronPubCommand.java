@@ -3,7 +3,6 @@ package io.mdfanout.tools;
 import io.aeron.ChannelUri;
 import io.aeron.CommonContext;
 import io.aeron.ExclusivePublication;
-import io.aeron.Publication;
 import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.PreciseEpochNanoClock;
 import org.agrona.BitUtil;
@@ -89,9 +88,6 @@ public final class RawAeronPubCommand implements Callable<Integer>
         description = "Aeron directory of an external media driver; absent = launch an embedded driver.")
     String aeronDir;
 
-    private long notConnectedSinceNs;
-    private long offers;
-
     PrintStream stdout = System.out;
     PrintStream stderr = System.err;
 
@@ -152,6 +148,7 @@ public final class RawAeronPubCommand implements Callable<Integer>
             final UnsafeBuffer buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
                 BitUtil.align(Math.max(capacity, 64), 64), 64));
             int batchLength = 0;
+            final RawAeronOffers offers = new RawAeronOffers(publication, idle, stopSignal, connectTimeoutS);
             final long wallOffsetNs = new PreciseEpochNanoClock().nanoTime() - System.nanoTime();
             final long startNs = System.nanoTime();
             long scheduleStartNs = startNs;
@@ -160,7 +157,6 @@ public final class RawAeronPubCommand implements Callable<Integer>
             long phaseStartSent = 0;
             long measuredStartNs = startNs;
             long sent = 0;
-            long backPressured = 0;
             while (sent < messages && stopSignal.isRunning())
             {
                 final long nowNs = System.nanoTime();
@@ -186,7 +182,7 @@ public final class RawAeronPubCommand implements Callable<Integer>
                     batchLength += messageLength;
                     if (batchLength == capacity)
                     {
-                        backPressured += offer(publication, buffer, batchLength, idle, stopSignal);
+                        offers.offer(buffer, batchLength);
                         batchLength = 0;
                     }
                     sent++;
@@ -207,7 +203,7 @@ public final class RawAeronPubCommand implements Callable<Integer>
                 }
                 if (batchLength > 0)
                 {
-                    backPressured += offer(publication, buffer, batchLength, idle, stopSignal);
+                    offers.offer(buffer, batchLength);
                     batchLength = 0;
                 }
                 idle.idle(work);
@@ -218,7 +214,7 @@ public final class RawAeronPubCommand implements Callable<Integer>
 
             buffer.putLong(RawAeronMessage.SCHEDULED_TIME_OFFSET, 0, ByteOrder.LITTLE_ENDIAN);
             buffer.putLong(RawAeronMessage.SEQUENCE_OFFSET, RawAeronMessage.END_SEQUENCE, ByteOrder.LITTLE_ENDIAN);
-            offer(publication, buffer, messageLength, idle, stopSignal);
+            offers.offer(buffer, messageLength);
             // Let the driver deliver (and repair) the tail before it shuts down with this process.
             final long lingerEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
             while (System.nanoTime() < lingerEnd)
@@ -226,8 +222,8 @@ public final class RawAeronPubCommand implements Callable<Integer>
                 idle.idle(0);
             }
             stdout.printf(Locale.ROOT, "raw-aeron-pub: done: messages=%d length=%d offers=%d elapsed=%.3fs " +
-                "rate=%.0f msg/s backPressured=%d%s%n", sent, messageLength, offers, elapsedS,
-                sent / Math.max(elapsedS, 1e-9), backPressured,
+                "rate=%.0f msg/s backPressured=%d%s%n", sent, messageLength, offers.offers(), elapsedS,
+                sent / Math.max(elapsedS, 1e-9), offers.backPressured(),
                 0 == warmupMessages || sent <= warmupMessages ? "" : String.format(Locale.ROOT,
                 " warmup(messages=%d) measuredMessages=%d measuredElapsed=%.3fs measuredRate=%.0f", warmupMessages,
                 sent - warmupMessages, measuredS, (sent - warmupMessages) / Math.max(measuredS, 1e-9)));
@@ -238,44 +234,6 @@ public final class RawAeronPubCommand implements Callable<Integer>
             stderr.println("raw-aeron-pub: " + ex.getMessage());
             return ExitCodes.FAILURE;
         }
-    }
-
-    private int offer(
-        final ExclusivePublication publication, final UnsafeBuffer buffer, final int length, final IdleStrategy idle,
-        final StopSignal stopSignal)
-    {
-        int backPressured = 0;
-        long result;
-        while ((result = publication.offer(buffer, 0, length)) < 0)
-        {
-            if (Publication.CLOSED == result || Publication.MAX_POSITION_EXCEEDED == result)
-            {
-                throw new IllegalStateException("publication closed or exhausted: " + result);
-            }
-            if (Publication.NOT_CONNECTED == result)
-            {
-                // The subscriber went away (it exited, or took another run's end marker on a shared
-                // channel): waiting for it forever would hang the benchmark.
-                if (0 == notConnectedSinceNs)
-                {
-                    notConnectedSinceNs = System.nanoTime();
-                }
-                else if (System.nanoTime() - notConnectedSinceNs > TimeUnit.SECONDS.toNanos(connectTimeoutS))
-                {
-                    throw new IllegalStateException("subscriber gone: not connected for " + connectTimeoutS + " s");
-                }
-            }
-            if (!stopSignal.isRunning())
-            {
-                return backPressured;
-            }
-            backPressured++;
-            idle.idle(0);
-        }
-        idle.reset();
-        notConnectedSinceNs = 0;
-        offers++;
-        return backPressured;
     }
 
     /**
