@@ -63,9 +63,9 @@ if n >= 16:
         RAW_DRIVER="standalone", RAW_PUB_CPUS=r(3, 4), RAW_PUB_DRIVER_CPUS=r(5, 8), RAW_SUB_DRIVER_CPUS=r(10, 13),
         RAW_SUB_CPUS=r(14, 15),
         # publisher runs: replay, fanout (4 busy threads on 4 CPUs, its JVM among them), the subscribers' driver
-        # (one shared thread) and one CPU per subscriber for up to 8
+        # (one shared thread) and one CPU per subscriber for up to 8; with a driver each, run by its poll loop
         PUB_REPLAY_CPUS=r(1, 2), PUB_FANOUT_CPUS=r(3, 6), PUB_DRIVER_CPUS=r(7, 7),
-        PUB_SUB_CPUS=" ".join(str(x) for x in c[8:16]),
+        PUB_SUB_CPUS=" ".join(str(x) for x in c[8:16]), PUB_OWN_DRIVER="embedded",
         PUB_FO_OPTS=f"--cpus {r(3, 6)} --threading shared --driver-threading dedicated",
         PUB_DRIVER_OPTS=f"--cpus {r(7, 7)} --driver-threading shared",
         NATS_BRIDGE_CPUS=r(5, 6), NATS_SERVER_CPUS=r(7, 10), NATS_SUB_CPUS=r(14, 15),
@@ -78,7 +78,7 @@ elif n >= 8:
         DRIVER_OPTS="", SUB_DRIVER="embedded", SUB_OPTS="--driver-threading invoker",
         RAW_DRIVER="embedded", RAW_PUB_CPUS=r(4, 6), RAW_SUB_CPUS=r(7, 7), RAW_OPTS="--driver-threading invoker",
         PUB_REPLAY_CPUS=r(1, 1), PUB_FANOUT_CPUS=r(2, 3), PUB_DRIVER_CPUS=r(4, 4),
-        PUB_SUB_CPUS=" ".join(str(x) for x in c[5:8]),
+        PUB_SUB_CPUS=" ".join(str(x) for x in c[5:8]), PUB_OWN_DRIVER="embedded",
         PUB_FO_OPTS=f"--cpus {r(2, 3)} --threading shared --driver-threading shared",
         PUB_DRIVER_OPTS=f"--cpus {r(4, 4)} --driver-threading shared",
         NATS_BRIDGE_CPUS=r(4, 4), NATS_SERVER_CPUS=r(5, 6), NATS_SUB_CPUS=r(7, 7),

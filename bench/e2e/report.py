@@ -1183,7 +1183,8 @@ def main():
             md.append(f"**Each subscriber with a media driver of its own** (`pub-own-{n_own}`, issue 38): {n_own} "
                       "subscribers, each with a media driver of its own " +
                       ("in its process, run by its poll loop (`--driver-threading invoker`: one busy thread per "
-                       "subscriber, on its own CPU)" if same else "(a standalone `media-driver` on its CPUs)") +
+                       "subscriber, on its own CPU)" if own_pairs[0][1].get("own_driver") == "embedded"
+                       else "(a standalone `media-driver` on its subscriber's CPUs)") +
                       f", as subscribers on {n_own} hosts have: the fanout's sender then serves {n_own} receivers (their status "
                       "messages, NAKs and flow control), where with the shared driver it serves one whatever N is. " +
                       ("Against `pub-own-1` of the same pair, one subscriber set up the same way."

@@ -43,8 +43,9 @@
 # ("1 8"), PUB_MESSAGES (32000000), PUB_WARMUP_MESSAGES (12000000),
 # PUB_SUBS ("1 8"), PUB_PAIRS (1: pairs of the 1- and 8-subscriber publisher runs), PUB_OWN_DRIVERS (1: each
 # pair also runs 1 and PUB_OWN_SUBS (8 on 16 CPUs or more, else 2) subscribers each with a media driver of its own,
-# pub-own-1 and pub-own-N, so the fanout's sender serves N receivers; 0: only the shared driver), PUB_OWN_SUB_OPTS
-# ("--driver-threading invoker": their drivers embedded and run by their poll loops), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
+# pub-own-1 and pub-own-N, so the fanout's sender serves N receivers; 0: only the shared driver), PUB_OWN_DRIVER
+# (standalone: a media-driver process each, with PUB_OWN_DRIVER_OPTS; embedded: run by each subscriber's poll loop, as
+# the CPU plans have it, see pub_throughput), STEP_S (4: seconds per throughput step), STEP_WARMUP_S (2) and STEP_WARMUP_RATE (500000): before
 # each throughput step, that many seconds of messages at that rate (or the step's, when lower), for chain and raw
 # Aeron alike; the step's rate is taken over the messages after them (every JVM compiles its hot paths on its first
 # messages, a large share of a short step's CPU), SEARCH_LO/SEARCH_HI (1000000/8000000) and
@@ -162,7 +163,8 @@ SIM_PRE_ENCODE="${SIM_PRE_ENCODE:-1}"; CEILING_MESSAGES="${CEILING_MESSAGES:-200
 # drivers and 8 subscribers on one CPU starved each other (187,682 msg/s against 3.48M with 1, 59,129 NAKs and
 # lost data in 6 of 8, for three minutes of make bench; run 20261129T211014Z).
 PUB_OWN_DRIVERS="${PUB_OWN_DRIVERS:-1}"; PUB_OWN_SUBS="${PUB_OWN_SUBS:-$([ "$(nproc)" -ge 16 ] && echo 8 || echo 2)}"
-PUB_OWN_SUB_OPTS="${PUB_OWN_SUB_OPTS:---driver-threading invoker}"
+PUB_OWN_DRIVER="${PUB_OWN_DRIVER:-standalone}"; PUB_OWN_DRIVER_OPTS="${PUB_OWN_DRIVER_OPTS:-}"
+case "$PUB_OWN_DRIVER" in standalone|embedded) ;; *) echo "run.sh: PUB_OWN_DRIVER is standalone or embedded, not '$PUB_OWN_DRIVER'" >&2; exit 2 ;; esac
 SEARCH_LO="${SEARCH_LO:-1000000}"
 SEARCH_HI="${SEARCH_HI:-8000000}"
 RAW_SEARCH_HI="${RAW_SEARCH_HI:-16000000}"
@@ -385,9 +387,19 @@ chain() {
     python3 bench/e2e/cpu_sample.py sample "$run/$name.cpu-samples.json" simulator=$sim feed-handler=$fh fanout=$fo \
       subscriber=${sub_pids[0]} & sampler=$!
   fi
-  wait "$sim"; local sim_exit=$?
-  local sub_exits=()
-  for pid in "${sub_pids[@]}"; do wait "$pid"; sub_exits+=($?); done
+  local sim_exit sub_exits=()
+  if [ "$dir" = throughput ]; then
+    # A lossy step's verdict is its subscriber's exit: a simulator still sending or lingering to serve re-requests
+    # (tens of thousands of them at the top) decides nothing more; stopped, it prints its done line and exits 0. A
+    # clean step's simulator lingers its whole second: its CPU window is counted back from its exit by that second.
+    for pid in "${sub_pids[@]}"; do wait "$pid"; sub_exits+=($?); done
+    local e lossy=0; for e in "${sub_exits[@]}"; do [ "$e" = 0 ] || lossy=1; done
+    [ "$lossy" = 1 ] && kill -TERM "$sim" 2>/dev/null
+    wait "$sim"; sim_exit=$?
+  else
+    wait "$sim"; sim_exit=$?
+    for pid in "${sub_pids[@]}"; do wait "$pid"; sub_exits+=($?); done
+  fi
   kill -TERM "$fh" "$fo" 2>/dev/null
   wait "$fh" "$fo" 2>/dev/null
   [ -n "$sampler" ] && wait "$sampler"
@@ -557,12 +569,20 @@ print(','.join(map(str, cpus[1:])))" "$cpus")
   # received once and each subscriber reads it from shared memory (with a driver each, N receivers
   # would compete for the one CPU left and the slowest would lose data under max flow control).
   # With own drivers (issue 38), each subscriber has a media driver of its own, as subscribers on N hosts have: the
-  # fanout's sender then serves N receivers, not one. The driver is embedded in the subscriber's process and run by
-  # its poll loop (PUB_OWN_SUB_OPTS, --driver-threading invoker), so that each subscriber is one busy thread on its
-  # CPUs: a standalone driver beside it on the same CPU would have two busy-spinning threads share it.
+  # fanout's sender then serves N receivers, not one. PUB_OWN_DRIVER=standalone (the default): a `media-driver`
+  # process each, on the subscriber's CPUs (PUB_OWN_DRIVER_OPTS; not the shared driver's options, whose --cpus names
+  # the shared driver's CPU). PUB_OWN_DRIVER=embedded (the CPU plans): embedded in the subscriber and run by its poll
+  # loop (--driver-threading invoker), one busy thread per subscriber CPU, where a standalone driver would have two
+  # busy-spinning threads share it. Here on 2 shared cores the embedded drivers fell behind the fanout and lost data.
   local sub_driver="/dev/shm/mdfanout-bench-$$-$name-driver" drvs=()
   if [ "$drivers" = own ]; then
-    :
+    if [ "$PUB_OWN_DRIVER" = standalone ]; then
+      for i in $(seq 1 "$n"); do
+        launch_driver "$logs/driver$i.log" "$sub_driver-$i" "$(nth_group "$sub_groups" "$i")" "$PUB_OWN_DRIVER_OPTS" ||
+          log "$name: subscriber $i's media driver did not start (see $logs)"
+        drvs+=("$last_pid")
+      done
+    fi
   else
     launch_driver "$logs/driver.log" "$sub_driver" "$driver_cpus" "$PUB_DRIVER_OPTS" ||
       log "$name: the subscribers' media driver did not start (see $logs)"
@@ -570,7 +590,9 @@ print(','.join(map(str, cpus[1:])))" "$cpus")
   fi
   local sub_pids=() ready=()
   for i in $(seq 1 "$n"); do
-    local driver_opts="--aeron-dir $sub_driver"; [ "$drivers" = own ] && driver_opts="$PUB_OWN_SUB_OPTS"
+    local driver_opts="--aeron-dir $sub_driver"
+    [ "$drivers" = own ] && driver_opts="--aeron-dir $sub_driver-$i"
+    [ "$drivers" = own ] && [ "$PUB_OWN_DRIVER" = embedded ] && driver_opts="--driver-threading invoker"
     launch "$logs/sub$i.log" $(pin "$(nth_group "$sub_groups" "$i")") $mdf record $SUB_OPTS $PUB_SUB_OPTS --channel "$pub_channel" \
       --partitions $PARTITIONS $driver_opts \
       --until-end-of-messages --no-recovery $record_out --timeout-s 300 --ready-file "$logs/ready$i"
@@ -584,9 +606,9 @@ print(','.join(map(str, cpus[1:])))" "$cpus")
   kill -TERM "$fo" "${drvs[@]}" 2>/dev/null; wait "$fo" "${drvs[@]}" 2>/dev/null
   cleanup
   python3 - "$results/publisher/$name.run.json" "$name" "$n" "$replay_exit" "${sub_exits[*]}" "$logs" \
-    "$fanout_cpu" "$others_cpu" "$PUB_WARMUP_MESSAGES" "$replay_cpu" "$drivers" <<'EOF'
+    "$fanout_cpu" "$others_cpu" "$PUB_WARMUP_MESSAGES" "$replay_cpu" "$drivers" "$PUB_OWN_DRIVER" <<'EOF'
 import json, re, statistics, sys
-out, name, n, replay_exit, exits, logs, fanout_cpu, others_cpu, warmup, replay_cpu, drivers = sys.argv[1:]
+out, name, n, replay_exit, exits, logs, fanout_cpu, others_cpu, warmup, replay_cpu, drivers, own_driver = sys.argv[1:]
 n = int(n)
 warmup = int(warmup)
 def text(f):
@@ -621,7 +643,7 @@ for i in range(1, n + 1):
     t = text(f"sub{i}.log")
     get = lambda k: (lambda m: int(m[-1]) if m else None)(re.findall(rf"\b{k}=(\d+)", t))
     subs.append({"messages": get("messages"), "gaps": get("gaps"), "missing": get("missing")})
-r = {"name": name, "subscribers": n, "drivers": drivers, "replay_exit": int(replay_exit), "subscriber_exits": [int(e) for e in exits.split()],
+r = {"name": name, "subscribers": n, "drivers": drivers, "own_driver": own_driver if drivers == "own" else None, "replay_exit": int(replay_exit), "subscriber_exits": [int(e) for e in exits.split()],
      "ring_records": int(ring_records[-1]) if ring_records else None,
      "ring_full_waits": sum(int(w) for w in waits[-1].split(",")) if waits else None,
      "fanout_rates": rates[first:last + 1], "median_rate": statistics.median(steady) if steady else None,

@@ -88,6 +88,29 @@ final class FanoutTest
         };
     }
 
+    /**
+     * Subscribe to partition 0's streams on {@link #INVOKER_TEST_CHANNEL}, write 20 AddOrders to its ring and wait
+     * until all 20 arrived, the first packet at stream sequence 1.
+     *
+     * @return what polls both streams into the collectors.
+     */
+    private Runnable publishTwentyAddOrders(
+        final Fanout fanout, final RingBuffer ring, final PacketCollector incrementals, final PacketCollector snapshots)
+    {
+        final Aeron aeron = TestAeron.connect(fanout.aeronDirectoryName());
+        closeables.add(aeron);
+        final Runnable poll = partitionZeroPoller(aeron, INVOKER_TEST_CHANNEL, incrementals, snapshots);
+        awaitCondition(() -> fanout.isConnected(0), poll, "subscriber connected");
+        final TestMessages messages = new TestMessages();
+        for (int id = 1; id <= 20; id++)
+        {
+            assertTrue(messages.writeAddOrder(ring, id, 5));
+        }
+        awaitCondition(() -> incrementals.messageCount() == 20, poll, "20 messages");
+        assertEquals(1, incrementals.packets.get(0).streamSequence());
+        return poll;
+    }
+
     private static void awaitCondition(final BooleanSupplier condition, final Runnable work, final String what)
     {
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -200,19 +223,9 @@ final class FanoutTest
         final Fanout fanout = new Fanout(config);
         closeables.add(fanout);
         assertEquals(io.aeron.driver.ThreadingMode.INVOKER, fanout.driverThreadingMode());
-        final Aeron aeron = TestAeron.connect(fanout.aeronDirectoryName());
-        closeables.add(aeron);
         final PacketCollector incrementalCollector = new PacketCollector();
         final PacketCollector snapshotCollector = new PacketCollector();
-        final Runnable poll = partitionZeroPoller(aeron, INVOKER_TEST_CHANNEL, incrementalCollector, snapshotCollector);
-        awaitCondition(() -> fanout.isConnected(0), poll, "subscriber connected");
-        final TestMessages messages = new TestMessages();
-        for (int id = 1; id <= 20; id++)
-        {
-            assertTrue(messages.writeAddOrder(ring, id, 5));
-        }
-        awaitCondition(() -> incrementalCollector.messageCount() == 20, poll, "20 messages");
-        assertEquals(1, incrementalCollector.packets.get(0).streamSequence());
+        final Runnable poll = publishTwentyAddOrders(fanout, ring, incrementalCollector, snapshotCollector);
         awaitCondition(() -> snapshotCollector.packets.stream().anyMatch(
             (p) -> p.messages().stream().anyMatch((m) -> m[2] == 43)), poll, "a complete snapshot");
         final SnapshotReader.Snapshot snapshot =
@@ -289,19 +302,9 @@ final class FanoutTest
             .snapshotIntervalNs(TimeUnit.MILLISECONDS.toNanos(10)).maxOrders(1024).stateUpkeep(false);
         final Fanout fanout = new Fanout(config);
         closeables.add(fanout);
-        final Aeron aeron = TestAeron.connect(fanout.aeronDirectoryName());
-        closeables.add(aeron);
         final PacketCollector incrementalCollector = new PacketCollector();
         final PacketCollector snapshotCollector = new PacketCollector();
-        final Runnable poll = partitionZeroPoller(aeron, INVOKER_TEST_CHANNEL, incrementalCollector, snapshotCollector);
-        awaitCondition(() -> fanout.isConnected(0), poll, "subscriber connected");
-        final TestMessages messages = new TestMessages();
-        for (int id = 1; id <= 20; id++)
-        {
-            assertTrue(messages.writeAddOrder(ring, id, 5));
-        }
-        awaitCondition(() -> incrementalCollector.messageCount() == 20, poll, "20 messages");
-        assertEquals(1, incrementalCollector.packets.get(0).streamSequence());
+        final Runnable poll = publishTwentyAddOrders(fanout, ring, incrementalCollector, snapshotCollector);
         final long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200); // 20 snapshot intervals
         while (System.nanoTime() < until)
         {

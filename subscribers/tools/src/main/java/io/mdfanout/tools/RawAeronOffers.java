@@ -11,10 +11,12 @@ import java.util.concurrent.TimeUnit;
  * The raw-Aeron baseline's offer loop, shared by {@code raw-aeron-pub} and {@code raw-aeron-relay}: an offer is
  * retried until it is taken (back pressure is waited out and counted, never dropped: the baseline cannot lose), a
  * subscriber gone for the connect timeout ends the run with an exception instead of hanging the benchmark, and a
- * stop signal ends the wait.
+ * stop signal ends the wait. Also the wait for a subscriber before the first offer and the linger after the last.
  */
 final class RawAeronOffers
 {
+    private static final long LINGER_NS = TimeUnit.MILLISECONDS.toNanos(500);
+
     private final ExclusivePublication publication;
     private final IdleStrategy idle;
     private final StopSignal stopSignal;
@@ -74,6 +76,40 @@ final class RawAeronOffers
         idle.reset();
         notConnectedSinceNs = 0;
         offers++;
+    }
+
+    /**
+     * Wait until the publication has a subscriber.
+     *
+     * @param publication to wait on.
+     * @param idle        between checks.
+     * @param stopSignal  ends the wait.
+     * @param timeoutS    the longest wait.
+     * @return false when the stop signal or the timeout came first.
+     */
+    static boolean awaitConnected(
+        final ExclusivePublication publication, final IdleStrategy idle, final StopSignal stopSignal, final long timeoutS)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS);
+        while (!publication.isConnected())
+        {
+            if (!stopSignal.isRunning() || System.nanoTime() > deadline)
+            {
+                return false;
+            }
+            idle.idle(0);
+        }
+        return true;
+    }
+
+    /** Let the driver deliver (and repair) the tail, the end marker's included, before it shuts down with the process. */
+    void linger()
+    {
+        final long lingerEnd = System.nanoTime() + LINGER_NS;
+        while (System.nanoTime() < lingerEnd)
+        {
+            idle.idle(0);
+        }
     }
 
     /** @return offers taken. */

@@ -132,15 +132,10 @@ public final class RawAeronPubCommand implements Callable<Integer>
                 return ExitCodes.CONFIG;
             }
             final IdleStrategy idle = media.pollIdle(idleOptions.newIdleStrategy());
-            final long connectDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(connectTimeoutS);
-            while (!publication.isConnected())
+            if (!RawAeronOffers.awaitConnected(publication, idle, stopSignal, connectTimeoutS))
             {
-                if (!stopSignal.isRunning() || System.nanoTime() > connectDeadline)
-                {
-                    stderr.println("raw-aeron-pub: no subscriber connected on " + channel + " stream " + streamId);
-                    return ExitCodes.TIMEOUT;
-                }
-                idle.idle(0);
+                stderr.println("raw-aeron-pub: no subscriber connected on " + channel + " stream " + streamId);
+                return ExitCodes.TIMEOUT;
             }
 
             // A batch is whole messages up to one frame's payload; unbatched, one message.
@@ -215,12 +210,7 @@ public final class RawAeronPubCommand implements Callable<Integer>
             buffer.putLong(RawAeronMessage.SCHEDULED_TIME_OFFSET, 0, ByteOrder.LITTLE_ENDIAN);
             buffer.putLong(RawAeronMessage.SEQUENCE_OFFSET, RawAeronMessage.END_SEQUENCE, ByteOrder.LITTLE_ENDIAN);
             offers.offer(buffer, messageLength);
-            // Let the driver deliver (and repair) the tail before it shuts down with this process.
-            final long lingerEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
-            while (System.nanoTime() < lingerEnd)
-            {
-                idle.idle(0);
-            }
+            offers.linger();
             stdout.printf(Locale.ROOT, "raw-aeron-pub: done: messages=%d length=%d offers=%d elapsed=%.3fs " +
                 "rate=%.0f msg/s backPressured=%d%s%n", sent, messageLength, offers.offers(), elapsedS,
                 sent / Math.max(elapsedS, 1e-9), offers.backPressured(),

@@ -156,15 +156,10 @@ public final class RawAeronRelayCommand implements Callable<Integer>
             }
             socket = join(groupAddress, networkInterface);
             final IdleStrategy idle = media.pollIdle(idleOptions.newIdleStrategy());
-            final long connectDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(connectTimeoutS);
-            while (!publication.isConnected())
+            if (!RawAeronOffers.awaitConnected(publication, idle, stopSignal, connectTimeoutS))
             {
-                if (!stopSignal.isRunning() || System.nanoTime() > connectDeadline)
-                {
-                    stderr.println("raw-aeron-relay: no subscriber connected on " + channel + " stream " + streamId);
-                    return ExitCodes.TIMEOUT;
-                }
-                idle.idle(0);
+                stderr.println("raw-aeron-relay: no subscriber connected on " + channel + " stream " + streamId);
+                return ExitCodes.TIMEOUT;
             }
             if (null != readyFile)
             {
@@ -206,12 +201,7 @@ public final class RawAeronRelayCommand implements Callable<Integer>
             final UnsafeBuffer end = new UnsafeBuffer(new byte[messageLength]);
             end.putLong(RawAeronMessage.SEQUENCE_OFFSET, RawAeronMessage.END_SEQUENCE, ByteOrder.LITTLE_ENDIAN);
             offers.offer(end, messageLength);
-            // Let the driver deliver (and repair) the tail before it shuts down with this process.
-            final long lingerEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
-            while (System.nanoTime() < lingerEnd)
-            {
-                idle.idle(0);
-            }
+            offers.linger();
             stdout.printf(Locale.ROOT, "raw-aeron-relay: done: datagrams=%d messages=%d missing=%d malformed=%d " +
                 "offers=%d backPressured=%d elapsed=%.3fs ended=%b%s%n", relay.datagrams(), relay.messages(),
                 relay.missing(), relay.malformed(), offers.offers(), offers.backPressured(), elapsedS, relay.ended(),
