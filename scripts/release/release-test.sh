@@ -159,6 +159,19 @@ java -Xmx128m -Daeron.print.configuration=false -jar "$example_jar" \
   --symbol AAPL --symbol MSFT --messages $example_messages --timeout-s $example_timeout_s >"$work/example.log" 2>&1 &
 example_pid=$!
 pids+=($example_pid)
+# The simulator starts once the feed handler has joined its group and the fanout runs: a feed handler that joins
+# after the session's start (its JVM slow to start on a loaded machine: a fresh clone's make test once) finds the
+# session under way with no re-request server, declares its start missing, and the example's books never go live.
+wait_for_line() {  # wait_for_line FILE PATTERN SECONDS
+  local end=$(( $(date +%s) + $3 ))
+  until grep -q "$2" "$1" 2>/dev/null; do
+    [ "$(date +%s)" -lt "$end" ] || return 1
+    sleep 0.2
+  done
+}
+wait_for_line "$work/feed-handler.log" '^feed-handler: receiving line A' 60 ||
+  fail "the feed handler did not join its group within 60 s (see $work/feed-handler.log)"
+wait_for_line "$work/fanout.log" '^fanout: running' 60 || fail "the fanout did not start within 60 s (see $work/fanout.log)"
 "$mdfanout" simulator --group $feed_group --port $feed_port --interface 127.0.0.1 --symbols 50 --seed 7 \
   --rate 20000 --messages 0 --start-delay-ms 2000 >"$work/simulator.log" 2>&1 &
 pids+=($!); chain_pids+=($!); chain_names+=(simulator)
