@@ -3,6 +3,7 @@ package io.mdfanout.feed.handler;
 import io.mdfanout.feed.glimpse.GlimpseException;
 import io.mdfanout.feed.glimpse.GlimpseListener;
 import io.mdfanout.feed.glimpse.GlimpseResult;
+import io.mdfanout.feed.moldudp.MulticastLine;
 import io.mdfanout.feed.normalize.ItchNormalizer;
 import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.feed.normalize.PartitionRingSet;
@@ -256,38 +257,11 @@ public final class FeedHandlerAgent implements Agent
         return true;
     }
 
-    /**
-     * Open, bind and join one line. With a source, the join is source-specific (IGMPv3): the kernel
-     * delivers only that sender's datagrams, so another sender on the same group and port (another
-     * feed, a test, a misconfigured replay) can neither interleave its packets with the feed's nor end
-     * its session.
-     */
     private DatagramChannel openMulticast(
         final InetAddress group, final int port, final NetworkInterface networkInterface, final InetAddress source)
         throws IOException
     {
-        final DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
-        try
-        {
-            channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            channel.setOption(StandardSocketOptions.SO_RCVBUF, config.receiveBufferBytes());
-            channel.bind(new InetSocketAddress(group, port));
-            if (null == source)
-            {
-                channel.join(group, networkInterface);
-            }
-            else
-            {
-                channel.join(group, networkInterface, source);
-            }
-            channel.configureBlocking(false);
-            return channel;
-        }
-        catch (final IOException ex)
-        {
-            CloseHelper.quietClose(channel);
-            throw ex;
-        }
+        return MulticastLine.open(group, port, networkInterface, source, config.receiveBufferBytes());
     }
 
     private boolean sendRequest(final DirectBuffer buffer, final int offset, final int length)

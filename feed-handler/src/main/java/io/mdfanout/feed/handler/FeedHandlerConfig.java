@@ -1,6 +1,7 @@
 package io.mdfanout.feed.handler;
 
 import io.mdfanout.affinity.CpuSelection;
+import io.mdfanout.feed.moldudp.MulticastLine;
 import io.mdfanout.feed.recovery.HoldBuffer;
 import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.IdleStrategyType;
@@ -37,14 +38,8 @@ public final class FeedHandlerConfig
     public static final int DEFAULT_RING_CAPACITY = 8 * 1024 * 1024;
     /** Largest maximum park of the backoff idle strategy accepted: one second. */
     public static final long MAX_IDLE_MAX_PARK_NS = 1_000_000_000L;
-    /**
-     * Default requested socket receive buffer: 32 MiB. An exchange does not wait for the feed handler, so the socket
-     * buffer is all that holds the feed while the feed handler is held up (a ring full behind a slow fanout, a core
-     * shared with busier threads). At a few million messages a second on shared cores, 4 MiB overflowed often enough
-     * that gaps were declared; 32 MiB overflowed little enough that re-requests filled every gap (the figures:
-     * docs/OPERATIONS.md). The kernel caps it at net.core.rmem_max.
-     */
-    public static final int DEFAULT_RCVBUF_BYTES = 32 * 1024 * 1024;
+    /** Default requested socket receive buffer of each line: {@link MulticastLine#DEFAULT_RECEIVE_BUFFER_BYTES}. */
+    public static final int DEFAULT_RCVBUF_BYTES = MulticastLine.DEFAULT_RECEIVE_BUFFER_BYTES;
     /** Default datagrams processed per duty cycle. */
     public static final int DEFAULT_DATAGRAMS_PER_POLL = 16;
     /** Smallest ring capacity accepted: comfortably above the largest normalized message. */

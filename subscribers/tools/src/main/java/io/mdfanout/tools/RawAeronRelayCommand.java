@@ -3,6 +3,7 @@ package io.mdfanout.tools;
 import io.aeron.ExclusivePublication;
 import io.mdfanout.feed.itch.ItchMessage;
 import io.mdfanout.feed.moldudp.MoldUdp64Packet;
+import io.mdfanout.feed.moldudp.MulticastLine;
 import io.mdfanout.wire.ExitCodes;
 import io.mdfanout.wire.PreciseEpochNanoClock;
 import org.agrona.BitUtil;
@@ -20,10 +21,7 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
-import java.net.StandardProtocolFamily;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.DatagramChannel;
@@ -55,7 +53,7 @@ public final class RawAeronRelayCommand implements Callable<Integer>
     /** Datagrams read per duty cycle at most, so that a flood still lets the loop check its deadline. */
     static final int DATAGRAMS_PER_POLL = 64;
     /** The feed handler's default socket receive buffer, so that both sockets drop alike. */
-    static final int DEFAULT_RCVBUF_BYTES = 32 * 1024 * 1024;
+    static final int DEFAULT_RCVBUF_BYTES = MulticastLine.DEFAULT_RECEIVE_BUFFER_BYTES;
 
     @Option(names = "--group", defaultValue = "239.1.1.1", description = "Multicast group of the simulator's line.")
     String group;
@@ -222,19 +220,12 @@ public final class RawAeronRelayCommand implements Callable<Integer>
     private DatagramChannel join(final InetAddress groupAddress, final NetworkInterface networkInterface)
         throws IOException
     {
-        final DatagramChannel socket = DatagramChannel.open(StandardProtocolFamily.INET);
         try
         {
-            socket.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            socket.setOption(StandardSocketOptions.SO_RCVBUF, receiveBufferBytes);
-            socket.bind(new InetSocketAddress(groupAddress, port));
-            socket.join(groupAddress, networkInterface);
-            socket.configureBlocking(false);
-            return socket;
+            return MulticastLine.open(groupAddress, port, networkInterface, null, receiveBufferBytes);
         }
         catch (final IOException ex)
         {
-            CloseHelper.quietClose(socket);
             throw new IOException("cannot receive " + group + ":" + port + " on " + interfaceAddress + ": " +
                 ex.getMessage(), ex);
         }
