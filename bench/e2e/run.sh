@@ -339,6 +339,9 @@ chain() {
   # A throughput step's subscriber waits 25 s past the step's own seconds: JVMs start and the sender pre-encodes in
   # a few; a step far over the chain's limit (the top) otherwise idled the whole minute stale before it was lossy.
   [ "$dir" = throughput ] && timeout_s=$((messages / rate + 25))
+  # A step is lossy at its first message lost for good (--stop-at-loss): its verdict is known then, and a step over
+  # the chain's limit no longer waits out that timeout for an End of Messages that was lost (~20 s a lossy step).
+  local stop_at_loss=""; [ "$dir" = throughput ] && stop_at_loss="--stop-at-loss"
 
   local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-receive-time"
   local lag=""; [ "$dir" = latency-outside ] && lag="--max-lag-ms 0"
@@ -363,7 +366,7 @@ chain() {
     else
       launch "$logs/sub$i.log" $(pin "$(nth_group "$SUB_CPUS" "$i")") $mdf record $sub_drv $SUB_OPTS --channel "$channel" --partitions $PARTITIONS \
         --until-end-of-messages \
-        --no-recovery $record_out --timeout-s $timeout_s --ready-file "$logs/ready$i"
+        --no-recovery $stop_at_loss $record_out --timeout-s $timeout_s --ready-file "$logs/ready$i"
     fi
     sub_pids+=("$last_pid"); ready+=("$logs/ready$i")
   done

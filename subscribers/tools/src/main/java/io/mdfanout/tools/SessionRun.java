@@ -40,6 +40,12 @@ final class SessionRun
         description = "Give up after this many seconds with exit code 5 (0 = no limit).")
     long timeoutS;
 
+    @Option(names = "--stop-at-loss", defaultValue = "false",
+        description = "Stop with exit code 4 as soon as a message is lost for good: an exchange gap (a GapNotice), " +
+            "or without recovery a stream gap or a malformed packet. For a run whose verdict is any loss (a " +
+            "benchmark's throughput step), which then need not wait for its End of Messages or its timeout.")
+    boolean stopAtLoss;
+
     @Option(names = "--ready-file",
         description = "Create this file once every partition subscription has a connected publisher image.")
     Path readyFile;
@@ -80,7 +86,7 @@ final class SessionRun
         listener.endAt(null == to ? null : ReplayPoint.parse("--to", to));
         listener.endAfterSessions(sessions);
         return run(session.subscriber(), listener, session.stopSignal(), readyFile, untilEndOfMessages, timeoutS,
-            session.idle(), recoveryEnabled);
+            session.idle(), recoveryEnabled, stopAtLoss);
     }
 
     /**
@@ -94,6 +100,7 @@ final class SessionRun
      * @param timeoutS           give up after this many seconds (0 = never).
      * @param idle               what the loop does when a poll found nothing.
      * @param recoveryEnabled    whether gaps are recovered (then only a stale partition is data loss).
+     * @param stopAtLoss         return {@link ExitCodes#DATA_LOSS} at the first message lost for good.
      * @return the exit code.
      * @throws IOException when the ready file cannot be written.
      */
@@ -105,7 +112,8 @@ final class SessionRun
         final boolean untilEndOfMessages,
         final long timeoutS,
         final IdleStrategy idle,
-        final boolean recoveryEnabled) throws IOException
+        final boolean recoveryEnabled,
+        final boolean stopAtLoss) throws IOException
     {
         final long deadline = timeoutS > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutS) : Long.MAX_VALUE;
         boolean ready = null == readyFile;
@@ -130,6 +138,10 @@ final class SessionRun
             {
                 break; // --replay-only: everything the archive holds was delivered
             }
+            if (stopAtLoss && lostForGood(subscriber, partitions, recoveryEnabled))
+            {
+                return ExitCodes.DATA_LOSS;
+            }
             if (System.nanoTime() > deadline)
             {
                 return ExitCodes.TIMEOUT;
@@ -144,6 +156,17 @@ final class SessionRun
         }
         final SubscriberCounters counters = subscriber.counters();
         return recoveryEnabled || (0 == counters.gaps() && 0 == counters.malformed()) ? ExitCodes.OK : ExitCodes.DATA_LOSS;
+    }
+
+    /** What exit code 4 would say at the end, known now: a message that no recovery can bring back. */
+    private static boolean lostForGood(final FeedSubscriber subscriber, final int[] partitions, final boolean recoveryEnabled)
+    {
+        if (anyExchangeGap(subscriber, partitions))
+        {
+            return true;
+        }
+        final SubscriberCounters counters = subscriber.counters();
+        return !recoveryEnabled && (0 != counters.gaps() || 0 != counters.malformed());
     }
 
     /** Exchange messages lost for good upstream (a GapNotice): the books are wrong whatever recovered. */

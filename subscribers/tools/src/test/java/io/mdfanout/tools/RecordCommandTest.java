@@ -42,6 +42,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -217,6 +218,59 @@ class RecordCommandTest
             offer(partition0, 0);
             assertEquals(ExitCodes.DATA_LOSS, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
             assertTrue(stdout.toString().contains("messages=3 "), stdout.toString());
+        }
+    }
+
+    @Test
+    void stopAtLossEndsAtTheFirstMessageLostForGoodWhereWithoutItTheRecorderWaitsForItsTimeout() throws Exception
+    {
+        // An exchange gap (UNRECOVERED) in the middle of a session whose end has not come: with --stop-at-loss the
+        // verdict is known at once; without it the recorder waits for End of Messages, here until its timeout.
+        try (ExclusivePublication partition0 = aeron.addExclusivePublication(CHANNEL, STREAM_ID_BASE + 40))
+        {
+            final Path readyStop = tempDir.resolve("ready-stop-at-loss");
+            final Path readyWait = tempDir.resolve("ready-wait");
+            final ByteArrayOutputStream stopOut = new ByteArrayOutputStream();
+            final ByteArrayOutputStream waitOut = new ByteArrayOutputStream();
+            final String streamIdBase = Integer.toString(STREAM_ID_BASE + 40);
+            final CompletableFuture<Integer> stopping = runRecord(stopOut,
+                "--channel", CHANNEL, "--stream-id-base", streamIdBase, "--partitions", "1",
+                "--ready-file", readyStop.toString(), "--until-end-of-messages", "--timeout-s", "60", "--stop-at-loss");
+            final CompletableFuture<Integer> waiting = runRecord(waitOut,
+                "--channel", CHANNEL, "--stream-id-base", streamIdBase, "--partitions", "1",
+                "--ready-file", readyWait.toString(), "--until-end-of-messages", "--timeout-s", "8");
+            awaitFile(readyStop, stopping);
+            awaitFile(readyWait, waiting);
+            begin(0, 1);
+            addOrder(1, 1, Side.BUY, 1, 1);
+            gapNotice(3, 5, GapReason.UNRECOVERED);
+            offer(partition0, 0);
+
+            assertEquals(ExitCodes.DATA_LOSS, stopping.get(15, TimeUnit.SECONDS), stopOut::toString);
+            assertTrue(stopOut.toString().contains("exchangeGaps=1 "), stopOut.toString());
+            assertFalse(waiting.isDone(), waitOut::toString);
+            assertEquals(ExitCodes.TIMEOUT, waiting.get(15, TimeUnit.SECONDS), waitOut::toString);
+            assertTrue(waitOut.toString().contains("exchangeGaps=1 "), waitOut.toString());
+        }
+
+        // Without recovery, a stream gap is a loss for good too.
+        try (ExclusivePublication partition0 = aeron.addExclusivePublication(CHANNEL, STREAM_ID_BASE + 41))
+        {
+            final Path ready = tempDir.resolve("ready-stop-at-gap");
+            final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+            final CompletableFuture<Integer> exitCode = runRecord(stdout,
+                "--channel", CHANNEL, "--stream-id-base", Integer.toString(STREAM_ID_BASE + 41), "--partitions", "1",
+                "--ready-file", ready.toString(), "--until-end-of-messages", "--timeout-s", "60", "--no-recovery",
+                "--stop-at-loss");
+            awaitFile(ready, exitCode);
+            begin(0, 1);
+            addOrder(1, 1, Side.BUY, 1, 1);
+            offer(partition0, 0);
+            begin(0, 3); // sequence 2 lost
+            addOrder(1, 2, Side.SELL, 2, 1);
+            offer(partition0, 0);
+            assertEquals(ExitCodes.DATA_LOSS, exitCode.get(15, TimeUnit.SECONDS), stdout::toString);
+            assertTrue(stdout.toString().contains("gaps=1 "), stdout.toString());
         }
     }
 
