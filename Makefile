@@ -244,7 +244,7 @@ bench: build
 	@bench/e2e/run.sh
 
 # The long runs: one results directory for both, then one report. BENCH_FULL_ENV overrides the long settings.
-BENCH_FULL_ENV ?= RATES="10000 100000 1000000" OUTSIDE_RATES="10000 100000 1000000" NATS_RATES="10000 100000 1000000" MAX_MESSAGES=0 DURATION_S=120 FANOUT_S=60 PUB_MESSAGES=50000000 STEP_S=10 SEARCH_STEPS=7 NATS_FANOUT_SUBS="1 8" PUB_PAIRS=3 ARCHIVE_S=30
+BENCH_FULL_ENV ?= RATES="10000 100000 1000000" OUTSIDE_RATES="10000 100000 1000000" OUTSIDE_PAIRS=3 NATS_RATES="10000 100000 1000000" MAX_MESSAGES=0 DURATION_S=120 FANOUT_S=60 PUB_MESSAGES=50000000 STEP_S=10 SEARCH_STEPS=7 NATS_FANOUT_SUBS="1 8" PUB_PAIRS=3 ARCHIVE_S=30
 # The dedicated-cores benchmark bundle (bench/bundle): built here, run on a many-core host, reported with
 # bench/e2e/report.py --pinned. The dry run runs it here at tiny sizes with this machine's Java hidden.
 BUNDLE_DIR ?= bench/target/bench-bundle

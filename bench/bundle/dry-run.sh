@@ -101,6 +101,12 @@ for kind in ("latency", "latency-outside"):
     run = j(kind, "raw-aeron-20000.run.json")
     if run.get("from") != "relay" or run.get("relay_exit") != 0:
         problems.append(f"{kind}/raw-aeron-20000: not relayed from the simulator's datagrams: {run}")
+# the outside view's second pair (OUTSIDE_PAIRS=2), relayed as the first
+for system in ("chain", "raw-aeron"):
+    if not j("latency-outside-repeats", f"{system}-20000-1-sub1.json").get("count"):
+        problems.append(f"latency-outside-repeats/{system}-20000-1: no histogram")
+if j("latency-outside-repeats", "raw-aeron-20000-1.run.json").get("from") != "relay":
+    problems.append("latency-outside-repeats/raw-aeron-20000-1: not relayed")
 for system in ("chain", "raw", "raw-batched"):
     if not j("throughput", f"{system}.max.json").get("max_rate"):
         problems.append(f"throughput {system}: no clean rate")
@@ -121,7 +127,7 @@ print("\n".join(problems))
 sys.exit(1 if problems else 0)
 EOF
 }
-check "every section measured: host jitter, latency (both views, raw Aeron relayed), throughput (sender ceiling, raw Aeron batched too), publisher (own drivers too), NATS, normalizer vs itchy" measured
+check "every section measured: host jitter, latency (both views, raw Aeron relayed, two pairs from outside), throughput (sender ceiling, raw Aeron batched too), publisher (own drivers too), NATS, normalizer vs itchy" measured
 summary_ok() { grep -q "^## Dedicated, pinned cores" "$out/results/summary.md" && grep -q "### Latency, pinned" "$out/results/summary.md"; }
 check "summary.md is the report's section" summary_ok
 # A run without a CPU plan judges nothing; the targets a planned run is judged on must still come from these files.

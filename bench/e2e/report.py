@@ -209,26 +209,47 @@ def commands_of(results, name):
         return [line.strip() for line in f if line.strip()]
 
 
-def latency_pairs(results, rate):
-    """Every chain/raw latency pair measured at a rate from the feed handler's receive: the main one, then the
-    repeats. [(label, chain json, raw json)]."""
+def latency_pairs(results, rate, main="latency", repeats="latency-repeats"):
+    """Every chain/raw latency pair measured at a rate in one view: the main one (in MAIN), then the repeats (in
+    REPEATS, numbered from 1). The default view from the feed handler's receive; main="latency-outside",
+    repeats="latency-outside-repeats" for the outside view. [(label, chain json, raw json)]."""
     def load(path):
         return load_json(path) if os.path.exists(path) else None
 
     pairs = []
-    main_chain = load(os.path.join(results, "latency", f"chain-{rate}-sub1.json"))
-    main_raw = load(os.path.join(results, "latency", f"raw-aeron-{rate}-sub1.json"))
+    main_chain = load(os.path.join(results, main, f"chain-{rate}-sub1.json"))
+    main_raw = load(os.path.join(results, main, f"raw-aeron-{rate}-sub1.json"))
     if main_chain and main_raw:
         pairs.append(("1", main_chain, main_raw))
     i = 1
     while True:
-        c = load(os.path.join(results, "latency-repeats", f"chain-{rate}-{i}-sub1.json"))
-        r = load(os.path.join(results, "latency-repeats", f"raw-aeron-{rate}-{i}-sub1.json"))
+        c = load(os.path.join(results, repeats, f"chain-{rate}-{i}-sub1.json"))
+        r = load(os.path.join(results, repeats, f"raw-aeron-{rate}-{i}-sub1.json"))
         if not (c and r):
             break
         pairs.append((str(i + 1), c, r))
         i += 1
     return pairs
+
+
+def pairs_table(pairs, percentiles):
+    """A table of chain / raw Aeron pairs at the given [(name, key)] percentiles, each pair's ratios, and the median
+    ratio over the pairs (the figure a verdict takes)."""
+    md = ["| pair | " + " | ".join(f"chain {n}" for n, _ in percentiles) + " | " +
+          " | ".join(f"raw Aeron {n}" for n, _ in percentiles) + " | " +
+          " | ".join(f"chain / raw at {n}" for n, _ in percentiles) + " |",
+          "|---|" + "---:|" * (3 * len(percentiles))]
+    for label, c, r in pairs:
+        md.append(f"| {label} | " + " | ".join(us(c.get(k)) for _, k in percentiles) + " | " +
+                  " | ".join(us(r.get(k)) for _, k in percentiles) + " | " +
+                  " | ".join(ratio(c.get(k), r.get(k)) for _, k in percentiles) + " |")
+    medians = []
+    for _, k in percentiles:
+        ratios = [c[k] / r[k] for _, c, r in pairs if c.get(k) and r.get(k)]
+        medians.append(f"**{median(ratios):.2f}x**" if ratios else "n/a")
+    md.append("| " + " | ".join(["**median**"] + [""] * (2 * len(percentiles)) + medians) + " |")
+    md.append("")
+    return md
 
 
 def idle_strategy_of(settings):
@@ -1050,16 +1071,7 @@ def main():
                   f"{len(pairs)} chain / raw Aeron pairs at {rep_rate:,} msg/s, one after the other, measured as in "
                   "*Latency* (pair 1 is the one above). Microseconds.")
         md.append("")
-        md.append("| pair | chain p50 | chain p99 | chain p99.9 | raw Aeron p50 | raw Aeron p99 | raw Aeron p99.9 | "
-                  "chain / raw at p50 | chain / raw at p99 |")
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-        for label, c, r in pairs:
-            md.append(f"| {label} | {us(c['p50_us'])} | {us(c['p99_us'])} | {us(c['p99_9_us'])} | {us(r['p50_us'])} | "
-                      f"{us(r['p99_us'])} | {us(r['p99_9_us'])} | {ratio(c['p50_us'], r['p50_us'])} | "
-                      f"{ratio(c['p99_us'], r['p99_us'])} |")
-        md.append(f"| **median** | | | | | | | **{median([c['p50_us'] / r['p50_us'] for _, c, r in pairs]):.2f}x** | "
-                  f"**{median([c['p99_us'] / r['p99_us'] for _, c, r in pairs]):.2f}x** |")
-        md.append("")
+        md.extend(pairs_table(pairs, [("p50", "p50_us"), ("p99", "p99_us"), ("p99.9", "p99_9_us")]))
 
     if args.compare:
         md.extend(idle_section([(results, settings)] + [
@@ -1072,6 +1084,16 @@ def main():
         "counted: the chain's figure then also covers the simulator's send and the wait in the feed handler's "
         "socket. " + uncapped_sentence(results) + "Microseconds, one subscriber.",
         "e2e-latency-outside.svg")
+    for out_rate in sorted({int(x) for x in str(settings.get("outside_rates", "")).split()}):
+        pairs = latency_pairs(results, out_rate, "latency-outside", "latency-outside-repeats")
+        if len(pairs) < 2:
+            continue
+        md.append(f"## Latency from outside, repeated ({out_rate:,} msg/s)")
+        md.append("")
+        md.append(f"{len(pairs)} chain / raw Aeron pairs at {out_rate:,} msg/s measured as in *Latency from outside*, "
+                  "one after the other (pair 1 is the one above), p50 to p99.99. Microseconds.")
+        md.append("")
+        md.extend(pairs_table(pairs, [(n, k) for n, k in PERCENTILES if n != "max" and n != "p90"]))
 
     fan_runs = sorted((r for r in load_all(os.path.join(results, "fanout", "*.run.json"))
                        if r.get("system", "chain") == "chain"), key=lambda r: r["subscribers"])

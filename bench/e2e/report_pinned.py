@@ -274,18 +274,19 @@ def section(results, images=None, image_rel=None, heading="## Dedicated, pinned 
             md += [f"![pinned latency by percentile]({image_rel}/pinned-latency.svg)", ""]
     pairs = report.latency_pairs(results, 100000)
     if len(pairs) > 1:
-        md += ["Every pair at 100,000 msg/s (the target takes their median):", "",
-               "| pair | chain p50 | chain p99 | chain p99.9 | raw p50 | raw p99 | raw p99.9 | p99 ratio |",
-               "|---|---:|---:|---:|---:|---:|---:|---:|"]
-        md += [f"| {label} | {us(c['p50_us'])} | {us(c['p99_us'])} | {us(c['p99_9_us'])} | {us(r['p50_us'])} | "
-               f"{us(r['p99_us'])} | {us(r['p99_9_us'])} | {ratio(c['p99_us'], r['p99_us'])} |" for label, c, r in pairs]
-        md.append("")
+        md += ["Every pair at 100,000 msg/s (the target takes their median):", ""]
+        md += report.pairs_table(pairs, [("p50", "p50_us"), ("p99", "p99_us"), ("p99.9", "p99_9_us")])
     outside_rates = sorted({r["rate"] for r in report.load_all(os.path.join(results, "latency-outside", "*.run.json"))})
     outside = latency_rows(results, "latency-outside", outside_rates)
     if outside:
         md += ["### Latency from outside, pinned (corrected for coordinated omission)", "",
                "From the moment the pacer scheduled each message: a stall anywhere delays every message scheduled "
                "during it, and all are counted. Microseconds.", ""] + outside
+        for out_rate in outside_rates:
+            out_pairs = report.latency_pairs(results, out_rate, "latency-outside", "latency-outside-repeats")
+            if len(out_pairs) > 1:
+                md += [f"Every pair from outside at {out_rate:,} msg/s, p50 to p99.99:", ""]
+                md += report.pairs_table(out_pairs, [(n, k) for n, k in report.PERCENTILES if n not in ("p90", "max")])
     nats = load(results, "latency", "nats-100000-sub1.json")
     if nats and nats.get("count"):
         md += ["### NATS, pinned", "",

@@ -31,7 +31,8 @@
 # simulator's scheduled send (coordinated-omission corrected: the timestamp is the pacer's intended send time),
 # which adds the simulator and the receiver's socket wait, for both systems; OUTSIDE_RATES ("100000 1000000"; "" for none) also
 # runs that view at those rates into latency-outside/, with both pacers uncapped (--max-lag-ms 0: a sender that
-# stalls sends every message it owes afterwards, each stamped when it was due, so no stall's cost is forgotten).
+# stalls sends every message it owes afterwards, each stamped when it was due, so no stall's cost is forgotten), and
+# OUTSIDE_PAIRS (1) pairs at each of them (the further ones into latency-outside-repeats/).
 # Results (JSON, .hgrm, logs, the exact commands) go to bench/e2e/results/<UTC timestamp>/; then
 # bench/e2e/report.py writes docs/BENCHMARKS.md and the SVG plots from them.
 #
@@ -102,6 +103,8 @@ if [ -n "$IDLE_STRATEGY" ]; then
   FH_OPTS="$idle_opt $FH_OPTS"; FO_OPTS="$idle_opt $FO_OPTS"; SUB_OPTS="$idle_opt $SUB_OPTS"; RAW_OPTS="$idle_opt $RAW_OPTS"
 fi
 OUTSIDE_RATES="${OUTSIDE_RATES-100000 1000000}"
+OUTSIDE_PAIRS="${OUTSIDE_PAIRS:-1}"
+case "$OUTSIDE_PAIRS" in ''|*[!0-9]*|0) echo "run.sh: OUTSIDE_PAIRS must be a positive number, not '$OUTSIDE_PAIRS'" >&2; exit 2 ;; esac
 REPEAT_RATES="${REPEAT_RATES-100000}"
 REPEATS="${REPEATS:-1}"
 stamp_mode="$LATENCY_FROM"
@@ -327,11 +330,16 @@ lingered_s() {
   python3 -c "print(${ms:-0} / 1000)"
 }
 
+is_outside() {  # is_outside DIR: true for the outside view's directories (latency-outside, latency-outside-repeats)
+  case "$1" in latency-outside*) return 0 ;; esac
+  return 1
+}
+
 # chain RUN_NAME RATE MESSAGES SUBSCRIBERS MODE(latency|record) -> writes $results/<dir>/<RUN_NAME>.run.json
 chain() {
   local name="$1" rate="$2" messages="$3" subs="$4" mode="$5" dir="$6" i
   local run="$results/$dir"; local logs="$results/logs/$name"
-  [ "$dir" = latency-outside ] && logs="$results/logs/outside-$name"
+  is_outside "$dir" && logs="$results/logs/outside-$name"
   fresh_logs "$logs"
   ring_dir="/dev/shm/mdfanout-bench-$$-$name"
   local warmup=$((rate * WARMUP_S)); [ "$warmup" -gt $((messages / 2)) ] && warmup=$((messages / 2))
@@ -344,7 +352,7 @@ chain() {
   local stop_at_loss=""; [ "$dir" = throughput ] && stop_at_loss="--stop-at-loss"
 
   local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-receive-time"
-  local lag=""; [ "$dir" = latency-outside ] && lag="--max-lag-ms 0"
+  local lag=""; is_outside "$dir" && lag="--max-lag-ms 0"
   # Every chain run is set up as in production (FEED_RECOVERY=0: no re-requests; a dropped datagram is lost, and
   # fails a throughput step).
   local fh_recovery sim_recovery
@@ -435,7 +443,7 @@ chain() {
 raw() {
   local name="$1" rate="$2" messages="$3" dir="$4"
   local run="$results/$dir"; local logs="$results/logs/$name"
-  [ "$dir" = latency-outside ] && logs="$results/logs/outside-$name"
+  is_outside "$dir" && logs="$results/logs/outside-$name"
   fresh_logs "$logs"
   local warmup=$((rate * WARMUP_S)); [ "$warmup" -gt $((messages / 2)) ] && warmup=$((messages / 2))
   local timeout_s=$((messages / rate + 60))
@@ -465,7 +473,7 @@ raw() {
     # datagram's receive as the feed handler's --stamp-receive-time, or by the simulator's pacer in the outside view:
     # both systems' clocks start at the same point, with the same hop before them.
     local relay_stamp=""; [ "$stamp_mode" = receive ] && relay_stamp="--stamp-receive-time"
-    local lag=""; [ "$dir" = latency-outside ] && lag="--max-lag-ms 0"
+    local lag=""; is_outside "$dir" && lag="--max-lag-ms 0"
     rm -f "$logs/relay-ready"
     launch "$logs/pub.log" $(pin "$RAW_PUB_CPUS") $mdf raw-aeron-relay $pub_drv $relay_stamp --batch $RAW_OPTS \
       --channel "$raw_channel" --group $group --port $port --interface 127.0.0.1 --message-length $MESSAGE_LENGTH \
@@ -478,7 +486,7 @@ raw() {
     pub=$last_pid
   else
     local stamp=""; [ "$stamp_mode" = receive ] && stamp="--stamp-send-time"
-    [ "$dir" = latency-outside ] && stamp="--max-lag-ms 0"
+    is_outside "$dir" && stamp="--max-lag-ms 0"
     launch "$logs/pub.log" $(pin "$RAW_PUB_CPUS") $mdf raw-aeron-pub $pub_drv $stamp $batch_pub $RAW_OPTS --channel "$raw_channel" --rate "$rate" --messages "$messages" \
       --message-length $MESSAGE_LENGTH --connect-timeout-s 60 $(step_warmup_opts)
     pub=$last_pid
@@ -1034,8 +1042,8 @@ import json, sys
 keys = ["cpu", "cores", "memory", "kernel", "jdk", "jvm", "arch"]
 json.dump(dict(zip(keys, sys.argv[2:])), open(sys.argv[1], "w"), indent=1)
 EOF
-  printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","pub_pairs":%s,"step_s":%s,"step_warmup_s":%s,"step_warmup_rate":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"search_precision":%s,"trials":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","sim_source":"%s","sim_pre_encode":"%s","record_out":"%s","git":"%s","raw_driver":"%s","raw_from":"%s","cpu_plan":"%s"}\n' \
-    "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "SIM_OPTS=${SIM_OPTS:-} FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS PUB_SUB_OPTS=$PUB_SUB_OPTS RAW_OPTS=$RAW_OPTS DRIVER_OPTS=$DRIVER_OPTS DRIVER_NICE=$DRIVER_NICE JAVA_OPTS=${JAVA_OPTS:-}" "$LATENCY_FROM" "$OUTSIDE_RATES" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$PUB_PAIRS" "$STEP_S" "$STEP_WARMUP_S" "$STEP_WARMUP_RATE" "$SEARCH_LO" "$SEARCH_HI" \
+  printf '{"rates":"%s","nats_rates":"%s","feed_recovery":%s,"repeat_rates":"%s","repeats":%s,"warmup_s":%s,"sub_driver":"%s","extra_opts":"%s","latency_from":"%s","outside_rates":"%s","outside_pairs":%s,"duration_s":%s,"min_messages":%s,"max_messages":%s,"fanout_rate":%s,"fanout_s":%s,"fanout_subs":"%s","pub_messages":%s,"pub_warmup_messages":%s,"pub_subs":"%s","pub_pairs":%s,"step_s":%s,"step_warmup_s":%s,"step_warmup_rate":%s,"search_lo":%s,"search_hi":%s,"raw_search_hi":%s,"search_steps":%s,"search_precision":%s,"trials":%s,"partitions":%s,"symbols":%s,"message_length":%s,"channel":"%s","raw_channel":"%s","pub_channel":"%s","rmem_max":"%s","wmem_max":"%s","sim_source":"%s","sim_pre_encode":"%s","record_out":"%s","git":"%s","raw_driver":"%s","raw_from":"%s","cpu_plan":"%s"}\n' \
+    "$RATES" "$NATS_RATES" "$FEED_RECOVERY" "$REPEAT_RATES" "$REPEATS" "$WARMUP_S" "$SUB_DRIVER" "SIM_OPTS=${SIM_OPTS:-} FH_OPTS=$FH_OPTS FO_OPTS=$FO_OPTS SUB_OPTS=$SUB_OPTS PUB_SUB_OPTS=$PUB_SUB_OPTS RAW_OPTS=$RAW_OPTS DRIVER_OPTS=$DRIVER_OPTS DRIVER_NICE=$DRIVER_NICE JAVA_OPTS=${JAVA_OPTS:-}" "$LATENCY_FROM" "$OUTSIDE_RATES" "$OUTSIDE_PAIRS" "$DURATION_S" "$MIN_MESSAGES" "$MAX_MESSAGES" "$FANOUT_RATE" "$FANOUT_S" "$FANOUT_SUBS" "$PUB_MESSAGES" "$PUB_WARMUP_MESSAGES" "$PUB_SUBS" "$PUB_PAIRS" "$STEP_S" "$STEP_WARMUP_S" "$STEP_WARMUP_RATE" "$SEARCH_LO" "$SEARCH_HI" \
     "$RAW_SEARCH_HI" "$SEARCH_STEPS" "$SEARCH_PRECISION" "$TRIALS" $PARTITIONS $SYMBOLS $MESSAGE_LENGTH "$channel" "$raw_channel" "$pub_channel" \
     "$(cat /proc/sys/net/core/rmem_max 2>/dev/null)" "$(cat /proc/sys/net/core/wmem_max 2>/dev/null)" "$SIM_SOURCE" "$SIM_PRE_ENCODE" "${RECORD_OUT:-none}" \
     "${GIT_REV:-$(git rev-parse --short HEAD 2>/dev/null)}" "$RAW_DRIVER" "$RAW_FROM" \
@@ -1086,6 +1094,11 @@ for rate in $OUTSIDE_RATES; do
   messages=$(messages_for "$rate" "$DURATION_S")
   chain "chain-$rate" "$rate" "$messages" 1 latency latency-outside
   raw "raw-aeron-$rate" "$rate" "$messages" latency-outside
+  for rep in $(seq 1 $((OUTSIDE_PAIRS - 1))); do
+    mkdir -p "$results/latency-outside-repeats"
+    chain "chain-$rate-$rep" "$rate" "$messages" 1 latency latency-outside-repeats
+    raw "raw-aeron-$rate-$rep" "$rate" "$messages" latency-outside-repeats
+  done
 done
 stamp_mode="$LATENCY_FROM"
 # Every Aeron log of the run, on both sides of both systems, is allocated whole when it is created (Aeron's
