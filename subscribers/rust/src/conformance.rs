@@ -1,0 +1,398 @@
+//! The conformance suite (conformance/README.md): read a case file, play it through [`PacketStreamDecoder`], and
+//! render what the subscriber delivered in the canonical text every SDK must produce for the same case.
+
+use std::fmt::Write;
+
+use crate::books::OrderBooks;
+use crate::counters::MalformedReason;
+use crate::decoder::PacketStreamDecoder;
+use crate::listener::{MarketDataListener, MessageContext, StaleReason};
+use crate::sbe::*;
+
+/// The first 8 bytes of a case file.
+pub const MAGIC: &[u8; 8] = b"MDFCONF1";
+/// A record of a partition's incremental stream.
+pub const KIND_INCREMENTAL: u8 = 1;
+
+/// One record of a case: a whole Aeron message as it was received.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub kind: u8,
+    pub partition: u16,
+    pub session_id: i32,
+    pub bytes: Vec<u8>,
+}
+
+/// A case file: its partition count and records, in the order received.
+pub fn read_case(file: &[u8]) -> Result<(u16, Vec<Record>), String> {
+    if file.len() < 12 || &file[..8] != MAGIC {
+        return Err("not a conformance case (no MDFCONF1 magic)".into());
+    }
+    let partitions = u32::from_le_bytes(file[8..12].try_into().unwrap());
+    let mut records = Vec::new();
+    let mut at = 12;
+    while at < file.len() {
+        if at + 12 > file.len() {
+            return Err(format!("record header truncated at byte {at}"));
+        }
+        let kind = file[at];
+        let partition = u16::from_le_bytes([file[at + 2], file[at + 3]]);
+        let session_id = i32::from_le_bytes(file[at + 4..at + 8].try_into().unwrap());
+        let length = u32::from_le_bytes(file[at + 8..at + 12].try_into().unwrap()) as usize;
+        at += 12;
+        if at + length > file.len() {
+            return Err(format!("record of {length} bytes truncated at byte {at}"));
+        }
+        records.push(Record { kind, partition, session_id, bytes: file[at..at + length].to_vec() });
+        at += length;
+    }
+    Ok((partitions as u16, records))
+}
+
+/// Play a case through the SDK; the canonical output.
+pub fn run(file: &[u8]) -> Result<String, String> {
+    let (partitions, records) = read_case(file)?;
+    let slots: Vec<u16> = (0..partitions).collect();
+    let mut decoder = PacketStreamDecoder::new(&slots, CanonicalListener::default());
+    for record in &records {
+        if KIND_INCREMENTAL != record.kind {
+            return Err(format!("record kind {} is not one this SDK plays yet", record.kind));
+        }
+        decoder.on_message(record.partition as usize, record.session_id, &record.bytes);
+    }
+    let counters = decoder.counters().clone();
+    let listener = decoder.listener();
+    let out = &mut listener.out;
+    let _ = writeln!(
+        out,
+        "COUNTERS packets={} messages={} heartbeats={} gaps={} missing={} duplicatePackets={} duplicateMessages={} \
+         malformed={} oldSession={}",
+        counters.packets,
+        counters.messages,
+        counters.heartbeats,
+        counters.gaps,
+        counters.missing_messages,
+        counters.duplicate_packets,
+        counters.duplicate_messages,
+        counters.malformed,
+        counters.old_session_packets
+    );
+    for reason in MalformedReason::ALL {
+        let count = counters.malformed(reason);
+        if 0 != count {
+            let _ = writeln!(out, "MALFORMED {}={count}", reason.name());
+        }
+    }
+    out.push_str("BOOKS\n");
+    listener.books.dump(out);
+    Ok(std::mem::take(out))
+}
+
+/// The canonical rendering: a line per callback with every field, each message also applied to the books.
+#[derive(Debug, Default)]
+pub struct CanonicalListener {
+    pub out: String,
+    pub books: OrderBooks,
+}
+
+impl CanonicalListener {
+    fn common(&mut self, c: &MessageContext, name: &str, xs: u64, ts: u64, inst: u32) -> &mut String {
+        let _ = write!(
+            self.out,
+            "{name} p={} ss={} sent={} xs={xs} ts={ts} inst={inst}",
+            c.partition, c.stream_sequence, c.sending_time
+        );
+        &mut self.out
+    }
+}
+
+/// A fixed-length character field, quoted, every byte outside printable ASCII (and `"` and `\`) as `\xNN`.
+fn ascii(out: &mut String, label: &str, bytes: &[u8]) {
+    out.push_str(label);
+    out.push('"');
+    for &b in bytes {
+        if !(0x20..=0x7e).contains(&b) || b == b'"' || b == b'\\' {
+            let _ = write!(out, "\\x{b:02x}");
+        } else {
+            out.push(b as char);
+        }
+    }
+    out.push('"');
+}
+
+impl MarketDataListener for CanonicalListener {
+    fn on_stream_joined(&mut self, partition: u16, stream_sequence: u64) {
+        let _ = writeln!(self.out, "JOINED p={partition} seq={stream_sequence}");
+    }
+
+    fn on_new_day(&mut self, partition: u16) {
+        let _ = writeln!(self.out, "NEW_DAY p={partition}");
+        self.books.on_new_day(partition);
+    }
+
+    fn on_stream_gap(&mut self, partition: u16, first_missing: u64, last_missing: u64) {
+        let _ = writeln!(self.out, "GAP p={partition} first={first_missing} last={last_missing}");
+    }
+
+    fn on_heartbeat(&mut self, partition: u16, next_stream_sequence: u64, sending_time: u64) {
+        let _ = writeln!(self.out, "HEARTBEAT p={partition} next={next_stream_sequence} sent={sending_time}");
+    }
+
+    fn on_stale(&mut self, partition: u16, reason: StaleReason, stream_sequence: u64) {
+        let _ = writeln!(self.out, "STALE p={partition} reason={} seq={stream_sequence}", reason.name());
+    }
+
+    fn on_recovered(&mut self, partition: u16, snapshot_id: u64, last_stream_sequence: u64) {
+        let _ = writeln!(self.out, "RECOVERED p={partition} snapshot={snapshot_id} last={last_stream_sequence}");
+    }
+
+    fn on_gap_notice(&mut self, c: &MessageContext, m: gap_notice_codec::GapNoticeDecoder<'_>) {
+        let out = self.common(c, "GapNotice", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
+        let _ = writeln!(out, " lastMissingSequence={} reason={}", m.last_missing_sequence(), m.reason() as u8);
+    }
+
+    fn on_system_event(&mut self, c: &MessageContext, m: system_event_codec::SystemEventDecoder<'_>) {
+        let out = self.common(c, "SystemEvent", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
+        let _ = writeln!(out, " eventCode={}", m.event_code() as u8);
+    }
+
+    fn on_instrument_directory(
+        &mut self,
+        c: &MessageContext,
+        m: instrument_directory_codec::InstrumentDirectoryDecoder<'_>,
+    ) {
+        let out =
+            self.common(c, "InstrumentDirectory", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
+        ascii(out, " symbol=", &m.symbol());
+        let _ = write!(
+            out,
+            " roundLotSize={} etpLeverageFactor={} marketCategory={} financialStatusIndicator={} roundLotsOnly={} \
+             issueClassification={}",
+            m.round_lot_size(),
+            m.etp_leverage_factor(),
+            m.market_category(),
+            m.financial_status_indicator(),
+            m.round_lots_only(),
+            m.issue_classification()
+        );
+        ascii(out, " issueSubType=", &m.issue_sub_type());
+        let _ = writeln!(
+            out,
+            " authenticity={} shortSaleThresholdIndicator={} ipoFlag={} luldReferencePriceTier={} etpFlag={} \
+             inverseIndicator={}",
+            m.authenticity(),
+            m.short_sale_threshold_indicator(),
+            m.ipo_flag(),
+            m.luld_reference_price_tier(),
+            m.etp_flag(),
+            m.inverse_indicator()
+        );
+    }
+
+    fn on_trading_status(&mut self, c: &MessageContext, m: trading_status_codec::TradingStatusDecoder<'_>) {
+        let out = self.common(c, "TradingStatus", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
+        let _ = write!(out, " tradingState={}", m.trading_state() as u8);
+        ascii(out, " reason=", &m.reason());
+        out.push('\n');
+    }
+
+    fn on_reg_sho_restriction(
+        &mut self,
+        c: &MessageContext,
+        m: reg_sho_restriction_codec::RegShoRestrictionDecoder<'_>,
+    ) {
+        let out = self.common(c, "RegShoRestriction", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
+        let _ = writeln!(out, " regShoAction={}", m.reg_sho_action());
+    }
+
+    fn on_mwcb_decline_level(
+        &mut self,
+        c: &MessageContext,
+        m: mwcb_decline_level_codec::MwcbDeclineLevelDecoder<'_>,
+    ) {
+        let (xs, ts, inst) = (m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
+        let mut l1 = m.level_1_decoder();
+        let level1 = l1.mantissa();
+        let m = l1.parent().unwrap();
+        let mut l2 = m.level_2_decoder();
+        let level2 = l2.mantissa();
+        let m = l2.parent().unwrap();
+        let l3 = m.level_3_decoder();
+        let level3 = l3.mantissa();
+        let out = self.common(c, "MwcbDeclineLevel", xs, ts, inst);
+        let _ = writeln!(out, " level1={level1} level2={level2} level3={level3}");
+    }
+
+    fn on_mwcb_status(&mut self, c: &MessageContext, m: mwcb_status_codec::MwcbStatusDecoder<'_>) {
+        let out = self.common(c, "MwcbStatus", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
+        let _ = writeln!(out, " breachedLevel={}", m.breached_level());
+    }
+
+    fn on_operational_halt(
+        &mut self,
+        c: &MessageContext,
+        m: operational_halt_codec::OperationalHaltDecoder<'_>,
+    ) {
+        let out = self.common(c, "OperationalHalt", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
+        let _ = writeln!(out, " marketCode={} haltAction={}", m.market_code(), m.halt_action());
+    }
+
+    fn on_add_order(&mut self, c: &MessageContext, m: add_order_codec::AddOrderDecoder<'_>) {
+        let (xs, ts, inst, order_id, shares, side) =
+            (m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id(), m.order_id(), m.shares(), m.side() as u8);
+        let price = m.price_decoder().mantissa();
+        let out = self.common(c, "AddOrder", xs, ts, inst);
+        let _ = writeln!(out, " orderId={order_id} price={price} shares={shares} side={side}");
+        self.books.add_order(c.partition, inst, order_id, side, price, shares as u64);
+    }
+
+    fn on_add_order_attributed(
+        &mut self,
+        c: &MessageContext,
+        m: add_order_attributed_codec::AddOrderAttributedDecoder<'_>,
+    ) {
+        let (xs, ts, inst, order_id, shares, side, attribution) = (
+            m.exchange_sequence(),
+            m.exchange_timestamp(),
+            m.instrument_id(),
+            m.order_id(),
+            m.shares(),
+            m.side() as u8,
+            m.attribution(),
+        );
+        let price = m.price_decoder().mantissa();
+        let out = self.common(c, "AddOrderAttributed", xs, ts, inst);
+        let _ = write!(out, " orderId={order_id} price={price} shares={shares} side={side}");
+        ascii(out, " attribution=", &attribution);
+        out.push('\n');
+        self.books.add_order(c.partition, inst, order_id, side, price, shares as u64);
+    }
+
+    fn on_order_executed(&mut self, c: &MessageContext, m: order_executed_codec::OrderExecutedDecoder<'_>) {
+        let out = self.common(c, "OrderExecuted", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
+        let _ = writeln!(
+            out,
+            " orderId={} matchNumber={} executedShares={}",
+            m.order_id(),
+            m.match_number(),
+            m.executed_shares()
+        );
+        self.books.reduce_order(m.order_id(), m.executed_shares() as u64);
+    }
+
+    fn on_order_executed_with_price(
+        &mut self,
+        c: &MessageContext,
+        m: order_executed_with_price_codec::OrderExecutedWithPriceDecoder<'_>,
+    ) {
+        let (xs, ts, inst, order_id, match_number, shares, printable) = (
+            m.exchange_sequence(),
+            m.exchange_timestamp(),
+            m.instrument_id(),
+            m.order_id(),
+            m.match_number(),
+            m.executed_shares(),
+            m.printable(),
+        );
+        let price = m.execution_price_decoder().mantissa();
+        let out = self.common(c, "OrderExecutedWithPrice", xs, ts, inst);
+        let _ = writeln!(
+            out,
+            " orderId={order_id} matchNumber={match_number} executionPrice={price} executedShares={shares} \
+             printable={printable}"
+        );
+        self.books.reduce_order(order_id, shares as u64);
+    }
+
+    fn on_order_cancel(&mut self, c: &MessageContext, m: order_cancel_codec::OrderCancelDecoder<'_>) {
+        let out = self.common(c, "OrderCancel", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
+        let _ = writeln!(out, " orderId={} cancelledShares={}", m.order_id(), m.cancelled_shares());
+        self.books.reduce_order(m.order_id(), m.cancelled_shares() as u64);
+    }
+
+    fn on_order_delete(&mut self, c: &MessageContext, m: order_delete_codec::OrderDeleteDecoder<'_>) {
+        let out = self.common(c, "OrderDelete", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
+        let _ = writeln!(out, " orderId={}", m.order_id());
+        self.books.reduce_order(m.order_id(), u64::MAX);
+    }
+
+    fn on_order_replace(&mut self, c: &MessageContext, m: order_replace_codec::OrderReplaceDecoder<'_>) {
+        let (xs, ts, inst, original, new_id, shares) = (
+            m.exchange_sequence(),
+            m.exchange_timestamp(),
+            m.instrument_id(),
+            m.original_order_id(),
+            m.new_order_id(),
+            m.shares(),
+        );
+        let price = m.price_decoder().mantissa();
+        let out = self.common(c, "OrderReplace", xs, ts, inst);
+        let _ = writeln!(out, " originalOrderId={original} newOrderId={new_id} price={price} shares={shares}");
+        self.books.replace_order(original, new_id, price, shares as u64);
+    }
+
+    fn on_trade(&mut self, c: &MessageContext, m: trade_codec::TradeDecoder<'_>) {
+        let (xs, ts, inst, order_id, match_number, shares, side) = (
+            m.exchange_sequence(),
+            m.exchange_timestamp(),
+            m.instrument_id(),
+            m.order_id(),
+            m.match_number(),
+            m.shares(),
+            m.side() as u8,
+        );
+        let price = m.price_decoder().mantissa();
+        let out = self.common(c, "Trade", xs, ts, inst);
+        let _ =
+            writeln!(out, " orderId={order_id} matchNumber={match_number} price={price} shares={shares} side={side}");
+    }
+
+    fn on_cross_trade(&mut self, c: &MessageContext, m: cross_trade_codec::CrossTradeDecoder<'_>) {
+        let (xs, ts, inst, shares, match_number, cross_type) = (
+            m.exchange_sequence(),
+            m.exchange_timestamp(),
+            m.instrument_id(),
+            m.shares(),
+            m.match_number(),
+            m.cross_type(),
+        );
+        let price = m.cross_price_decoder().mantissa();
+        let out = self.common(c, "CrossTrade", xs, ts, inst);
+        let _ = writeln!(
+            out,
+            " shares={shares} matchNumber={match_number} crossPrice={price} crossType={cross_type}"
+        );
+    }
+
+    fn on_broken_trade(&mut self, c: &MessageContext, m: broken_trade_codec::BrokenTradeDecoder<'_>) {
+        let out = self.common(c, "BrokenTrade", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
+        let _ = writeln!(out, " matchNumber={}", m.match_number());
+    }
+
+    fn on_imbalance(&mut self, c: &MessageContext, m: imbalance_codec::ImbalanceDecoder<'_>) {
+        let (xs, ts, inst, paired, imbalance, direction, cross_type, variation) = (
+            m.exchange_sequence(),
+            m.exchange_timestamp(),
+            m.instrument_id(),
+            m.paired_shares(),
+            m.imbalance_shares(),
+            m.imbalance_direction(),
+            m.cross_type(),
+            m.price_variation_indicator(),
+        );
+        let mut far = m.far_price_decoder();
+        let far_price = far.mantissa();
+        let m = far.parent().unwrap();
+        let mut near = m.near_price_decoder();
+        let near_price = near.mantissa();
+        let m = near.parent().unwrap();
+        let reference = m.current_reference_price_decoder().mantissa();
+        let out = self.common(c, "Imbalance", xs, ts, inst);
+        let _ = writeln!(
+            out,
+            " pairedShares={paired} imbalanceShares={imbalance} farPrice={far_price} nearPrice={near_price} \
+             currentReferencePrice={reference} imbalanceDirection={direction} crossType={cross_type} \
+             priceVariationIndicator={variation}"
+        );
+    }
+}

@@ -1,0 +1,70 @@
+//! What a subscriber counts, as the Java SDK's `SubscriberCounters` (the counters the conformance suite compares).
+
+/// Why a whole Aeron message was dropped before any of it was delivered (Java's `MalformedReason`, same order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MalformedReason {
+    BadSchemaId,
+    UnknownTemplate,
+    ShortBlockLength,
+    Truncated,
+    BadMessageCount,
+    NotAPacket,
+    WrongPartition,
+}
+
+impl MalformedReason {
+    /// Every reason, in Java's order.
+    pub const ALL: [MalformedReason; 7] = [
+        MalformedReason::BadSchemaId,
+        MalformedReason::UnknownTemplate,
+        MalformedReason::ShortBlockLength,
+        MalformedReason::Truncated,
+        MalformedReason::BadMessageCount,
+        MalformedReason::NotAPacket,
+        MalformedReason::WrongPartition,
+    ];
+
+    /// The name the Java SDK gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            MalformedReason::BadSchemaId => "BAD_SCHEMA_ID",
+            MalformedReason::UnknownTemplate => "UNKNOWN_TEMPLATE",
+            MalformedReason::ShortBlockLength => "SHORT_BLOCK_LENGTH",
+            MalformedReason::Truncated => "TRUNCATED",
+            MalformedReason::BadMessageCount => "BAD_MESSAGE_COUNT",
+            MalformedReason::NotAPacket => "NOT_A_PACKET",
+            MalformedReason::WrongPartition => "WRONG_PARTITION",
+        }
+    }
+}
+
+/// A subscriber's counters.
+#[derive(Clone, Debug, Default)]
+pub struct SubscriberCounters {
+    pub packets: u64,
+    pub messages: u64,
+    pub heartbeats: u64,
+    pub gaps: u64,
+    pub missing_messages: u64,
+    pub duplicate_packets: u64,
+    pub duplicate_messages: u64,
+    pub malformed: u64,
+    pub malformed_by_reason: [u64; 7],
+    pub old_session_packets: u64,
+    pub filtered_messages: u64,
+    pub stale_events: u64,
+    pub recoveries: u64,
+    pub new_days: u64,
+}
+
+impl SubscriberCounters {
+    pub(crate) fn on_malformed(&mut self, reason: MalformedReason) {
+        self.malformed += 1;
+        self.malformed_by_reason[reason as usize] += 1;
+    }
+
+    /// Messages dropped for a reason.
+    pub fn malformed(&self, reason: MalformedReason) -> u64 {
+        self.malformed_by_reason[reason as usize]
+    }
+}
