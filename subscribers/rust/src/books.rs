@@ -2,12 +2,24 @@
 //! dump: instruments ascending, only those with a resting order; `I <instrumentId>`, then bids best first
 //! `B <price> <shares> <orders>`, then asks best first `S <price> <shares> <orders>`.
 
-use std::cmp::Reverse;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
+use crate::listener::{MarketDataListener, MessageContext};
+use crate::sbe::add_order_attributed_codec::AddOrderAttributedDecoder;
+use crate::sbe::add_order_codec::AddOrderDecoder;
+use crate::sbe::order_cancel_codec::OrderCancelDecoder;
+use crate::sbe::order_delete_codec::OrderDeleteDecoder;
+use crate::sbe::order_executed_codec::OrderExecutedDecoder;
+use crate::sbe::order_executed_with_price_codec::OrderExecutedWithPriceDecoder;
+use crate::sbe::order_replace_codec::OrderReplaceDecoder;
+
 const BUY: u8 = b'B';
 const SELL: u8 = b'S';
+/// Price levels a side holds before its storage grows.
+pub const DEFAULT_LEVELS_PER_SIDE: usize = 64;
+/// Orders the books hold before their index grows.
+pub const DEFAULT_ORDERS: usize = 1 << 16;
 
 #[derive(Clone, Copy, Debug)]
 struct Order {
@@ -17,42 +29,80 @@ struct Order {
     remaining: u64,
 }
 
-#[derive(Debug, Default)]
+/// One side's price levels, sorted by key with the best at the end (activity clusters at the top of the book, so an
+/// insert or a removal there moves few levels): a bid's key is its price, an ask's its negated price, so that one
+/// binary search serves both, as the Java SDK's `PriceLevels`. Grows only when full.
+#[derive(Debug)]
+struct PriceLevels {
+    bid: bool,
+    levels: Vec<(i64, u64, u32)>,
+}
+
+impl PriceLevels {
+    fn new(bid: bool, capacity: usize) -> Self {
+        Self { bid, levels: Vec::with_capacity(capacity) }
+    }
+
+    fn key(&self, price: i64) -> i64 {
+        if self.bid {
+            price
+        } else {
+            -price
+        }
+    }
+
+    fn add(&mut self, price: i64, shares: u64) {
+        let key = self.key(price);
+        match self.levels.binary_search_by_key(&key, |l| l.0) {
+            Ok(i) => {
+                self.levels[i].1 += shares;
+                self.levels[i].2 += 1;
+            }
+            Err(i) => self.levels.insert(i, (key, shares, 1)),
+        }
+    }
+
+    fn reduce(&mut self, price: i64, shares: u64, leaves: bool) {
+        let key = self.key(price);
+        if let Ok(i) = self.levels.binary_search_by_key(&key, |l| l.0) {
+            let level = &mut self.levels[i];
+            level.1 -= shares.min(level.1);
+            if leaves {
+                level.2 -= 1;
+            }
+            if 0 == level.2 {
+                self.levels.remove(i);
+            }
+        }
+    }
+
+    /// Best first: (price, shares, orders).
+    fn best_first(&self) -> impl Iterator<Item = (i64, u64, u32)> + '_ {
+        self.levels.iter().rev().map(move |&(key, shares, orders)| (if self.bid { key } else { -key }, shares, orders))
+    }
+}
+
+#[derive(Debug)]
 struct Book {
     partition: u16,
-    bids: BTreeMap<Reverse<i64>, (u64, u32)>,
-    asks: BTreeMap<i64, (u64, u32)>,
+    bids: PriceLevels,
+    asks: PriceLevels,
 }
 
 impl Book {
+    fn new(partition: u16, levels: usize) -> Self {
+        Self { partition, bids: PriceLevels::new(true, levels), asks: PriceLevels::new(false, levels) }
+    }
+
     fn is_empty(&self) -> bool {
-        self.bids.is_empty() && self.asks.is_empty()
+        self.bids.levels.is_empty() && self.asks.levels.is_empty()
     }
 
-    fn add(&mut self, is_bid: bool, price: i64, shares: u64) {
-        let level = if is_bid {
-            self.bids.entry(Reverse(price)).or_insert((0, 0))
+    fn side(&mut self, is_bid: bool) -> &mut PriceLevels {
+        if is_bid {
+            &mut self.bids
         } else {
-            self.asks.entry(price).or_insert((0, 0))
-        };
-        level.0 += shares;
-        level.1 += 1;
-    }
-
-    fn reduce(&mut self, is_bid: bool, price: i64, shares: u64, leaves: bool) {
-        let level = if is_bid { self.bids.get_mut(&Reverse(price)) } else { self.asks.get_mut(&price) };
-        if let Some(level) = level {
-            level.0 -= shares.min(level.0);
-            if leaves {
-                level.1 -= 1;
-            }
-            if 0 == level.1 {
-                if is_bid {
-                    self.bids.remove(&Reverse(price));
-                } else {
-                    self.asks.remove(&price);
-                }
-            }
+            &mut self.asks
         }
     }
 }
@@ -66,17 +116,36 @@ pub struct BookCounters {
     pub invalid_orders: u64,
 }
 
-/// Every instrument's book.
-#[derive(Debug, Default)]
+/// Every instrument's book. Once an instrument's book exists and the orders fit the capacity, applying a message
+/// allocates nothing (a new instrument, or more levels or orders than ever before, grows the storage).
+#[derive(Debug)]
 pub struct OrderBooks {
     books: BTreeMap<u32, Book>,
     orders: HashMap<u64, Order>,
+    levels_per_side: usize,
     pub counters: BookCounters,
+}
+
+impl Default for OrderBooks {
+    fn default() -> Self {
+        Self::with_capacity(DEFAULT_ORDERS, DEFAULT_LEVELS_PER_SIDE)
+    }
 }
 
 impl OrderBooks {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Books that hold `orders` resting orders, and `levels_per_side` price levels on each side of a book, before
+    /// their storage grows.
+    pub fn with_capacity(orders: usize, levels_per_side: usize) -> Self {
+        Self {
+            books: BTreeMap::new(),
+            orders: HashMap::with_capacity(orders),
+            levels_per_side,
+            counters: BookCounters::default(),
+        }
     }
 
     /// An AddOrder (attributed or not): side is the wire's side byte (`B` or `S`).
@@ -93,8 +162,9 @@ impl OrderBooks {
             self.counters.duplicate_order_ids += 1;
             return;
         }
-        let book = self.books.entry(instrument_id).or_insert_with(|| Book { partition, ..Book::default() });
-        book.add(is_bid, price, shares);
+        let levels = self.levels_per_side;
+        let book = self.books.entry(instrument_id).or_insert_with(|| Book::new(partition, levels));
+        book.side(is_bid).add(price, shares);
         self.orders.insert(order_id, Order { instrument_id, is_bid, price, remaining: shares });
         self.counters.applied += 1;
     }
@@ -121,7 +191,7 @@ impl OrderBooks {
         }
         self.remove(original_order_id, original.remaining);
         if let Some(book) = self.books.get_mut(&original.instrument_id) {
-            book.add(original.is_bid, price, shares);
+            book.side(original.is_bid).add(price, shares);
         }
         self.orders.insert(
             new_order_id,
@@ -132,14 +202,11 @@ impl OrderBooks {
 
     /// A new trading day on the partition: its books start empty.
     pub fn on_new_day(&mut self, partition: u16) {
-        let cleared: Vec<u32> =
-            self.books.iter().filter(|(_, b)| b.partition == partition).map(|(id, _)| *id).collect();
-        self.orders.retain(|_, o| !cleared.contains(&o.instrument_id));
-        for id in cleared {
-            if let Some(book) = self.books.get_mut(&id) {
-                book.bids.clear();
-                book.asks.clear();
-            }
+        let books = &self.books;
+        self.orders.retain(|_, o| books.get(&o.instrument_id).is_none_or(|b| b.partition != partition));
+        for book in self.books.values_mut().filter(|b| b.partition == partition) {
+            book.bids.levels.clear();
+            book.asks.levels.clear();
         }
     }
 
@@ -155,10 +222,10 @@ impl OrderBooks {
                 continue;
             }
             let _ = writeln!(out, "I {instrument_id}");
-            for (Reverse(price), (shares, orders)) in &book.bids {
+            for (price, shares, orders) in book.bids.best_first() {
                 let _ = writeln!(out, "B {price} {shares} {orders}");
             }
-            for (price, (shares, orders)) in &book.asks {
+            for (price, shares, orders) in book.asks.best_first() {
                 let _ = writeln!(out, "S {price} {shares} {orders}");
             }
         }
@@ -174,7 +241,48 @@ impl OrderBooks {
             self.orders.remove(&order_id);
         }
         if let Some(book) = self.books.get_mut(&instrument_id) {
-            book.reduce(is_bid, price, removed, leaves);
+            book.side(is_bid).reduce(price, removed, leaves);
         }
+    }
+}
+
+/// The books as a listener of their own: each order message applied, each new day's partition emptied.
+impl MarketDataListener for OrderBooks {
+    fn on_new_day(&mut self, partition: u16) {
+        OrderBooks::on_new_day(self, partition);
+    }
+
+    fn on_add_order(&mut self, context: &MessageContext, m: AddOrderDecoder<'_>) {
+        let (instrument_id, order_id, side, shares) = (m.instrument_id(), m.order_id(), m.side() as u8, m.shares());
+        let price = m.price_decoder().mantissa();
+        self.add_order(context.partition, instrument_id, order_id, side, price, shares as u64);
+    }
+
+    fn on_add_order_attributed(&mut self, context: &MessageContext, m: AddOrderAttributedDecoder<'_>) {
+        let (instrument_id, order_id, side, shares) = (m.instrument_id(), m.order_id(), m.side() as u8, m.shares());
+        let price = m.price_decoder().mantissa();
+        self.add_order(context.partition, instrument_id, order_id, side, price, shares as u64);
+    }
+
+    fn on_order_executed(&mut self, _context: &MessageContext, m: OrderExecutedDecoder<'_>) {
+        self.reduce_order(m.order_id(), m.executed_shares() as u64);
+    }
+
+    fn on_order_executed_with_price(&mut self, _context: &MessageContext, m: OrderExecutedWithPriceDecoder<'_>) {
+        self.reduce_order(m.order_id(), m.executed_shares() as u64);
+    }
+
+    fn on_order_cancel(&mut self, _context: &MessageContext, m: OrderCancelDecoder<'_>) {
+        self.reduce_order(m.order_id(), m.cancelled_shares() as u64);
+    }
+
+    fn on_order_delete(&mut self, _context: &MessageContext, m: OrderDeleteDecoder<'_>) {
+        self.reduce_order(m.order_id(), u64::MAX);
+    }
+
+    fn on_order_replace(&mut self, _context: &MessageContext, m: OrderReplaceDecoder<'_>) {
+        let (original, new_id, shares) = (m.original_order_id(), m.new_order_id(), m.shares());
+        let price = m.price_decoder().mantissa();
+        self.replace_order(original, new_id, price, shares as u64);
     }
 }

@@ -8,7 +8,8 @@
 //!   snapshot recovery are the next steps of issue 39).
 //! - [`OrderBooks`]: price-level books built from the order messages, with the canonical dump every SDK writes.
 //!
-//! Nothing on the message path allocates once the books hold their instruments and orders.
+//! Nothing on the message path allocates once warm (every instrument's book made, the orders and levels within the
+//! capacity): `tests/allocation.rs` counts with a global allocator.
 
 pub mod books;
 pub mod conformance;

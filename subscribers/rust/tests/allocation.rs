@@ -1,0 +1,175 @@
+//! Nothing on the poll path allocates once warm: validation, sequencing, dispatch and the books, measured with a
+//! counting global allocator over a steady stream (adds at new and existing price levels, executions, deletes,
+//! heartbeats, a gap now and then) after a warm-up that built every instrument's book. One test in this binary, so
+//! that no other test's allocations are counted; only this thread's are.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use mdfanout::{OrderBooks, PacketStreamDecoder};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+thread_local! {
+    static MEASURING: Cell<bool> = const { Cell::new(false) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if MEASURING.with(|m| m.get()) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        System.alloc(layout)
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if MEASURING.with(|m| m.get()) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn measured<F: FnOnce()>(f: F) -> u64 {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    MEASURING.with(|m| m.set(true));
+    f();
+    MEASURING.with(|m| m.set(false));
+    ALLOCATIONS.load(Ordering::Relaxed) - before
+}
+
+/// Writes packets of the wire format by hand (docs/WIRE.md): the SBE header, then the fields at the schema's offsets.
+struct Writer {
+    buf: Vec<u8>,
+    count: u16,
+}
+
+const INSTRUMENTS: u32 = 8;
+
+impl Writer {
+    fn header(&mut self, block: u16, template: u16) {
+        self.buf.extend_from_slice(&block.to_le_bytes());
+        self.buf.extend_from_slice(&template.to_le_bytes());
+        self.buf.extend_from_slice(&mdfanout::wire::SCHEMA_ID.to_le_bytes());
+        self.buf.extend_from_slice(&mdfanout::sbe::SBE_SCHEMA_VERSION.to_le_bytes());
+    }
+
+    fn begin(&mut self, sequence: u64) {
+        self.buf.clear();
+        self.count = 0;
+        self.header(mdfanout::sbe::packet_header_codec::SBE_BLOCK_LENGTH, 1);
+        self.buf.extend_from_slice(&sequence.to_le_bytes());
+        self.buf.extend_from_slice(&1_000u64.to_le_bytes()); // sendingTime
+        self.buf.extend_from_slice(&0u16.to_le_bytes()); // partitionId
+        self.buf.extend_from_slice(&0u16.to_le_bytes()); // messageCount, set by finish
+        self.buf.extend_from_slice(&u64::MAX.to_le_bytes()); // previousExchangeSequence: null
+    }
+
+    fn common(&mut self, block: u16, template: u16, instrument: u32) {
+        self.header(block, template);
+        self.buf.extend_from_slice(&7u64.to_le_bytes()); // exchangeSequence
+        self.buf.extend_from_slice(&9u64.to_le_bytes()); // exchangeTimestamp
+        self.buf.extend_from_slice(&instrument.to_le_bytes());
+        self.count += 1;
+    }
+
+    fn add(&mut self, instrument: u32, order_id: u64, price: i64, shares: u32, side: u8) {
+        self.common(mdfanout::sbe::add_order_codec::SBE_BLOCK_LENGTH, 20, instrument);
+        self.buf.extend_from_slice(&order_id.to_le_bytes());
+        self.buf.extend_from_slice(&price.to_le_bytes());
+        self.buf.extend_from_slice(&shares.to_le_bytes());
+        self.buf.push(side);
+    }
+
+    fn executed(&mut self, instrument: u32, order_id: u64, shares: u32) {
+        self.common(mdfanout::sbe::order_executed_codec::SBE_BLOCK_LENGTH, 22, instrument);
+        self.buf.extend_from_slice(&order_id.to_le_bytes());
+        self.buf.extend_from_slice(&42u64.to_le_bytes()); // matchNumber
+        self.buf.extend_from_slice(&shares.to_le_bytes());
+    }
+
+    fn delete(&mut self, instrument: u32, order_id: u64) {
+        self.common(mdfanout::sbe::order_delete_codec::SBE_BLOCK_LENGTH, 25, instrument);
+        self.buf.extend_from_slice(&order_id.to_le_bytes());
+    }
+
+    fn finish(&mut self) -> &[u8] {
+        let count = self.count.to_le_bytes();
+        self.buf[8 + 18..8 + 20].copy_from_slice(&count);
+        &self.buf
+    }
+
+    fn heartbeat(&mut self, next: u64) -> &[u8] {
+        self.buf.clear();
+        self.header(mdfanout::sbe::heartbeat_codec::SBE_BLOCK_LENGTH, 2);
+        self.buf.extend_from_slice(&next.to_le_bytes());
+        self.buf.extend_from_slice(&1_000u64.to_le_bytes());
+        self.buf.extend_from_slice(&0u16.to_le_bytes());
+        self.buf.resize(8 + mdfanout::sbe::heartbeat_codec::SBE_BLOCK_LENGTH as usize, 0);
+        self.buf[8 + 30] = 1; // sourceStatus LIVE
+        &self.buf
+    }
+}
+
+#[test]
+fn the_poll_path_allocates_nothing_once_warm() {
+    let mut decoder = PacketStreamDecoder::new(&[0], OrderBooks::with_capacity(4096, 64));
+    let mut w = Writer { buf: Vec::with_capacity(4096), count: 0 };
+    let mut sequence = 1u64;
+    let mut next_order = 1u64;
+
+    // Warm-up: every instrument's book, 10 levels a side, resting orders.
+    let warm_up = measured(|| {
+        for instrument in 1..=INSTRUMENTS {
+            w.begin(sequence);
+            for level in 0..10 {
+                w.add(instrument, next_order, 1_000_000 - level * 100, 100, b'B');
+                w.add(instrument, next_order + 1, 1_000_100 + level * 100, 100, b'S');
+                next_order += 2;
+            }
+            sequence += 20;
+            decoder.on_message(0, 7, w.finish());
+        }
+    });
+    assert!(warm_up > 0, "the counter counts: the warm-up built books and allocated");
+    let resting = decoder.listener().order_count();
+
+    // Steady state: 20,000 packets of adds (at existing and at new levels), executions and deletes, a heartbeat every
+    // 100 packets, a lost packet every 1,000.
+    let mut delivered = 0u64;
+    let steady = measured(|| {
+        for p in 0..20_000u64 {
+            let instrument = 1 + (p % INSTRUMENTS as u64) as u32;
+            let new_level = (p % 7) as i64 * 100 + 100_000; // 100k above the book: a level of its own
+            w.begin(sequence);
+            w.add(instrument, next_order, 1_000_000, 10, b'B');
+            w.add(instrument, next_order + 1, 1_000_100 + new_level, 10, b'S');
+            w.executed(instrument, next_order, 4);
+            w.delete(instrument, next_order);
+            w.delete(instrument, next_order + 1);
+            next_order += 2;
+            let lost = p % 1_000 == 999;
+            sequence += 5;
+            if !lost {
+                decoder.on_message(0, 7, w.finish());
+                delivered += 5;
+            }
+            if p % 100 == 99 {
+                decoder.on_message(0, 7, w.heartbeat(sequence));
+            }
+        }
+    });
+    assert_eq!(0, steady, "allocations in the steady state");
+    assert_eq!(resting, decoder.listener().order_count(), "every steady-state order left again");
+    assert_eq!(20 * INSTRUMENTS as u64 + delivered, decoder.counters().messages);
+    assert_eq!(20, decoder.counters().gaps);
+}
