@@ -10,7 +10,7 @@ JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity itch simulator feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
 .PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools netns-tools dbn-tools k8s-tools chart-test \
-	node-test chaos release release-test rust-test duplicates-check module-graph-check bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full bench-bundle bench-bundle-test
+	node-test chaos release release-test rust-test python-test duplicates-check module-graph-check bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full bench-bundle bench-bundle-test
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
@@ -83,6 +83,7 @@ test: toolchain monitoring-tools netns-tools dbn-tools
 	    echo $$? > target/k8s-tools.rc) &
 	@scripts/phase.sh maven $(MVN) $(MVN_FLAGS) install
 	@scripts/phase.sh rust-test $(MAKE) --no-print-directory rust-test
+	@scripts/phase.sh python-test $(MAKE) --no-print-directory python-test
 	@scripts/phase.sh duplicates-check $(MAKE) --no-print-directory duplicates-check
 	@scripts/phase.sh module-graph-check $(MAKE) --no-print-directory module-graph-check
 	@scripts/phase.sh image-test $(MAKE) --no-print-directory image-test
@@ -107,6 +108,12 @@ test: toolchain monitoring-tools netns-tools dbn-tools
 rust-test:
 	@command -v cargo >/dev/null || { echo "rust-test: cargo is required (https://rustup.rs)"; exit 1; }
 	cd subscribers/rust && cargo test --offline --locked
+
+# The Python SDK (subscribers/python): its wheel built with maturin (pyo3 over the Rust crate; pyo3 from crates.io),
+# installed into a new venv and tested there, the conformance suite among its tests (scripts/python/test.sh).
+python-test:
+	@command -v cargo >/dev/null || { echo "python-test: cargo is required (https://rustup.rs)"; exit 1; }
+	@scripts/python/test.sh
 
 # Prometheus and promtool (Debian's) for MonitoringTest, which checks the dashboards and rules.
 monitoring-tools:

@@ -60,6 +60,11 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         &mut self.listener
     }
 
+    /// The number of partitions, the slots 0 to it less one.
+    pub fn partition_count(&self) -> usize {
+        self.streams.len()
+    }
+
     pub fn counters(&self) -> &SubscriberCounters {
         &self.counters
     }

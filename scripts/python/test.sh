@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The Python SDK (subscribers/python): build its wheel with maturin (pyo3 over the Rust crate), install it into a new
+# virtual environment, and run its tests there, the conformance suite among them, as a user's `pip install` would.
+# maturin lives in a venv cached under ~/.cache/mdfanout/maturin-venv (created once; a no-op when present); the
+# Rust build goes to subscribers/python/target. Exit code: the tests'.
+set -euo pipefail
+
+MATURIN_VERSION="1.16.0"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+tools="${MDFANOUT_MATURIN_VENV:-${HOME}/.cache/mdfanout/maturin-venv}"
+PYTHON="${PYTHON:-python3}"
+
+if ! [ -x "${tools}/bin/maturin" ] || [ "$("${tools}/bin/maturin" --version 2>/dev/null)" != "maturin ${MATURIN_VERSION}" ]; then
+  echo "python-test: creating ${tools} (maturin ${MATURIN_VERSION})"
+  mkdir -p "$(dirname "${tools}")"
+  "${PYTHON}" -m venv "${tools}"
+  "${tools}/bin/python" -m pip install --quiet "maturin==${MATURIN_VERSION}"
+fi
+
+cd "${root}/subscribers/python"
+rm -rf target/wheels
+"${tools}/bin/maturin" build --quiet --locked --interpreter "${PYTHON}" --out target/wheels
+wheel="$(ls target/wheels/mdfanout-*.whl)"
+echo "python-test: built ${wheel#"${root}/"}"
+
+venv="${root}/subscribers/python/target/test-venv"
+rm -rf "${venv}"
+"${PYTHON}" -m venv "${venv}"
+"${venv}/bin/python" -m pip install --quiet --no-index "${wheel}"
+cd "${root}/subscribers/python/tests"  # not the source tree: the installed package is what is tested
+"${venv}/bin/python" -m unittest discover -v -s . -p 'test_*.py'
