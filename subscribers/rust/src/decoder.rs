@@ -20,7 +20,8 @@ struct PartitionStream {
     partition: u16,
     joined: bool,
     session_id: i32,
-    expected_sequence: u64,
+    /// Signed, with wrapping arithmetic, as Java's long: the same answers on any bytes, and no overflow panic.
+    expected_sequence: i64,
     retired: [i32; RETIRED_SESSIONS],
     retired_count: usize,
     retired_next: usize,
@@ -72,7 +73,7 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
     /// The next stream sequence expected in the slot, None before the stream was joined.
     pub fn expected_sequence(&self, slot: usize) -> Option<u64> {
         let stream = &self.streams[slot];
-        stream.joined.then_some(stream.expected_sequence)
+        stream.joined.then_some(stream.expected_sequence as u64)
     }
 
     /// One complete Aeron message received on the incremental stream of the partition in `slot`, from the
@@ -109,7 +110,7 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         heartbeat: &sbe::heartbeat_codec::HeartbeatDecoder<'_>,
     ) {
         self.counters.heartbeats += 1;
-        let next = heartbeat.next_stream_sequence();
+        let next = heartbeat.next_stream_sequence() as i64;
         let sending_time = heartbeat.sending_time();
         if !self.join(slot, session_id, next) && next > self.streams[slot].expected_sequence {
             self.on_gap(slot, next);
@@ -123,7 +124,7 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
             _ => {}
         }
         let partition = self.streams[slot].partition;
-        self.listener.on_heartbeat(partition, next, sending_time);
+        self.listener.on_heartbeat(partition, next as u64, sending_time);
     }
 
     fn on_packet(&mut self, slot: usize, session_id: i32, buffer: &[u8], block_length: usize, version: u16) {
@@ -134,22 +135,22 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
             block_length as u16,
             version,
         );
-        let first_sequence = header.stream_sequence();
-        let message_count = header.message_count() as u64;
+        let first_sequence = header.stream_sequence() as i64;
+        let message_count = header.message_count() as i64;
         let sending_time = header.sending_time();
-        let end_sequence = first_sequence + message_count;
+        let end_sequence = first_sequence.wrapping_add(message_count);
 
         self.join(slot, session_id, first_sequence);
         let expected = self.streams[slot].expected_sequence;
         if end_sequence <= expected {
             self.counters.duplicate_packets += 1;
-            self.counters.duplicate_messages += message_count;
+            self.counters.duplicate_messages += message_count as u64;
             return;
         }
         if first_sequence > expected {
             self.on_gap(slot, first_sequence);
         } else if first_sequence < expected {
-            self.counters.duplicate_messages += expected - first_sequence;
+            self.counters.duplicate_messages = self.counters.duplicate_messages.wrapping_add(expected.wrapping_sub(first_sequence) as u64);
         }
         let from_sequence = first_sequence.max(expected);
         if self.streams[slot].source_down {
@@ -161,7 +162,7 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
     }
 
     /// Join on the first packet or heartbeat, and again when a new publication appears: true when (re-)joined.
-    fn join(&mut self, slot: usize, session_id: i32, sequence: u64) -> bool {
+    fn join(&mut self, slot: usize, session_id: i32, sequence: i64) -> bool {
         let stream = &mut self.streams[slot];
         let first_join = !stream.joined;
         if !first_join && session_id == stream.session_id {
@@ -183,22 +184,24 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
             self.counters.new_days += 1;
             self.listener.on_new_day(partition);
         }
-        self.listener.on_stream_joined(partition, sequence);
+        self.listener.on_stream_joined(partition, sequence as u64);
         true
     }
 
-    fn on_gap(&mut self, slot: usize, next_sequence: u64) {
+    fn on_gap(&mut self, slot: usize, next_sequence: i64) {
         let stream = &mut self.streams[slot];
-        let first_missing = stream.expected_sequence;
-        let last_missing = next_sequence - 1;
+        // Java's firstUncovered: no snapshot applied without recovery, so nothing below 1 is covered.
+        let first_missing = stream.expected_sequence.max(1);
+        let last_missing = next_sequence.wrapping_sub(1);
         stream.expected_sequence = next_sequence;
         if first_missing > last_missing {
             return;
         }
         self.counters.gaps += 1;
-        self.counters.missing_messages += next_sequence - first_missing;
+        self.counters.missing_messages =
+            self.counters.missing_messages.wrapping_add(next_sequence.wrapping_sub(first_missing) as u64);
         let partition = stream.partition;
-        self.listener.on_stream_gap(partition, first_missing, last_missing);
+        self.listener.on_stream_gap(partition, first_missing as u64, last_missing as u64);
     }
 
     fn source_down(&mut self, slot: usize) {
@@ -209,7 +212,7 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         stream.source_down = true;
         self.counters.stale_events += 1;
         let (partition, expected) = (stream.partition, stream.expected_sequence);
-        self.listener.on_stale(partition, StaleReason::SourceDown, expected);
+        self.listener.on_stale(partition, StaleReason::SourceDown, expected as u64);
     }
 
     fn source_live(&mut self, slot: usize) {
@@ -219,8 +222,8 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         }
         stream.source_down = false;
         self.counters.recoveries += 1;
-        let (partition, last) = (stream.partition, stream.expected_sequence - 1);
-        self.listener.on_recovered(partition, 0, last);
+        let (partition, last) = (stream.partition, stream.expected_sequence.wrapping_sub(1));
+        self.listener.on_recovered(partition, 0, last as u64);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -229,17 +232,19 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         slot: usize,
         buffer: &[u8],
         first_message: usize,
-        first_sequence: u64,
-        message_count: u64,
-        from_sequence: u64,
+        first_sequence: i64,
+        message_count: i64,
+        from_sequence: i64,
         sending_time: u64,
     ) {
         let partition = self.streams[slot].partition;
         let mut position = first_message;
-        for sequence in first_sequence..first_sequence + message_count {
+        for i in 0..message_count {
+            let sequence = first_sequence.wrapping_add(i);
             let (block_length, template_id, _, version) = wire::header(buffer, position);
             if sequence >= from_sequence {
-                let context = MessageContext { partition, stream_sequence: sequence, sending_time, template_id };
+                let context =
+                    MessageContext { partition, stream_sequence: sequence as u64, sending_time, template_id };
                 self.counters.messages += 1;
                 self.dispatch(slot, &context, buffer, position + wire::HEADER_LENGTH, block_length, version);
             }

@@ -51,6 +51,9 @@ final class ConformanceCases
         cases.put("malformed", malformed());
         cases.put("new-publication", newPublication());
         cases.put("schema-versions", schemaVersions());
+        cases.put("source-liveness", sourceLiveness());
+        cases.put("new-day", newDay());
+        cases.put("exchange-gaps", exchangeGaps());
         return cases;
     }
 
@@ -268,6 +271,91 @@ final class ConformanceCases
         add(w, 3, 12, 999_800, 25, Side.BUY);
         c.packet(0, SESSION, w.finish());
         c.heartbeat(0, 4, T0 + 10, SourceStatus.LIVE);
+        return c.bytes();
+    }
+
+    /** The fanout's heartbeats say the source went down and came back: stale SOURCE_DOWN once per outage, recovered
+     * (snapshot 0) by a LIVE heartbeat or by data, an older fanout's heartbeat (no status) changing nothing. */
+    private static byte[] sourceLiveness()
+    {
+        final Case c = new Case(2);
+        final PacketWriter w = c.writer;
+        c.heartbeat(1, 1, T0 - 10, SourceStatus.FEED_HANDLER_DOWN); // not joined yet when it says so: joins, then stale
+        w.begin(0, 1, T0);
+        add(w, 1, 10, 1_000_000, 100, Side.BUY);
+        c.packet(0, SESSION, w.finish());
+        c.heartbeat(0, 2, T0 + 1, SourceStatus.FEED_HANDLER_DOWN);
+        c.heartbeat(0, 2, T0 + 2, SourceStatus.STOPPED); // the same outage: no second STALE
+        c.packet(0, SESSION, w.heartbeatOfVersionOne(0, 2, 1)); // an older fanout's: says nothing of the source
+        c.heartbeat(0, 2, T0 + 3, SourceStatus.LIVE);
+        c.heartbeat(0, 2, T0 + 4, SourceStatus.LINES_SILENT);
+        w.begin(0, 2, T0 + 5); // data: the feed handler writes again
+        add(w, 2, 11, 1_000_100, 100, Side.SELL);
+        c.packet(0, SESSION, w.finish());
+        c.heartbeat(0, 3, T0 + 6, SourceStatus.LOADING);
+        c.heartbeat(1, 1, T0 + 7, SourceStatus.LIVE);
+        c.heartbeat(0, 3, T0 + 8, SourceStatus.UNKNOWN); // nothing said: changes nothing
+        return c.bytes();
+    }
+
+    /** The exchange ends the day (End of Messages) and the next day's stream starts at 1 on a new publication: a new
+     * day, that partition's books emptied, the other's kept; a day whose End of Messages was lost (GapNotice STALE)
+     * rolls the same way; a stream that starts again without an ended day is only a new publication. */
+    private static byte[] newDay()
+    {
+        final Case c = new Case(2);
+        final PacketWriter w = c.writer;
+        w.begin(0, 1, T0);
+        w.systemEvent().exchangeSequence(1).exchangeTimestamp(T0).instrumentId(0).eventCode(SystemEventCode.START_OF_MESSAGES);
+        add(w, 2, 10, 1_000_000, 100, Side.BUY);
+        w.systemEvent().exchangeSequence(3).exchangeTimestamp(T0 + 3).instrumentId(0)
+            .eventCode(SystemEventCode.END_OF_MESSAGES);
+        c.packet(0, SESSION, w.finish());
+        w.begin(1, 1, T0);
+        w.addOrder().exchangeSequence(4).exchangeTimestamp(T0 + 4).instrumentId(3).orderId(20).shares(5).side(Side.SELL)
+            .price().mantissa(2_000_000);
+        c.packet(1, SESSION, w.finish());
+
+        w.begin(0, 1, T0 + 86_400);
+        w.systemEvent().exchangeSequence(1).exchangeTimestamp(T0).instrumentId(0).eventCode(SystemEventCode.START_OF_MESSAGES);
+        add(w, 2, 30, 1_100_000, 10, Side.BUY);
+        w.gapNotice().exchangeSequence(3).exchangeTimestamp(T0 + 9).instrumentId(0).lastMissingSequence(4)
+            .reason(GapReason.UNRECOVERED);
+        w.gapNotice().exchangeSequence(4).exchangeTimestamp(T0 + 9).instrumentId(0).lastMissingSequence(4)
+            .reason(GapReason.STALE);
+        c.packet(0, SESSION + 1, w.finish());
+
+        w.begin(0, 1, T0 + 2 * 86_400);
+        add(w, 1, 40, 1_200_000, 20, Side.SELL);
+        c.packet(0, SESSION + 2, w.finish());
+
+        w.begin(1, 1, T0 + 2 * 86_400); // partition 1's day did not end: a new publication, its books kept
+        w.addOrder().exchangeSequence(2).exchangeTimestamp(T0 + 2).instrumentId(3).orderId(21).shares(6).side(Side.SELL)
+            .price().mantissa(2_000_100);
+        c.packet(1, SESSION + 2, w.finish());
+        return c.bytes();
+    }
+
+    /** Exchange gaps the feed handler declared: stale EXCHANGE_GAP once while it lasts, cleared by the next session's
+     * Start of Messages, then again on the next gap; a partition-wide and an instrument's notice. */
+    private static byte[] exchangeGaps()
+    {
+        final Case c = new Case(1);
+        final PacketWriter w = c.writer;
+        w.begin(0, 1, T0);
+        add(w, 1, 10, 1_000_000, 100, Side.BUY);
+        w.gapNotice().exchangeSequence(2).exchangeTimestamp(T0 + 2).instrumentId(0).lastMissingSequence(3)
+            .reason(GapReason.UNRECOVERED);
+        w.gapNotice().exchangeSequence(5).exchangeTimestamp(T0 + 5).instrumentId(1).lastMissingSequence(5)
+            .reason(GapReason.UNRECOVERED);
+        add(w, 6, 11, 1_000_100, 100, Side.SELL);
+        c.packet(0, SESSION, w.finish());
+        w.begin(0, 5, T0 + 10);
+        w.systemEvent().exchangeSequence(7).exchangeTimestamp(T0 + 7).instrumentId(0)
+            .eventCode(SystemEventCode.START_OF_MESSAGES);
+        w.gapNotice().exchangeSequence(8).exchangeTimestamp(T0 + 8).instrumentId(0).lastMissingSequence(8)
+            .reason(GapReason.UNRECOVERED);
+        c.packet(0, SESSION, w.finish());
         return c.bytes();
     }
 

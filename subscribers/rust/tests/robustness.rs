@@ -1,0 +1,59 @@
+//! Nothing received makes the decoder panic: random bytes, and valid messages with bytes changed at random (the
+//! Java SDK's PacketDecodingFuzzTest, without a fuzzing crate: a fixed-seed xorshift, so a failure reproduces).
+
+use mdfanout::{OrderBooks, PacketStreamDecoder};
+use std::fs;
+use std::path::PathBuf;
+
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn no_bytes_make_the_decoder_panic() {
+    let cases = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/cases");
+    let mut messages = Vec::new();
+    for entry in fs::read_dir(cases).unwrap() {
+        let (_, records) = mdfanout::conformance::read_case(&fs::read(entry.unwrap().path()).unwrap()).unwrap();
+        messages.extend(records.into_iter().map(|r| r.bytes));
+    }
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let mut decoder = PacketStreamDecoder::new(&[0, 1], OrderBooks::new());
+    let mut delivered_before = 0;
+    for round in 0..200_000u64 {
+        let mut bytes = messages[(rng.next() % messages.len() as u64) as usize].clone();
+        match round % 4 {
+            0 => {
+                let n = (rng.next() % 96) as usize; // random bytes, any length
+                bytes = (0..n).map(|_| rng.next() as u8).collect();
+            }
+            1 => {
+                for _ in 0..1 + rng.next() % 4 {
+                    if !bytes.is_empty() {
+                        let i = (rng.next() % bytes.len() as u64) as usize;
+                        bytes[i] = rng.next() as u8;
+                    }
+                }
+            }
+            2 => {
+                let keep = (rng.next() % (bytes.len() as u64 + 1)) as usize;
+                bytes.truncate(keep);
+            }
+            _ => {} // valid, so that streams go on and sequences move
+        }
+        decoder.on_message((rng.next() % 2) as usize, (rng.next() % 4) as i32, &bytes);
+        if round == 100_000 {
+            delivered_before = decoder.counters().messages;
+        }
+    }
+    let counters = decoder.counters();
+    assert!(counters.malformed > 50_000, "malformed: {}", counters.malformed);
+    assert!(counters.messages > delivered_before, "messages still delivered late in the run");
+}
