@@ -3,6 +3,8 @@
 # virtual environment, and run its tests there, the conformance suite among them, as a user's `pip install` would.
 # maturin lives in a venv cached under ~/.cache/mdfanout/maturin-venv (created once; a no-op when present); the
 # Rust build goes to subscribers/python/target. Exit code: the tests'.
+# usage: scripts/python/test.sh                 build (debug), install in a new venv, test
+#        scripts/python/test.sh --wheel-only DIR   build the release wheel into DIR, nothing else (make release)
 set -euo pipefail
 
 MATURIN_VERSION="1.16.0"
@@ -18,6 +20,11 @@ if ! [ -x "${tools}/bin/maturin" ] || [ "$("${tools}/bin/maturin" --version 2>/d
 fi
 
 cd "${root}/subscribers/python"
+if [ "${1:-}" = --wheel-only ]; then
+  [ -n "${2:-}" ] || { echo "usage: $0 --wheel-only DIR" >&2; exit 2; }
+  "${tools}/bin/maturin" build --quiet --release --locked --interpreter "${PYTHON}" --out "$2"
+  exit 0
+fi
 rm -rf target/wheels
 "${tools}/bin/maturin" build --quiet --locked --interpreter "${PYTHON}" --out target/wheels
 wheel="$(ls target/wheels/mdfanout-*.whl)"

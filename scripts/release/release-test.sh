@@ -6,6 +6,8 @@
 #   2. chart/: the packaged chart of this version;
 #   3. image/: an image archive whose config carries the OCI labels (read from the archive itself);
 #   4. SHA256SUMS covers every file and verifies;
+#   4b. rust/: the crate holds its sources and the schema its build script reads; python/: the wheel installs with
+#      pip into a new venv (no index) and gives the conformance suite's normal-flow output there;
 #   5. builds examples/subscriber (its own pom, no parent) with a local repository that has every third-party
 #      artifact (a copy of ~/.m2/repository) but no io.mdfanout one, offline but for the file repository:
 #      the SDK can only come from maven/;
@@ -125,6 +127,26 @@ unlisted="$(cd "$dir" && comm -23 <(find . -type f ! -name SHA256SUMS | sed 's|^
   <(awk '{print $2}' SHA256SUMS | LC_ALL=C sort))"
 [ -z "$unlisted" ] || fail "files not in SHA256SUMS: $unlisted"
 log "SHA256SUMS verifies, $(wc -l <"$dir/SHA256SUMS") files"
+
+# ---- 4b. the Rust crate and the Python wheel ---------------------------------------------------------------
+crate="$dir/rust/mdfanout-$version.crate"
+[ -f "$crate" ] || fail "no rust/mdfanout-$version.crate"
+crate_files="$(tar -tzf "$crate")"  # listed once: grep -q would end tar early, a failure under pipefail
+for entry in src/lib.rs src/decoder.rs build.rs schema/mdfanout-schema.xml Cargo.toml; do
+  grep -qx "mdfanout-$version/$entry" <<<"$crate_files" || fail "the crate lacks $entry"
+done
+wheel="$(ls "$dir"/python/mdfanout-"$version"-*.whl 2>/dev/null | head -1)"
+[ -n "$wheel" ] || fail "no python/mdfanout-$version-*.whl"
+python3 -m venv "$work/venv"
+"$work/venv/bin/python" -m pip install --quiet --no-index "$wheel" || fail "pip install of $(basename "$wheel") failed"
+(cd "$work" && "$work/venv/bin/python" - "$root/conformance" <<'EOF') || fail "the installed wheel does not give the suite's output"
+import pathlib, sys
+import mdfanout
+root = pathlib.Path(sys.argv[1])
+case = (root / "cases" / "normal-flow.mdfc").read_bytes()
+assert mdfanout.conformance_run(case) == (root / "expected" / "normal-flow.txt").read_text()
+EOF
+log "rust/$(basename "$crate") holds its sources and schema; python/$(basename "$wheel") installs and conforms"
 
 # ---- 5. the example, built against maven/ only -----------------------------------------------------------
 cp -r "$root/examples/subscriber" "$work/example"

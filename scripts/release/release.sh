@@ -6,6 +6,8 @@
 #   chart/mdfanout-V.tgz        the packaged Helm chart
 #   image/mdfanout-V.tar        the container image (docker-archive: `docker load` / `podman load -i`), with
 #                               its OCI labels (version, revision, source, licenses, created, ...)
+#   rust/mdfanout-V.crate       the Rust SDK (`cargo package`), the schema inside it for its build script
+#   python/mdfanout-V-*.whl     the Python SDK's wheel (maturin, abi3: CPython 3.11 and later)
 #   RELEASE.txt                 version, git revision, image id, what was built when
 #   SHA256SUMS                  over every file above (sha256sum -c SHA256SUMS)
 #
@@ -49,7 +51,7 @@ if [ -e "$dir" ] && [ -n "$(ls -A "$dir")" ] && [ ! -f "$dir/RELEASE.txt" ]; the
   fail "$dir exists and is not a release folder; choose another RELEASE_DIR"
 fi
 rm -rf "$dir"
-mkdir -p "$dir/chart" "$dir/image"
+mkdir -p "$dir/chart" "$dir/image" "$dir/rust" "$dir/python"
 dir="$(cd "$dir" && pwd)"
 
 # ---- Maven: build the published modules in the reactor and deploy them to a file repository -------------
@@ -61,6 +63,19 @@ log "maven: deploying the parent pom, mdfanout-schemas and mdfanout-sdk to $dir/
 # ---- the Helm chart ------------------------------------------------------------------------------------
 log "chart: packaging charts/mdfanout"
 "$helm" package "$root/charts/mdfanout" --destination "$dir/chart" >/dev/null
+
+# ---- the Rust crate and the Python wheel ----------------------------------------------------------------
+# The crate's build script generates the codecs from the schema, which lives outside the crate's folder in this
+# tree: a packaged crate carries a copy (schema/, ignored by git) that build.rs reads first.
+log "rust: packaging subscribers/rust"
+rust="$root/subscribers/rust"
+mkdir -p "$rust/schema"
+cp "$root/schemas/src/main/resources/mdfanout-schema.xml" "$rust/schema/"
+(cd "$rust" && cargo package --quiet --offline --locked --allow-dirty) || { rm -rf "$rust/schema"; fail "cargo package failed"; }
+rm -rf "$rust/schema"
+cp "$rust/target/package/mdfanout-$version.crate" "$dir/rust/"
+log "python: building the wheel of subscribers/python"
+"$root/scripts/python/test.sh" --wheel-only "$dir/python" >&2
 
 # ---- the image -----------------------------------------------------------------------------------------
 engine="${IMAGE_ENGINE:-}"
@@ -122,6 +137,8 @@ built: $(date -u +%Y-%m-%dT%H:%M:%SZ)
 maven: maven/ (a Maven repository: io.mdfanout:mdfanout-parent, mdfanout-schemas, mdfanout-sdk $version)
 chart: chart/mdfanout-$version.tgz
 image: image/mdfanout-$version.tar ($image, id $image_id; docker load -i / podman load -i)
+rust: rust/mdfanout-$version.crate (the Rust SDK; cargo package)
+python: python/$(basename "$(ls "$dir"/python/mdfanout-*.whl)") (the Python SDK; pip install)
 EOF
 (cd "$dir" && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum >SHA256SUMS)
 

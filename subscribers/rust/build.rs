@@ -18,7 +18,14 @@ const AGRONA_VERSION: &str = "2.4.1";
 
 fn main() {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
-    let schema = manifest.join("../../schemas/src/main/resources/mdfanout-schema.xml");
+    // A packaged crate carries the schema (schema/, put there by the release); in the source tree it is the one of
+    // the schemas module, where the Java codecs come from.
+    let packaged = manifest.join("schema/mdfanout-schema.xml");
+    let schema = if packaged.exists() {
+        packaged
+    } else {
+        manifest.join("../../schemas/src/main/resources/mdfanout-schema.xml")
+    };
     println!("cargo:rerun-if-changed={}", schema.display());
     println!("cargo:rerun-if-env-changed=SBE_TOOL_JAR");
     println!("cargo:rerun-if-env-changed=AGRONA_JAR");
