@@ -4,14 +4,17 @@
 //! - [`sbe`]: the codecs, generated from the project's one schema at build time.
 //! - [`PacketStreamDecoder`]: validation of each whole Aeron message, per-partition sequencing (join, gaps,
 //!   duplicates, overlaps, a new publication, source liveness, a new trading day) and dispatch to a
-//!   [`MarketDataListener`], for messages the caller already holds (recovery off; the live client over Aeron and
-//!   snapshot recovery are the next steps of issue 39).
+//!   [`MarketDataListener`], for messages the caller already holds (recovery off; snapshot recovery is the next
+//!   step of issue 39).
+//! - `client::FeedSubscriber` (feature `aeron`): the live client, over the Aeron C client (`rusteron-client`).
 //! - [`OrderBooks`]: price-level books built from the order messages, with the canonical dump every SDK writes.
 //!
 //! Nothing on the message path allocates once warm (every instrument's book made, the orders and levels within the
 //! capacity): `tests/allocation.rs` counts with a global allocator.
 
 pub mod books;
+#[cfg(feature = "aeron")]
+pub mod client;
 pub mod conformance;
 pub mod counters;
 pub mod decoder;

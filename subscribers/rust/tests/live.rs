@@ -1,0 +1,212 @@
+//! The Rust client live, beside the Java SDK's recorder: simulator -> feed handler -> fanout (bin/mdfanout, after a
+//! Maven build) on loopback multicast, a standalone Java media driver both subscribers attach to; a whole session.
+//! The Rust books must equal Java's `record --books-out` dump, every message delivered, no gap.
+#![cfg(feature = "aeron")]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use mdfanout::client::{Config, FeedSubscriber};
+use mdfanout::sbe::system_event_codec::SystemEventDecoder;
+use mdfanout::{MarketDataListener, MessageContext, OrderBooks};
+
+const PARTITIONS: u16 = 2;
+const MESSAGES: u64 = 100_000;
+const CHANNEL: &str = "aeron:udp?endpoint=224.0.52.1:52456|interface=127.0.0.1";
+const STREAM_ID_BASE: i32 = 5200;
+
+/// The processes of the test, stopped whatever happens, and the directories they used, removed.
+struct Processes(Vec<(String, Child)>, Vec<PathBuf>);
+
+impl Drop for Processes {
+    fn drop(&mut self) {
+        for (_, child) in &mut self.0 {
+            let _ = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status();
+        }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        for (_, child) in &mut self.0 {
+            while Instant::now() < deadline && matches!(child.try_wait(), Ok(None)) {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        for dir in &self.1 {
+            let _ = fs::remove_dir_all(dir);
+        }
+    }
+}
+
+impl Processes {
+    fn start(&mut self, name: &str, work: &Path, args: &[&str]) {
+        let log = fs::File::create(work.join(format!("{name}.log"))).unwrap();
+        let child = Command::new(root().join("bin/mdfanout"))
+            .args(args)
+            .env("MDFANOUT_HEAP", "128m")
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .stdin(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {name}: {e}"));
+        self.0.push((name.to_string(), child));
+    }
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+fn wait_for(file: &Path, text: &str, timeout: Duration) -> bool {
+    let deadline = Instant::now() + timeout;
+    while Instant::now() < deadline {
+        if fs::read_to_string(file).map(|s| s.contains(text)).unwrap_or(false) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+/// Books, and whether each partition's session ended.
+struct Recorder {
+    books: OrderBooks,
+    ended: Vec<bool>,
+}
+
+impl MarketDataListener for Recorder {
+    fn on_system_event(&mut self, context: &MessageContext, message: SystemEventDecoder<'_>) {
+        if message.event_code() as u8 == b'C' {
+            self.ended[context.partition as usize] = true;
+        }
+    }
+    fn on_add_order(&mut self, c: &MessageContext, m: mdfanout::sbe::add_order_codec::AddOrderDecoder<'_>) {
+        self.books.on_add_order(c, m);
+    }
+    fn on_add_order_attributed(
+        &mut self,
+        c: &MessageContext,
+        m: mdfanout::sbe::add_order_attributed_codec::AddOrderAttributedDecoder<'_>,
+    ) {
+        self.books.on_add_order_attributed(c, m);
+    }
+    fn on_order_executed(
+        &mut self,
+        c: &MessageContext,
+        m: mdfanout::sbe::order_executed_codec::OrderExecutedDecoder<'_>,
+    ) {
+        self.books.on_order_executed(c, m);
+    }
+    fn on_order_executed_with_price(
+        &mut self,
+        c: &MessageContext,
+        m: mdfanout::sbe::order_executed_with_price_codec::OrderExecutedWithPriceDecoder<'_>,
+    ) {
+        self.books.on_order_executed_with_price(c, m);
+    }
+    fn on_order_cancel(&mut self, c: &MessageContext, m: mdfanout::sbe::order_cancel_codec::OrderCancelDecoder<'_>) {
+        self.books.on_order_cancel(c, m);
+    }
+    fn on_order_delete(&mut self, c: &MessageContext, m: mdfanout::sbe::order_delete_codec::OrderDeleteDecoder<'_>) {
+        self.books.on_order_delete(c, m);
+    }
+    fn on_order_replace(
+        &mut self,
+        c: &MessageContext,
+        m: mdfanout::sbe::order_replace_codec::OrderReplaceDecoder<'_>,
+    ) {
+        self.books.on_order_replace(c, m);
+    }
+}
+
+#[test]
+fn a_whole_session_gives_the_java_sdks_books() {
+    assert!(root().join("cli/target/mdfanout.jar").exists(), "bin/mdfanout needs the Maven build (make build)");
+    let work = std::env::temp_dir().join(format!("mdfanout-rust-live-{}", std::process::id()));
+    fs::create_dir_all(&work).unwrap();
+    let driver_dir = format!("/dev/shm/mdfanout-rust-live-driver-{}", std::process::id());
+    let ring_dir = format!("/dev/shm/mdfanout-rust-live-rings-{}", std::process::id());
+    let partitions = PARTITIONS.to_string();
+    let stream_id_base = STREAM_ID_BASE.to_string();
+    let books_out = work.join("java-books.txt");
+    let mut processes = Processes(Vec::new(), vec![PathBuf::from(&driver_dir), PathBuf::from(&ring_dir)]);
+
+    processes.start("media-driver", &work, &["media-driver", "--aeron-dir", &driver_dir]);
+    assert!(
+        wait_for(&work.join("media-driver.log"), "media-driver", Duration::from_secs(30))
+            || Path::new(&driver_dir).join("cnc.dat").exists(),
+        "the media driver did not start"
+    );
+    let cnc = Path::new(&driver_dir).join("cnc.dat");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !cnc.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    processes.start(
+        "feed-handler",
+        &work,
+        &["feed-handler", "--group", "239.255.52.1", "--port", "52100", "--interface", "127.0.0.1", "--ring-dir",
+            &ring_dir, "--partitions", &partitions, "--ring-capacity-bytes", "4194304"],
+    );
+    processes.start(
+        "fanout",
+        &work,
+        &["fanout", "--ring-dir", &ring_dir, "--partitions", &partitions, "--channel", CHANNEL, "--stream-id-base",
+            &stream_id_base, "--term-length-bytes", "1048576", "--max-orders", "65536"],
+    );
+    processes.start(
+        "record",
+        &work,
+        &["record", "--aeron-dir", &driver_dir, "--channel", CHANNEL, "--stream-id-base", &stream_id_base,
+            "--partitions", &partitions, "--until-end-of-messages", "--timeout-s", "90", "--books-out",
+            books_out.to_str().unwrap(), "--ready-file", work.join("record-ready").to_str().unwrap()],
+    );
+
+    let mut config = Config::new(CHANNEL, (0..PARTITIONS).collect());
+    config.aeron_dir = Some(driver_dir.clone());
+    config.stream_id_base = STREAM_ID_BASE;
+    let recorder = Recorder { books: OrderBooks::new(), ended: vec![false; PARTITIONS as usize] };
+    let mut subscriber = FeedSubscriber::connect(&config, recorder).expect("the Rust client attaches");
+
+    assert!(wait_for(&work.join("feed-handler.log"), "feed-handler: receiving line A", Duration::from_secs(60)));
+    assert!(wait_for(&work.join("fanout.log"), "fanout: running", Duration::from_secs(60)));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !(subscriber.is_connected() && work.join("record-ready").exists()) {
+        assert!(Instant::now() < deadline, "the subscribers did not connect to the fanout");
+        subscriber.poll(64);
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let messages = MESSAGES.to_string();
+    processes.start(
+        "simulator",
+        &work,
+        &["simulator", "--group", "239.255.52.1", "--port", "52100", "--interface", "127.0.0.1", "--symbols", "50",
+            "--seed", "7", "--rate", "50000", "--messages", &messages],
+    );
+
+    let ended = subscriber.poll_until(Duration::from_secs(90), |r| r.ended.iter().all(|&e| e));
+    assert!(ended, "the Rust client saw no End of Messages on every partition (see {})", work.display());
+    assert!(wait_for(&work.join("record.log"), "record: messages=", Duration::from_secs(60)), "Java's record did not end");
+    let java_log = fs::read_to_string(work.join("record.log")).unwrap();
+    let java_messages: u64 = java_log
+        .split("record: messages=")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|s| s.parse().ok())
+        .expect("Java's message count");
+
+    let counters = subscriber.counters().clone();
+    let mut rust_books = String::new();
+    subscriber.listener().books.dump(&mut rust_books);
+    let java_books = fs::read_to_string(&books_out).unwrap();
+    assert_eq!(0, counters.gaps, "Rust gaps");
+    assert!(java_log.contains(" gaps=0 "), "Java gaps: {java_log}");
+    assert_eq!(java_messages, counters.messages, "messages delivered, Java and Rust");
+    // Not every ITCH message is normalized (the feed handler drops the types the wire does not carry): most are.
+    assert!(counters.messages > MESSAGES * 9 / 10, "the session's messages: {}", counters.messages);
+    assert!(!java_books.is_empty(), "Java's books are empty");
+    assert_eq!(java_books, rust_books, "the books, Java and Rust");
+    drop(processes);
+    let _ = fs::remove_dir_all(&work);
+}
