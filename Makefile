@@ -10,7 +10,7 @@ JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity itch simulator feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
 .PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools netns-tools dbn-tools k8s-tools chart-test \
-	node-test chaos release release-test rust-test python-test duplicates-check module-graph-check bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full bench-bundle bench-bundle-test
+	node-test chaos release release-test rust-tools rust-test python-test duplicates-check module-graph-check bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full bench-bundle bench-bundle-test
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
@@ -74,14 +74,19 @@ $(JAR): $(SOURCES)
 	$(MVN) $(MVN_FLAGS) -q install -DskipTests
 	@touch $(JAR)
 
-test: toolchain monitoring-tools netns-tools dbn-tools
-	@rm -f target/test-phases.txt target/node-test.rc target/k8s-tools.rc
+test: toolchain monitoring-tools netns-tools dbn-tools rust-tools
+	@rm -f target/test-phases.txt target/node-test.rc target/k8s-tools.rc target/rust-prebuild.rc
 	@# The Kubernetes tools (built from source on a fresh machine: about 9 minutes of 2 CPUs) are built beside the
 	@# Maven phase at the lowest priority (nice 19): they take what the tests leave idle, and the k8s phases below
 	@# wait for them. A warm cache returns at once.
 	@mkdir -p target; (nice -n 19 scripts/k8s/install-tools.sh > target/k8s-tools.log 2>&1; \
 	    echo $$? > target/k8s-tools.rc) &
+	@# So is the Rust SDK's build (scripts/rust/prebuild.sh: the Aeron C client from nothing on a fresh machine).
+	@(RUST_TARGET_DIR="$(RUST_TARGET_DIR)" nice -n 19 scripts/rust/prebuild.sh > target/rust-prebuild.log 2>&1; \
+	    echo $$? > target/rust-prebuild.rc) &
 	@scripts/phase.sh maven $(MVN) $(MVN_FLAGS) install
+	@scripts/phase.sh rust-prebuild-wait sh -c 'while [ ! -f target/rust-prebuild.rc ]; do sleep 2; done; \
+	    tail -2 target/rust-prebuild.log'
 	@scripts/phase.sh rust-test $(MAKE) --no-print-directory rust-test
 	@scripts/phase.sh python-test $(MAKE) --no-print-directory python-test
 	@scripts/phase.sh duplicates-check $(MAKE) --no-print-directory duplicates-check
@@ -108,6 +113,9 @@ test: toolchain monitoring-tools netns-tools dbn-tools
 # what scripts/rust/setup.sh installs) beside the Java one against a running chain (bin/mdfanout). The build is
 # cached under ~/.cache/mdfanout/cargo (the Aeron C build: about 30 s the first time).
 RUST_TARGET_DIR ?= $(HOME)/.cache/mdfanout/cargo/target
+rust-tools:
+	@scripts/rust/setup.sh >/dev/null
+
 rust-test:
 	@command -v cargo >/dev/null || { echo "rust-test: cargo is required (https://rustup.rs)"; exit 1; }
 	@bin="$$(scripts/rust/setup.sh)" && cd subscribers/rust && \
