@@ -4,7 +4,8 @@
 # maturin lives in a venv cached under ~/.cache/mdfanout/maturin-venv (created once; a no-op when present); the
 # Rust build goes to subscribers/python/target. Exit code: the tests'.
 # usage: scripts/python/test.sh                 build (debug), install in a new venv, test
-#        scripts/python/test.sh --wheel-only DIR   build the release wheel into DIR, nothing else (make release)
+#        scripts/python/test.sh --wheel-only DIR   build the release wheel into DIR, nothing else (make release;
+#                                                  WHEEL_PROFILE=dev: unoptimized)
 set -euo pipefail
 
 MATURIN_VERSION="1.16.0"
@@ -22,7 +23,11 @@ fi
 cd "${root}/subscribers/python"
 if [ "${1:-}" = --wheel-only ]; then
   [ -n "${2:-}" ] || { echo "usage: $0 --wheel-only DIR" >&2; exit 2; }
-  "${tools}/bin/maturin" build --quiet --release --locked --interpreter "${PYTHON}" --out "$2"
+  # WHEEL_PROFILE=dev (make release-test): the unoptimized build python-test already compiled, in seconds; a release
+  # is optimized.
+  profile=(--release)
+  [ "${WHEEL_PROFILE:-release}" != dev ] || profile=()
+  "${tools}/bin/maturin" build --quiet "${profile[@]}" --locked --interpreter "${PYTHON}" --out "$2"
   exit 0
 fi
 rm -rf target/wheels

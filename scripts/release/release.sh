@@ -19,6 +19,7 @@
 #                             (Maven builds it again inside the image)
 #        RELEASE_IMAGE        the tag (default localhost/mdfanout:VERSION); an image of that tag, or of IMAGE
 #                             (make image's), built from this very revision of a clean tree is reused, not rebuilt
+#        WHEEL_PROFILE=dev    the Python wheel unoptimized (make release-test); default release
 #        MVN, MVN_FLAGS, HELM
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -138,7 +139,7 @@ maven: maven/ (a Maven repository: io.mdfanout:mdfanout-parent, mdfanout-schemas
 chart: chart/mdfanout-$version.tgz
 image: image/mdfanout-$version.tar ($image, id $image_id; docker load -i / podman load -i)
 rust: rust/mdfanout-$version.crate (the Rust SDK; cargo package)
-python: python/$(basename "$(ls "$dir"/python/mdfanout-*.whl)") (the Python SDK; pip install)
+python: python/$(basename "$(ls "$dir"/python/mdfanout-*.whl)") (the Python SDK; pip install; ${WHEEL_PROFILE:-release} build)
 EOF
 (cd "$dir" && find . -type f ! -name SHA256SUMS | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum >SHA256SUMS)
 
