@@ -57,6 +57,11 @@ impl<L: MarketDataListener> FeedSubscriber<L> {
         }
         let error = |what: &str, e: &dyn std::fmt::Display| format!("{what}: {e}");
         let context = AeronContext::new().map_err(|e| error("aeron context", &e))?;
+        // The C client's default error handler exits the process (a driver that stops, a timeout): a subscriber must
+        // never die of what it receives or of its driver, so errors are reported and the client goes on.
+        context
+            .set_error_handler(Some(|code: i32, message: &str| eprintln!("mdfanout client: aeron error {code}: {message}")))
+            .map_err(|e| error("aeron error handler", &e))?;
         if let Some(dir) = &config.aeron_dir {
             context.set_dir(&dir.clone().into_c_string()).map_err(|e| error("aeron dir", &e))?;
         }
