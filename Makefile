@@ -121,8 +121,10 @@ rust-test:
 	@bin="$$(scripts/rust/setup.sh)" && cd subscribers/rust && \
 	  PATH="$$bin:$$PATH" CARGO_TARGET_DIR="$(RUST_TARGET_DIR)" cargo test --locked --features aeron
 
-# The Python SDK (subscribers/python): its wheel built with maturin (pyo3 over the Rust crate; pyo3 from crates.io),
-# installed into a new venv and tested there, the conformance suite among its tests (scripts/python/test.sh).
+# The Python SDK (subscribers/python): its wheel built with maturin (pyo3 over the Rust crate and its live client;
+# pyo3 from crates.io), installed into a new venv and tested there: the conformance suite, and the live client beside
+# Java's recorder on a running chain (bin/mdfanout) (scripts/python/test.sh). The build is cached under
+# ~/.cache/mdfanout/cargo/python-target.
 python-test:
 	@command -v cargo >/dev/null || { echo "python-test: cargo is required (https://rustup.rs)"; exit 1; }
 	@scripts/python/test.sh

@@ -12,7 +12,9 @@
 #      artifact (a copy of ~/.m2/repository) but no io.mdfanout one, offline but for the file repository:
 #      the SDK can only come from maven/;
 #   6. runs simulator -> feed handler -> fanout on loopback multicast (bin/mdfanout, addresses of this test
-#      only) and the example against them until it has seen live books; it must exit 0.
+#      only) and the example against them until it has seen live books; it must exit 0. Beside it, the Python
+#      example (examples/python/top_of_book.py) in the venv the wheel went into, through a media driver of its own
+#      (bin/mdfanout media-driver): live books too, exit 0.
 # Every process it starts and every file it makes is removed at the end, pass or fail.
 #
 # usage: scripts/release/release-test.sh [RELEASE_DIR]   (default target/release; make release first)
@@ -36,6 +38,7 @@ example_timeout_s=60
 
 work="$(mktemp -d /tmp/mdfanout-release-test.XXXXXX)"
 ring_dir="/dev/shm/mdfanout-release-test-$$"
+driver_dir="/dev/shm/mdfanout-release-test-driver-$$"
 pids=()
 
 log() { echo "release test: $*" >&2; }
@@ -60,7 +63,7 @@ cleanup() {
       tail -15 "$f" >&2
     done
   fi
-  rm -rf "$ring_dir"
+  rm -rf "$ring_dir" "$driver_dir"
   if [ "${RELEASE_TEST_KEEP:-0}" = 1 ]; then log "work directory kept: $work"; else rm -rf "$work"; fi
   [ "$rc" = 0 ] && log "passed in $(( $(date +%s) - started )) s"
   exit "$rc"
@@ -181,6 +184,16 @@ java -Xmx128m -Daeron.print.configuration=false -jar "$example_jar" \
   --symbol AAPL --symbol MSFT --messages $example_messages --timeout-s $example_timeout_s >"$work/example.log" 2>&1 &
 example_pid=$!
 pids+=($example_pid)
+# The Python example, from the venv the released wheel went into, through a media driver of this host.
+"$mdfanout" media-driver --aeron-dir "$driver_dir" >"$work/media-driver.log" 2>&1 &
+pids+=($!); chain_pids+=($!); chain_names+=(media-driver)
+for _ in $(seq 1 300); do [ -f "$driver_dir/cnc.dat" ] && break; sleep 0.1; done
+[ -f "$driver_dir/cnc.dat" ] || fail "the media driver did not start within 30 s (see $work/media-driver.log)"
+"$work/venv/bin/python" "$root/examples/python/top_of_book.py" --aeron-dir "$driver_dir" --channel "$channel" \
+  --stream-id-base $stream_id_base --partitions $partitions --symbol AAPL --symbol MSFT \
+  --messages $example_messages --timeout-s $example_timeout_s >"$work/example-python.log" 2>&1 &
+python_example_pid=$!
+pids+=($python_example_pid)
 # The simulator starts once the feed handler has joined its group and the fanout runs: a feed handler that joins
 # after the session's start (its JVM slow to start on a loaded machine: a fresh clone's make test once) finds the
 # session under way with no re-request server, declares its start missing, and the example's books never go live.
@@ -198,19 +211,31 @@ wait_for_line "$work/fanout.log" '^fanout: running' 60 || fail "the fanout did n
   --rate 20000 --messages 0 --start-delay-ms 2000 >"$work/simulator.log" 2>&1 &
 pids+=($!); chain_pids+=($!); chain_names+=(simulator)
 
-# The example stops itself (done or timed out); the chain must stay up meanwhile.
+# The examples stop themselves (done or timed out); the chain must stay up meanwhile.
 deadline=$(( $(date +%s) + example_timeout_s + 30 ))
-while kill -0 "$example_pid" 2>/dev/null; do
+while kill -0 "$example_pid" 2>/dev/null || kill -0 "$python_example_pid" 2>/dev/null; do
   for i in "${!chain_pids[@]}"; do
     kill -0 "${chain_pids[$i]}" 2>/dev/null || fail "the ${chain_names[$i]} exited early"
   done
-  [ "$(date +%s)" -lt "$deadline" ] || fail "the example did not stop within $(( example_timeout_s + 30 )) s"
+  [ "$(date +%s)" -lt "$deadline" ] || fail "the examples did not stop within $(( example_timeout_s + 30 )) s"
   sleep 0.5
 done
 example_rc=0
 wait "$example_pid" || example_rc=$?
 [ "$example_rc" = 0 ] ||
   fail "the example exited $example_rc (0: live books; 1: timed out after ${example_timeout_s} s)"
-grep -q '^AAPL [0-9]* @ [0-9]* / [0-9]* @ [0-9]*' "$work/example.log" || fail "the example printed no AAPL top of book"
-grep -q '^MSFT [0-9]* @ [0-9]* / [0-9]* @ [0-9]*' "$work/example.log" || fail "the example printed no MSFT top of book"
+# A top of book line: each side its best level, or - when it has no order.
+top='([0-9]+ @ [0-9]+|-) / ([0-9]+ @ [0-9]+|-)'
+grep -Eq "^AAPL $top" "$work/example.log" || fail "the example printed no AAPL top of book"
+grep -Eq "^MSFT $top" "$work/example.log" || fail "the example printed no MSFT top of book"
 log "the example saw live books: $(grep -m1 '^AAPL ' "$work/example.log"); $(tail -1 "$work/example.log")"
+python_rc=0
+wait "$python_example_pid" || python_rc=$?
+[ "$python_rc" = 0 ] ||
+  fail "the Python example exited $python_rc (0: live books; 1: timed out after ${example_timeout_s} s; 2: no driver)"
+for symbol in AAPL MSFT; do
+  grep -Eq "^$symbol $top" "$work/example-python.log" ||
+    fail "the Python example printed no $symbol top of book"
+done
+log "the Python example (the released wheel) saw live books: $(grep -m1 -E "^AAPL $top" "$work/example-python.log"); \
+$(tail -1 "$work/example-python.log")"

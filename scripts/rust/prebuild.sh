@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make test starts this beside its Maven phase, at the lowest priority (as the Kubernetes tools): it builds the Rust
-# SDK's tests with the live client (the Aeron C client, about 30 s of CPU from nothing) while the Maven tests leave
-# CPU idle, so that the rust-test phase only runs them. It waits for the jars its build script runs sbe-tool from,
+# SDK's tests with the live client (the Aeron C client, about 30 s of CPU from nothing) and the Python SDK's extension
+# (the same again, position-independent) while the Maven tests leave CPU idle, so that the rust-test and python-test
+# phases only run them. It waits for the jars its build script runs sbe-tool from,
 # which the Maven build puts in ~/.m2. Its failure fails nothing: the rust-test phase builds again and reports.
 # (scripts/rust/setup.sh, which installs with apt, ran before: nothing here contends for the dpkg lock.)
 set -euo pipefail
@@ -20,3 +21,7 @@ cd "$root/subscribers/rust"
 PATH="$bin:$PATH" CARGO_TARGET_DIR="${RUST_TARGET_DIR:-${HOME}/.cache/mdfanout/cargo/target}" \
   cargo build --locked --features aeron --tests
 echo "rust prebuild: built"
+# The Python SDK's extension over the same crate, with its own position-independent Aeron C client: python-test's
+# build then only packages the wheel.
+WHEEL_PROFILE=dev "$root/scripts/python/test.sh" --wheel-only "$root/subscribers/python/target/prebuilt-wheel"
+echo "rust prebuild: the Python extension built"

@@ -55,20 +55,90 @@ impl Decoder {
 
     /// The counters, by name.
     fn counters(&self) -> std::collections::BTreeMap<&'static str, u64> {
-        let c = self.inner.counters();
-        [
-            ("packets", c.packets),
-            ("messages", c.messages),
-            ("heartbeats", c.heartbeats),
-            ("gaps", c.gaps),
-            ("missing", c.missing_messages),
-            ("duplicate_packets", c.duplicate_packets),
-            ("duplicate_messages", c.duplicate_messages),
-            ("malformed", c.malformed),
-            ("old_session_packets", c.old_session_packets),
-        ]
-        .into_iter()
-        .collect()
+        counters_map(self.inner.counters())
+    }
+}
+
+fn counters_map(c: &mdfanout::SubscriberCounters) -> std::collections::BTreeMap<&'static str, u64> {
+    [
+        ("packets", c.packets),
+        ("messages", c.messages),
+        ("heartbeats", c.heartbeats),
+        ("gaps", c.gaps),
+        ("missing", c.missing_messages),
+        ("duplicate_packets", c.duplicate_packets),
+        ("duplicate_messages", c.duplicate_messages),
+        ("malformed", c.malformed),
+        ("old_session_packets", c.old_session_packets),
+    ]
+    .into_iter()
+    .collect()
+}
+
+/// The live client: the feed's partitions over Aeron, through a media driver on this host, delivered as the canonical
+/// lines of the conformance suite (one per callback: every field by name) and applied to order books. Polled from the
+/// thread that made it.
+#[pyclass(unsendable)]
+struct Subscriber {
+    inner: mdfanout::client::FeedSubscriber<mdfanout::conformance::CanonicalListener>,
+}
+
+#[pymethods]
+impl Subscriber {
+    #[new]
+    #[pyo3(signature = (channel, partitions, stream_id_base=1000, aeron_dir=None, connect_timeout_s=5.0))]
+    fn new(
+        channel: &str,
+        partitions: Vec<u16>,
+        stream_id_base: i32,
+        aeron_dir: Option<String>,
+        connect_timeout_s: f64,
+    ) -> PyResult<Self> {
+        if !(connect_timeout_s > 0.0 && connect_timeout_s.is_finite()) {
+            return Err(PyValueError::new_err(format!("connect_timeout_s must be positive: {connect_timeout_s}")));
+        }
+        let mut config = mdfanout::client::Config::new(channel, partitions);
+        config.stream_id_base = stream_id_base;
+        config.aeron_dir = aeron_dir;
+        config.connect_timeout = std::time::Duration::from_secs_f64(connect_timeout_s);
+        let inner = mdfanout::client::FeedSubscriber::connect(&config, Default::default())
+            .map_err(pyo3::exceptions::PyConnectionError::new_err)?;
+        Ok(Self { inner })
+    }
+
+    /// Poll every partition's stream, at most `fragment_limit` messages each, until something arrives or `timeout_s`
+    /// passes (0: poll once); the canonical lines of what was delivered, in order.
+    #[pyo3(signature = (fragment_limit=256, timeout_s=0.0))]
+    fn poll(&mut self, fragment_limit: usize, timeout_s: f64) -> PyResult<Vec<String>> {
+        if 0 == fragment_limit {
+            return Err(PyValueError::new_err("fragment_limit must be at least 1"));
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(timeout_s.max(0.0));
+        while 0 == self.inner.poll(fragment_limit) && self.inner.listener().out.is_empty() {
+            if std::time::Instant::now() >= deadline {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_micros(100));
+        }
+        let out = std::mem::take(&mut self.inner.listener().out);
+        Ok(out.lines().map(str::to_owned).collect())
+    }
+
+    /// Whether every partition's subscription has a publisher's image.
+    fn is_connected(&self) -> bool {
+        self.inner.is_connected()
+    }
+
+    /// The books' canonical dump.
+    fn books(&mut self) -> String {
+        let mut out = String::new();
+        self.inner.listener().books.dump(&mut out);
+        out
+    }
+
+    /// The counters, by name.
+    fn counters(&self) -> std::collections::BTreeMap<&'static str, u64> {
+        counters_map(self.inner.counters())
     }
 }
 
@@ -77,5 +147,6 @@ fn _mdfanout(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(conformance_run, m)?)?;
     m.add_function(wrap_pyfunction!(read_case, m)?)?;
     m.add_class::<Decoder>()?;
+    m.add_class::<Subscriber>()?;
     Ok(())
 }

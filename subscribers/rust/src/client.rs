@@ -65,10 +65,13 @@ impl<L: MarketDataListener> FeedSubscriber<L> {
         if let Some(dir) = &config.aeron_dir {
             context.set_dir(&dir.clone().into_c_string()).map_err(|e| error("aeron dir", &e))?;
         }
-        let aeron = Aeron::new(&context).map_err(|e| error("aeron client", &e))?;
-        aeron.start().map_err(|e| {
+        // Aeron::new already looks for the driver (its CnC file, for the driver timeout): either step failing means no
+        // media driver answers in that directory.
+        let attach = |e: &dyn std::fmt::Display| {
             format!("cannot attach to the media driver in {}: {e}", config.aeron_dir.as_deref().unwrap_or("the default directory"))
-        })?;
+        };
+        let aeron = Aeron::new(&context).map_err(|e| attach(&e))?;
+        aeron.start().map_err(|e| attach(&e))?;
         let channel = CString::new(config.channel.as_str()).map_err(|e| error("channel", &e))?;
         let mut subscriptions = Vec::with_capacity(config.partitions.len());
         for &partition in &config.partitions {

@@ -1,9 +1,11 @@
 """Subscriber SDK for the mdfanout market-data feed, over its Rust core (docs/SDK-PYTHON.md).
 
-Today: the SDK's packet processing without a transport (``Decoder``: validation, per-partition sequencing, order
-books) and the conformance suite every SDK runs (``conformance_run``). The live client over Aeron is next (issue 39).
+``Subscriber``: the live feed over Aeron (events as dictionaries, books as price levels). ``Decoder``: the SDK's packet
+processing without a transport (validation, per-partition sequencing, order books). ``conformance_run``: the
+conformance suite every SDK runs.
 """
 
 from ._mdfanout import Decoder, conformance_run, read_case
+from .live import Book, Subscriber, parse_books, parse_event
 
-__all__ = ["Decoder", "conformance_run", "read_case"]
+__all__ = ["Book", "Decoder", "Subscriber", "conformance_run", "parse_books", "parse_event", "read_case"]

@@ -15,3 +15,17 @@ def conformance_run(case: bytes) -> str:
 
 def read_case(case: bytes) -> tuple[int, list[tuple[int, int, int, bytes]]]:
     """A conformance case's partition count and records (kind, partition, session_id, bytes)."""
+
+class Subscriber:
+    """The live client over Aeron (wrapped by ``mdfanout.Subscriber``): canonical lines, books, counters."""
+
+    def __init__(self, channel: str, partitions: list[int], stream_id_base: int = 1000,
+                 aeron_dir: str | None = None, connect_timeout_s: float = 5.0) -> None: ...
+    def poll(self, fragment_limit: int = 256, timeout_s: float = 0.0) -> list[str]:
+        """The canonical lines of what was delivered, waiting up to ``timeout_s`` for something."""
+    def is_connected(self) -> bool:
+        """Whether every partition's stream has a publisher."""
+    def books(self) -> str:
+        """The books' canonical dump."""
+    def counters(self) -> dict[str, int]:
+        """The counters, by name."""

@@ -235,8 +235,8 @@ public final class TopOfBookExample
                             !subscriber.isStale(Partitioning.partitionOf(instrumentId, options.partitions));
                         if (live && (print || !seenLive[i]))
                         {
-                            System.out.println(symbol + " " + book.bestBidShares() + " @ " + book.bestBidPrice() +
-                                " / " + book.bestAskShares() + " @ " + book.bestAskPrice() + " (price x 10^-4)");
+                            System.out.println(symbol + " " + side(book.bestBidShares(), book.bestBidPrice()) +
+                                " / " + side(book.bestAskShares(), book.bestAskPrice()) + " (price x 10^-4)");
                         }
                         seenLive[i] |= live;
                         allLive &= seenLive[i];
@@ -332,5 +332,11 @@ public final class TopOfBookExample
                 throw new IllegalArgumentException(name + " is not a number: " + value);
             }
         }
+    }
+
+    /** A side's best level as {@code shares @ price}, or {@code -} when the side has no order. */
+    private static String side(final long shares, final long price)
+    {
+        return 0 == shares ? "-" : shares + " @ " + price;
     }
 }

@@ -1,0 +1,137 @@
+"""The live feed in Python: a subscriber over Aeron, its events as dictionaries, its books as price levels.
+
+Every event is one line of the conformance suite's canonical text (conformance/README.md), the same for every SDK,
+read into a dictionary: ``type`` (the template's name, or ``JOINED``, ``GAP``, ``HEARTBEAT``, ``STALE``,
+``RECOVERED``, ``NEW_DAY``) and every field by its schema name, numbers as ``int``, character fields as ``str`` (their
+padding kept), stale reasons as ``str``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from ._mdfanout import Subscriber as _Subscriber
+
+__all__ = ["Book", "Subscriber", "parse_books", "parse_event"]
+
+
+def _unquote(text: str, at: int) -> tuple[str, int]:
+    """The quoted field starting at ``text[at] == '"'``: its value and the index after the closing quote."""
+    out = []
+    i = at + 1
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            return "".join(out), i + 1
+        if c == "\\" and text.startswith("\\x", i) and i + 4 <= len(text):
+            out.append(chr(int(text[i + 2:i + 4], 16)))
+            i += 4
+            continue
+        out.append(c)
+        i += 1
+    raise ValueError(f"unterminated quoted field in: {text!r}")
+
+
+def parse_event(line: str) -> dict[str, int | str]:
+    """One canonical line as a dictionary: ``type`` and every ``name=value`` field, in order.
+
+    >>> parse_event('TradingStatus p=0 ss=3 sent=1 xs=3 ts=2 inst=2 tradingState=84 reason="    "')["reason"]
+    '    '
+    """
+    space = line.find(" ")
+    if space <= 0:
+        if not line:
+            raise ValueError("an empty line is no event")
+        return {"type": line}
+    event: dict[str, int | str] = {"type": line[:space]}
+    i = space + 1
+    while i < len(line):
+        equals = line.find("=", i)
+        if equals < 0:
+            raise ValueError(f"no name=value at {i} in: {line!r}")
+        name = line[i:equals]
+        if equals + 1 < len(line) and line[equals + 1] == '"':
+            value, i = _unquote(line, equals + 1)
+            event[name] = value
+        else:
+            end = line.find(" ", equals + 1)
+            end = len(line) if end < 0 else end
+            raw = line[equals + 1:end]
+            try:
+                event[name] = int(raw)
+            except ValueError:
+                if not raw or raw.strip("ABCDEFGHIJKLMNOPQRSTUVWXYZ_"):
+                    raise ValueError(f"{name}={raw} is neither a number nor a name in: {line!r}") from None
+                event[name] = raw  # a name: a stale reason
+            i = end
+        if i < len(line):
+            if line[i] != " ":
+                raise ValueError(f"no space after {name} in: {line!r}")
+            i += 1
+    return event
+
+
+@dataclass
+class Book:
+    """One instrument's book: price levels, best first, each (price mantissa, shares, orders); prices x 10^-4."""
+
+    instrument: int
+    bids: list[tuple[int, int, int]] = field(default_factory=list)
+    asks: list[tuple[int, int, int]] = field(default_factory=list)
+
+
+def parse_books(dump: str) -> dict[int, Book]:
+    """The books' canonical dump (``I``, ``B`` and ``S`` lines) as a Book per instrument with a resting order."""
+    books: dict[int, Book] = {}
+    book = None
+    for line in dump.splitlines():
+        kind, *numbers = line.split(" ")
+        if kind == "I":
+            book = books.setdefault(int(numbers[0]), Book(int(numbers[0])))
+        elif kind in ("B", "S") and book is not None:
+            price, shares, orders = (int(n) for n in numbers)
+            (book.bids if kind == "B" else book.asks).append((price, shares, orders))
+        else:
+            raise ValueError(f"not a line of a books dump: {line!r}")
+    return books
+
+
+class Subscriber:
+    """A subscriber of a feed's partitions over Aeron, through the media driver of this host.
+
+    ``channel`` and ``stream_id_base`` are the fanout's (``--channel``, ``--stream-id-base``); ``aeron_dir`` the media
+    driver's directory (``mdfanout media-driver --aeron-dir``; None: Aeron's default). Raises ``ConnectionError``
+    when no media driver answers there. Poll it from the thread that made it.
+    """
+
+    def __init__(self, channel: str, partitions: list[int], stream_id_base: int = 1000,
+                 aeron_dir: str | None = None, connect_timeout_s: float = 5.0) -> None:
+        self._inner = _Subscriber(channel, list(partitions), stream_id_base, aeron_dir, connect_timeout_s)
+
+    def poll(self, timeout_s: float = 0.0, fragment_limit: int = 256) -> list[dict[str, int | str]]:
+        """What was delivered since the last poll, waiting up to ``timeout_s`` for something: events, in order."""
+        return [parse_event(line) for line in self._inner.poll(fragment_limit, timeout_s)]
+
+    def events(self, timeout_s: float) -> Iterator[dict[str, int | str]]:
+        """Every event delivered until ``timeout_s`` passes (or the iteration is left)."""
+        deadline = time.monotonic() + timeout_s
+        while (left := deadline - time.monotonic()) > 0:
+            yield from self.poll(min(left, 0.1))
+
+    def is_connected(self) -> bool:
+        """Whether every partition's stream has a publisher (the fanout is up)."""
+        return self._inner.is_connected()
+
+    def books(self) -> dict[int, Book]:
+        """The order books now: every instrument with a resting order."""
+        return parse_books(self._inner.books())
+
+    def books_dump(self) -> str:
+        """The books' canonical dump, as every SDK (and the ``record`` tool's ``--books-out``) writes it."""
+        return self._inner.books()
+
+    def counters(self) -> dict[str, int]:
+        """The subscriber's counters, by name (messages, gaps, missing, malformed, ...)."""
+        return self._inner.counters()

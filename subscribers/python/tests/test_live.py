@@ -1,0 +1,134 @@
+"""The Python client live, beside the Java SDK's recorder: simulator -> feed handler -> fanout (bin/mdfanout, after a
+Maven build) on loopback multicast, a standalone Java media driver both subscribers attach to; a whole session. The
+Python books must equal Java's ``record --books-out`` dump, every message delivered, no gap."""
+
+import os
+import pathlib
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+
+import mdfanout
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+PARTITIONS = 2
+MESSAGES = 100_000
+CHANNEL = "aeron:udp?endpoint=224.0.53.1:53456|interface=127.0.0.1"
+STREAM_ID_BASE = 5300
+LINES = ["--group", "239.255.53.1", "--port", "53100", "--interface", "127.0.0.1"]
+
+
+def wait_for(predicate, timeout_s, what):
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out: {what}")
+        time.sleep(0.1)
+
+
+class LiveTest(unittest.TestCase):
+    def setUp(self):
+        self.assertTrue((ROOT / "cli/target/mdfanout.jar").exists(), "bin/mdfanout needs the Maven build (make build)")
+        self.work = pathlib.Path(tempfile.mkdtemp(prefix="mdfanout-python-live-"))
+        self.driver_dir = f"/dev/shm/mdfanout-python-live-driver-{os.getpid()}"
+        self.ring_dir = f"/dev/shm/mdfanout-python-live-rings-{os.getpid()}"
+        self.processes = {}
+
+    def tearDown(self):
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in self.processes.values():
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        for path in (self.driver_dir, self.ring_dir):
+            shutil.rmtree(path, ignore_errors=True)
+        if getattr(self, "_outcome", None) is None or not self._failed():
+            shutil.rmtree(self.work, ignore_errors=True)
+
+    def _failed(self):
+        result = self._outcome.result
+        return bool(getattr(result, "failures", None) or getattr(result, "errors", None))
+
+    def start(self, name, *args):
+        with open(self.work / f"{name}.log", "w") as log:
+            self.processes[name] = subprocess.Popen([str(ROOT / "bin/mdfanout"), *args], stdout=log,
+                                                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                                    env={**os.environ, "MDFANOUT_HEAP": "128m"})
+
+    def log(self, name):
+        path = self.work / f"{name}.log"
+        return path.read_text() if path.exists() else ""
+
+    def test_no_media_driver_is_a_connection_error(self):
+        with self.assertRaises(ConnectionError) as raised:
+            mdfanout.Subscriber(CHANNEL, [0], aeron_dir=str(self.work / "no-driver"), connect_timeout_s=1.0)
+        self.assertIn("media driver", str(raised.exception))
+        with self.assertRaises(ValueError):
+            mdfanout.Subscriber(CHANNEL, [0], connect_timeout_s=0)
+
+    def test_a_whole_session_gives_the_java_sdks_books(self):
+        partitions = str(PARTITIONS)
+        books_out = self.work / "java-books.txt"
+        self.start("media-driver", "media-driver", "--aeron-dir", self.driver_dir)
+        wait_for(lambda: os.path.exists(f"{self.driver_dir}/cnc.dat"), 30, "the media driver")
+        self.start("feed-handler", "feed-handler", *LINES, "--ring-dir", self.ring_dir, "--partitions", partitions,
+                   "--ring-capacity-bytes", "4194304")
+        self.start("fanout", "fanout", "--ring-dir", self.ring_dir, "--partitions", partitions, "--channel", CHANNEL,
+                   "--stream-id-base", str(STREAM_ID_BASE), "--term-length-bytes", "1048576", "--max-orders", "65536")
+        self.start("record", "record", "--aeron-dir", self.driver_dir, "--channel", CHANNEL, "--stream-id-base",
+                   str(STREAM_ID_BASE), "--partitions", partitions, "--until-end-of-messages", "--timeout-s", "90",
+                   "--books-out", str(books_out), "--ready-file", str(self.work / "record-ready"))
+
+        subscriber = mdfanout.Subscriber(CHANNEL, list(range(PARTITIONS)), stream_id_base=STREAM_ID_BASE,
+                                         aeron_dir=self.driver_dir)
+        wait_for(lambda: "feed-handler: receiving line A" in self.log("feed-handler"), 60, "the feed handler")
+        wait_for(lambda: "fanout: running" in self.log("fanout"), 60, "the fanout")
+        events = []
+
+        def connected():
+            events.extend(subscriber.poll())
+            return subscriber.is_connected() and (self.work / "record-ready").exists()
+
+        wait_for(connected, 60, "the subscribers connecting to the fanout")
+        self.start("simulator", "simulator", *LINES, "--symbols", "50", "--seed", "7", "--rate", "50000",
+                   "--messages", str(MESSAGES))
+
+        ended = set()
+        deadline = time.monotonic() + 90
+        while len(ended) < PARTITIONS and time.monotonic() < deadline:
+            for event in subscriber.poll(timeout_s=0.1):
+                events.append(event)
+                if event["type"] == "SystemEvent" and event["eventCode"] == ord("C"):
+                    ended.add(event["p"])
+        self.assertEqual(PARTITIONS, len(ended), f"End of Messages on every partition (see {self.work})")
+        wait_for(lambda: "record: messages=" in self.log("record"), 60, "Java's record ending")
+        java_log = self.log("record")
+        java_messages = int(java_log.split("record: messages=")[1].split()[0])
+
+        counters = subscriber.counters()
+        self.assertEqual(0, counters["gaps"], counters)
+        self.assertIn(" gaps=0 ", java_log)
+        self.assertEqual(java_messages, counters["messages"], "messages delivered, Java and Python")
+        delivered = [e for e in events if "xs" in e]
+        self.assertEqual(java_messages, len(delivered), "one event a message")
+        for partition in range(PARTITIONS):
+            sequences = [e["ss"] for e in delivered if e["p"] == partition]
+            self.assertEqual(list(range(1, len(sequences) + 1)), sequences, f"partition {partition} in order, once")
+        self.assertGreater(counters["messages"], MESSAGES * 9 // 10)
+        java_books = books_out.read_text()
+        self.assertTrue(java_books)
+        self.assertEqual(java_books, subscriber.books_dump(), "the books, Java and Python")
+        books = subscriber.books()
+        self.assertTrue(all(b.bids or b.asks for b in books.values()))
+        self.assertTrue(all(b.bids == sorted(b.bids, reverse=True) for b in books.values()), "bids best first")
+
+
+if __name__ == "__main__":
+    unittest.main()
