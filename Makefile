@@ -10,7 +10,7 @@ JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity itch simulator feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
 .PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools netns-tools dbn-tools k8s-tools chart-test \
-	node-test chaos release release-test rust-tools rust-test python-test duplicates-check module-graph-check bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench bench-full bench-bundle bench-bundle-test
+	node-test chaos release release-test rust-tools rust-test python-test duplicates-check module-graph-check bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench-sdk bench bench-full bench-bundle bench-bundle-test
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
@@ -41,6 +41,7 @@ help:
 	@echo "              RATES, fan-out to NATS_FANOUT_SUBS; into DIR (a make bench results dir: ratios to the chain)"
 	@echo "              or a fresh one; prints the report section"
 	@echo "make bench-micro - JMH micro-benchmarks of the message path with -prof gc (~5 min); writes docs/bench/micro.md"
+	@echo "make bench-sdk   - the Java, Rust and Python SDKs on the same packets, side by side (~5 min); docs/bench/sdk-languages.md"
 	@echo "make bench  - end-to-end benchmarks (~10 min on 2 cores): host jitter first; the chain vs raw Aeron, latency"
 	@echo "              at RATES (default \"100000 1000000\"), from outside uncapped; fan-out to 1 and 8 subscribers"
 	@echo "              (latency, fanout publish rate, and N on N media drivers); the sender's ceiling, then the highest"
@@ -270,6 +271,13 @@ bench-micro: toolchain
 	python3 bench/scripts/jmh-table.py bench/target/jmh.json docs/bench/micro.md \
 	  "java -cp '$(BENCH_CP)' org.openjdk.jmh.Main $(JMH_ARGS) -rf json -rff bench/target/jmh.json" bench/target/itchy.txt \
 	  bench/target/decoder-ab
+
+# The subscriber SDKs (Java, Rust, Python) on the same packets, in one run (bench/scripts/sdk-ab.sh; about 5 minutes);
+# writes its table into docs/bench/sdk-languages.md.
+SDK_ROUNDS ?= 3
+bench-sdk: toolchain rust-tools
+	$(MVN) $(MVN_FLAGS) -q -pl bench -am package -DskipTests
+	ROUNDS=$(SDK_ROUNDS) BENCH_CP='$(BENCH_CP)' bench/scripts/sdk-ab.sh bench/target/sdk-ab docs/bench/sdk-languages.md
 
 # ---- end-to-end benchmarks (bench/e2e; results under bench/e2e/results/<UTC time>, report docs/BENCHMARKS.md) --
 bench: build

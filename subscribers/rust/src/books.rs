@@ -2,7 +2,7 @@
 //! dump: instruments ascending, only those with a resting order; `I <instrumentId>`, then bids best first
 //! `B <price> <shares> <orders>`, then asks best first `S <price> <shares> <orders>`.
 
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap;
 use std::fmt::Write;
 
 use crate::listener::{MarketDataListener, MessageContext};
@@ -120,8 +120,8 @@ pub struct BookCounters {
 /// allocates nothing (a new instrument, or more levels or orders than ever before, grows the storage).
 #[derive(Debug)]
 pub struct OrderBooks {
-    books: BTreeMap<u32, Book>,
-    orders: HashMap<u64, Order>,
+    books: FxHashMap<u32, Book>,
+    orders: FxHashMap<u64, Order>,
     levels_per_side: usize,
     pub counters: BookCounters,
 }
@@ -141,8 +141,8 @@ impl OrderBooks {
     /// their storage grows.
     pub fn with_capacity(orders: usize, levels_per_side: usize) -> Self {
         Self {
-            books: BTreeMap::new(),
-            orders: HashMap::with_capacity(orders),
+            books: FxHashMap::default(),
+            orders: FxHashMap::with_capacity_and_hasher(orders, Default::default()),
             levels_per_side,
             counters: BookCounters::default(),
         }
@@ -217,7 +217,10 @@ impl OrderBooks {
 
     /// The canonical dump (see the module's documentation).
     pub fn dump(&self, out: &mut String) {
-        for (instrument_id, book) in &self.books {
+        let mut instruments: Vec<&u32> = self.books.keys().collect();
+        instruments.sort_unstable();
+        for instrument_id in instruments {
+            let book = &self.books[instrument_id];
             if book.is_empty() {
                 continue;
             }

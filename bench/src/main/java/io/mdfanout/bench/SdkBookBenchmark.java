@@ -59,7 +59,7 @@ public class SdkBookBenchmark
 {
     static final int PARTITIONS = ItchNormalizeBenchmark.PARTITIONS;
     static final int MAX_PAYLOAD = 1376;
-    private static final int RING_CAPACITY = 32 * 1024 * 1024;
+    static final int RING_CAPACITY = 32 * 1024 * 1024;
     private static final int STREAM_SEQUENCE_OFFSET =
         MessageHeaderEncoder.ENCODED_LENGTH + PacketHeaderEncoder.streamSequenceEncodingOffset();
 
