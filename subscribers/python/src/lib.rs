@@ -1,6 +1,6 @@
 //! The Python module `mdfanout._mdfanout`: the Rust SDK's core behind a small Python API (python/mdfanout).
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -80,19 +80,26 @@ fn counters_map(c: &mdfanout::SubscriberCounters) -> std::collections::BTreeMap<
 /// thread that made it.
 #[pyclass(unsendable)]
 struct Subscriber {
-    inner: mdfanout::client::FeedSubscriber<mdfanout::conformance::CanonicalListener>,
+    inner: mdfanout::client::FeedSubscriber<LiveListener>,
 }
+
+/// What the live client delivers to: the canonical lines and books, and the recording when one is asked for.
+type LiveListener = mdfanout::Tee<
+    mdfanout::conformance::CanonicalListener,
+    Option<mdfanout::MessageRecorder<std::fs::File>>,
+>;
 
 #[pymethods]
 impl Subscriber {
     #[new]
-    #[pyo3(signature = (channel, partitions, stream_id_base=1000, aeron_dir=None, connect_timeout_s=5.0))]
+    #[pyo3(signature = (channel, partitions, stream_id_base=1000, aeron_dir=None, connect_timeout_s=5.0, record_path=None))]
     fn new(
         channel: &str,
         partitions: Vec<u16>,
         stream_id_base: i32,
         aeron_dir: Option<String>,
         connect_timeout_s: f64,
+        record_path: Option<std::path::PathBuf>,
     ) -> PyResult<Self> {
         if !(connect_timeout_s > 0.0 && connect_timeout_s.is_finite()) {
             return Err(PyValueError::new_err(format!("connect_timeout_s must be positive: {connect_timeout_s}")));
@@ -101,7 +108,12 @@ impl Subscriber {
         config.stream_id_base = stream_id_base;
         config.aeron_dir = aeron_dir;
         config.connect_timeout = std::time::Duration::from_secs_f64(connect_timeout_s);
-        let inner = mdfanout::client::FeedSubscriber::connect(&config, Default::default())
+        let recorder = match record_path {
+            None => None,
+            Some(path) => Some(mdfanout::MessageRecorder::create(&path).map_err(PyOSError::new_err)?),
+        };
+        let listener = mdfanout::Tee(mdfanout::conformance::CanonicalListener::default(), recorder);
+        let inner = mdfanout::client::FeedSubscriber::connect(&config, listener)
             .map_err(pyo3::exceptions::PyConnectionError::new_err)?;
         Ok(Self { inner })
     }
@@ -114,13 +126,13 @@ impl Subscriber {
             return Err(PyValueError::new_err("fragment_limit must be at least 1"));
         }
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(timeout_s.max(0.0));
-        while 0 == self.inner.poll(fragment_limit) && self.inner.listener().out.is_empty() {
+        while 0 == self.inner.poll(fragment_limit) && self.inner.listener().0.out.is_empty() {
             if std::time::Instant::now() >= deadline {
                 break;
             }
             std::thread::sleep(std::time::Duration::from_micros(100));
         }
-        let out = std::mem::take(&mut self.inner.listener().out);
+        let out = std::mem::take(&mut self.inner.listener().0.out);
         Ok(out.lines().map(str::to_owned).collect())
     }
 
@@ -132,13 +144,24 @@ impl Subscriber {
     /// The books' canonical dump.
     fn books(&mut self) -> String {
         let mut out = String::new();
-        self.inner.listener().books.dump(&mut out);
+        self.inner.listener().0.books.dump(&mut out);
         out
     }
 
     /// The counters, by name.
     fn counters(&self) -> std::collections::BTreeMap<&'static str, u64> {
         counters_map(self.inner.counters())
+    }
+
+    /// Write what the recording has staged to its file; the messages recorded so far (0 without a recording).
+    fn flush_recording(&mut self) -> PyResult<u64> {
+        match &mut self.inner.listener().1 {
+            None => Ok(0),
+            Some(recorder) => {
+                recorder.flush().map_err(PyOSError::new_err)?;
+                Ok(recorder.records())
+            }
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 """The Python client live, beside the Java SDK's recorder: simulator -> feed handler -> fanout (bin/mdfanout, after a
 Maven build) on loopback multicast, a standalone Java media driver both subscribers attach to; a whole session. The
-Python books must equal Java's ``record --books-out`` dump, every message delivered, no gap."""
+Python recording must be Java's ``record --out``, byte for byte per partition, its books Java's ``--books-out`` dump,
+every message delivered, no gap."""
 
 import os
 import pathlib
@@ -19,6 +20,19 @@ MESSAGES = 100_000
 CHANNEL = "aeron:udp?endpoint=224.0.53.1:53456|interface=127.0.0.1"
 STREAM_ID_BASE = 5300
 LINES = ["--group", "239.255.53.1", "--port", "53100", "--interface", "127.0.0.1"]
+
+
+def by_partition(recording):
+    """A recording's records (``record --out`` format: i32 length, u16 partition, i64 sequence, the message) by
+    partition, each partition's bytes in order."""
+    partitions, at = {}, 0
+    while at < len(recording):
+        length = int.from_bytes(recording[at:at + 4], "little")
+        partition = int.from_bytes(recording[at + 4:at + 6], "little")
+        end = at + 14 + length
+        partitions.setdefault(partition, bytearray()).extend(recording[at:end])
+        at = end
+    return partitions
 
 
 def wait_for(predicate, timeout_s, what):
@@ -72,10 +86,14 @@ class LiveTest(unittest.TestCase):
         self.assertIn("media driver", str(raised.exception))
         with self.assertRaises(ValueError):
             mdfanout.Subscriber(CHANNEL, [0], connect_timeout_s=0)
+        with self.assertRaises(OSError) as raised:  # before any driver is looked for
+            mdfanout.Subscriber(CHANNEL, [0], record_path=self.work / "no-such-directory" / "x.bin")
+        self.assertIn("cannot create record file", str(raised.exception))
 
     def test_a_whole_session_gives_the_java_sdks_books(self):
         partitions = str(PARTITIONS)
         books_out = self.work / "java-books.txt"
+        java_recording, python_recording = self.work / "java.bin", self.work / "python.bin"
         self.start("media-driver", "media-driver", "--aeron-dir", self.driver_dir)
         wait_for(lambda: os.path.exists(f"{self.driver_dir}/cnc.dat"), 30, "the media driver")
         self.start("feed-handler", "feed-handler", *LINES, "--ring-dir", self.ring_dir, "--partitions", partitions,
@@ -84,10 +102,10 @@ class LiveTest(unittest.TestCase):
                    "--stream-id-base", str(STREAM_ID_BASE), "--term-length-bytes", "1048576", "--max-orders", "65536")
         self.start("record", "record", "--aeron-dir", self.driver_dir, "--channel", CHANNEL, "--stream-id-base",
                    str(STREAM_ID_BASE), "--partitions", partitions, "--until-end-of-messages", "--timeout-s", "90",
-                   "--books-out", str(books_out), "--ready-file", str(self.work / "record-ready"))
+                   "--books-out", str(books_out), "--out", str(java_recording), "--ready-file", str(self.work / "record-ready"))
 
         subscriber = mdfanout.Subscriber(CHANNEL, list(range(PARTITIONS)), stream_id_base=STREAM_ID_BASE,
-                                         aeron_dir=self.driver_dir)
+                                         aeron_dir=self.driver_dir, record_path=python_recording)
         wait_for(lambda: "feed-handler: receiving line A" in self.log("feed-handler"), 60, "the feed handler")
         wait_for(lambda: "fanout: running" in self.log("fanout"), 60, "the fanout")
         events = []
@@ -122,6 +140,12 @@ class LiveTest(unittest.TestCase):
             sequences = [e["ss"] for e in delivered if e["p"] == partition]
             self.assertEqual(list(range(1, len(sequences) + 1)), sequences, f"partition {partition} in order, once")
         self.assertGreater(counters["messages"], MESSAGES * 9 // 10)
+        # The recording: each partition's records byte for byte Java's (how partitions interleave is each poll's own).
+        self.assertEqual(counters["messages"], subscriber.flush_recording())
+        java_bytes, python_bytes = java_recording.read_bytes(), python_recording.read_bytes()
+        self.assertTrue(java_bytes)
+        self.assertEqual(len(java_bytes), len(python_bytes))
+        self.assertEqual(by_partition(java_bytes), by_partition(python_bytes), "each partition's records")
         java_books = books_out.read_text()
         self.assertTrue(java_books)
         self.assertEqual(java_books, subscriber.books_dump(), "the books, Java and Python")

@@ -265,6 +265,8 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         let buf = ReadBuf::new(buffer);
         let block = block_length as u16;
         let listener = &mut self.listener;
+        // As Java's: the whole message (header and block) first, then its typed callback.
+        listener.on_raw_message(context, &buffer[offset - wire::HEADER_LENGTH..offset + block_length]);
         match context.template_id {
             gap_notice_codec::SBE_TEMPLATE_ID => {
                 let m = gap_notice_codec::GapNoticeDecoder::default().wrap(buf, offset, block, version);

@@ -8,6 +8,8 @@
 //!   step of issue 39).
 //! - `client::FeedSubscriber` (feature `aeron`): the live client, over the Aeron C client (`rusteron-client`).
 //! - [`OrderBooks`]: price-level books built from the order messages, with the canonical dump every SDK writes.
+//! - [`MessageRecorder`]: every delivered message to a file in the Java `record --out` format; [`Tee`] runs two
+//!   listeners as one (books and a recorder).
 //!
 //! Nothing on the message path allocates once warm (every instrument's book made, the orders and levels within the
 //! capacity): `tests/allocation.rs` counts with a global allocator.
@@ -19,10 +21,12 @@ pub mod conformance;
 pub mod counters;
 pub mod decoder;
 pub mod listener;
+pub mod recorder;
 pub mod sbe;
 pub mod wire;
 
 pub use books::OrderBooks;
 pub use counters::{MalformedReason, SubscriberCounters};
 pub use decoder::PacketStreamDecoder;
-pub use listener::{MarketDataListener, MessageContext, StaleReason};
+pub use listener::{MarketDataListener, MessageContext, StaleReason, Tee};
+pub use recorder::MessageRecorder;

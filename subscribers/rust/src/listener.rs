@@ -57,6 +57,8 @@ pub struct MessageContext {
 
 #[allow(unused_variables)]
 pub trait MarketDataListener {
+    /// Every delivered message, whole (its SBE header and block), before its typed callback: what a recorder keeps.
+    fn on_raw_message(&mut self, context: &MessageContext, message: &[u8]) {}
     fn on_stream_joined(&mut self, partition: u16, stream_sequence: u64) {}
     fn on_new_day(&mut self, partition: u16) {}
     fn on_stream_gap(&mut self, partition: u16, first_missing: u64, last_missing: u64) {}
@@ -87,4 +89,300 @@ pub trait MarketDataListener {
     fn on_cross_trade(&mut self, context: &MessageContext, message: CrossTradeDecoder<'_>) {}
     fn on_broken_trade(&mut self, context: &MessageContext, message: BrokenTradeDecoder<'_>) {}
     fn on_imbalance(&mut self, context: &MessageContext, message: ImbalanceDecoder<'_>) {}
+}
+
+/// Two listeners as one: every callback goes to the first, then to the second (books and an application, or a
+/// recorder beside them).
+#[derive(Debug, Default)]
+pub struct Tee<A, B>(pub A, pub B);
+
+impl<A: MarketDataListener, B: MarketDataListener> MarketDataListener for Tee<A, B> {
+    fn on_raw_message(&mut self, context: &MessageContext, message: &[u8]) {
+        self.0.on_raw_message(context, message);
+        self.1.on_raw_message(context, message);
+    }
+
+    fn on_stream_joined(&mut self, partition: u16, stream_sequence: u64) {
+        self.0.on_stream_joined(partition, stream_sequence);
+        self.1.on_stream_joined(partition, stream_sequence);
+    }
+
+    fn on_new_day(&mut self, partition: u16) {
+        self.0.on_new_day(partition);
+        self.1.on_new_day(partition);
+    }
+
+    fn on_stream_gap(&mut self, partition: u16, first_missing: u64, last_missing: u64) {
+        self.0.on_stream_gap(partition, first_missing, last_missing);
+        self.1.on_stream_gap(partition, first_missing, last_missing);
+    }
+
+    fn on_heartbeat(&mut self, partition: u16, next_stream_sequence: u64, sending_time: u64) {
+        self.0.on_heartbeat(partition, next_stream_sequence, sending_time);
+        self.1.on_heartbeat(partition, next_stream_sequence, sending_time);
+    }
+
+    fn on_stale(&mut self, partition: u16, reason: StaleReason, stream_sequence: u64) {
+        self.0.on_stale(partition, reason, stream_sequence);
+        self.1.on_stale(partition, reason, stream_sequence);
+    }
+
+    fn on_recovered(&mut self, partition: u16, snapshot_id: u64, last_stream_sequence: u64) {
+        self.0.on_recovered(partition, snapshot_id, last_stream_sequence);
+        self.1.on_recovered(partition, snapshot_id, last_stream_sequence);
+    }
+
+    fn on_gap_notice(&mut self, context: &MessageContext, message: GapNoticeDecoder<'_>) {
+        self.0.on_gap_notice(context, message.clone());
+        self.1.on_gap_notice(context, message);
+    }
+
+    fn on_system_event(&mut self, context: &MessageContext, message: SystemEventDecoder<'_>) {
+        self.0.on_system_event(context, message.clone());
+        self.1.on_system_event(context, message);
+    }
+
+    fn on_instrument_directory(&mut self, context: &MessageContext, message: InstrumentDirectoryDecoder<'_>) {
+        self.0.on_instrument_directory(context, message.clone());
+        self.1.on_instrument_directory(context, message);
+    }
+
+    fn on_trading_status(&mut self, context: &MessageContext, message: TradingStatusDecoder<'_>) {
+        self.0.on_trading_status(context, message.clone());
+        self.1.on_trading_status(context, message);
+    }
+
+    fn on_reg_sho_restriction(&mut self, context: &MessageContext, message: RegShoRestrictionDecoder<'_>) {
+        self.0.on_reg_sho_restriction(context, message.clone());
+        self.1.on_reg_sho_restriction(context, message);
+    }
+
+    fn on_mwcb_decline_level(&mut self, context: &MessageContext, message: MwcbDeclineLevelDecoder<'_>) {
+        self.0.on_mwcb_decline_level(context, message.clone());
+        self.1.on_mwcb_decline_level(context, message);
+    }
+
+    fn on_mwcb_status(&mut self, context: &MessageContext, message: MwcbStatusDecoder<'_>) {
+        self.0.on_mwcb_status(context, message.clone());
+        self.1.on_mwcb_status(context, message);
+    }
+
+    fn on_operational_halt(&mut self, context: &MessageContext, message: OperationalHaltDecoder<'_>) {
+        self.0.on_operational_halt(context, message.clone());
+        self.1.on_operational_halt(context, message);
+    }
+
+    fn on_add_order(&mut self, context: &MessageContext, message: AddOrderDecoder<'_>) {
+        self.0.on_add_order(context, message.clone());
+        self.1.on_add_order(context, message);
+    }
+
+    fn on_add_order_attributed(&mut self, context: &MessageContext, message: AddOrderAttributedDecoder<'_>) {
+        self.0.on_add_order_attributed(context, message.clone());
+        self.1.on_add_order_attributed(context, message);
+    }
+
+    fn on_order_executed(&mut self, context: &MessageContext, message: OrderExecutedDecoder<'_>) {
+        self.0.on_order_executed(context, message.clone());
+        self.1.on_order_executed(context, message);
+    }
+
+    fn on_order_executed_with_price(&mut self, context: &MessageContext, message: OrderExecutedWithPriceDecoder<'_>) {
+        self.0.on_order_executed_with_price(context, message.clone());
+        self.1.on_order_executed_with_price(context, message);
+    }
+
+    fn on_order_cancel(&mut self, context: &MessageContext, message: OrderCancelDecoder<'_>) {
+        self.0.on_order_cancel(context, message.clone());
+        self.1.on_order_cancel(context, message);
+    }
+
+    fn on_order_delete(&mut self, context: &MessageContext, message: OrderDeleteDecoder<'_>) {
+        self.0.on_order_delete(context, message.clone());
+        self.1.on_order_delete(context, message);
+    }
+
+    fn on_order_replace(&mut self, context: &MessageContext, message: OrderReplaceDecoder<'_>) {
+        self.0.on_order_replace(context, message.clone());
+        self.1.on_order_replace(context, message);
+    }
+
+    fn on_trade(&mut self, context: &MessageContext, message: TradeDecoder<'_>) {
+        self.0.on_trade(context, message.clone());
+        self.1.on_trade(context, message);
+    }
+
+    fn on_cross_trade(&mut self, context: &MessageContext, message: CrossTradeDecoder<'_>) {
+        self.0.on_cross_trade(context, message.clone());
+        self.1.on_cross_trade(context, message);
+    }
+
+    fn on_broken_trade(&mut self, context: &MessageContext, message: BrokenTradeDecoder<'_>) {
+        self.0.on_broken_trade(context, message.clone());
+        self.1.on_broken_trade(context, message);
+    }
+
+    fn on_imbalance(&mut self, context: &MessageContext, message: ImbalanceDecoder<'_>) {
+        self.0.on_imbalance(context, message.clone());
+        self.1.on_imbalance(context, message);
+    }
+}
+
+/// An optional listener: none does nothing.
+impl<L: MarketDataListener> MarketDataListener for Option<L> {
+    fn on_raw_message(&mut self, context: &MessageContext, message: &[u8]) {
+        if let Some(listener) = self {
+            listener.on_raw_message(context, message);
+        }
+    }
+
+    fn on_stream_joined(&mut self, partition: u16, stream_sequence: u64) {
+        if let Some(listener) = self {
+            listener.on_stream_joined(partition, stream_sequence);
+        }
+    }
+
+    fn on_new_day(&mut self, partition: u16) {
+        if let Some(listener) = self {
+            listener.on_new_day(partition);
+        }
+    }
+
+    fn on_stream_gap(&mut self, partition: u16, first_missing: u64, last_missing: u64) {
+        if let Some(listener) = self {
+            listener.on_stream_gap(partition, first_missing, last_missing);
+        }
+    }
+
+    fn on_heartbeat(&mut self, partition: u16, next_stream_sequence: u64, sending_time: u64) {
+        if let Some(listener) = self {
+            listener.on_heartbeat(partition, next_stream_sequence, sending_time);
+        }
+    }
+
+    fn on_stale(&mut self, partition: u16, reason: StaleReason, stream_sequence: u64) {
+        if let Some(listener) = self {
+            listener.on_stale(partition, reason, stream_sequence);
+        }
+    }
+
+    fn on_recovered(&mut self, partition: u16, snapshot_id: u64, last_stream_sequence: u64) {
+        if let Some(listener) = self {
+            listener.on_recovered(partition, snapshot_id, last_stream_sequence);
+        }
+    }
+
+    fn on_gap_notice(&mut self, context: &MessageContext, message: GapNoticeDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_gap_notice(context, message);
+        }
+    }
+
+    fn on_system_event(&mut self, context: &MessageContext, message: SystemEventDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_system_event(context, message);
+        }
+    }
+
+    fn on_instrument_directory(&mut self, context: &MessageContext, message: InstrumentDirectoryDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_instrument_directory(context, message);
+        }
+    }
+
+    fn on_trading_status(&mut self, context: &MessageContext, message: TradingStatusDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_trading_status(context, message);
+        }
+    }
+
+    fn on_reg_sho_restriction(&mut self, context: &MessageContext, message: RegShoRestrictionDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_reg_sho_restriction(context, message);
+        }
+    }
+
+    fn on_mwcb_decline_level(&mut self, context: &MessageContext, message: MwcbDeclineLevelDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_mwcb_decline_level(context, message);
+        }
+    }
+
+    fn on_mwcb_status(&mut self, context: &MessageContext, message: MwcbStatusDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_mwcb_status(context, message);
+        }
+    }
+
+    fn on_operational_halt(&mut self, context: &MessageContext, message: OperationalHaltDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_operational_halt(context, message);
+        }
+    }
+
+    fn on_add_order(&mut self, context: &MessageContext, message: AddOrderDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_add_order(context, message);
+        }
+    }
+
+    fn on_add_order_attributed(&mut self, context: &MessageContext, message: AddOrderAttributedDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_add_order_attributed(context, message);
+        }
+    }
+
+    fn on_order_executed(&mut self, context: &MessageContext, message: OrderExecutedDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_order_executed(context, message);
+        }
+    }
+
+    fn on_order_executed_with_price(&mut self, context: &MessageContext, message: OrderExecutedWithPriceDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_order_executed_with_price(context, message);
+        }
+    }
+
+    fn on_order_cancel(&mut self, context: &MessageContext, message: OrderCancelDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_order_cancel(context, message);
+        }
+    }
+
+    fn on_order_delete(&mut self, context: &MessageContext, message: OrderDeleteDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_order_delete(context, message);
+        }
+    }
+
+    fn on_order_replace(&mut self, context: &MessageContext, message: OrderReplaceDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_order_replace(context, message);
+        }
+    }
+
+    fn on_trade(&mut self, context: &MessageContext, message: TradeDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_trade(context, message);
+        }
+    }
+
+    fn on_cross_trade(&mut self, context: &MessageContext, message: CrossTradeDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_cross_trade(context, message);
+        }
+    }
+
+    fn on_broken_trade(&mut self, context: &MessageContext, message: BrokenTradeDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_broken_trade(context, message);
+        }
+    }
+
+    fn on_imbalance(&mut self, context: &MessageContext, message: ImbalanceDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_imbalance(context, message);
+        }
+    }
 }

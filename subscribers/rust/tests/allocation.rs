@@ -7,7 +7,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use mdfanout::{OrderBooks, PacketStreamDecoder};
+use mdfanout::{MessageRecorder, OrderBooks, PacketStreamDecoder, Tee};
 
 struct Counting;
 
@@ -122,7 +122,9 @@ impl Writer {
 
 #[test]
 fn the_poll_path_allocates_nothing_once_warm() {
-    let mut decoder = PacketStreamDecoder::new(&[0], OrderBooks::with_capacity(4096, 64));
+    // The books and a recorder (its staging buffer made once, written out whole when full) as one listener.
+    let listener = Tee(OrderBooks::with_capacity(4096, 64), MessageRecorder::new(std::io::sink()));
+    let mut decoder = PacketStreamDecoder::new(&[0], listener);
     let mut w = Writer { buf: Vec::with_capacity(4096), count: 0 };
     let mut sequence = 1u64;
     let mut next_order = 1u64;
@@ -141,7 +143,7 @@ fn the_poll_path_allocates_nothing_once_warm() {
         }
     });
     assert!(warm_up > 0, "the counter counts: the warm-up built books and allocated");
-    let resting = decoder.listener().order_count();
+    let resting = decoder.listener().0.order_count();
 
     // Steady state: 20,000 packets of adds (at existing and at new levels), executions and deletes, a heartbeat every
     // 100 packets, a lost packet every 1,000.
@@ -169,7 +171,9 @@ fn the_poll_path_allocates_nothing_once_warm() {
         }
     });
     assert_eq!(0, steady, "allocations in the steady state");
-    assert_eq!(resting, decoder.listener().order_count(), "every steady-state order left again");
+    assert_eq!(resting, decoder.listener().0.order_count(), "every steady-state order left again");
     assert_eq!(20 * INSTRUMENTS as u64 + delivered, decoder.counters().messages);
     assert_eq!(20, decoder.counters().gaps);
+    let messages = decoder.counters().messages;
+    assert_eq!(messages, decoder.listener().1.records(), "every message recorded");
 }

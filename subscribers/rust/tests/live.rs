@@ -1,6 +1,7 @@
 //! The Rust client live, beside the Java SDK's recorder: simulator -> feed handler -> fanout (bin/mdfanout, after a
-//! Maven build) on loopback multicast, a standalone Java media driver both subscribers attach to; a whole session.
-//! The Rust books must equal Java's `record --books-out` dump, every message delivered, no gap.
+//! Maven build) on loopback multicast, a standalone Java media driver both subscribers attach to; a whole session of
+//! 1,000,000 messages (`MDFANOUT_LIVE_MESSAGES` changes it). The Rust recording (`MessageRecorder`) must be byte for
+//! byte Java's `record --out`, the Rust books Java's `--books-out` dump, every message delivered, no gap.
 #![cfg(feature = "aeron")]
 
 use std::fs;
@@ -10,10 +11,11 @@ use std::time::{Duration, Instant};
 
 use mdfanout::client::{Config, FeedSubscriber};
 use mdfanout::sbe::system_event_codec::SystemEventDecoder;
-use mdfanout::{MarketDataListener, MessageContext, OrderBooks};
+use mdfanout::{MarketDataListener, MessageContext, MessageRecorder, OrderBooks, Tee};
 
 const PARTITIONS: u16 = 2;
-const MESSAGES: u64 = 100_000;
+const MESSAGES: u64 = 1_000_000;
+const RATE: u64 = 200_000;
 const CHANNEL: &str = "aeron:udp?endpoint=224.0.52.1:52456|interface=127.0.0.1";
 const STREAM_ID_BASE: i32 = 5200;
 
@@ -130,6 +132,20 @@ impl MarketDataListener for Recorder {
     }
 }
 
+/// A recording's records (`MessageRecorder`'s format) split by partition, each partition's in order.
+fn by_partition(recording: &[u8]) -> std::collections::BTreeMap<u16, Vec<u8>> {
+    let mut partitions = std::collections::BTreeMap::<u16, Vec<u8>>::new();
+    let mut at = 0;
+    while at < recording.len() {
+        let length = i32::from_le_bytes(recording[at..at + 4].try_into().unwrap()) as usize;
+        let partition = u16::from_le_bytes(recording[at + 4..at + 6].try_into().unwrap());
+        let end = at + mdfanout::recorder::RECORD_HEADER_LENGTH + length;
+        partitions.entry(partition).or_default().extend_from_slice(&recording[at..end]);
+        at = end;
+    }
+    partitions
+}
+
 #[test]
 fn a_whole_session_gives_the_java_sdks_books() {
     assert!(root().join("cli/target/mdfanout.jar").exists(), "bin/mdfanout needs the Maven build (make build)");
@@ -140,6 +156,10 @@ fn a_whole_session_gives_the_java_sdks_books() {
     let partitions = PARTITIONS.to_string();
     let stream_id_base = STREAM_ID_BASE.to_string();
     let books_out = work.join("java-books.txt");
+    let java_recording = work.join("java.bin");
+    let rust_recording = work.join("rust.bin");
+    let messages_wanted: u64 =
+        std::env::var("MDFANOUT_LIVE_MESSAGES").ok().and_then(|s| s.parse().ok()).unwrap_or(MESSAGES);
     let mut processes = Processes(Vec::new(), vec![PathBuf::from(&driver_dir), PathBuf::from(&ring_dir)]);
 
     processes.start("media-driver", &work, &["media-driver", "--aeron-dir", &driver_dir]);
@@ -169,14 +189,17 @@ fn a_whole_session_gives_the_java_sdks_books() {
         "record",
         &work,
         &["record", "--aeron-dir", &driver_dir, "--channel", CHANNEL, "--stream-id-base", &stream_id_base,
-            "--partitions", &partitions, "--until-end-of-messages", "--timeout-s", "90", "--books-out",
-            books_out.to_str().unwrap(), "--ready-file", work.join("record-ready").to_str().unwrap()],
+            "--partitions", &partitions, "--until-end-of-messages", "--timeout-s", "120", "--books-out",
+            books_out.to_str().unwrap(), "--out", java_recording.to_str().unwrap(), "--ready-file", work.join("record-ready").to_str().unwrap()],
     );
 
     let mut config = Config::new(CHANNEL, (0..PARTITIONS).collect());
     config.aeron_dir = Some(driver_dir.clone());
     config.stream_id_base = STREAM_ID_BASE;
-    let recorder = Recorder { books: OrderBooks::new(), ended: vec![false; PARTITIONS as usize] };
+    let recorder = Tee(
+        Recorder { books: OrderBooks::new(), ended: vec![false; PARTITIONS as usize] },
+        MessageRecorder::create(&rust_recording).expect("the Rust recording's file"),
+    );
     let mut subscriber = FeedSubscriber::connect(&config, recorder).expect("the Rust client attaches");
 
     assert!(wait_for(&work.join("feed-handler.log"), "feed-handler: receiving line A", Duration::from_secs(60)));
@@ -187,15 +210,16 @@ fn a_whole_session_gives_the_java_sdks_books() {
         subscriber.poll(64);
         std::thread::sleep(Duration::from_millis(1));
     }
-    let messages = MESSAGES.to_string();
+    let messages = messages_wanted.to_string();
+    let rate = RATE.to_string();
     processes.start(
         "simulator",
         &work,
         &["simulator", "--group", "239.255.52.1", "--port", "52100", "--interface", "127.0.0.1", "--symbols", "50",
-            "--seed", "7", "--rate", "50000", "--messages", &messages],
+            "--seed", "7", "--rate", &rate, "--messages", &messages],
     );
 
-    let ended = subscriber.poll_until(Duration::from_secs(90), |r| r.ended.iter().all(|&e| e));
+    let ended = subscriber.poll_until(Duration::from_secs(120), |r| r.0.ended.iter().all(|&e| e));
     assert!(ended, "the Rust client saw no End of Messages on every partition (see {})", work.display());
     assert!(wait_for(&work.join("record.log"), "record: messages=", Duration::from_secs(60)), "Java's record did not end");
     let java_log = fs::read_to_string(work.join("record.log")).unwrap();
@@ -208,13 +232,25 @@ fn a_whole_session_gives_the_java_sdks_books() {
 
     let counters = subscriber.counters().clone();
     let mut rust_books = String::new();
-    subscriber.listener().books.dump(&mut rust_books);
+    subscriber.listener().0.books.dump(&mut rust_books);
+    subscriber.listener().1.flush().expect("the Rust recording written");
     let java_books = fs::read_to_string(&books_out).unwrap();
     assert_eq!(0, counters.gaps, "Rust gaps");
     assert!(java_log.contains(" gaps=0 "), "Java gaps: {java_log}");
     assert_eq!(java_messages, counters.messages, "messages delivered, Java and Rust");
     // Not every ITCH message is normalized (the feed handler drops the types the wire does not carry): most are.
-    assert!(counters.messages > MESSAGES * 9 / 10, "the session's messages: {}", counters.messages);
+    assert!(counters.messages > messages_wanted * 9 / 10, "the session's messages: {}", counters.messages);
+    assert_eq!(counters.messages, subscriber.listener().1.records(), "a record a message");
+    let (java_bytes, rust_bytes) = (fs::read(&java_recording).unwrap(), fs::read(&rust_recording).unwrap());
+    assert!(!java_bytes.is_empty(), "Java's recording is empty");
+    assert_eq!(java_bytes.len(), rust_bytes.len(), "the recordings' lengths (see {})", work.display());
+    // Each partition's records byte for byte; how the partitions interleave is each poll loop's own.
+    let (java_partitions, rust_partitions) = (by_partition(&java_bytes), by_partition(&rust_bytes));
+    assert_eq!(PARTITIONS as usize, java_partitions.len());
+    for (partition, java) in &java_partitions {
+        assert!(Some(java) == rust_partitions.get(partition), "partition {partition}'s records differ (see {})",
+            work.display());
+    }
     assert!(!java_books.is_empty(), "Java's books are empty");
     assert_eq!(java_books, rust_books, "the books, Java and Rust");
 

@@ -20,7 +20,8 @@ class Subscriber:
     """The live client over Aeron (wrapped by ``mdfanout.Subscriber``): canonical lines, books, counters."""
 
     def __init__(self, channel: str, partitions: list[int], stream_id_base: int = 1000,
-                 aeron_dir: str | None = None, connect_timeout_s: float = 5.0) -> None: ...
+                 aeron_dir: str | None = None, connect_timeout_s: float = 5.0,
+                 record_path: str | None = None) -> None: ...
     def poll(self, fragment_limit: int = 256, timeout_s: float = 0.0) -> list[str]:
         """The canonical lines of what was delivered, waiting up to ``timeout_s`` for something."""
     def is_connected(self) -> bool:
@@ -29,3 +30,5 @@ class Subscriber:
         """The books' canonical dump."""
     def counters(self) -> dict[str, int]:
         """The counters, by name."""
+    def flush_recording(self) -> int:
+        """Write the recording's staged records; the messages recorded so far."""

@@ -8,6 +8,7 @@ padding kept), stale reasons as ``str``.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Iterator
@@ -144,12 +145,16 @@ class Subscriber:
 
     ``channel`` and ``stream_id_base`` are the fanout's (``--channel``, ``--stream-id-base``); ``aeron_dir`` the media
     driver's directory (``mdfanout media-driver --aeron-dir``; None: Aeron's default). Raises ``ConnectionError``
-    when no media driver answers there. Poll it from the thread that made it.
+    when no media driver answers there. ``record_path``: every delivered message is also written there, in the
+    ``record --out`` format of the Java tools (staged in Rust, nothing per message in Python; ``flush_recording``
+    writes what is staged). Poll it from the thread that made it.
     """
 
     def __init__(self, channel: str, partitions: list[int], stream_id_base: int = 1000,
-                 aeron_dir: str | None = None, connect_timeout_s: float = 5.0) -> None:
-        self._inner = _Subscriber(channel, list(partitions), stream_id_base, aeron_dir, connect_timeout_s)
+                 aeron_dir: str | None = None, connect_timeout_s: float = 5.0,
+                 record_path: str | os.PathLike[str] | None = None) -> None:
+        self._inner = _Subscriber(channel, list(partitions), stream_id_base, aeron_dir, connect_timeout_s,
+                                  None if record_path is None else os.fspath(record_path))
 
     def poll(self, timeout_s: float = 0.0, fragment_limit: int = 256) -> list[dict[str, int | str]]:
         """What was delivered since the last poll, waiting up to ``timeout_s`` for something: events, in order."""
@@ -180,3 +185,8 @@ class Subscriber:
     def counters(self) -> dict[str, int]:
         """The subscriber's counters, by name (messages, gaps, missing, malformed, ...)."""
         return self._inner.counters()
+
+    def flush_recording(self) -> int:
+        """Write what the recording has staged to its file (``OSError`` if it cannot be written); the messages
+        recorded so far (0 without ``record_path``)."""
+        return self._inner.flush_recording()
