@@ -1,5 +1,7 @@
 package io.mdfanout.bench;
 
+import io.mdfanout.feed.handler.InMemoryCounters;
+import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
 import org.agrona.MutableDirectBuffer;
@@ -52,6 +54,37 @@ final class PacketStreamBuilder
     private int partition;
     private int packetStart;
     private int packetMessages;
+
+    /**
+     * The bench session ({@link GeneratedSession}) normalized into rings by the feed handler's normalizer, then packed
+     * as the fanout packs it, at most {@link SdkBookBenchmark#MAX_PAYLOAD} bytes a packet.
+     *
+     * @param partitions   partitions of the session.
+     * @param ringCapacity each partition ring's capacity.
+     * @param counters     the normalizer's counters (its ring records written, for a check by the caller).
+     * @return the packed builder.
+     */
+    static PacketStreamBuilder ofBenchSession(final int partitions, final int ringCapacity, final NormalizerCounters counters)
+    {
+        final RingBuffer[] rings = GeneratedSession.normalizedIntoRings(partitions, ringCapacity, counters);
+        final PacketStreamBuilder builder =
+            new PacketStreamBuilder(partitions, SdkBookBenchmark.MAX_PAYLOAD, ringCapacity * partitions);
+        builder.pack(rings);
+        return builder;
+    }
+
+    /**
+     * {@link #ofBenchSession(int, int, NormalizerCounters)} with counters of its own.
+     *
+     * @param partitions   partitions of the session.
+     * @param ringCapacity each partition ring's capacity.
+     * @return the packed builder.
+     */
+    static PacketStreamBuilder ofBenchSession(final int partitions, final int ringCapacity)
+    {
+        return ofBenchSession(partitions, ringCapacity,
+            new NormalizerCounters(new InMemoryCounters(256).countersManager(), "bench", partitions));
+    }
 
     PacketStreamBuilder(final int partitionCount, final int maxPayload, final int maxBytes)
     {

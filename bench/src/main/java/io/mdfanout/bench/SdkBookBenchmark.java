@@ -14,7 +14,6 @@ import io.mdfanout.sdk.book.BookCounters;
 import io.mdfanout.sdk.book.OrderBooks;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -102,10 +101,8 @@ public class SdkBookBenchmark
     {
         final NormalizerCounters normalizerCounters =
             new NormalizerCounters(new InMemoryCounters(256).countersManager(), "bench", PARTITIONS);
-        final RingBuffer[] rings = GeneratedSession.normalizedIntoRings(PARTITIONS, RING_CAPACITY, normalizerCounters);
-
-        final PacketStreamBuilder builder = new PacketStreamBuilder(PARTITIONS, MAX_PAYLOAD, RING_CAPACITY * PARTITIONS);
-        builder.pack(rings);
+        final PacketStreamBuilder builder =
+            PacketStreamBuilder.ofBenchSession(PARTITIONS, RING_CAPACITY, normalizerCounters);
         packets = builder.packets();
         packetCount = builder.packetCount();
         packetOffset = builder.packetOffsets();

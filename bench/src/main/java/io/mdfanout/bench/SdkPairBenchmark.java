@@ -1,7 +1,5 @@
 package io.mdfanout.bench;
 
-import io.mdfanout.feed.handler.InMemoryCounters;
-import io.mdfanout.feed.normalize.NormalizerCounters;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
 import io.mdfanout.sdk.FeedSubscriber;
@@ -9,7 +7,6 @@ import io.mdfanout.sdk.LocalCounters;
 import io.mdfanout.sdk.PacketStreamDecoder;
 import io.mdfanout.sdk.SubscriberCounters;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -85,12 +82,7 @@ public class SdkPairBenchmark
     @Setup
     public void setup()
     {
-        final NormalizerCounters normalizerCounters =
-            new NormalizerCounters(new InMemoryCounters(256).countersManager(), "bench", PARTITIONS);
-        final RingBuffer[] rings = GeneratedSession.normalizedIntoRings(PARTITIONS, RING_CAPACITY, normalizerCounters);
-        final PacketStreamBuilder builder =
-            new PacketStreamBuilder(PARTITIONS, SdkBookBenchmark.MAX_PAYLOAD, RING_CAPACITY * PARTITIONS);
-        builder.pack(rings);
+        final PacketStreamBuilder builder = PacketStreamBuilder.ofBenchSession(PARTITIONS, RING_CAPACITY);
         packets = builder.packets();
         packetCount = builder.packetCount();
         packetOffset = builder.packetOffsets();

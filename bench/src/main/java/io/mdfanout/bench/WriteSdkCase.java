@@ -1,9 +1,6 @@
 package io.mdfanout.bench;
 
-import io.mdfanout.feed.handler.InMemoryCounters;
-import io.mdfanout.feed.normalize.NormalizerCounters;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -41,13 +38,7 @@ public final class WriteSdkCase
             System.exit(2);
         }
         final int partitions = SdkBookBenchmark.PARTITIONS;
-        final int ringCapacity = SdkBookBenchmark.RING_CAPACITY;
-        final NormalizerCounters normalizerCounters =
-            new NormalizerCounters(new InMemoryCounters(256).countersManager(), "case", partitions);
-        final RingBuffer[] rings = GeneratedSession.normalizedIntoRings(partitions, ringCapacity, normalizerCounters);
-        final PacketStreamBuilder builder =
-            new PacketStreamBuilder(partitions, SdkBookBenchmark.MAX_PAYLOAD, ringCapacity * partitions);
-        builder.pack(rings);
+        final PacketStreamBuilder builder = PacketStreamBuilder.ofBenchSession(partitions, SdkBookBenchmark.RING_CAPACITY);
 
         final UnsafeBuffer packets = builder.packets();
         final int[] partitionOfSlot = builder.partitions();
