@@ -14,10 +14,10 @@ fn conformance_run(case: &[u8]) -> PyResult<String> {
 /// The records of a conformance case: its partition count and a list of (kind, partition, session_id, bytes).
 #[pyfunction]
 fn read_case<'py>(py: Python<'py>, case: &[u8]) -> PyResult<(u16, Vec<(u8, u16, i32, Bound<'py, PyBytes>)>)> {
-    let (partitions, records) = mdfanout::conformance::read_case(case).map_err(PyValueError::new_err)?;
+    let case = mdfanout::conformance::read_case(case).map_err(PyValueError::new_err)?;
     let records =
-        records.into_iter().map(|r| (r.kind, r.partition, r.session_id, PyBytes::new(py, &r.bytes))).collect();
-    Ok((partitions, records))
+        case.records.into_iter().map(|r| (r.kind, r.partition, r.session_id, PyBytes::new(py, &r.bytes))).collect();
+    Ok((case.partitions, records))
 }
 
 /// The packet processing of the SDK without a transport, with books: hand it each whole wire message received on a
@@ -70,6 +70,18 @@ fn counters_map(c: &mdfanout::SubscriberCounters) -> std::collections::BTreeMap<
         ("duplicate_messages", c.duplicate_messages),
         ("malformed", c.malformed),
         ("old_session_packets", c.old_session_packets),
+        ("filtered", c.filtered_messages),
+        ("stale", c.stale_events),
+        ("recovered", c.recoveries),
+        ("new_days", c.new_days),
+        ("snapshot_packets", c.snapshot_packets),
+        ("snapshots_applied", c.snapshots_applied),
+        ("snapshots_ignored", c.snapshots_ignored),
+        ("snapshot_gaps", c.snapshot_gaps),
+        ("malformed_snapshot_packets", c.malformed_snapshot_packets),
+        ("recovery_attempts_abandoned", c.recovery_attempts_abandoned),
+        ("recovery_buffer_overflows", c.recovery_buffer_overflows),
+        ("subscription_errors", c.subscription_errors),
     ]
     .into_iter()
     .collect()
@@ -92,7 +104,10 @@ type LiveListener = mdfanout::Tee<
 #[pymethods]
 impl Subscriber {
     #[new]
-    #[pyo3(signature = (channel, partitions, stream_id_base=1000, aeron_dir=None, connect_timeout_s=5.0, record_path=None))]
+    #[pyo3(signature = (channel, partitions, stream_id_base=1000, aeron_dir=None, connect_timeout_s=5.0, record_path=None,
+        recovery=true, snapshot_channel=None, snapshot_stream_id_base=None,
+        recovery_buffer_bytes=mdfanout::client::DEFAULT_RECOVERY_BUFFER_BYTES, silent_timeout_s=2.0))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         channel: &str,
         partitions: Vec<u16>,
@@ -100,14 +115,27 @@ impl Subscriber {
         aeron_dir: Option<String>,
         connect_timeout_s: f64,
         record_path: Option<std::path::PathBuf>,
+        recovery: bool,
+        snapshot_channel: Option<String>,
+        snapshot_stream_id_base: Option<i32>,
+        recovery_buffer_bytes: usize,
+        silent_timeout_s: f64,
     ) -> PyResult<Self> {
-        if !(connect_timeout_s > 0.0 && connect_timeout_s.is_finite()) {
-            return Err(PyValueError::new_err(format!("connect_timeout_s must be positive: {connect_timeout_s}")));
+        for (name, seconds) in [("connect_timeout_s", connect_timeout_s), ("silent_timeout_s", silent_timeout_s)] {
+            if !(seconds > 0.0 && seconds.is_finite()) {
+                return Err(PyValueError::new_err(format!("{name} must be positive: {seconds}")));
+            }
         }
         let mut config = mdfanout::client::Config::new(channel, partitions);
         config.stream_id_base = stream_id_base;
         config.aeron_dir = aeron_dir;
         config.connect_timeout = std::time::Duration::from_secs_f64(connect_timeout_s);
+        config.recovery = recovery;
+        config.snapshot_channel = snapshot_channel;
+        config.snapshot_stream_id_base = snapshot_stream_id_base;
+        config.recovery_buffer_bytes = recovery_buffer_bytes;
+        config.silent_timeout = std::time::Duration::from_secs_f64(silent_timeout_s);
+        config.validate().map_err(PyValueError::new_err)?;
         let recorder = match record_path {
             None => None,
             Some(path) => Some(mdfanout::MessageRecorder::create(&path).map_err(PyOSError::new_err)?),

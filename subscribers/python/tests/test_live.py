@@ -1,7 +1,9 @@
 """The Python client live, beside the Java SDK's recorder: simulator -> feed handler -> fanout (bin/mdfanout, after a
 Maven build) on loopback multicast, a standalone Java media driver both subscribers attach to; a whole session. The
 Python recording must be Java's ``record --out``, byte for byte per partition, its books Java's ``--books-out`` dump,
-every message delivered, no gap."""
+every message delivered, no gap. A second Python subscriber joins late: it recovers from the snapshot streams
+(``STALE`` ``LATE_JOIN``, the snapshot, ``RECOVERED``), ends with Java's books, and every message it delivered is the
+first subscriber's, none skipped after its recovery."""
 
 import os
 import pathlib
@@ -118,14 +120,22 @@ class LiveTest(unittest.TestCase):
         self.start("simulator", "simulator", *LINES, "--symbols", "50", "--seed", "7", "--rate", "50000",
                    "--messages", str(MESSAGES))
 
-        ended = set()
+        ended, late, late_events, late_ended = set(), None, [], set()
         deadline = time.monotonic() + 90
-        while len(ended) < PARTITIONS and time.monotonic() < deadline:
+        while (len(ended) < PARTITIONS or len(late_ended) < PARTITIONS) and time.monotonic() < deadline:
             for event in subscriber.poll(timeout_s=0.1):
                 events.append(event)
                 if event["type"] == "SystemEvent" and event["eventCode"] == ord("C"):
                     ended.add(event["p"])
+            if late is None and len(events) > MESSAGES // 4:
+                late = mdfanout.Subscriber(CHANNEL, list(range(PARTITIONS)), stream_id_base=STREAM_ID_BASE,
+                                           aeron_dir=self.driver_dir)
+            for event in late.poll() if late is not None else []:
+                late_events.append(event)
+                if event["type"] == "SystemEvent" and event["eventCode"] == ord("C") and "snapshot" not in event:
+                    late_ended.add(event["p"])
         self.assertEqual(PARTITIONS, len(ended), f"End of Messages on every partition (see {self.work})")
+        self.assertEqual(PARTITIONS, len(late_ended), f"the late joiner's End of Messages (see {self.work})")
         wait_for(lambda: "record: messages=" in self.log("record"), 60, "Java's record ending")
         java_log = self.log("record")
         java_messages = int(java_log.split("record: messages=")[1].split()[0])
@@ -162,6 +172,37 @@ class LiveTest(unittest.TestCase):
         books = subscriber.books()
         self.assertTrue(all(b.bids or b.asks for b in books.values()))
         self.assertTrue(all(b.bids == sorted(b.bids, reverse=True) for b in books.values()), "bids best first")
+        self.check_late_joiner(late, late_events, delivered, java_books)
+
+    def check_late_joiner(self, late, late_events, delivered, java_books):
+        """The late joiner recovered from a snapshot on every partition and then delivered what the first subscriber
+        did: every message it delivered is the first's, and after its snapshot's coverage none is missing."""
+        for partition in range(PARTITIONS):
+            stale = [e for e in late_events if e["type"] == "STALE" and e["p"] == partition]
+            self.assertEqual("LATE_JOIN", stale[0]["reason"] if stale else None, f"partition {partition} joined late")
+            recovered = [e for e in late_events if e["type"] == "RECOVERED" and e["p"] == partition]
+            self.assertTrue(recovered and recovered[-1]["snapshot"] > 0, f"partition {partition} recovered")
+        self.assertEqual(java_books, late.books_dump(), "the books, Java and the late joiner")
+        first = {(e["p"], e["ss"]): e for e in delivered}
+        covered = {}  # the last snapshot's coverage: (partition) -> [(from instrument, to instrument, through)]
+        for e in late_events:
+            if e["type"] == "SNAPSHOT_BEGIN":
+                covered[e["p"]] = [(0, 0, e["last"])]
+            elif e["type"] == "SnapshotInstrument":
+                covered[e["p"]].append((e["coveredFromInstrumentId"], e["inst"], e["ss"]))
+            elif e["type"] == "SNAPSHOT_END":
+                covered[e["p"]].append((e["coveredFrom"], 2 ** 64, e["last"]))
+
+        def covered_through(partition, instrument):
+            return next((last for low, high, last in covered[partition] if low <= instrument <= high), 0)
+
+        late_delivered = [e for e in late_events if "xs" in e and "snapshot" not in e]
+        for e in late_delivered:
+            self.assertEqual(first.get((e["p"], e["ss"])), e, "every message the late joiner delivered is the first's")
+        keys = {(e["p"], e["ss"]) for e in late_delivered}
+        after = [e for e in delivered if e["ss"] > covered_through(e["p"], e["inst"])]
+        self.assertEqual([], [k for k in ((e["p"], e["ss"]) for e in after) if k not in keys], "none skipped")
+        self.assertGreater(len(after), 0)
 
 
 if __name__ == "__main__":

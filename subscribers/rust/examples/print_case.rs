@@ -34,10 +34,10 @@ fn main() {
         }
     }
 
-    let (partitions, records) = mdfanout::conformance::read_case(&file).unwrap();
-    let slots: Vec<u16> = (0..partitions).collect();
+    let case = mdfanout::conformance::read_case(&file).unwrap();
+    let slots: Vec<u16> = (0..case.partitions).collect();
     let mut decoder = PacketStreamDecoder::new(&slots, Adds::default());
-    for record in &records {
+    for record in case.records.iter().filter(|r| mdfanout::conformance::KIND_INCREMENTAL == r.kind) {
         decoder.on_message(record.partition as usize, record.session_id, &record.bytes);
     }
     let gaps = decoder.counters().gaps;

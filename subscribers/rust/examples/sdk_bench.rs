@@ -36,7 +36,8 @@ fn header(bytes: &[u8]) -> (u64, u64) {
 
 fn load(path: &str) -> (u16, Packets) {
     let file = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
-    let (partitions, records) = conformance::read_case(&file).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let case = conformance::read_case(&file).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (partitions, records) = (case.partitions, case.records);
     let mut per_partition = vec![0u64; partitions as usize];
     let mut first_sequences = Vec::with_capacity(records.len());
     for record in &records {

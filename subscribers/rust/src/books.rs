@@ -13,6 +13,8 @@ use crate::sbe::order_delete_codec::OrderDeleteDecoder;
 use crate::sbe::order_executed_codec::OrderExecutedDecoder;
 use crate::sbe::order_executed_with_price_codec::OrderExecutedWithPriceDecoder;
 use crate::sbe::order_replace_codec::OrderReplaceDecoder;
+use crate::sbe::snapshot_instrument_codec::SnapshotInstrumentDecoder;
+use crate::sbe::snapshot_order_codec::SnapshotOrderDecoder;
 
 const BUY: u8 = b'B';
 const SELL: u8 = b'S';
@@ -202,11 +204,31 @@ impl OrderBooks {
 
     /// A new trading day on the partition: its books start empty.
     pub fn on_new_day(&mut self, partition: u16) {
+        self.clear_partition(partition);
+    }
+
+    /// Empty every book of the partition (a new day, or a snapshot that rebuilds them).
+    pub fn clear_partition(&mut self, partition: u16) {
         let books = &self.books;
         self.orders.retain(|_, o| books.get(&o.instrument_id).is_none_or(|b| b.partition != partition));
         for book in self.books.values_mut().filter(|b| b.partition == partition) {
             book.bids.levels.clear();
             book.asks.levels.clear();
+        }
+    }
+
+    /// A snapshot restores the instrument on the partition: its book empties (the snapshot's orders follow) and is
+    /// the partition's from now on. After the snapshot's begin emptied the partition only a book that still holds
+    /// orders (it was another partition's) costs a pass over the orders.
+    pub fn clear_instrument(&mut self, partition: u16, instrument_id: u32) {
+        let Some(book) = self.books.get_mut(&instrument_id) else {
+            return;
+        };
+        book.partition = partition;
+        if !book.is_empty() {
+            book.bids.levels.clear();
+            book.asks.levels.clear();
+            self.orders.retain(|_, o| o.instrument_id != instrument_id);
         }
     }
 
@@ -249,10 +271,25 @@ impl OrderBooks {
     }
 }
 
-/// The books as a listener of their own: each order message applied, each new day's partition emptied.
+/// The books as a listener of their own: each order message applied, each new day's partition emptied, a snapshot's
+/// begin empties the partition, its instruments and orders rebuild it.
 impl MarketDataListener for OrderBooks {
     fn on_new_day(&mut self, partition: u16) {
         OrderBooks::on_new_day(self, partition);
+    }
+
+    fn on_snapshot_begin(&mut self, partition: u16, _snapshot_id: u64, _last_stream_sequence: u64) {
+        self.clear_partition(partition);
+    }
+
+    fn on_snapshot_instrument(&mut self, context: &MessageContext, m: SnapshotInstrumentDecoder<'_>) {
+        self.clear_instrument(context.partition, m.instrument_id());
+    }
+
+    fn on_snapshot_order(&mut self, context: &MessageContext, m: SnapshotOrderDecoder<'_>) {
+        let (instrument_id, order_id, side, shares) = (m.instrument_id(), m.order_id(), m.side() as u8, m.shares());
+        let price = m.price_decoder().mantissa();
+        self.add_order(context.partition, instrument_id, order_id, side, price, shares as u64);
     }
 
     fn on_add_order(&mut self, context: &MessageContext, m: AddOrderDecoder<'_>) {

@@ -10,9 +10,30 @@ use crate::listener::{MarketDataListener, MessageContext, StaleReason};
 use crate::sbe::*;
 
 /// The first 8 bytes of a case file.
-pub const MAGIC: &[u8; 8] = b"MDFCONF1";
+pub const MAGIC: &[u8; 8] = b"MDFCONF2";
 /// A record of a partition's incremental stream.
 pub const KIND_INCREMENTAL: u8 = 1;
+/// A record of a partition's snapshot stream.
+pub const KIND_SNAPSHOT: u8 = 2;
+/// The case's flag: the SDK's recovery from the snapshot streams runs.
+pub const FLAG_RECOVERY: u32 = 1;
+const FILE_HEADER_LENGTH: usize = 20;
+
+/// What a case file says of itself and holds.
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub partitions: u16,
+    pub flags: u32,
+    /// The recovery buffer's capacity, 0 when recovery is off.
+    pub recovery_buffer_bytes: u32,
+    pub records: Vec<Record>,
+}
+
+impl Case {
+    pub fn recovery(&self) -> bool {
+        0 != self.flags & FLAG_RECOVERY
+    }
+}
 
 /// One record of a case: a whole Aeron message as it was received.
 #[derive(Clone, Debug)]
@@ -23,19 +44,26 @@ pub struct Record {
     pub bytes: Vec<u8>,
 }
 
-/// A case file: its partition count and records, in the order received.
-pub fn read_case(file: &[u8]) -> Result<(u16, Vec<Record>), String> {
-    if file.len() < 12 || &file[..8] != MAGIC {
-        return Err("not a conformance case (no MDFCONF1 magic)".into());
+/// A case file: its header and records, in the order received.
+pub fn read_case(file: &[u8]) -> Result<Case, String> {
+    if file.len() < FILE_HEADER_LENGTH || &file[..8] != MAGIC {
+        return Err("not a conformance case (no MDFCONF2 magic)".into());
     }
-    let partitions = u32::from_le_bytes(file[8..12].try_into().unwrap());
+    let u32_at = |at: usize| u32::from_le_bytes(file[at..at + 4].try_into().unwrap());
+    let (partitions, flags, recovery_buffer_bytes) = (u32_at(8), u32_at(12), u32_at(16));
+    if 0 == partitions || partitions > u16::MAX as u32 + 1 {
+        return Err(format!("a case of {partitions} partitions"));
+    }
     let mut records = Vec::new();
-    let mut at = 12;
+    let mut at = FILE_HEADER_LENGTH;
     while at < file.len() {
         if at + 12 > file.len() {
             return Err(format!("record header truncated at byte {at}"));
         }
         let kind = file[at];
+        if KIND_INCREMENTAL != kind && KIND_SNAPSHOT != kind {
+            return Err(format!("record kind {kind} at byte {at} is not one of the suite's"));
+        }
         let partition = u16::from_le_bytes([file[at + 2], file[at + 3]]);
         let session_id = i32::from_le_bytes(file[at + 4..at + 8].try_into().unwrap());
         let length = u32::from_le_bytes(file[at + 8..at + 12].try_into().unwrap()) as usize;
@@ -46,19 +74,32 @@ pub fn read_case(file: &[u8]) -> Result<(u16, Vec<Record>), String> {
         records.push(Record { kind, partition, session_id, bytes: file[at..at + length].to_vec() });
         at += length;
     }
-    Ok((partitions as u16, records))
+    Ok(Case { partitions: partitions as u16, flags, recovery_buffer_bytes, records })
 }
 
 /// Play a case through the SDK; the canonical output.
 pub fn run(file: &[u8]) -> Result<String, String> {
-    let (partitions, records) = read_case(file)?;
-    let slots: Vec<u16> = (0..partitions).collect();
-    let mut decoder = PacketStreamDecoder::new(&slots, CanonicalListener::default());
-    for record in &records {
-        if KIND_INCREMENTAL != record.kind {
-            return Err(format!("record kind {} is not one this SDK plays yet", record.kind));
+    let case = read_case(file)?;
+    let slots: Vec<u16> = (0..case.partitions).collect();
+    let listener = CanonicalListener::default();
+    let mut decoder = if case.recovery() {
+        if 0 == case.recovery_buffer_bytes {
+            return Err("a case with recovery on and no recovery buffer".into());
         }
-        decoder.on_message(record.partition as usize, record.session_id, &record.bytes);
+        PacketStreamDecoder::with_recovery(&slots, case.recovery_buffer_bytes as usize, listener)
+    } else {
+        PacketStreamDecoder::new(&slots, listener)
+    };
+    for record in &case.records {
+        let slot = record.partition as usize;
+        if slot >= slots.len() {
+            return Err(format!("a record of partition {} in a case of {} partitions", record.partition, slots.len()));
+        }
+        if KIND_SNAPSHOT == record.kind {
+            decoder.on_snapshot_message(slot, record.session_id, &record.bytes);
+        } else {
+            decoder.on_message(slot, record.session_id, &record.bytes);
+        }
     }
     let counters = decoder.counters().clone();
     let listener = decoder.listener();
@@ -83,6 +124,23 @@ pub fn run(file: &[u8]) -> Result<String, String> {
             let _ = writeln!(out, "MALFORMED {}={count}", reason.name());
         }
     }
+    if case.recovery() {
+        let _ = writeln!(
+            out,
+            "RECOVERY stale={} recovered={} snapshotPackets={} applied={} ignored={} snapshotGaps={} \
+             malformedSnapshots={} abandoned={} filtered={} overflows={}",
+            counters.stale_events,
+            counters.recoveries,
+            counters.snapshot_packets,
+            counters.snapshots_applied,
+            counters.snapshots_ignored,
+            counters.snapshot_gaps,
+            counters.malformed_snapshot_packets,
+            counters.recovery_attempts_abandoned,
+            counters.filtered_messages,
+            counters.recovery_buffer_overflows
+        );
+    }
     out.push_str("BOOKS\n");
     listener.books.dump(out);
     Ok(std::mem::take(out))
@@ -104,6 +162,11 @@ impl CanonicalListener {
         );
         &mut self.out
     }
+}
+
+/// The end of a message's line: ` snapshot=1` when it came from a snapshot.
+fn end_line(out: &mut String, c: &MessageContext) {
+    out.push_str(if c.snapshot { " snapshot=1\n" } else { "\n" });
 }
 
 /// A fixed-length character field, quoted, every byte outside printable ASCII (and `"` and `\`) as `\xNN`.
@@ -146,6 +209,51 @@ impl MarketDataListener for CanonicalListener {
         let _ = writeln!(self.out, "RECOVERED p={partition} snapshot={snapshot_id} last={last_stream_sequence}");
     }
 
+    fn on_snapshot_begin(&mut self, partition: u16, snapshot_id: u64, last_stream_sequence: u64) {
+        let _ = writeln!(self.out, "SNAPSHOT_BEGIN p={partition} id={snapshot_id} last={last_stream_sequence}");
+        self.books.clear_partition(partition);
+    }
+
+    fn on_snapshot_end(&mut self, partition: u16, snapshot_id: u64, covered_from: u64, last_stream_sequence: u64) {
+        let _ = writeln!(
+            self.out,
+            "SNAPSHOT_END p={partition} id={snapshot_id} coveredFrom={covered_from} last={last_stream_sequence}"
+        );
+    }
+
+    fn on_snapshot_instrument(&mut self, c: &MessageContext, m: snapshot_instrument_codec::SnapshotInstrumentDecoder<'_>) {
+        let inst = m.instrument_id();
+        let out = self.common(c, "SnapshotInstrument", m.exchange_sequence(), m.exchange_timestamp(), inst);
+        let _ = write!(
+            out,
+            " snapshotId={} lastStreamSequence={} coveredFromInstrumentId={} orderCount={}",
+            m.snapshot_id(),
+            m.last_stream_sequence(),
+            m.covered_from_instrument_id(),
+            m.order_count()
+        );
+        end_line(out, c);
+        self.books.clear_instrument(c.partition, inst);
+    }
+
+    fn on_snapshot_order(&mut self, c: &MessageContext, m: snapshot_order_codec::SnapshotOrderDecoder<'_>) {
+        let (xs, ts, inst, order_id, shares, side, attribution) = (
+            m.exchange_sequence(),
+            m.exchange_timestamp(),
+            m.instrument_id(),
+            m.order_id(),
+            m.shares(),
+            m.side() as u8,
+            m.attribution(),
+        );
+        let price = m.price_decoder().mantissa();
+        let out = self.common(c, "SnapshotOrder", xs, ts, inst);
+        let _ = write!(out, " orderId={order_id} price={price} shares={shares} side={side}");
+        ascii(out, " attribution=", &attribution);
+        end_line(out, c);
+        self.books.add_order(c.partition, inst, order_id, side, price, shares as u64);
+    }
+
     fn on_gap_notice(&mut self, c: &MessageContext, m: gap_notice_codec::GapNoticeDecoder<'_>) {
         let out = self.common(c, "GapNotice", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
         let _ = writeln!(out, " lastMissingSequence={} reason={}", m.last_missing_sequence(), m.reason() as u8);
@@ -153,7 +261,8 @@ impl MarketDataListener for CanonicalListener {
 
     fn on_system_event(&mut self, c: &MessageContext, m: system_event_codec::SystemEventDecoder<'_>) {
         let out = self.common(c, "SystemEvent", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
-        let _ = writeln!(out, " eventCode={}", m.event_code() as u8);
+        let _ = write!(out, " eventCode={}", m.event_code() as u8);
+        end_line(out, c);
     }
 
     fn on_instrument_directory(
@@ -176,7 +285,7 @@ impl MarketDataListener for CanonicalListener {
             m.issue_classification()
         );
         ascii(out, " issueSubType=", &m.issue_sub_type());
-        let _ = writeln!(
+        let _ = write!(
             out,
             " authenticity={} shortSaleThresholdIndicator={} ipoFlag={} luldReferencePriceTier={} etpFlag={} \
              inverseIndicator={}",
@@ -187,13 +296,14 @@ impl MarketDataListener for CanonicalListener {
             m.etp_flag(),
             m.inverse_indicator()
         );
+        end_line(out, c);
     }
 
     fn on_trading_status(&mut self, c: &MessageContext, m: trading_status_codec::TradingStatusDecoder<'_>) {
         let out = self.common(c, "TradingStatus", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
         let _ = write!(out, " tradingState={}", m.trading_state() as u8);
         ascii(out, " reason=", &m.reason());
-        out.push('\n');
+        end_line(out, c);
     }
 
     fn on_reg_sho_restriction(
@@ -202,7 +312,8 @@ impl MarketDataListener for CanonicalListener {
         m: reg_sho_restriction_codec::RegShoRestrictionDecoder<'_>,
     ) {
         let out = self.common(c, "RegShoRestriction", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
-        let _ = writeln!(out, " regShoAction={}", m.reg_sho_action());
+        let _ = write!(out, " regShoAction={}", m.reg_sho_action());
+        end_line(out, c);
     }
 
     fn on_mwcb_decline_level(
@@ -220,12 +331,14 @@ impl MarketDataListener for CanonicalListener {
         let l3 = m.level_3_decoder();
         let level3 = l3.mantissa();
         let out = self.common(c, "MwcbDeclineLevel", xs, ts, inst);
-        let _ = writeln!(out, " level1={level1} level2={level2} level3={level3}");
+        let _ = write!(out, " level1={level1} level2={level2} level3={level3}");
+        end_line(out, c);
     }
 
     fn on_mwcb_status(&mut self, c: &MessageContext, m: mwcb_status_codec::MwcbStatusDecoder<'_>) {
         let out = self.common(c, "MwcbStatus", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
-        let _ = writeln!(out, " breachedLevel={}", m.breached_level());
+        let _ = write!(out, " breachedLevel={}", m.breached_level());
+        end_line(out, c);
     }
 
     fn on_operational_halt(
@@ -234,7 +347,8 @@ impl MarketDataListener for CanonicalListener {
         m: operational_halt_codec::OperationalHaltDecoder<'_>,
     ) {
         let out = self.common(c, "OperationalHalt", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
-        let _ = writeln!(out, " marketCode={} haltAction={}", m.market_code(), m.halt_action());
+        let _ = write!(out, " marketCode={} haltAction={}", m.market_code(), m.halt_action());
+        end_line(out, c);
     }
 
     fn on_add_order(&mut self, c: &MessageContext, m: add_order_codec::AddOrderDecoder<'_>) {

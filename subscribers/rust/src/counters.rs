@@ -55,6 +55,16 @@ pub struct SubscriberCounters {
     pub stale_events: u64,
     pub recoveries: u64,
     pub new_days: u64,
+    /// Recovery from the snapshot streams (all 0 with recovery off).
+    pub snapshot_packets: u64,
+    pub snapshots_applied: u64,
+    pub snapshots_ignored: u64,
+    pub snapshot_gaps: u64,
+    pub malformed_snapshot_packets: u64,
+    pub recovery_attempts_abandoned: u64,
+    pub recovery_buffer_overflows: u64,
+    /// The driver refused a subscription (a snapshot stream's): tried again.
+    pub subscription_errors: u64,
 }
 
 impl SubscriberCounters {

@@ -1,10 +1,14 @@
-//! The SDK's packet processing without a transport, as the Java SDK's `PacketStreamDecoder` (recovery off): each
-//! whole Aeron message (a packet or a heartbeat, docs/WIRE.md) is validated before any of it is delivered, then
-//! sequenced per partition (join, gaps, duplicates, overlaps, a new publication, source liveness, a new trading day)
-//! and its messages dispatched to the listener's typed callbacks.
+//! The SDK's packet processing without a transport, as the Java SDK's `PacketStreamDecoder`: each whole Aeron
+//! message (a packet or a heartbeat, docs/WIRE.md) is validated before any of it is delivered, then sequenced per
+//! partition (join, gaps, duplicates, overlaps, a new publication, source liveness, a new trading day) and its
+//! messages dispatched to the listener's typed callbacks. With recovery on ([`PacketStreamDecoder::with_recovery`])
+//! a late join, a gap or a new publication makes the partition stale, and it recovers from the messages of its
+//! snapshot stream handed to [`PacketStreamDecoder::on_snapshot_message`] (the `recovery` module, as Java's
+//! `PartitionRecovery`).
 
 use crate::counters::{MalformedReason, SubscriberCounters};
 use crate::listener::{MarketDataListener, MessageContext, StaleReason};
+use crate::recovery::Recovery;
 use crate::sbe;
 use crate::sbe::ReadBuf;
 use crate::wire;
@@ -15,19 +19,35 @@ const GAP_REASON_STALE: u8 = 2;
 const START_OF_MESSAGES: u8 = b'O';
 const END_OF_MESSAGES: u8 = b'C';
 
+/// Instrument ids a snapshot's per-instrument filter covers directly; larger ids use the SnapshotEnd's sequence.
+pub(crate) const FILTER_INSTRUMENTS: usize = 65536;
+
+/// Everything the subscriber knows about one partition (Java's `PartitionStream`).
 #[derive(Debug, Default)]
-struct PartitionStream {
-    partition: u16,
-    joined: bool,
-    session_id: i32,
+pub(crate) struct PartitionStream {
+    pub(crate) partition: u16,
+    pub(crate) joined: bool,
+    pub(crate) session_id: i32,
     /// Signed, with wrapping arithmetic, as Java's long: the same answers on any bytes, and no overflow panic.
-    expected_sequence: i64,
+    pub(crate) expected_sequence: i64,
     retired: [i32; RETIRED_SESSIONS],
     retired_count: usize,
     retired_next: usize,
-    source_down: bool,
-    exchange_gap: bool,
+    pub(crate) source_down: bool,
+    pub(crate) exchange_gap: bool,
     session_ended: bool,
+    /// None when recovery is off.
+    pub(crate) recovery: Option<Recovery>,
+    /// The sequence covering each instrument id in the last snapshot applied; made on the first recovery.
+    pub(crate) covering_sequence: Vec<i64>,
+    pub(crate) covering_sequence_above: i64,
+    /// Incrementals up to this sequence are checked against the covering sequences; 0: the filter is off.
+    pub(crate) filter_max_sequence: i64,
+    /// Every message up to this sequence is in the state of the last snapshot applied (0: none).
+    pub(crate) covered_through: i64,
+    /// The snapshot applied while the source was down, reported when the partition is good again; 0 for none.
+    pub(crate) recovery_snapshot_id: i64,
+    pub(crate) recovery_snapshot_sequence: i64,
 }
 
 impl PartitionStream {
@@ -40,21 +60,107 @@ impl PartitionStream {
     fn is_retired(&self, session_id: i32) -> bool {
         self.retired[..self.retired_count].contains(&session_id)
     }
+
+    /// Messages were or may have been lost, and a snapshot is awaited or being applied.
+    pub(crate) fn is_recovering(&self) -> bool {
+        self.recovery.as_ref().is_some_and(Recovery::is_recovering)
+    }
+
+    /// The first message of a lost span starting at `first_missing` that the last snapshot applied does not hold;
+    /// while a recovery runs every loss counts.
+    fn first_uncovered(&self, first_missing: i64) -> i64 {
+        if self.is_recovering() {
+            first_missing
+        } else {
+            first_missing.max(self.covered_through.wrapping_add(1))
+        }
+    }
+
+    pub(crate) fn covering(&self, instrument_id: u32) -> i64 {
+        match self.covering_sequence.get(instrument_id as usize) {
+            Some(&sequence) => sequence,
+            None => self.covering_sequence_above,
+        }
+    }
+
+    pub(crate) fn cover(&mut self, from_instrument_id: i64, to_instrument_id_inclusive: i64, sequence: i64) {
+        let limit = FILTER_INSTRUMENTS as i64;
+        let from = from_instrument_id.clamp(0, limit) as usize;
+        let to = to_instrument_id_inclusive.wrapping_add(1).clamp(0, limit) as usize;
+        if from < to {
+            self.covering_sequence[from..to].fill(sequence);
+        }
+    }
 }
 
 /// Processes the wire messages of a set of partitions, handed in by the caller.
 pub struct PacketStreamDecoder<L: MarketDataListener> {
-    streams: Vec<PartitionStream>,
-    listener: L,
-    counters: SubscriberCounters,
+    pub(crate) streams: Vec<PartitionStream>,
+    pub(crate) listener: L,
+    pub(crate) counters: SubscriberCounters,
 }
 
 impl<L: MarketDataListener> PacketStreamDecoder<L> {
-    /// A decoder of the given partitions; a message is handed in with its partition's slot in `partitions`.
+    /// A decoder of the given partitions, recovery off (a gap is reported, never repaired); a message is handed in
+    /// with its partition's slot in `partitions`.
     pub fn new(partitions: &[u16], listener: L) -> Self {
         assert!(!partitions.is_empty(), "at least one partition");
         let streams = partitions.iter().map(|&partition| PartitionStream { partition, ..Default::default() }).collect();
         Self { streams, listener, counters: SubscriberCounters::default() }
+    }
+
+    /// A decoder of the given partitions with recovery on: a late join, a gap or a new publication makes a partition
+    /// stale, its incrementals are held back (in a buffer of `recovery_buffer_bytes`, made on its first recovery)
+    /// until a snapshot handed in with [`Self::on_snapshot_message`] was applied, as the Java SDK's
+    /// `FeedSubscriber` does.
+    pub fn with_recovery(partitions: &[u16], recovery_buffer_bytes: usize, listener: L) -> Self {
+        assert!(recovery_buffer_bytes > 0, "a recovery buffer of at least one byte");
+        let mut decoder = Self::new(partitions, listener);
+        for stream in &mut decoder.streams {
+            stream.recovery = Some(Recovery::new(recovery_buffer_bytes));
+        }
+        decoder
+    }
+
+    /// Whether the partition in the slot recovers: its snapshot stream is wanted (a live client subscribes to it
+    /// only meanwhile).
+    pub fn is_recovering(&self, slot: usize) -> bool {
+        self.streams[slot].is_recovering()
+    }
+
+    /// Whether the partition in the slot is good: neither recovering nor its source down.
+    pub fn is_good(&self, slot: usize) -> bool {
+        let stream = &self.streams[slot];
+        stream.joined && !stream.is_recovering() && !stream.source_down
+    }
+
+    /// Whether the partition's stream was joined.
+    pub fn is_joined(&self, slot: usize) -> bool {
+        self.streams[slot].joined
+    }
+
+    /// Mark the partition stale from outside the stream (silence, a lost image) when recovery is on and it is joined:
+    /// a partition already recovering buffers again from the next sequence, else it goes stale for `reason`.
+    pub fn mark_stale(&mut self, slot: usize, reason: StaleReason) {
+        let stream = &self.streams[slot];
+        if stream.recovery.is_none() || !stream.joined {
+            return;
+        }
+        let expected = stream.expected_sequence;
+        if stream.is_recovering() {
+            self.restart_buffering(slot, expected);
+        } else {
+            self.go_stale(slot, reason, expected);
+        }
+    }
+
+    pub(crate) fn counters_mut(&mut self) -> &mut SubscriberCounters {
+        &mut self.counters
+    }
+
+    /// Whether an exchange gap was declared on the partition's current session (stale `EXCHANGE_GAP`).
+    pub fn has_exchange_gap(&self, slot: usize) -> bool {
+        self.streams[slot].exchange_gap
     }
 
     pub fn listener(&mut self) -> &mut L {
@@ -137,7 +243,6 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         );
         let first_sequence = header.stream_sequence() as i64;
         let message_count = header.message_count() as i64;
-        let sending_time = header.sending_time();
         let end_sequence = first_sequence.wrapping_add(message_count);
 
         self.join(slot, session_id, first_sequence);
@@ -157,8 +262,11 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
             self.source_live(slot);
         }
         self.streams[slot].expected_sequence = end_sequence;
-        self.deliver(slot, buffer, wire::HEADER_LENGTH + block_length, first_sequence, message_count, from_sequence,
-            sending_time);
+        if self.streams[slot].is_recovering() {
+            self.buffer_packet(slot, buffer, from_sequence);
+        } else {
+            self.deliver(slot, buffer, from_sequence);
+        }
     }
 
     /// Join on the first packet or heartbeat, and again when a new publication appears: true when (re-)joined.
@@ -177,24 +285,43 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         stream.joined = true;
         stream.session_id = session_id;
         stream.expected_sequence = sequence;
+        stream.covered_through = 0; // another stream's sequences (or the next day's): no snapshot of them yet
         let partition = stream.partition;
         if next_day {
             stream.session_ended = false;
+            stream.filter_max_sequence = 0;
             stream.exchange_gap = false;
             self.counters.new_days += 1;
             self.listener.on_new_day(partition);
         }
         self.listener.on_stream_joined(partition, sequence as u64);
+        if self.streams[slot].recovery.is_none() {
+            return true;
+        }
+        if next_day {
+            // Everything of the ended day is void and nothing of the new one is missing: no snapshot is needed.
+            if self.streams[slot].is_recovering() {
+                self.end_with_new_stream(slot);
+                if !self.streams[slot].source_down {
+                    self.recovered(slot);
+                }
+            }
+        } else if !first_join {
+            // A restarted fanout's state may differ from what was built, whatever its first sequence.
+            self.go_stale(slot, StaleReason::NewPublication, sequence);
+        } else if 1 != sequence {
+            self.go_stale(slot, StaleReason::LateJoin, sequence);
+        }
         true
     }
 
     fn on_gap(&mut self, slot: usize, next_sequence: i64) {
         let stream = &mut self.streams[slot];
-        // Java's firstUncovered: no snapshot applied without recovery, so nothing below 1 is covered.
-        let first_missing = stream.expected_sequence.max(1);
+        let first_missing = stream.first_uncovered(stream.expected_sequence);
         let last_missing = next_sequence.wrapping_sub(1);
         stream.expected_sequence = next_sequence;
         if first_missing > last_missing {
+            // The last snapshot applied holds all of it: nothing is missing from the books.
             return;
         }
         self.counters.gaps += 1;
@@ -202,12 +329,20 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
             self.counters.missing_messages.wrapping_add(next_sequence.wrapping_sub(first_missing) as u64);
         let partition = stream.partition;
         self.listener.on_stream_gap(partition, first_missing as u64, last_missing as u64);
+        if self.streams[slot].is_recovering() {
+            self.restart_buffering(slot, next_sequence);
+        } else if self.streams[slot].recovery.is_some() {
+            self.go_stale(slot, StaleReason::Gap, next_sequence);
+        }
     }
 
     fn source_down(&mut self, slot: usize) {
         let stream = &mut self.streams[slot];
         if stream.source_down || !stream.joined {
             return;
+        }
+        if !stream.is_recovering() {
+            stream.recovery_snapshot_id = 0;
         }
         stream.source_down = true;
         self.counters.stale_events += 1;
@@ -221,38 +356,72 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
             return;
         }
         stream.source_down = false;
-        self.counters.recoveries += 1;
-        let (partition, last) = (stream.partition, stream.expected_sequence.wrapping_sub(1));
-        self.listener.on_recovered(partition, 0, last as u64);
+        if !stream.is_recovering() {
+            self.recovered(slot);
+        }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn deliver(
-        &mut self,
-        slot: usize,
-        buffer: &[u8],
-        first_message: usize,
-        first_sequence: i64,
-        message_count: i64,
-        from_sequence: i64,
-        sending_time: u64,
-    ) {
-        let partition = self.streams[slot].partition;
-        let mut position = first_message;
+    /// The partition is good again: count, and tell the listener which snapshot made it so (0 for none: its source
+    /// was down, its stream intact).
+    pub(crate) fn recovered(&mut self, slot: usize) {
+        let stream = &mut self.streams[slot];
+        let snapshot_id = stream.recovery_snapshot_id;
+        let last = if 0 != snapshot_id {
+            stream.recovery_snapshot_sequence
+        } else {
+            stream.expected_sequence.wrapping_sub(1)
+        };
+        stream.recovery_snapshot_id = 0;
+        self.counters.recoveries += 1;
+        let partition = stream.partition;
+        self.listener.on_recovered(partition, snapshot_id as u64, last as u64);
+    }
+
+    /// Deliver the messages of a validated incremental packet from `from_sequence` on, skipping those the last
+    /// snapshot applied to the partition already covers (its per-instrument filter).
+    pub(crate) fn deliver(&mut self, slot: usize, buffer: &[u8], from_sequence: i64) {
+        let (block_length, _, _, version) = wire::header(buffer, 0);
+        let header = sbe::packet_header_codec::PacketHeaderDecoder::default().wrap(
+            ReadBuf::new(buffer),
+            wire::HEADER_LENGTH,
+            block_length as u16,
+            version,
+        );
+        let first_sequence = header.stream_sequence() as i64;
+        let message_count = header.message_count() as i64;
+        let sending_time = header.sending_time();
+        let stream = &self.streams[slot];
+        let (partition, filter_max_sequence) = (stream.partition, stream.filter_max_sequence);
+        let mut position = wire::HEADER_LENGTH + block_length;
         for i in 0..message_count {
             let sequence = first_sequence.wrapping_add(i);
             let (block_length, template_id, _, version) = wire::header(buffer, position);
             if sequence >= from_sequence {
-                let context =
-                    MessageContext { partition, stream_sequence: sequence as u64, sending_time, template_id };
-                self.counters.messages += 1;
-                self.dispatch(slot, &context, buffer, position + wire::HEADER_LENGTH, block_length, version);
+                // 0: no snapshot filter, whatever the packet's sequence says
+                if 0 != filter_max_sequence
+                    && sequence <= filter_max_sequence
+                    && sequence <= self.streams[slot].covering(wire::instrument_id(buffer, position))
+                {
+                    self.counters.filtered_messages += 1;
+                } else {
+                    let context = MessageContext {
+                        partition,
+                        stream_sequence: sequence as u64,
+                        sending_time,
+                        template_id,
+                        snapshot: false,
+                    };
+                    self.dispatch(slot, &context, buffer, position + wire::HEADER_LENGTH, block_length, version);
+                }
             }
             position += wire::HEADER_LENGTH + block_length;
         }
     }
 
-    fn dispatch(
+    /// Dispatch one message at `offset` (its block; its header before it): counted, the whole message to
+    /// `on_raw_message`, then its typed callback. The partition's trading day follows its System Events, live or a
+    /// snapshot's; the exchange's gaps and the day's end declared by GapNotices are the incremental stream's only.
+    pub(crate) fn dispatch(
         &mut self,
         slot: usize,
         context: &MessageContext,
@@ -265,6 +434,7 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         let buf = ReadBuf::new(buffer);
         let block = block_length as u16;
         let listener = &mut self.listener;
+        self.counters.messages += 1;
         // As Java's: the whole message (header and block) first, then its typed callback.
         listener.on_raw_message(context, &buffer[offset - wire::HEADER_LENGTH..offset + block_length]);
         match context.template_id {
@@ -272,9 +442,9 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
                 let m = gap_notice_codec::GapNoticeDecoder::default().wrap(buf, offset, block, version);
                 let reason = m.reason() as u8;
                 listener.on_gap_notice(context, m);
-                if GAP_REASON_UNRECOVERED == reason {
+                if !context.snapshot && GAP_REASON_UNRECOVERED == reason {
                     self.on_exchange_gap(slot, context.stream_sequence);
-                } else if GAP_REASON_STALE == reason {
+                } else if !context.snapshot && GAP_REASON_STALE == reason {
                     self.streams[slot].session_ended = true;
                 }
             }
@@ -288,7 +458,7 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
                     b'O' | b'S' | b'Q' | b'M' | b'E' => stream.session_ended = false,
                     _ => {}
                 }
-                if stream.exchange_gap && START_OF_MESSAGES == code {
+                if !context.snapshot && stream.exchange_gap && START_OF_MESSAGES == code {
                     stream.exchange_gap = false;
                 }
             }
@@ -343,7 +513,7 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         }
     }
 
-    fn on_exchange_gap(&mut self, slot: usize, sequence: u64) {
+    pub(crate) fn on_exchange_gap(&mut self, slot: usize, sequence: u64) {
         let stream = &mut self.streams[slot];
         if !stream.exchange_gap {
             stream.exchange_gap = true;
@@ -354,9 +524,15 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
     }
 }
 
-/// Check every SBE header of a whole Aeron message against the wire contract (Java's `PacketValidator`, for an
-/// incremental stream).
+/// Check every SBE header of a whole Aeron message of an incremental stream against the wire contract (Java's
+/// `PacketValidator`).
 pub fn validate(partition: u16, buffer: &[u8]) -> Result<(), MalformedReason> {
+    validate_message(partition, buffer, false)
+}
+
+/// Check every SBE header of a whole Aeron message of a partition's incremental stream or, with `snapshot`, of its
+/// snapshot stream (whose packets carry snapshot and state messages) against the wire contract.
+pub fn validate_message(partition: u16, buffer: &[u8], snapshot: bool) -> Result<(), MalformedReason> {
     use MalformedReason::*;
     let end = buffer.len();
     if end < wire::HEADER_LENGTH {
@@ -412,7 +588,12 @@ pub fn validate(partition: u16, buffer: &[u8]) -> Result<(), MalformedReason> {
         if wire::SCHEMA_ID != message_schema_id {
             return Err(BadSchemaId);
         }
-        let Some(schema_block_length) = wire::normalized_block_length(message_template_id) else {
+        let schema_block_length = if snapshot {
+            wire::snapshot_stream_block_length(message_template_id)
+        } else {
+            wire::normalized_block_length(message_template_id)
+        };
+        let Some(schema_block_length) = schema_block_length else {
             return Err(UnknownTemplate);
         };
         if message_block_length < schema_block_length

@@ -4,8 +4,8 @@
 //! - [`sbe`]: the codecs, generated from the project's one schema at build time.
 //! - [`PacketStreamDecoder`]: validation of each whole Aeron message, per-partition sequencing (join, gaps,
 //!   duplicates, overlaps, a new publication, source liveness, a new trading day) and dispatch to a
-//!   [`MarketDataListener`], for messages the caller already holds (recovery off; snapshot recovery is the next
-//!   step of issue 39).
+//!   [`MarketDataListener`], for messages the caller already holds; with recovery on, a stale partition recovers from
+//!   its snapshot stream's messages (the [`recovery`] module, as the Java SDK's `PartitionRecovery`).
 //! - `client::FeedSubscriber` (feature `aeron`): the live client, over the Aeron C client (`rusteron-client`).
 //! - [`OrderBooks`]: price-level books built from the order messages, with the canonical dump every SDK writes.
 //! - [`MessageRecorder`]: every delivered message to a file in the Java `record --out` format; [`Tee`] runs two
@@ -22,6 +22,7 @@ pub mod counters;
 pub mod decoder;
 pub mod listener;
 pub mod recorder;
+pub mod recovery;
 pub mod sbe;
 pub mod wire;
 
@@ -30,3 +31,4 @@ pub use counters::{MalformedReason, SubscriberCounters};
 pub use decoder::PacketStreamDecoder;
 pub use listener::{MarketDataListener, MessageContext, StaleReason, Tee};
 pub use recorder::MessageRecorder;
+pub use recovery::RecoveryState;

@@ -18,16 +18,30 @@ use crate::sbe::order_executed_codec::OrderExecutedDecoder;
 use crate::sbe::order_executed_with_price_codec::OrderExecutedWithPriceDecoder;
 use crate::sbe::order_replace_codec::OrderReplaceDecoder;
 use crate::sbe::reg_sho_restriction_codec::RegShoRestrictionDecoder;
+use crate::sbe::snapshot_instrument_codec::SnapshotInstrumentDecoder;
+use crate::sbe::snapshot_order_codec::SnapshotOrderDecoder;
 use crate::sbe::system_event_codec::SystemEventDecoder;
 use crate::sbe::trade_codec::TradeDecoder;
 use crate::sbe::trading_status_codec::TradingStatusDecoder;
 
-/// Why a partition is not good (Java's `StaleReason`; the ones a subscriber without recovery can report).
+/// Why a partition is not good (Java's `StaleReason`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StaleReason {
+    /// Joined a stream already under way (its first sequence is not 1): the state before it comes from a snapshot.
+    LateJoin,
+    /// Messages of the stream were lost: they come from a snapshot.
+    Gap,
+    /// The fanout restarted (another publication): its state may differ from what was built.
+    NewPublication,
+    /// Nothing arrived for the silent timeout (live client).
+    Silent,
+    /// The publication's image went away (live client).
+    LostImage,
+    /// The incrementals held back while recovering did not fit the recovery buffer: buffering starts again.
+    RecoveryBufferOverflow,
     /// The source (feed handler, lines) does not deliver, as the fanout's heartbeat says.
     SourceDown,
-    /// Exchange messages were lost for good upstream (a GapNotice UNRECOVERED).
+    /// Exchange messages were lost for good upstream (a GapNotice UNRECOVERED, or a snapshot whose state lacks them).
     ExchangeGap,
 }
 
@@ -35,9 +49,20 @@ impl StaleReason {
     /// The name the Java SDK gives it.
     pub fn name(self) -> &'static str {
         match self {
+            StaleReason::LateJoin => "LATE_JOIN",
+            StaleReason::Gap => "GAP",
+            StaleReason::NewPublication => "NEW_PUBLICATION",
+            StaleReason::Silent => "SILENT",
+            StaleReason::LostImage => "LOST_IMAGE",
+            StaleReason::RecoveryBufferOverflow => "RECOVERY_BUFFER_OVERFLOW",
             StaleReason::SourceDown => "SOURCE_DOWN",
             StaleReason::ExchangeGap => "EXCHANGE_GAP",
         }
+    }
+
+    /// Whether the partition's books must be rebuilt from a snapshot (every reason but the source's and the exchange's).
+    pub fn needs_snapshot(self) -> bool {
+        !matches!(self, StaleReason::SourceDown | StaleReason::ExchangeGap)
     }
 }
 
@@ -52,6 +77,9 @@ pub struct MessageContext {
     pub sending_time: u64,
     /// The message's template id.
     pub template_id: u16,
+    /// The message came from a snapshot (its state, an instrument or an order) rather than the incremental stream;
+    /// `stream_sequence` is then the sequence its snapshot covers it through.
+    pub snapshot: bool,
 }
 
 
@@ -65,6 +93,14 @@ pub trait MarketDataListener {
     fn on_heartbeat(&mut self, partition: u16, next_stream_sequence: u64, sending_time: u64) {}
     fn on_stale(&mut self, partition: u16, reason: StaleReason, stream_sequence: u64) {}
     fn on_recovered(&mut self, partition: u16, snapshot_id: u64, last_stream_sequence: u64) {}
+    /// A usable snapshot starts: clear every book and state of the partition, the snapshot rebuilds them.
+    fn on_snapshot_begin(&mut self, partition: u16, snapshot_id: u64, last_stream_sequence: u64) {}
+    /// A snapshot is complete and applied: the held-back incrementals it does not cover follow, then `on_recovered`.
+    fn on_snapshot_end(&mut self, partition: u16, snapshot_id: u64, covered_from_instrument_id: u64, last_stream_sequence: u64) {}
+    /// One instrument of a snapshot: clear its book; its state messages and `order_count` orders follow.
+    fn on_snapshot_instrument(&mut self, context: &MessageContext, message: SnapshotInstrumentDecoder<'_>) {}
+    /// One resting order of the instrument named by the preceding `on_snapshot_instrument`.
+    fn on_snapshot_order(&mut self, context: &MessageContext, message: SnapshotOrderDecoder<'_>) {}
     fn on_gap_notice(&mut self, context: &MessageContext, message: GapNoticeDecoder<'_>) {}
     fn on_system_event(&mut self, context: &MessageContext, message: SystemEventDecoder<'_>) {}
     fn on_instrument_directory(&mut self, context: &MessageContext, message: InstrumentDirectoryDecoder<'_>) {}
@@ -130,6 +166,26 @@ impl<A: MarketDataListener, B: MarketDataListener> MarketDataListener for Tee<A,
     fn on_recovered(&mut self, partition: u16, snapshot_id: u64, last_stream_sequence: u64) {
         self.0.on_recovered(partition, snapshot_id, last_stream_sequence);
         self.1.on_recovered(partition, snapshot_id, last_stream_sequence);
+    }
+
+    fn on_snapshot_begin(&mut self, partition: u16, snapshot_id: u64, last_stream_sequence: u64) {
+        self.0.on_snapshot_begin(partition, snapshot_id, last_stream_sequence);
+        self.1.on_snapshot_begin(partition, snapshot_id, last_stream_sequence);
+    }
+
+    fn on_snapshot_end(&mut self, partition: u16, snapshot_id: u64, covered_from_instrument_id: u64, last_stream_sequence: u64) {
+        self.0.on_snapshot_end(partition, snapshot_id, covered_from_instrument_id, last_stream_sequence);
+        self.1.on_snapshot_end(partition, snapshot_id, covered_from_instrument_id, last_stream_sequence);
+    }
+
+    fn on_snapshot_instrument(&mut self, context: &MessageContext, message: SnapshotInstrumentDecoder<'_>) {
+        self.0.on_snapshot_instrument(context, message.clone());
+        self.1.on_snapshot_instrument(context, message);
+    }
+
+    fn on_snapshot_order(&mut self, context: &MessageContext, message: SnapshotOrderDecoder<'_>) {
+        self.0.on_snapshot_order(context, message.clone());
+        self.1.on_snapshot_order(context, message);
     }
 
     fn on_gap_notice(&mut self, context: &MessageContext, message: GapNoticeDecoder<'_>) {
@@ -269,6 +325,30 @@ impl<L: MarketDataListener> MarketDataListener for Option<L> {
     fn on_recovered(&mut self, partition: u16, snapshot_id: u64, last_stream_sequence: u64) {
         if let Some(listener) = self {
             listener.on_recovered(partition, snapshot_id, last_stream_sequence);
+        }
+    }
+
+    fn on_snapshot_begin(&mut self, partition: u16, snapshot_id: u64, last_stream_sequence: u64) {
+        if let Some(listener) = self {
+            listener.on_snapshot_begin(partition, snapshot_id, last_stream_sequence);
+        }
+    }
+
+    fn on_snapshot_end(&mut self, partition: u16, snapshot_id: u64, covered_from_instrument_id: u64, last_stream_sequence: u64) {
+        if let Some(listener) = self {
+            listener.on_snapshot_end(partition, snapshot_id, covered_from_instrument_id, last_stream_sequence);
+        }
+    }
+
+    fn on_snapshot_instrument(&mut self, context: &MessageContext, message: SnapshotInstrumentDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_snapshot_instrument(context, message);
+        }
+    }
+
+    fn on_snapshot_order(&mut self, context: &MessageContext, message: SnapshotOrderDecoder<'_>) {
+        if let Some(listener) = self {
+            listener.on_snapshot_order(context, message);
         }
     }
 

@@ -1,4 +1,5 @@
-//! A recording of every delivered message, in the Java SDK's `record --out` format, so that recordings from any SDK
+//! A recording of every delivered message of the incremental streams (not a snapshot's state, which the recovery
+//! re-sends: as Java's `record --out`), in the Java SDK's `record --out` format, so that recordings from any SDK
 //! compare byte for byte: per message `[i32 LE length][u16 LE partition][i64 LE stream sequence][the message, its SBE
 //! header included]` (Java's `MessageRecorder`). Records are staged in a buffer made once and written in blocks of up
 //! to 1 MiB: nothing allocates per message.
@@ -60,7 +61,7 @@ impl<W: Write> MessageRecorder<W> {
 
 impl<W: Write> MarketDataListener for MessageRecorder<W> {
     fn on_raw_message(&mut self, context: &MessageContext, message: &[u8]) {
-        if self.error.is_some() {
+        if self.error.is_some() || context.snapshot {
             return;
         }
         if self.staging.len() + RECORD_HEADER_LENGTH + message.len() > STAGING_LENGTH {

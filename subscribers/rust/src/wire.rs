@@ -57,6 +57,15 @@ pub fn normalized_block_length(template_id: u16) -> Option<usize> {
     Some(length as usize)
 }
 
+/// The schema's block length of a template a snapshot stream's packets carry (snapshot messages and the state
+/// messages re-sent in a snapshot), or None.
+pub fn snapshot_stream_block_length(template_id: u16) -> Option<usize> {
+    match template_id {
+        10..=16 | 40..=43 => known_block_length(template_id),
+        _ => None,
+    }
+}
+
 /// The shortest block accepted for a template written at a schema version: a message that grew in a later version
 /// than its writer's is complete at its older length (WireFormat.minimumBlockLength).
 pub fn minimum_block_length(template_id: u16, version: u16) -> Option<usize> {
@@ -73,4 +82,13 @@ pub fn minimum_block_length(template_id: u16, version: u16) -> Option<usize> {
 pub fn header(buffer: &[u8], offset: usize) -> (usize, u16, u16, u16) {
     let u16_at = |i: usize| u16::from_le_bytes([buffer[offset + i], buffer[offset + i + 1]]);
     (u16_at(0) as usize, u16_at(2), u16_at(4), u16_at(6))
+}
+
+/// Offset of every normalized message's instrument id in its block (after its exchange sequence and timestamp).
+pub const INSTRUMENT_ID_OFFSET: usize = 16;
+
+/// The instrument id of the normalized message whose header starts at `offset`.
+pub fn instrument_id(buffer: &[u8], offset: usize) -> u32 {
+    let at = offset + HEADER_LENGTH + INSTRUMENT_ID_OFFSET;
+    u32::from_le_bytes([buffer[at], buffer[at + 1], buffer[at + 2], buffer[at + 3]])
 }

@@ -1,25 +1,26 @@
 //! Nothing on the poll path allocates once warm: validation, sequencing, dispatch and the books, measured with a
 //! counting global allocator over a steady stream (adds at new and existing price levels, executions, deletes,
-//! heartbeats, a gap now and then) after a warm-up that built every instrument's book. One test in this binary, so
-//! that no other test's allocations are counted; only this thread's are.
+//! heartbeats, a gap now and then) after a warm-up that built every instrument's book; and with recovery on, gap after
+//! gap recovered from a snapshot once the first recovery made its buffer and filter. Only the measuring thread's
+//! allocations are counted.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use mdfanout::{MessageRecorder, OrderBooks, PacketStreamDecoder, Tee};
 
 struct Counting;
 
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
 thread_local! {
     static MEASURING: Cell<bool> = const { Cell::new(false) };
+    /// This thread's allocations while measuring: tests run on threads of their own, side by side.
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
 }
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if MEASURING.with(|m| m.get()) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+            ALLOCATIONS.with(|a| a.set(a.get() + 1));
         }
         System.alloc(layout)
     }
@@ -30,7 +31,7 @@ unsafe impl GlobalAlloc for Counting {
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         if MEASURING.with(|m| m.get()) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+            ALLOCATIONS.with(|a| a.set(a.get() + 1));
         }
         System.realloc(ptr, layout, new_size)
     }
@@ -40,11 +41,11 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 fn measured<F: FnOnce()>(f: F) -> u64 {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = ALLOCATIONS.with(|a| a.get());
     MEASURING.with(|m| m.set(true));
     f();
     MEASURING.with(|m| m.set(false));
-    ALLOCATIONS.load(Ordering::Relaxed) - before
+    ALLOCATIONS.with(|a| a.get()) - before
 }
 
 /// Writes packets of the wire format by hand (docs/WIRE.md): the SBE header, then the fields at the schema's offsets.
@@ -106,6 +107,52 @@ impl Writer {
         let count = self.count.to_le_bytes();
         self.buf[8 + 18..8 + 20].copy_from_slice(&count);
         &self.buf
+    }
+
+    /// A snapshot stream packet (the same header as an incremental one), its messages added with the snapshot_* below.
+    fn begin_snapshot(&mut self, sequence: u64) {
+        self.begin(sequence);
+    }
+
+    fn snapshot_begin(&mut self, snapshot_id: u64, last: u64, incremental_session_id: i32) {
+        use mdfanout::sbe::snapshot_begin_codec::*;
+        self.common(SBE_BLOCK_LENGTH, SBE_TEMPLATE_ID, 0);
+        self.buf.extend_from_slice(&snapshot_id.to_le_bytes());
+        self.buf.extend_from_slice(&last.to_le_bytes());
+        self.buf.extend_from_slice(&incremental_session_id.to_le_bytes());
+        self.buf.extend_from_slice(&0u16.to_le_bytes()); // partitionId
+        self.buf.extend_from_slice(&0u64.to_le_bytes()); // unrecoveredFromSequence: the state lacks nothing
+        self.buf.extend_from_slice(&0u64.to_le_bytes());
+    }
+
+    fn snapshot_instrument(&mut self, instrument: u32, snapshot_id: u64, last: u64, covered_from: u32, orders: u32) {
+        use mdfanout::sbe::snapshot_instrument_codec::*;
+        self.common(SBE_BLOCK_LENGTH, SBE_TEMPLATE_ID, instrument);
+        self.buf.extend_from_slice(&snapshot_id.to_le_bytes());
+        self.buf.extend_from_slice(&last.to_le_bytes());
+        self.buf.extend_from_slice(&covered_from.to_le_bytes());
+        self.buf.extend_from_slice(&orders.to_le_bytes());
+    }
+
+    fn snapshot_order(&mut self, instrument: u32, order_id: u64, price: i64, side: u8) {
+        use mdfanout::sbe::snapshot_order_codec::*;
+        self.common(SBE_BLOCK_LENGTH, SBE_TEMPLATE_ID, instrument);
+        self.buf.extend_from_slice(&order_id.to_le_bytes());
+        self.buf.extend_from_slice(&price.to_le_bytes());
+        self.buf.extend_from_slice(&100u32.to_le_bytes());
+        self.buf.push(side);
+        self.buf.extend_from_slice(b"    ");
+    }
+
+    fn snapshot_end(&mut self, snapshot_id: u64, last: u64, covered_from: u32, instruments: u32, orders: u32) {
+        use mdfanout::sbe::snapshot_end_codec::*;
+        self.common(SBE_BLOCK_LENGTH, SBE_TEMPLATE_ID, 0);
+        self.buf.extend_from_slice(&snapshot_id.to_le_bytes());
+        self.buf.extend_from_slice(&last.to_le_bytes());
+        self.buf.extend_from_slice(&covered_from.to_le_bytes());
+        self.buf.extend_from_slice(&instruments.to_le_bytes());
+        self.buf.extend_from_slice(&orders.to_le_bytes());
+        self.buf.extend_from_slice(&(instruments + orders).to_le_bytes()); // messageCount
     }
 
     fn heartbeat(&mut self, next: u64) -> &[u8] {
@@ -176,4 +223,53 @@ fn the_poll_path_allocates_nothing_once_warm() {
     assert_eq!(20, decoder.counters().gaps);
     let messages = decoder.counters().messages;
     assert_eq!(messages, decoder.listener().1.records(), "every message recorded");
+}
+
+#[test]
+fn recovery_allocates_nothing_once_its_buffer_and_filter_are_made() {
+    let mut decoder = PacketStreamDecoder::with_recovery(&[0], 64 * 1024, OrderBooks::with_capacity(4096, 64));
+    let mut w = Writer { buf: Vec::with_capacity(4096), count: 0 };
+    let (mut sequence, mut snapshot_sequence, mut next_order) = (1u64, 1u64, 1_000_000u64);
+
+    // One cycle: packets, a lost one (stale: buffering), packets held back, then a snapshot of the stream just before
+    // them (every instrument, two orders each) and the held-back packets replayed through its filter.
+    let mut cycle = |decoder: &mut PacketStreamDecoder<OrderBooks>, snapshot_id: u64| {
+        for lost in [false, false, true, false, false, false] {
+            let instrument = 1 + (sequence % INSTRUMENTS as u64) as u32;
+            w.begin(sequence);
+            w.add(instrument, next_order, 1_000_000, 10, b'B');
+            w.delete(instrument, next_order);
+            next_order += 1;
+            sequence += 2;
+            if !lost {
+                decoder.on_message(0, 7, w.finish());
+            }
+        }
+        let last = sequence - 7; // the first held-back packet's sequence less one: recent enough
+        w.begin_snapshot(snapshot_sequence);
+        w.snapshot_begin(snapshot_id, last, 7);
+        for instrument in 1..=INSTRUMENTS {
+            w.snapshot_instrument(instrument, snapshot_id, last, instrument, 2);
+            w.snapshot_order(instrument, next_order, 900_000, b'B');
+            w.snapshot_order(instrument, next_order + 1, 1_100_000, b'S');
+            next_order += 2;
+        }
+        w.snapshot_end(snapshot_id, last, INSTRUMENTS + 1, INSTRUMENTS, 2 * INSTRUMENTS);
+        snapshot_sequence += w.count as u64;
+        decoder.on_snapshot_message(0, 99, w.finish());
+    };
+
+    let first = measured(|| cycle(&mut decoder, 1));
+    assert!(first > 0, "the first recovery made its buffer and filter");
+    assert_eq!(1, decoder.counters().snapshots_applied, "{:?}", decoder.counters());
+    let steady = measured(|| {
+        for snapshot_id in 2..=200 {
+            cycle(&mut decoder, snapshot_id);
+        }
+    });
+    assert_eq!(0, steady, "allocations in recoveries after the first");
+    let counters = decoder.counters();
+    assert_eq!((200, 200, 200), (counters.stale_events, counters.snapshots_applied, counters.recoveries), "{counters:?}");
+    assert_eq!(2 * INSTRUMENTS as usize, decoder.listener().order_count(), "the books are the last snapshot's");
+    assert!(decoder.is_good(0));
 }

@@ -42,21 +42,36 @@ fn a_misread_field_fails_the_case_that_carries_it() {
     // wrong offset does) changes normal-flow's output, and the comparison names that case.
     let file = fs::read(conformance().join("cases/normal-flow.mdfc")).unwrap();
     let expected = fs::read_to_string(conformance().join("expected/normal-flow.txt")).unwrap();
-    let (partitions, records) = mdfanout::conformance::read_case(&file).unwrap();
-    let mut misread = Vec::from(&file[..12]);
-    for mut record in records {
-        misread_prices(&mut record.bytes);
+    assert_eq!(2, mdfanout::conformance::read_case(&file).unwrap().partitions);
+    assert_ne!(expected, mdfanout::conformance::run(&rewritten(&file, 20, 28)).unwrap());
+}
+
+#[test]
+fn a_misread_snapshot_field_fails_the_case_that_carries_it() {
+    // The same for the recovery path: every SnapshotOrder's price read one tick off changes late-join's output.
+    let file = fs::read(conformance().join("cases/late-join.mdfc")).unwrap();
+    let expected = fs::read_to_string(conformance().join("expected/late-join.txt")).unwrap();
+    assert!(mdfanout::conformance::read_case(&file).unwrap().recovery());
+    assert_ne!(expected, mdfanout::conformance::run(&rewritten(&file, 42, 28)).unwrap());
+}
+
+/// The case with every message of template `template` in a packet given a price one tick higher (the price at
+/// `price_offset` in its block).
+fn rewritten(file: &[u8], template: usize, price_offset: usize) -> Vec<u8> {
+    let case = mdfanout::conformance::read_case(file).unwrap();
+    let mut misread = Vec::from(&file[..20]);
+    for mut record in case.records {
+        misread_prices(&mut record.bytes, template, price_offset);
         misread.extend_from_slice(&[record.kind, 0]);
         misread.extend_from_slice(&record.partition.to_le_bytes());
         misread.extend_from_slice(&record.session_id.to_le_bytes());
         misread.extend_from_slice(&(record.bytes.len() as u32).to_le_bytes());
         misread.extend_from_slice(&record.bytes);
     }
-    assert_eq!(2, partitions);
-    assert_ne!(expected, mdfanout::conformance::run(&misread).unwrap());
+    misread
 }
 
-fn misread_prices(bytes: &mut [u8]) {
+fn misread_prices(bytes: &mut [u8], template_id: usize, price_offset: usize) {
     let u16_at = |b: &[u8], i: usize| u16::from_le_bytes([b[i], b[i + 1]]) as usize;
     if bytes.len() < 8 || u16_at(bytes, 2) != 1 {
         return; // not a packet
@@ -64,8 +79,8 @@ fn misread_prices(bytes: &mut [u8]) {
     let mut position = 8 + u16_at(bytes, 0);
     while position + 8 <= bytes.len() {
         let (block, template) = (u16_at(bytes, position), u16_at(bytes, position + 2));
-        if template == 20 {
-            let price = position + 8 + 28; // AddOrder's price
+        if template == template_id {
+            let price = position + 8 + price_offset;
             let value = i64::from_le_bytes(bytes[price..price + 8].try_into().unwrap()) + 1;
             bytes[price..price + 8].copy_from_slice(&value.to_le_bytes());
         }

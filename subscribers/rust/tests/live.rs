@@ -4,10 +4,13 @@
 //! byte Java's `record --out`, the Rust books Java's `--books-out` dump, every message delivered, no gap.
 #![cfg(feature = "aeron")]
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+use common::{by_partition, root, wait_for, Processes};
 
 use mdfanout::client::{Config, FeedSubscriber};
 use mdfanout::sbe::system_event_codec::SystemEventDecoder;
@@ -18,68 +21,6 @@ const MESSAGES: u64 = 1_000_000;
 const RATE: u64 = 200_000;
 const CHANNEL: &str = "aeron:udp?endpoint=224.0.52.1:52456|interface=127.0.0.1";
 const STREAM_ID_BASE: i32 = 5200;
-
-/// The processes of the test, stopped whatever happens, and the directories they used, removed.
-struct Processes(Vec<(String, Child)>, Vec<PathBuf>);
-
-impl Drop for Processes {
-    fn drop(&mut self) {
-        for (_, child) in &mut self.0 {
-            let _ = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status();
-        }
-        let deadline = Instant::now() + Duration::from_secs(10);
-        for (_, child) in &mut self.0 {
-            while Instant::now() < deadline && matches!(child.try_wait(), Ok(None)) {
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-        for dir in &self.1 {
-            let _ = fs::remove_dir_all(dir);
-        }
-    }
-}
-
-impl Processes {
-    /// Stop one of them (SIGTERM) and wait for it to end.
-    fn stop(&mut self, name: &str) {
-        for (n, child) in &mut self.0 {
-            if n == name {
-                let _ = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status();
-                let _ = child.wait();
-            }
-        }
-    }
-
-    fn start(&mut self, name: &str, work: &Path, args: &[&str]) {
-        let log = fs::File::create(work.join(format!("{name}.log"))).unwrap();
-        let child = Command::new(root().join("bin/mdfanout"))
-            .args(args)
-            .env("MDFANOUT_HEAP", "128m")
-            .stdout(log.try_clone().unwrap())
-            .stderr(log)
-            .stdin(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {name}: {e}"));
-        self.0.push((name.to_string(), child));
-    }
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
-}
-
-fn wait_for(file: &Path, text: &str, timeout: Duration) -> bool {
-    let deadline = Instant::now() + timeout;
-    while Instant::now() < deadline {
-        if fs::read_to_string(file).map(|s| s.contains(text)).unwrap_or(false) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    false
-}
 
 /// Books, and whether each partition's session ended.
 struct Recorder {
@@ -130,20 +71,6 @@ impl MarketDataListener for Recorder {
     ) {
         self.books.on_order_replace(c, m);
     }
-}
-
-/// A recording's records (`MessageRecorder`'s format) split by partition, each partition's in order.
-fn by_partition(recording: &[u8]) -> std::collections::BTreeMap<u16, Vec<u8>> {
-    let mut partitions = std::collections::BTreeMap::<u16, Vec<u8>>::new();
-    let mut at = 0;
-    while at < recording.len() {
-        let length = i32::from_le_bytes(recording[at..at + 4].try_into().unwrap()) as usize;
-        let partition = u16::from_le_bytes(recording[at + 4..at + 6].try_into().unwrap());
-        let end = at + mdfanout::recorder::RECORD_HEADER_LENGTH + length;
-        partitions.entry(partition).or_default().extend_from_slice(&recording[at..end]);
-        at = end;
-    }
-    partitions
 }
 
 #[test]

@@ -21,11 +21,14 @@ fn no_bytes_make_the_decoder_panic() {
     let cases = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/cases");
     let mut messages = Vec::new();
     for entry in fs::read_dir(cases).unwrap() {
-        let (_, records) = mdfanout::conformance::read_case(&fs::read(entry.unwrap().path()).unwrap()).unwrap();
-        messages.extend(records.into_iter().map(|r| r.bytes));
+        let case = mdfanout::conformance::read_case(&fs::read(entry.unwrap().path()).unwrap()).unwrap();
+        messages.extend(case.records.into_iter().map(|r| r.bytes));
     }
     let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
     let mut decoder = PacketStreamDecoder::new(&[0, 1], OrderBooks::new());
+    // The same bytes through a decoder with recovery, on its incremental and its snapshot streams alike (a small
+    // buffer, so that it overflows too).
+    let mut recovering = PacketStreamDecoder::with_recovery(&[0, 1], 4096, OrderBooks::new());
     let mut delivered_before = 0;
     for round in 0..200_000u64 {
         let mut bytes = messages[(rng.next() % messages.len() as u64) as usize].clone();
@@ -48,12 +51,22 @@ fn no_bytes_make_the_decoder_panic() {
             }
             _ => {} // valid, so that streams go on and sequences move
         }
-        decoder.on_message((rng.next() % 2) as usize, (rng.next() % 4) as i32, &bytes);
+        // Session ids from more than the 8 a stream retires: a new publication now and then, so that sequences move on.
+        let (slot, session_id) = ((rng.next() % 2) as usize, (rng.next() % 16) as i32);
+        decoder.on_message(slot, session_id, &bytes);
+        if 0 == rng.next() % 3 {
+            recovering.on_snapshot_message(slot, session_id, &bytes);
+        } else {
+            recovering.on_message(slot, session_id, &bytes);
+        }
         if round == 100_000 {
             delivered_before = decoder.counters().messages;
         }
     }
     let counters = decoder.counters();
     assert!(counters.malformed > 50_000, "malformed: {}", counters.malformed);
+    let recovery = recovering.counters();
+    assert!(recovery.malformed_snapshot_packets > 10_000, "malformed snapshot packets: {}", recovery.malformed_snapshot_packets);
+    assert!(recovery.stale_events > 0 && recovery.snapshot_packets > 50_000, "{recovery:?}");
     assert!(counters.messages > delivered_before, "messages still delivered late in the run");
 }

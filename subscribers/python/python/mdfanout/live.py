@@ -148,13 +148,23 @@ class Subscriber:
     when no media driver answers there. ``record_path``: every delivered message is also written there, in the
     ``record --out`` format of the Java tools (staged in Rust, nothing per message in Python; ``flush_recording``
     writes what is staged). Poll it from the thread that made it.
+
+    Recovery (``recovery``, on by default as in every SDK): a late join, a gap, a restarted fanout or a stream silent
+    for ``silent_timeout_s`` makes a partition stale (a ``STALE`` event); its messages are held back (up to
+    ``recovery_buffer_bytes``) while the client subscribes to its snapshot stream (``snapshot_channel``, default the
+    channel; ``snapshot_stream_id_base``, default the fanout's: ``stream_id_base`` + 10000), the snapshot arrives
+    (``SNAPSHOT_BEGIN``, its state, ``SnapshotInstrument`` and ``SnapshotOrder`` events marked ``snapshot=1``,
+    ``SNAPSHOT_END``), what was held back follows, then ``RECOVERED``. A wrong value is a ``ValueError``.
     """
 
     def __init__(self, channel: str, partitions: list[int], stream_id_base: int = 1000,
                  aeron_dir: str | None = None, connect_timeout_s: float = 5.0,
-                 record_path: str | os.PathLike[str] | None = None) -> None:
+                 record_path: str | os.PathLike[str] | None = None, recovery: bool = True,
+                 snapshot_channel: str | None = None, snapshot_stream_id_base: int | None = None,
+                 recovery_buffer_bytes: int = 16 * 1024 * 1024, silent_timeout_s: float = 2.0) -> None:
         self._inner = _Subscriber(channel, list(partitions), stream_id_base, aeron_dir, connect_timeout_s,
-                                  None if record_path is None else os.fspath(record_path))
+                                  None if record_path is None else os.fspath(record_path), recovery, snapshot_channel,
+                                  snapshot_stream_id_base, recovery_buffer_bytes, silent_timeout_s)
 
     def poll(self, timeout_s: float = 0.0, fragment_limit: int = 256) -> list[dict[str, int | str]]:
         """What was delivered since the last poll, waiting up to ``timeout_s`` for something: events, in order."""

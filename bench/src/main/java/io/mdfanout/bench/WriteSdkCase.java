@@ -46,8 +46,9 @@ public final class WriteSdkCase
         final Path file = Path.of(args[0]);
         try (OutputStream out = Files.newOutputStream(file))
         {
-            out.write("MDFCONF1".getBytes(StandardCharsets.US_ASCII));
-            out.write(header.clear().putInt(partitions).array(), 0, Integer.BYTES);
+            out.write("MDFCONF2".getBytes(StandardCharsets.US_ASCII));
+            // the partition count, then the flags and the recovery buffer's size: recovery off
+            out.write(header.clear().putInt(partitions).putInt(0).putInt(0).array(), 0, 3 * Integer.BYTES);
             for (int i = 0; i < builder.packetCount(); i++)
             {
                 final int length = builder.packetLengths()[i];

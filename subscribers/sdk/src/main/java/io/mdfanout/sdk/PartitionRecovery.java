@@ -102,7 +102,9 @@ final class PartitionRecovery
      * @param validator        checks each snapshot packet.
      * @param dispatcher       delivers the snapshot and the replayed incrementals.
      * @param counters         where to count.
-     * @param aeron            adds and removes the snapshot subscription.
+     * @param aeron            adds and removes the snapshot subscription; null when the snapshot messages are handed
+     *                         in ({@link PacketStreamDecoder#withRecovery}): then {@link #doWork} must never run, and
+     *                         nothing else touches it, since no subscription is ever added.
      * @param snapshotChannel  the channel of the snapshot stream.
      * @param snapshotStreamId the partition's snapshot stream id.
      * @param bufferBytes      capacity of the recovery buffer.
@@ -158,6 +160,15 @@ final class PartitionRecovery
     State state()
     {
         return state;
+    }
+
+    /**
+     * The time, for the stale duration reported at the end of a recovery, where no {@link #doWork} takes it (the
+     * snapshot messages are handed in).
+     */
+    void now(final long nowNs)
+    {
+        this.nowNs = nowNs;
     }
 
     /** @return true in every state but {@link State#LIVE} (and {@link State#CLOSED}): incrementals are held back. */
@@ -235,7 +246,11 @@ final class PartitionRecovery
         }
     }
 
-    /** Hold back a validated incremental packet, from {@code fromSequence} on, until a snapshot was applied. */
+    /**
+     * Hold back a validated incremental packet, from {@code fromSequence} on, until a snapshot was applied. A packet
+     * larger than the whole buffer is a loss like any other: buffering starts again after it, so that only a snapshot
+     * that holds it recovers the partition (the stream's expected sequence is already past it).
+     */
     void bufferPacket(
         final DirectBuffer buffer, final int offset, final int length, final long fromSequence, final long nowNs)
     {
@@ -243,7 +258,10 @@ final class PartitionRecovery
         {
             counters.onRecoveryBufferOverflow();
             goStale(StaleReason.RECOVERY_BUFFER_OVERFLOW, fromSequence, nowNs);
-            this.buffer.append(buffer, offset, length, fromSequence);
+            if (!this.buffer.append(buffer, offset, length, fromSequence))
+            {
+                restartBuffering(stream.expectedSequence);
+            }
         }
     }
 

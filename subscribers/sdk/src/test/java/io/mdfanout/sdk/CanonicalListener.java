@@ -16,6 +16,8 @@ import io.mdfanout.sbe.OrderExecutedDecoder;
 import io.mdfanout.sbe.OrderExecutedWithPriceDecoder;
 import io.mdfanout.sbe.OrderReplaceDecoder;
 import io.mdfanout.sbe.RegShoRestrictionDecoder;
+import io.mdfanout.sbe.SnapshotInstrumentDecoder;
+import io.mdfanout.sbe.SnapshotOrderDecoder;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sbe.TradeDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
@@ -23,9 +25,9 @@ import io.mdfanout.sdk.book.OrderBooks;
 
 /**
  * The conformance suite's canonical rendering of what a subscriber delivers (conformance/README.md): one line per
- * callback with every field the callback carries, read through the SDK's typed decoders (single bytes unsigned), each
- * message also applied to
- * {@link OrderBooks}; the Rust and Python SDKs print the same lines for the same case. Allocates: tests only.
+ * callback with every field the callback carries, read through the SDK's typed decoders (single bytes unsigned), a
+ * message of a snapshot marked {@code snapshot=1}, each message and snapshot also applied to {@link OrderBooks}; the
+ * Rust and Python SDKs print the same lines for the same case. Allocates: tests only.
  */
 final class CanonicalListener implements MarketDataListener
 {
@@ -80,17 +82,56 @@ final class CanonicalListener implements MarketDataListener
             .append(lastStreamSequence).append('\n');
     }
 
+    public void onSnapshotBegin(final int partition, final long snapshotId, final long lastStreamSequence)
+    {
+        out.append("SNAPSHOT_BEGIN p=").append(partition).append(" id=").append(snapshotId).append(" last=")
+            .append(lastStreamSequence).append('\n');
+        books.onSnapshotBegin(partition, snapshotId, lastStreamSequence);
+    }
+
+    public void onSnapshotEnd(
+        final int partition, final long snapshotId, final long coveredFromInstrumentId, final long lastStreamSequence)
+    {
+        out.append("SNAPSHOT_END p=").append(partition).append(" id=").append(snapshotId).append(" coveredFrom=")
+            .append(coveredFromInstrumentId).append(" last=").append(lastStreamSequence).append('\n');
+    }
+
+    public void onSnapshotInstrument(final MessageContext context, final SnapshotInstrumentDecoder m)
+    {
+        common(context, "SnapshotInstrument", m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId())
+            .append(" snapshotId=").append(m.snapshotId())
+            .append(" lastStreamSequence=").append(m.lastStreamSequence())
+            .append(" coveredFromInstrumentId=").append(m.coveredFromInstrumentId())
+            .append(" orderCount=").append(m.orderCount());
+        end(context);
+        books.onSnapshotInstrument(context, m);
+    }
+
+    public void onSnapshotOrder(final MessageContext context, final SnapshotOrderDecoder m)
+    {
+        common(context, "SnapshotOrder", m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId())
+            .append(" orderId=").append(m.orderId())
+            .append(" price=").append(m.price().mantissa())
+            .append(" shares=").append(m.shares())
+            .append(" side=").append(m.sideRaw() & 0xFF);
+        ascii(" attribution=", chars, m.getAttribution(chars, 0));
+        end(context);
+        books.onSnapshotOrder(context, m);
+    }
+
     public void onGapNotice(final MessageContext context, final GapNoticeDecoder m)
     {
         common(context, "GapNotice", m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId())
             .append(" lastMissingSequence=").append(m.lastMissingSequence())
-            .append(" reason=").append(m.reasonRaw()).append('\n');
+            .append(" reason=").append(m.reasonRaw());
+        end(context);
     }
 
     public void onSystemEvent(final MessageContext context, final SystemEventDecoder m)
     {
         common(context, "SystemEvent", m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId())
-            .append(" eventCode=").append(m.eventCodeRaw() & 0xFF).append('\n');
+            .append(" eventCode=").append(m.eventCodeRaw() & 0xFF);
+        end(context);
     }
 
     public void onInstrumentDirectory(final MessageContext context, final InstrumentDirectoryDecoder m)
@@ -109,7 +150,8 @@ final class CanonicalListener implements MarketDataListener
             .append(" ipoFlag=").append(m.ipoFlag() & 0xFF)
             .append(" luldReferencePriceTier=").append(m.luldReferencePriceTier() & 0xFF)
             .append(" etpFlag=").append(m.etpFlag() & 0xFF)
-            .append(" inverseIndicator=").append(m.inverseIndicator() & 0xFF).append('\n');
+            .append(" inverseIndicator=").append(m.inverseIndicator() & 0xFF);
+        end(context);
         books.onInstrumentDirectory(context, m);
     }
 
@@ -118,13 +160,14 @@ final class CanonicalListener implements MarketDataListener
         common(context, "TradingStatus", m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId())
             .append(" tradingState=").append(m.tradingStateRaw() & 0xFF);
         ascii(" reason=", chars, m.getReason(chars, 0));
-        out.append('\n');
+        end(context);
     }
 
     public void onRegShoRestriction(final MessageContext context, final RegShoRestrictionDecoder m)
     {
         common(context, "RegShoRestriction", m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId())
-            .append(" regShoAction=").append(m.regShoAction() & 0xFF).append('\n');
+            .append(" regShoAction=").append(m.regShoAction() & 0xFF);
+        end(context);
     }
 
     public void onMwcbDeclineLevel(final MessageContext context, final MwcbDeclineLevelDecoder m)
@@ -132,20 +175,23 @@ final class CanonicalListener implements MarketDataListener
         common(context, "MwcbDeclineLevel", m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId())
             .append(" level1=").append(m.level1().mantissa())
             .append(" level2=").append(m.level2().mantissa())
-            .append(" level3=").append(m.level3().mantissa()).append('\n');
+            .append(" level3=").append(m.level3().mantissa());
+        end(context);
     }
 
     public void onMwcbStatus(final MessageContext context, final MwcbStatusDecoder m)
     {
         common(context, "MwcbStatus", m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId())
-            .append(" breachedLevel=").append(m.breachedLevel() & 0xFF).append('\n');
+            .append(" breachedLevel=").append(m.breachedLevel() & 0xFF);
+        end(context);
     }
 
     public void onOperationalHalt(final MessageContext context, final OperationalHaltDecoder m)
     {
         common(context, "OperationalHalt", m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId())
             .append(" marketCode=").append(m.marketCode() & 0xFF)
-            .append(" haltAction=").append(m.haltAction() & 0xFF).append('\n');
+            .append(" haltAction=").append(m.haltAction() & 0xFF);
+        end(context);
     }
 
     public void onAddOrder(final MessageContext context, final AddOrderDecoder m)
@@ -154,7 +200,8 @@ final class CanonicalListener implements MarketDataListener
             .append(" orderId=").append(m.orderId())
             .append(" price=").append(m.price().mantissa())
             .append(" shares=").append(m.shares())
-            .append(" side=").append(m.sideRaw() & 0xFF).append('\n');
+            .append(" side=").append(m.sideRaw() & 0xFF);
+        end(context);
         books.onAddOrder(context, m);
     }
 
@@ -166,7 +213,7 @@ final class CanonicalListener implements MarketDataListener
             .append(" shares=").append(m.shares())
             .append(" side=").append(m.sideRaw() & 0xFF);
         ascii(" attribution=", chars, m.getAttribution(chars, 0));
-        out.append('\n');
+        end(context);
         books.onAddOrderAttributed(context, m);
     }
 
@@ -175,7 +222,8 @@ final class CanonicalListener implements MarketDataListener
         common(context, "OrderExecuted", m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId())
             .append(" orderId=").append(m.orderId())
             .append(" matchNumber=").append(m.matchNumber())
-            .append(" executedShares=").append(m.executedShares()).append('\n');
+            .append(" executedShares=").append(m.executedShares());
+        end(context);
         books.onOrderExecuted(context, m);
     }
 
@@ -186,7 +234,8 @@ final class CanonicalListener implements MarketDataListener
             .append(" matchNumber=").append(m.matchNumber())
             .append(" executionPrice=").append(m.executionPrice().mantissa())
             .append(" executedShares=").append(m.executedShares())
-            .append(" printable=").append(m.printable() & 0xFF).append('\n');
+            .append(" printable=").append(m.printable() & 0xFF);
+        end(context);
         books.onOrderExecutedWithPrice(context, m);
     }
 
@@ -194,14 +243,16 @@ final class CanonicalListener implements MarketDataListener
     {
         common(context, "OrderCancel", m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId())
             .append(" orderId=").append(m.orderId())
-            .append(" cancelledShares=").append(m.cancelledShares()).append('\n');
+            .append(" cancelledShares=").append(m.cancelledShares());
+        end(context);
         books.onOrderCancel(context, m);
     }
 
     public void onOrderDelete(final MessageContext context, final OrderDeleteDecoder m)
     {
         common(context, "OrderDelete", m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId())
-            .append(" orderId=").append(m.orderId()).append('\n');
+            .append(" orderId=").append(m.orderId());
+        end(context);
         books.onOrderDelete(context, m);
     }
 
@@ -211,7 +262,8 @@ final class CanonicalListener implements MarketDataListener
             .append(" originalOrderId=").append(m.originalOrderId())
             .append(" newOrderId=").append(m.newOrderId())
             .append(" price=").append(m.price().mantissa())
-            .append(" shares=").append(m.shares()).append('\n');
+            .append(" shares=").append(m.shares());
+        end(context);
         books.onOrderReplace(context, m);
     }
 
@@ -222,7 +274,8 @@ final class CanonicalListener implements MarketDataListener
             .append(" matchNumber=").append(m.matchNumber())
             .append(" price=").append(m.price().mantissa())
             .append(" shares=").append(m.shares())
-            .append(" side=").append(m.sideRaw() & 0xFF).append('\n');
+            .append(" side=").append(m.sideRaw() & 0xFF);
+        end(context);
     }
 
     public void onCrossTrade(final MessageContext context, final CrossTradeDecoder m)
@@ -231,13 +284,15 @@ final class CanonicalListener implements MarketDataListener
             .append(" shares=").append(m.shares())
             .append(" matchNumber=").append(m.matchNumber())
             .append(" crossPrice=").append(m.crossPrice().mantissa())
-            .append(" crossType=").append(m.crossType() & 0xFF).append('\n');
+            .append(" crossType=").append(m.crossType() & 0xFF);
+        end(context);
     }
 
     public void onBrokenTrade(final MessageContext context, final BrokenTradeDecoder m)
     {
         common(context, "BrokenTrade", m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId())
-            .append(" matchNumber=").append(m.matchNumber()).append('\n');
+            .append(" matchNumber=").append(m.matchNumber());
+        end(context);
     }
 
     public void onImbalance(final MessageContext context, final ImbalanceDecoder m)
@@ -250,11 +305,15 @@ final class CanonicalListener implements MarketDataListener
             .append(" currentReferencePrice=").append(m.currentReferencePrice().mantissa())
             .append(" imbalanceDirection=").append(m.imbalanceDirection() & 0xFF)
             .append(" crossType=").append(m.crossType() & 0xFF)
-            .append(" priceVariationIndicator=").append(m.priceVariationIndicator() & 0xFF).append('\n');
+            .append(" priceVariationIndicator=").append(m.priceVariationIndicator() & 0xFF);
+        end(context);
     }
 
-    /** The end of a case: the counters every SDK keeps alike, then the books' canonical dump. */
-    String finish(final SubscriberCounters counters)
+    /**
+     * The end of a case: the counters every SDK keeps alike (those of the recovery when it ran), then the books'
+     * canonical dump.
+     */
+    String finish(final SubscriberCounters counters, final boolean recovery)
     {
         out.append("COUNTERS packets=").append(counters.packets())
             .append(" messages=").append(counters.messages())
@@ -271,6 +330,19 @@ final class CanonicalListener implements MarketDataListener
             {
                 out.append("MALFORMED ").append(reason.name()).append('=').append(counters.malformed(reason)).append('\n');
             }
+        }
+        if (recovery)
+        {
+            out.append("RECOVERY stale=").append(counters.staleEvents())
+                .append(" recovered=").append(counters.recoveries())
+                .append(" snapshotPackets=").append(counters.snapshotPackets())
+                .append(" applied=").append(counters.snapshotsApplied())
+                .append(" ignored=").append(counters.snapshotsIgnored())
+                .append(" snapshotGaps=").append(counters.snapshotGaps())
+                .append(" malformedSnapshots=").append(counters.malformedSnapshotPackets())
+                .append(" abandoned=").append(counters.recoveryAttemptsAbandoned())
+                .append(" filtered=").append(counters.filteredMessages())
+                .append(" overflows=").append(counters.recoveryBufferOverflows()).append('\n');
         }
         out.append("BOOKS\n");
         books.dump(out);
@@ -290,6 +362,16 @@ final class CanonicalListener implements MarketDataListener
             .append(" xs=").append(exchangeSequence)
             .append(" ts=").append(exchangeTimestamp)
             .append(" inst=").append(instrumentId);
+    }
+
+    /** The end of a message's line: a message of a snapshot says so. */
+    private void end(final MessageContext context)
+    {
+        if (context.isSnapshot())
+        {
+            out.append(" snapshot=1");
+        }
+        out.append('\n');
     }
 
     /** A fixed-length character field, quoted, every byte outside printable ASCII (and " and \) as \xNN. */

@@ -7,6 +7,7 @@ import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.MwcbDeclineLevelEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
 import io.mdfanout.sbe.Side;
+import io.mdfanout.sbe.SnapshotBeginEncoder;
 import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.sbe.TradingState;
@@ -26,15 +27,23 @@ import java.util.Map;
  * written with the SDK's test encoder. The files in conformance/cases are these bytes; {@link ConformanceTest} checks
  * they still are, so a case changes here or nowhere.
  * <p>
- * A case file: the 8 ASCII bytes {@code MDFCONF1}, the partition count (u32), then records, all little-endian: kind
- * (u8: 1 = a message of a partition's incremental stream), a zero byte, the partition (u16), the Aeron session id of
- * the publication it came on (i32), its length (u32) and its bytes.
+ * A case file: the 8 ASCII bytes {@code MDFCONF2}, the partition count (u32), the flags (u32; bit 0: the SDK's recovery
+ * from the snapshot streams runs) and the recovery buffer's capacity (u32; 0 when recovery is off), then records, all
+ * little-endian: kind (u8: 1 = a message of a partition's incremental stream, 2 = of its snapshot stream), a zero byte,
+ * the partition (u16), the Aeron session id of the publication it came on (i32), its length (u32) and its bytes.
  */
 final class ConformanceCases
 {
-    static final byte[] MAGIC = "MDFCONF1".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] MAGIC = "MDFCONF2".getBytes(StandardCharsets.US_ASCII);
     static final int KIND_INCREMENTAL = 1;
+    static final int KIND_SNAPSHOT = 2;
+    /** Flag bit 0: the subscriber recovers from the snapshot streams ({@link PacketStreamDecoder#withRecovery}). */
+    static final int FLAG_RECOVERY = 1;
+    /** The recovery buffer of the cases with recovery, but one that overflows it. */
+    private static final int RECOVERY_BUFFER_BYTES = 64 * 1024;
     private static final int SESSION = 1001;
+    /** The session of the fanout's snapshot publication of a partition (another publication than the incrementals'). */
+    private static final int SNAPSHOT_SESSION = 2001;
     private static final long T0 = 34_200_000_000_000L; // 09:30:00 in nanoseconds since midnight
     private static final int FIRST_MESSAGE = MessageHeaderEncoder.ENCODED_LENGTH + PacketHeaderEncoder.BLOCK_LENGTH;
 
@@ -54,6 +63,11 @@ final class ConformanceCases
         cases.put("source-liveness", sourceLiveness());
         cases.put("new-day", newDay());
         cases.put("exchange-gaps", exchangeGaps());
+        cases.put("late-join", lateJoin());
+        cases.put("snapshot-recovery", snapshotRecovery());
+        cases.put("new-publication-recovery", newPublicationRecovery());
+        cases.put("recovery-overflow", recoveryOverflow());
+        cases.put("source-down-recovery", sourceDownRecovery());
         return cases;
     }
 
@@ -359,6 +373,469 @@ final class ConformanceCases
         return c.bytes();
     }
 
+    /**
+     * A subscriber joins partition 0 at stream sequence 5 (stale LATE_JOIN: its incrementals are held back) while
+     * partition 1 starts at 1 (good from the start, never stale). On partition 0's snapshot stream: a snapshot of
+     * another incremental publication (the previous fanout's) and one older than what was held back (both ignored),
+     * a heartbeat (passed over), then a snapshot applied over three packets: the market's SystemEvent, instrument 2 as
+     * of 4 (its directory, trading status and two orders), instrument 4 as of 6 and instrument 6 as of 10 (newer than
+     * what the subscriber has read), ids from 7 as of 10. The held-back 5..8 replay through its filter (instrument 4's
+     * 5 and 6 are in the snapshot: skipped), RECOVERED; live, 9 of instrument 6 is still skipped (covered through 10),
+     * 10 and 11 are delivered; a snapshot that comes while the partition is good is passed over.
+     */
+    private static byte[] lateJoin()
+    {
+        final Case c = new Case(2, RECOVERY_BUFFER_BYTES);
+        final PacketWriter w = c.writer;
+        w.begin(1, 1, T0);
+        w.addOrder().exchangeSequence(101).exchangeTimestamp(T0 + 101).instrumentId(3).orderId(30).shares(10)
+            .side(Side.BUY).price().mantissa(1_500_000);
+        c.packet(1, SESSION, w.finish());
+
+        w.begin(0, 5, T0 + 10);
+        w.addOrder().exchangeSequence(105).exchangeTimestamp(T0 + 105).instrumentId(4).orderId(42).shares(50)
+            .side(Side.SELL).price().mantissa(2_001_000);
+        w.orderExecuted().exchangeSequence(106).exchangeTimestamp(T0 + 106).instrumentId(4).orderId(41)
+            .matchNumber(7001).executedShares(100);
+        c.packet(0, SESSION, w.finish());
+        w.begin(0, 7, T0 + 20);
+        w.orderCancel().exchangeSequence(107).exchangeTimestamp(T0 + 107).instrumentId(4).orderId(41)
+            .cancelledShares(20);
+        w.addOrder().exchangeSequence(108).exchangeTimestamp(T0 + 108).instrumentId(2).orderId(22).shares(30)
+            .side(Side.BUY).price().mantissa(999_900);
+        c.packet(0, SESSION, w.finish());
+
+        // The previous fanout's snapshot publication: a snapshot of its incremental publication, not the one followed.
+        final SnapshotStream previous = new SnapshotStream(c, 0, SNAPSHOT_SESSION - 1, 40);
+        previous.begin(T0 + 30);
+        snapshotBegin(w, 0, 9, 20, SESSION - 1, 90);
+        snapshotEnd(w, 9, 20, 1, 0, 0, 0, 90);
+        previous.send();
+
+        final SnapshotStream snapshots = new SnapshotStream(c, 0, SNAPSHOT_SESSION, 1);
+        snapshots.begin(T0 + 31); // as of 3: older than the first message held back, 5
+        snapshotBegin(w, 0, 1, 3, SESSION, 103);
+        snapshotEnd(w, 1, 3, 1, 0, 0, 0, 103);
+        snapshots.send();
+
+        snapshots.begin(T0 + 40);
+        snapshotBegin(w, 0, 2, 4, SESSION, 104);
+        w.systemEvent().exchangeSequence(1).exchangeTimestamp(T0).instrumentId(0).eventCode(SystemEventCode.START_OF_MESSAGES);
+        snapshots.send();
+        snapshots.heartbeat(T0 + 41);
+        snapshots.begin(T0 + 42);
+        snapshotInstrument(w, 2, 2, 4, 1, 2, 104);
+        w.instrumentDirectory().exchangeSequence(2).exchangeTimestamp(T0 + 2).instrumentId(2)
+            .symbol("AAPL    ").roundLotSize(100).etpLeverageFactor(0).marketCategory((byte)'Q')
+            .financialStatusIndicator((byte)'N').roundLotsOnly((byte)'N').issueClassification((byte)'C')
+            .issueSubType("Z ").authenticity((byte)'P').shortSaleThresholdIndicator((byte)'N').ipoFlag((byte)' ')
+            .luldReferencePriceTier((byte)'1').etpFlag((byte)'N').inverseIndicator((byte)'N');
+        w.tradingStatus().exchangeSequence(3).exchangeTimestamp(T0 + 3).instrumentId(2).tradingState(TradingState.TRADING)
+            .reason("    ");
+        snapshotOrder(w, 2, 20, 1_000_000, 100, Side.BUY, "    ", 104);
+        snapshotOrder(w, 2, 21, 1_000_100, 100, Side.SELL, "    ", 104);
+        snapshots.send();
+        snapshots.begin(T0 + 43);
+        snapshotInstrument(w, 4, 2, 6, 3, 2, 106);
+        snapshotOrder(w, 4, 41, 2_000_000, 200, Side.BUY, "    ", 106);
+        snapshotOrder(w, 4, 42, 2_001_000, 50, Side.SELL, "    ", 106);
+        snapshotInstrument(w, 6, 2, 10, 5, 1, 110);
+        snapshotOrder(w, 6, 61, 3_000_000, 70, Side.SELL, "GSCO", 110);
+        snapshotEnd(w, 2, 10, 7, 3, 5, 11, 110);
+        snapshots.send();
+
+        w.begin(0, 9, T0 + 50);
+        w.orderExecuted().exchangeSequence(109).exchangeTimestamp(T0 + 109).instrumentId(6).orderId(61)
+            .matchNumber(7002).executedShares(30);
+        w.orderDelete().exchangeSequence(110).exchangeTimestamp(T0 + 110).instrumentId(4).orderId(42);
+        w.addOrder().exchangeSequence(111).exchangeTimestamp(T0 + 111).instrumentId(6).orderId(62).shares(40)
+            .side(Side.BUY).price().mantissa(2_999_000);
+        c.packet(0, SESSION, w.finish());
+
+        snapshots.begin(T0 + 60); // the next snapshot, while partition 0 is good: passed over
+        snapshotBegin(w, 0, 3, 11, SESSION, 111);
+        snapshots.send();
+        c.heartbeat(1, 2, T0 + 61, SourceStatus.LIVE);
+        return c.bytes();
+    }
+
+    /**
+     * A stream joined at 1 loses 3..4 (stale GAP). Snapshot attempts each abandoned (counted), each begun again by the
+     * next: one whose packet is lost on the snapshot stream (a snapshot gap), one whose SnapshotEnd counts the orders
+     * wrong (inconsistent), one whose second packet arrives cut short (malformed), and one during which the
+     * incrementals lose 7..8 (GAP again, buffering restarts from 9; the rest of that snapshot is passed over). Then an
+     * older fanout's snapshot (a SnapshotBegin of schema version 2) applies: instrument 1 as of 8, instrument 2 as of
+     * 10, so the held-back 9 is delivered and 10 skipped; RECOVERED. Live again, 12 is lost (a GapNotice the stream
+     * carried): GAP, and the snapshot that recovers it says its state lacks exchange messages 12..14 (schema version
+     * 3): stale EXCHANGE_GAP as it begins, RECOVERED at its end all the same.
+     */
+    private static byte[] snapshotRecovery()
+    {
+        final Case c = new Case(1, RECOVERY_BUFFER_BYTES);
+        final PacketWriter w = c.writer;
+        w.begin(0, 1, T0);
+        w.systemEvent().exchangeSequence(1).exchangeTimestamp(T0).instrumentId(0).eventCode(SystemEventCode.START_OF_MESSAGES);
+        add(w, 2, 10, 1_000_000, 100, Side.BUY);
+        c.packet(0, SESSION, w.finish());
+        // 3 and 4 lost: AddOrder 11 (SELL 1_000_100 x 100), AddOrder 12 (BUY 999_900 x 50)
+        w.begin(0, 5, T0 + 5);
+        w.orderExecuted().exchangeSequence(5).exchangeTimestamp(T0 + 5).instrumentId(1).orderId(10).matchNumber(5001)
+            .executedShares(40);
+        w.addOrder().exchangeSequence(6).exchangeTimestamp(T0 + 6).instrumentId(2).orderId(20).shares(10)
+            .side(Side.SELL).price().mantissa(2_000_000);
+        c.packet(0, SESSION, w.finish());
+
+        final SnapshotStream snapshots = new SnapshotStream(c, 0, SNAPSHOT_SESSION, 1);
+        snapshots.begin(T0 + 10); // snapshot 1: its second packet lost
+        snapshotBegin(w, 0, 1, 4, SESSION, 4);
+        startOfMessages(w);
+        snapshots.send();
+        snapshots.begin(T0 + 11);
+        instrumentOneAsOfFour(w, 1);
+        snapshots.lose();
+        snapshots.begin(T0 + 12);
+        snapshotEnd(w, 1, 4, 2, 1, 3, 5, 4);
+        snapshots.send();
+
+        snapshots.begin(T0 + 20); // snapshot 2: its SnapshotEnd says 2 orders where 3 came
+        snapshotBegin(w, 0, 2, 4, SESSION, 4);
+        startOfMessages(w);
+        instrumentOneAsOfFour(w, 2);
+        snapshotEnd(w, 2, 4, 2, 1, 2, 5, 4);
+        snapshots.send();
+
+        snapshots.begin(T0 + 30); // snapshot 3: its second packet cut short
+        snapshotBegin(w, 0, 3, 4, SESSION, 4);
+        startOfMessages(w);
+        snapshots.send();
+        snapshots.begin(T0 + 31);
+        instrumentOneAsOfFour(w, 3);
+        snapshotEnd(w, 3, 4, 2, 1, 3, 5, 4);
+        snapshots.sendTruncated();
+
+        snapshots.begin(T0 + 40); // snapshot 4: the incrementals lose 7 and 8 while it is applied
+        snapshotBegin(w, 0, 4, 6, SESSION, 6);
+        startOfMessages(w);
+        snapshots.send();
+        // 7 and 8 lost: AddOrder 21 of instrument 2 (BUY 1_999_000 x 10), OrderExecuted 11 (100: all of it)
+        w.begin(0, 9, T0 + 41);
+        add(w, 9, 13, 999_800, 20, Side.BUY);
+        w.orderCancel().exchangeSequence(10).exchangeTimestamp(T0 + 10).instrumentId(2).orderId(20).cancelledShares(5);
+        c.packet(0, SESSION, w.finish());
+        snapshots.begin(T0 + 42); // the rest of snapshot 4: passed over
+        snapshotInstrument(w, 1, 4, 6, 1, 3, 6);
+        snapshotOrder(w, 1, 10, 1_000_000, 60, Side.BUY, "    ", 6);
+        snapshotOrder(w, 1, 11, 1_000_100, 100, Side.SELL, "    ", 6);
+        snapshotOrder(w, 1, 12, 999_900, 50, Side.BUY, "    ", 6);
+        snapshotInstrument(w, 2, 4, 6, 2, 1, 6);
+        snapshotOrder(w, 2, 20, 2_000_000, 10, Side.SELL, "    ", 6);
+        snapshotEnd(w, 4, 6, 3, 2, 4, 7, 6);
+        snapshots.send();
+
+        snapshots.begin(T0 + 50); // snapshot 5, of an older fanout (SnapshotBegin of schema version 2): applied
+        w.snapshotBeginOfVersionTwo().exchangeSequence(8).exchangeTimestamp(T0 + 8).instrumentId(0).snapshotId(5)
+            .lastStreamSequence(8).incrementalSessionId(SESSION).partitionId(0);
+        startOfMessages(w);
+        snapshotInstrument(w, 1, 5, 8, 1, 2, 8);
+        snapshotOrder(w, 1, 10, 1_000_000, 60, Side.BUY, "    ", 8);
+        snapshotOrder(w, 1, 12, 999_900, 50, Side.BUY, "    ", 8);
+        snapshotInstrument(w, 2, 5, 10, 2, 2, 10);
+        snapshotOrder(w, 2, 20, 2_000_000, 5, Side.SELL, "    ", 10);
+        snapshotOrder(w, 2, 21, 1_999_000, 10, Side.BUY, "    ", 10);
+        snapshotEnd(w, 5, 10, 3, 2, 4, 7, 10);
+        snapshots.send();
+
+        w.begin(0, 11, T0 + 60);
+        add(w, 11, 14, 1_000_200, 30, Side.SELL);
+        c.packet(0, SESSION, w.finish());
+        // 12 lost: GapNotice UNRECOVERED of exchange messages 12..14
+        w.begin(0, 13, T0 + 61);
+        w.addOrder().exchangeSequence(15).exchangeTimestamp(T0 + 15).instrumentId(2).orderId(22).shares(15)
+            .side(Side.SELL).price().mantissa(2_001_000);
+        c.packet(0, SESSION, w.finish());
+
+        final SnapshotStream later = new SnapshotStream(c, 0, SNAPSHOT_SESSION, 45); // subscribed again, further on
+        later.begin(T0 + 70); // snapshot 6: its state lacks exchange messages 12..14
+        snapshotBegin(w, 0, 6, 12, SESSION, 14).unrecoveredFromSequence(12).unrecoveredToSequence(14);
+        startOfMessages(w);
+        snapshotInstrument(w, 1, 6, 12, 1, 4, 14);
+        snapshotOrder(w, 1, 10, 1_000_000, 60, Side.BUY, "    ", 14);
+        snapshotOrder(w, 1, 12, 999_900, 50, Side.BUY, "    ", 14);
+        snapshotOrder(w, 1, 13, 999_800, 20, Side.BUY, "    ", 14);
+        snapshotOrder(w, 1, 14, 1_000_200, 30, Side.SELL, "    ", 14);
+        snapshotInstrument(w, 2, 6, 12, 2, 2, 14);
+        snapshotOrder(w, 2, 20, 2_000_000, 5, Side.SELL, "    ", 14);
+        snapshotOrder(w, 2, 21, 1_999_000, 10, Side.BUY, "    ", 14);
+        snapshotEnd(w, 6, 12, 3, 2, 6, 9, 14);
+        later.send();
+        return c.bytes();
+    }
+
+    /**
+     * The fanout restarted: a new publication (another session id) starts the stream again at 1, stale
+     * NEW_PUBLICATION, its packets held back; a late packet of the old publication is dropped (oldSession), before
+     * and after the recovery. The old fanout's snapshot publication still sends a snapshot of the old incrementals:
+     * ignored; the new fanout's snapshot (as of 1) applies, rebuilding the books from nothing: the held-back 1 is
+     * in it (skipped), 2 is delivered, RECOVERED, and the new publication goes on live.
+     */
+    private static byte[] newPublicationRecovery()
+    {
+        final Case c = new Case(1, RECOVERY_BUFFER_BYTES);
+        final PacketWriter w = c.writer;
+        w.begin(0, 1, T0);
+        add(w, 1, 10, 1_000_000, 100, Side.BUY);
+        add(w, 2, 11, 1_000_100, 100, Side.SELL);
+        c.packet(0, SESSION, w.finish());
+
+        w.begin(0, 1, T0 + 100);
+        add(w, 3, 12, 999_900, 50, Side.BUY);
+        w.orderExecuted().exchangeSequence(4).exchangeTimestamp(T0 + 4).instrumentId(1).orderId(10).matchNumber(6001)
+            .executedShares(30);
+        c.packet(0, SESSION + 1, w.finish());
+        w.begin(0, 3, T0 + 5);
+        add(w, 3, 13, 1_000_500, 40, Side.SELL);
+        c.packet(0, SESSION, w.finish()); // the old publication, late: dropped
+
+        final SnapshotStream old = new SnapshotStream(c, 0, SNAPSHOT_SESSION, 5);
+        old.begin(T0 + 101); // a snapshot of the old publication's incrementals
+        snapshotBegin(w, 0, 3, 2, SESSION, 2);
+        snapshotInstrument(w, 1, 3, 2, 1, 2, 2);
+        snapshotOrder(w, 1, 10, 1_000_000, 100, Side.BUY, "    ", 2);
+        snapshotOrder(w, 1, 11, 1_000_100, 100, Side.SELL, "    ", 2);
+        snapshotEnd(w, 3, 2, 2, 1, 2, 3, 2);
+        old.send();
+
+        final SnapshotStream snapshots = new SnapshotStream(c, 0, SNAPSHOT_SESSION + 1, 1);
+        snapshots.begin(T0 + 110); // the new fanout's first snapshot, as of its stream's 1
+        snapshotBegin(w, 0, 1, 1, SESSION + 1, 3);
+        snapshotInstrument(w, 1, 1, 1, 1, 3, 3);
+        snapshotOrder(w, 1, 10, 1_000_000, 100, Side.BUY, "    ", 3);
+        snapshotOrder(w, 1, 11, 1_000_100, 100, Side.SELL, "    ", 3);
+        snapshotOrder(w, 1, 12, 999_900, 50, Side.BUY, "    ", 3);
+        snapshotEnd(w, 1, 1, 2, 1, 3, 4, 3);
+        snapshots.send();
+
+        w.begin(0, 4, T0 + 6);
+        add(w, 4, 14, 1_000_600, 10, Side.SELL);
+        c.packet(0, SESSION, w.finish()); // the old publication, late again: dropped
+        w.begin(0, 3, T0 + 120);
+        w.orderDelete().exchangeSequence(5).exchangeTimestamp(T0 + 5).instrumentId(1).orderId(11);
+        c.packet(0, SESSION + 1, w.finish());
+        return c.bytes();
+    }
+
+    /**
+     * A recovery buffer of 256 bytes, room for one of this case's packets (183 bytes): the subscriber joins late at 3
+     * (stale LATE_JOIN) and holds 3..5 back; the next packet does not fit: stale RECOVERY_BUFFER_OVERFLOW, what was
+     * held back dropped, buffering restarted from 6. A snapshot as of 4, recent enough before the overflow, is now
+     * too old (ignored); one as of 6 applies: the held-back 6 is in it (skipped), 7 and 8 delivered, RECOVERED.
+     * Then a loss (stale GAP) and a packet larger than the whole buffer (stale RECOVERY_BUFFER_OVERFLOW): it cannot be
+     * held back, so it is lost like the one before: a snapshot as of the sequence before it is too old (ignored), one
+     * that holds it applies.
+     */
+    private static byte[] recoveryOverflow()
+    {
+        final Case c = new Case(1, 256);
+        final PacketWriter w = c.writer;
+        w.begin(0, 3, T0);
+        add(w, 3, 10, 1_000_000, 100, Side.BUY);
+        add(w, 4, 11, 1_000_100, 100, Side.SELL);
+        add(w, 5, 12, 999_900, 50, Side.BUY);
+        c.packet(0, SESSION, w.finish());
+        w.begin(0, 6, T0 + 6);
+        add(w, 6, 13, 999_800, 40, Side.BUY);
+        add(w, 7, 14, 1_000_200, 60, Side.SELL);
+        add(w, 8, 15, 1_000_300, 70, Side.SELL);
+        c.packet(0, SESSION, w.finish());
+
+        final SnapshotStream snapshots = new SnapshotStream(c, 0, SNAPSHOT_SESSION, 1);
+        snapshots.begin(T0 + 10); // as of 4: older than 6, where buffering restarted
+        snapshotBegin(w, 0, 1, 4, SESSION, 4);
+        snapshotInstrument(w, 1, 1, 4, 1, 2, 4);
+        snapshotOrder(w, 1, 10, 1_000_000, 100, Side.BUY, "    ", 4);
+        snapshotOrder(w, 1, 11, 1_000_100, 100, Side.SELL, "    ", 4);
+        snapshotEnd(w, 1, 4, 2, 1, 2, 3, 4);
+        snapshots.send();
+        snapshots.begin(T0 + 20);
+        snapshotBegin(w, 0, 2, 6, SESSION, 6);
+        snapshotInstrument(w, 1, 2, 6, 1, 4, 6);
+        snapshotOrder(w, 1, 10, 1_000_000, 100, Side.BUY, "    ", 6);
+        snapshotOrder(w, 1, 11, 1_000_100, 100, Side.SELL, "    ", 6);
+        snapshotOrder(w, 1, 12, 999_900, 50, Side.BUY, "    ", 6);
+        snapshotOrder(w, 1, 13, 999_800, 40, Side.BUY, "    ", 6);
+        snapshotEnd(w, 2, 6, 2, 1, 4, 5, 6);
+        snapshots.send();
+
+        w.begin(0, 9, T0 + 30);
+        w.orderDelete().exchangeSequence(9).exchangeTimestamp(T0 + 9).instrumentId(1).orderId(10);
+        c.packet(0, SESSION, w.finish());
+
+        // 10 lost (AddOrder 16), then a packet larger than the whole buffer (11 to 15): a loss like any other, so a
+        // snapshot as of 14 does not recover the partition (it lacks the packet's last add); one as of 15 does.
+        w.begin(0, 11, T0 + 40);
+        for (int i = 0; i < 5; i++)
+        {
+            add(w, 11 + i, 20 + i, 1_001_000 + i * 100L, 10, Side.SELL);
+        }
+        c.packet(0, SESSION, w.finish());
+        for (final long asOf : new long[] {14, 15})
+        {
+            final long snapshotId = asOf - 11;
+            final int orders = (int)(asOf - 4);
+            snapshots.begin(T0 + 40 + asOf);
+            snapshotBegin(w, 0, snapshotId, asOf, SESSION, asOf);
+            snapshotInstrument(w, 1, snapshotId, asOf, 1, orders, asOf);
+            snapshotOrder(w, 1, 11, 1_000_100, 100, Side.SELL, "    ", asOf);
+            snapshotOrder(w, 1, 12, 999_900, 50, Side.BUY, "    ", asOf);
+            snapshotOrder(w, 1, 13, 999_800, 40, Side.BUY, "    ", asOf);
+            snapshotOrder(w, 1, 14, 1_000_200, 60, Side.SELL, "    ", asOf);
+            snapshotOrder(w, 1, 15, 1_000_300, 70, Side.SELL, "    ", asOf);
+            snapshotOrder(w, 1, 16, 999_700, 30, Side.BUY, "    ", asOf);
+            for (int i = 0; i < asOf - 10; i++)
+            {
+                snapshotOrder(w, 1, 20 + i, 1_001_000 + i * 100L, 10, Side.SELL, "    ", asOf);
+            }
+            snapshotEnd(w, snapshotId, asOf, 2, 1, orders, orders + 1, asOf);
+            snapshots.send();
+        }
+        w.begin(0, 16, T0 + 60);
+        w.orderDelete().exchangeSequence(16).exchangeTimestamp(T0 + 16).instrumentId(1).orderId(20);
+        c.packet(0, SESSION, w.finish());
+        return c.bytes();
+    }
+
+    /**
+     * The source goes down while a partition recovers: after a gap (stale GAP) a heartbeat says FEED_HANDLER_DOWN
+     * (stale SOURCE_DOWN); the snapshot applies, its held-back message is delivered, but the partition is not good
+     * (no RECOVERED) while the source is down: a second FEED_HANDLER_DOWN changes nothing, a LIVE heartbeat ends it:
+     * RECOVERED with the snapshot applied. Then a source outage on a good partition (stale SOURCE_DOWN), a heartbeat
+     * past a loss (GAP, stale GAP), a snapshot applied while the source is still down (a heartbeat says so again), and
+     * data, which says the source is live: RECOVERED before the message is delivered.
+     */
+    private static byte[] sourceDownRecovery()
+    {
+        final Case c = new Case(1, RECOVERY_BUFFER_BYTES);
+        final PacketWriter w = c.writer;
+        w.begin(0, 1, T0);
+        add(w, 1, 10, 1_000_000, 100, Side.BUY);
+        c.packet(0, SESSION, w.finish());
+        // 2 and 3 lost: AddOrder 11 (SELL 1_000_100 x 100), OrderExecuted 10 (40)
+        w.begin(0, 4, T0 + 4);
+        add(w, 4, 12, 999_900, 50, Side.BUY);
+        c.packet(0, SESSION, w.finish());
+        c.heartbeat(0, 5, T0 + 5, SourceStatus.FEED_HANDLER_DOWN);
+
+        final SnapshotStream snapshots = new SnapshotStream(c, 0, SNAPSHOT_SESSION, 1);
+        snapshots.begin(T0 + 6);
+        snapshotBegin(w, 0, 1, 3, SESSION, 3);
+        snapshotInstrument(w, 1, 1, 3, 1, 2, 3);
+        snapshotOrder(w, 1, 10, 1_000_000, 60, Side.BUY, "    ", 3);
+        snapshotOrder(w, 1, 11, 1_000_100, 100, Side.SELL, "    ", 3);
+        snapshotEnd(w, 1, 3, 2, 1, 2, 3, 3);
+        snapshots.send();
+        c.heartbeat(0, 5, T0 + 7, SourceStatus.FEED_HANDLER_DOWN); // the same outage
+        c.heartbeat(0, 5, T0 + 8, SourceStatus.LIVE);
+        w.begin(0, 5, T0 + 9);
+        w.orderDelete().exchangeSequence(5).exchangeTimestamp(T0 + 5).instrumentId(1).orderId(11);
+        c.packet(0, SESSION, w.finish());
+
+        c.heartbeat(0, 6, T0 + 10, SourceStatus.FEED_HANDLER_DOWN);
+        // 6 lost: OrderCancel 12 (10)
+        c.heartbeat(0, 7, T0 + 11, SourceStatus.FEED_HANDLER_DOWN);
+        final SnapshotStream later = new SnapshotStream(c, 0, SNAPSHOT_SESSION, 11); // subscribed again, further on
+        later.begin(T0 + 12);
+        snapshotBegin(w, 0, 3, 6, SESSION, 6);
+        snapshotInstrument(w, 1, 3, 6, 1, 2, 6);
+        snapshotOrder(w, 1, 10, 1_000_000, 60, Side.BUY, "    ", 6);
+        snapshotOrder(w, 1, 12, 999_900, 40, Side.BUY, "    ", 6);
+        snapshotEnd(w, 3, 6, 2, 1, 2, 3, 6);
+        later.send();
+        c.heartbeat(0, 7, T0 + 13, SourceStatus.FEED_HANDLER_DOWN); // still down: not good yet
+        w.begin(0, 7, T0 + 14);
+        add(w, 7, 13, 1_000_300, 25, Side.SELL);
+        c.packet(0, SESSION, w.finish());
+        return c.bytes();
+    }
+
+    /** The market's last SystemEvent, as a snapshot re-sends it. */
+    private static void startOfMessages(final PacketWriter w)
+    {
+        w.systemEvent().exchangeSequence(1).exchangeTimestamp(T0).instrumentId(0).eventCode(SystemEventCode.START_OF_MESSAGES);
+    }
+
+    /** snapshot-recovery's instrument 1 as of stream sequence 4: its orders 10, 11 and 12, whole. */
+    private static void instrumentOneAsOfFour(final PacketWriter w, final long snapshotId)
+    {
+        snapshotInstrument(w, 1, snapshotId, 4, 1, 3, 4);
+        snapshotOrder(w, 1, 10, 1_000_000, 100, Side.BUY, "    ", 4);
+        snapshotOrder(w, 1, 11, 1_000_100, 100, Side.SELL, "    ", 4);
+        snapshotOrder(w, 1, 12, 999_900, 50, Side.BUY, "    ", 4);
+    }
+
+    /**
+     * A SnapshotBegin of schema version 3 whose state lacks nothing (its unrecovered range 0..0), the partition's
+     * chain at {@code exchangeSequence}.
+     */
+    private static SnapshotBeginEncoder snapshotBegin(
+        final PacketWriter w,
+        final int partition,
+        final long snapshotId,
+        final long lastStreamSequence,
+        final int incrementalSessionId,
+        final long exchangeSequence)
+    {
+        return w.snapshotBegin().exchangeSequence(exchangeSequence).exchangeTimestamp(T0 + exchangeSequence)
+            .instrumentId(0).snapshotId(snapshotId).lastStreamSequence(lastStreamSequence)
+            .incrementalSessionId(incrementalSessionId).partitionId(partition)
+            .unrecoveredFromSequence(0).unrecoveredToSequence(0);
+    }
+
+    private static void snapshotInstrument(
+        final PacketWriter w,
+        final long instrumentId,
+        final long snapshotId,
+        final long lastStreamSequence,
+        final long coveredFromInstrumentId,
+        final int orderCount,
+        final long exchangeSequence)
+    {
+        w.snapshotInstrument().exchangeSequence(exchangeSequence).exchangeTimestamp(T0 + exchangeSequence)
+            .instrumentId(instrumentId).snapshotId(snapshotId).lastStreamSequence(lastStreamSequence)
+            .coveredFromInstrumentId(coveredFromInstrumentId).orderCount(orderCount);
+    }
+
+    private static void snapshotOrder(
+        final PacketWriter w,
+        final long instrumentId,
+        final long orderId,
+        final long price,
+        final long shares,
+        final Side side,
+        final String attribution,
+        final long exchangeSequence)
+    {
+        w.snapshotOrder().exchangeSequence(exchangeSequence).exchangeTimestamp(T0 + exchangeSequence)
+            .instrumentId(instrumentId).orderId(orderId).shares(shares).side(side).attribution(attribution)
+            .price().mantissa(price);
+    }
+
+    /** A SnapshotEnd: ids from {@code coveredFrom} as of {@code lastStreamSequence}, and what the snapshot held. */
+    private static void snapshotEnd(
+        final PacketWriter w,
+        final long snapshotId,
+        final long lastStreamSequence,
+        final long coveredFromInstrumentId,
+        final int instrumentCount,
+        final int orderCount,
+        final int messageCount,
+        final long exchangeSequence)
+    {
+        w.snapshotEnd().exchangeSequence(exchangeSequence).exchangeTimestamp(T0 + exchangeSequence).instrumentId(0)
+            .snapshotId(snapshotId).lastStreamSequence(lastStreamSequence)
+            .coveredFromInstrumentId(coveredFromInstrumentId).instrumentCount(instrumentCount).orderCount(orderCount)
+            .messageCount(messageCount);
+    }
+
     private static void add(
         final PacketWriter w, final long exchangeSequence, final long orderId, final long price, final long shares,
         final Side side)
@@ -373,10 +850,18 @@ final class ConformanceCases
         final PacketWriter writer = new PacketWriter();
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
+        /** A case played with recovery off. */
         Case(final int partitions)
         {
+            this(partitions, 0);
+        }
+
+        /** A case played with recovery on when {@code recoveryBufferBytes} is more than 0. */
+        Case(final int partitions, final int recoveryBufferBytes)
+        {
             out.writeBytes(MAGIC);
-            out.writeBytes(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(partitions).array());
+            out.writeBytes(ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN).putInt(partitions)
+                .putInt(recoveryBufferBytes > 0 ? FLAG_RECOVERY : 0).putInt(recoveryBufferBytes).array());
         }
 
         void packet(final int partition, final int sessionId, final int length)
@@ -391,8 +876,19 @@ final class ConformanceCases
 
         void record(final int partition, final int sessionId, final DirectBuffer buffer, final int offset, final int length)
         {
+            record(KIND_INCREMENTAL, partition, sessionId, buffer, offset, length);
+        }
+
+        void record(
+            final int kind,
+            final int partition,
+            final int sessionId,
+            final DirectBuffer buffer,
+            final int offset,
+            final int length)
+        {
             final ByteBuffer header = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
-            header.put((byte)KIND_INCREMENTAL).put((byte)0).putShort((short)partition).putInt(sessionId).putInt(length);
+            header.put((byte)kind).put((byte)0).putShort((short)partition).putInt(sessionId).putInt(length);
             out.writeBytes(header.array());
             final byte[] bytes = new byte[length];
             buffer.getBytes(offset, bytes);
@@ -405,22 +901,99 @@ final class ConformanceCases
         }
     }
 
+    /**
+     * A partition's snapshot stream as one snapshot publication of a fanout sends it: a sequence of its own, one per
+     * message from 1, so that a packet lost or cut short shows as a snapshot gap.
+     */
+    private static final class SnapshotStream
+    {
+        final Case c;
+        final PacketWriter writer;
+        final int partition;
+        final int sessionId;
+        long nextSequence;
+
+        SnapshotStream(final Case c, final int partition, final int sessionId, final long firstSequence)
+        {
+            this.c = c;
+            this.writer = c.writer;
+            this.partition = partition;
+            this.sessionId = sessionId;
+            this.nextSequence = firstSequence;
+        }
+
+        /** Start a packet at the stream's next sequence. */
+        PacketWriter begin(final long sendingTime)
+        {
+            return writer.begin(partition, nextSequence, sendingTime);
+        }
+
+        /** The packet begun, received. */
+        void send()
+        {
+            c.record(KIND_SNAPSHOT, partition, sessionId, writer.buffer(), 0, sent());
+        }
+
+        /** The packet begun, lost: its sequences are missing from the stream. */
+        void lose()
+        {
+            sent();
+        }
+
+        /** The packet begun, received without its last byte. */
+        void sendTruncated()
+        {
+            c.record(KIND_SNAPSHOT, partition, sessionId, writer.buffer(), 0, sent() - 1);
+        }
+
+        /** A heartbeat on the snapshot stream, which a subscriber passes over. */
+        void heartbeat(final long sendingTime)
+        {
+            c.record(KIND_SNAPSHOT, partition, sessionId, writer.buffer(), 0,
+                writer.heartbeat(partition, nextSequence, sendingTime, SourceStatus.LIVE));
+        }
+
+        private int sent()
+        {
+            final int length = writer.finish();
+            nextSequence += writer.count();
+            return length;
+        }
+    }
+
     /** One record of a case file. */
     record Record(int kind, int partition, int sessionId, byte[] bytes)
     {
     }
 
-    /** Read a case file: its partition count and records. */
-    static List<Record> read(final byte[] file, final int[] partitionCount)
+    /** A case file read: how the subscriber is set up, then what it receives. */
+    record CaseFile(int partitionCount, int flags, int recoveryBufferBytes, List<Record> records)
+    {
+        /** @return true when the subscriber recovers from the snapshot streams. */
+        boolean recovery()
+        {
+            return 0 != (flags & FLAG_RECOVERY);
+        }
+    }
+
+    /** Read a case file: its partition count, flags, recovery buffer and records. */
+    static CaseFile read(final byte[] file)
     {
         final ByteBuffer in = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
         final byte[] magic = new byte[MAGIC.length];
         in.get(magic);
         if (!java.util.Arrays.equals(MAGIC, magic))
         {
-            throw new IllegalArgumentException("not a conformance case (no MDFCONF1 magic)");
+            throw new IllegalArgumentException("not a conformance case (no MDFCONF2 magic)");
         }
-        partitionCount[0] = in.getInt();
+        final int partitionCount = in.getInt();
+        final int flags = in.getInt();
+        final int recoveryBufferBytes = in.getInt();
+        if (0 != (flags & ~FLAG_RECOVERY) || (0 != (flags & FLAG_RECOVERY)) != (recoveryBufferBytes > 0))
+        {
+            throw new IllegalArgumentException("unknown flags or a recovery buffer without recovery: flags=" + flags +
+                " recoveryBufferBytes=" + recoveryBufferBytes);
+        }
         final List<Record> records = new ArrayList<>();
         while (in.hasRemaining())
         {
@@ -432,6 +1005,6 @@ final class ConformanceCases
             in.get(bytes);
             records.add(new Record(kind, partition, sessionId, bytes));
         }
-        return records;
+        return new CaseFile(partitionCount, flags, recoveryBufferBytes, records);
     }
 }

@@ -1,13 +1,19 @@
 package io.mdfanout.sdk;
 
+import io.mdfanout.sbe.AddOrderDecoder;
+import io.mdfanout.sbe.MessageHeaderDecoder;
+import io.mdfanout.sbe.PacketHeaderDecoder;
+import io.mdfanout.sbe.SnapshotOrderDecoder;
 import io.mdfanout.sdk.book.BookCounters;
 import io.mdfanout.sdk.book.OrderBooks;
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,17 +25,20 @@ import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /**
  * The Java SDK against the conformance suite (conformance/README.md): each case in conformance/cases is what
  * {@link ConformanceCases} writes, and playing it through the SDK's packet processing ({@link PacketStreamDecoder},
- * recovery off) gives exactly conformance/expected/CASE.txt, the output the Rust and Python SDKs must give too.
- * {@code -Dconformance.write=true} writes both from this build instead (then review the diff).
+ * with recovery from the snapshot streams when the case says so) gives exactly conformance/expected/CASE.txt, the
+ * output the Rust and Python SDKs must give too. {@code -Dconformance.write=true} writes both from this build instead
+ * (then review the diff).
  */
 class ConformanceTest
 {
     private static final boolean WRITE = Boolean.getBoolean("conformance.write");
+    /** No template's prices misread. */
+    private static final int NO_TEMPLATE = -1;
 
     @TestFactory
     List<DynamicTest> everyCaseGivesItsExpectedOutput()
@@ -71,53 +80,79 @@ class ConformanceTest
     @TestFactory
     List<DynamicTest> aMisreadFieldFailsTheCaseThatCarriesIt()
     {
-        // The suite must catch a decoder that reads one field wrong: here every price is read one tick off.
-        final Path root = conformanceDirectory();
-        return List.of(DynamicTest.dynamicTest("normal-flow with prices misread", () ->
-        {
-            final String wrong = run(ConformanceCases.all().get("normal-flow"), true);
-            final String expected = Files.readString(root.resolve("expected").resolve("normal-flow.txt"));
-            assertTrue(!expected.equals(wrong), "a misread price went unnoticed");
-        }));
+        // The suite must catch a decoder that reads one field wrong: here every price of one template is read one tick
+        // off, in an incremental stream and in a snapshot stream. The right output, run(caseFile), is the one
+        // everyCaseGivesItsExpectedOutput holds to the expected file (so this needs no file written first).
+        return List.of(
+            DynamicTest.dynamicTest("normal-flow with AddOrder prices misread", () ->
+            {
+                final byte[] caseFile = ConformanceCases.all().get("normal-flow");
+                final String wrong = run(caseFile, AddOrderDecoder.TEMPLATE_ID, AddOrderDecoder.priceEncodingOffset());
+                assertNotEquals(run(caseFile), wrong, "a misread price went unnoticed");
+            }),
+            DynamicTest.dynamicTest("late-join with SnapshotOrder prices misread", () ->
+            {
+                final byte[] caseFile = ConformanceCases.all().get("late-join");
+                final String wrong =
+                    run(caseFile, SnapshotOrderDecoder.TEMPLATE_ID, SnapshotOrderDecoder.priceEncodingOffset());
+                assertNotEquals(run(caseFile), wrong, "a misread snapshot price went unnoticed");
+            }));
     }
 
     /** Play a case through the SDK's packet processing; the canonical output. */
     static String run(final byte[] caseFile)
     {
-        return run(caseFile, false);
+        return run(caseFile, NO_TEMPLATE, 0);
     }
 
-    private static String run(final byte[] caseFile, final boolean misreadPrices)
+    /**
+     * Play a case, every price of template {@code misreadTemplateId} at {@code priceOffset} in its block read one tick
+     * off ({@link #NO_TEMPLATE} for none).
+     */
+    private static String run(final byte[] caseFile, final int misreadTemplateId, final int priceOffset)
     {
-        final int[] partitionCount = new int[1];
-        final List<ConformanceCases.Record> records = ConformanceCases.read(caseFile, partitionCount);
+        final ConformanceCases.CaseFile file = ConformanceCases.read(caseFile);
         final SubscriberCounters counters =
             new SubscriberCounters(LocalCounters.create(SubscriberCounters.COUNTER_COUNT), "conformance");
         final OrderBooks books =
             new OrderBooks(1024, 8, new BookCounters(LocalCounters.create(BookCounters.COUNTER_COUNT), "conformance"));
         final CanonicalListener listener = new CanonicalListener(books);
-        final PacketStreamDecoder decoder = new PacketStreamDecoder(
-            IntStream.range(0, partitionCount[0]).toArray(), listener, counters,
-            (throwable) -> { throw new AssertionError(throwable); });
+        final int[] partitions = IntStream.range(0, file.partitionCount()).toArray();
+        final ErrorHandler errorHandler = (throwable) -> { throw new AssertionError(throwable); };
+        final PacketStreamDecoder decoder = file.recovery() ?
+            PacketStreamDecoder.withRecovery(partitions, file.recoveryBufferBytes(), listener, counters, errorHandler) :
+            new PacketStreamDecoder(partitions, listener, counters, errorHandler);
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64 * 1024]);
-        for (final ConformanceCases.Record record : records)
+        for (final ConformanceCases.Record record : file.records())
         {
+            final int length = record.bytes().length;
             buffer.putBytes(0, record.bytes());
-            if (misreadPrices)
+            if (NO_TEMPLATE != misreadTemplateId)
             {
-                misreadPrices(buffer, record.bytes().length);
+                misreadPrices(buffer, length, misreadTemplateId, priceOffset);
             }
-            decoder.onMessage(record.partition(), record.sessionId(), buffer, 0, record.bytes().length);
+            switch (record.kind())
+            {
+                case ConformanceCases.KIND_INCREMENTAL:
+                    decoder.onMessage(record.partition(), record.sessionId(), buffer, 0, length);
+                    break;
+                case ConformanceCases.KIND_SNAPSHOT:
+                    decoder.onSnapshotMessage(record.partition(), record.sessionId(), buffer, 0, length);
+                    break;
+                default:
+                    throw new IllegalArgumentException("a record of unknown kind " + record.kind());
+            }
         }
-        return listener.finish(counters);
+        return listener.finish(counters, file.recovery());
     }
 
-    /** The deliberately wrong decoder: an AddOrder's price one tick higher than sent (what a wrong offset does). */
-    private static void misreadPrices(final UnsafeBuffer buffer, final int length)
+    /** The deliberately wrong decoder: a template's price one tick higher than sent (what a wrong offset does). */
+    private static void misreadPrices(
+        final UnsafeBuffer buffer, final int length, final int templateId, final int priceOffset)
     {
-        final io.mdfanout.sbe.MessageHeaderDecoder header = new io.mdfanout.sbe.MessageHeaderDecoder();
+        final MessageHeaderDecoder header = new MessageHeaderDecoder();
         header.wrap(buffer, 0);
-        if (io.mdfanout.sbe.PacketHeaderDecoder.TEMPLATE_ID != header.templateId() || length < 8)
+        if (PacketHeaderDecoder.TEMPLATE_ID != header.templateId() || length < header.encodedLength())
         {
             return;
         }
@@ -125,11 +160,10 @@ class ConformanceTest
         while (position + header.encodedLength() <= length)
         {
             header.wrap(buffer, position);
-            if (io.mdfanout.sbe.AddOrderDecoder.TEMPLATE_ID == header.templateId())
+            final int price = position + header.encodedLength() + priceOffset;
+            if (templateId == header.templateId() && price + Long.BYTES <= length)
             {
-                final int price = position + header.encodedLength() + io.mdfanout.sbe.AddOrderDecoder.priceEncodingOffset();
-                buffer.putLong(price, buffer.getLong(price, java.nio.ByteOrder.LITTLE_ENDIAN) + 1,
-                    java.nio.ByteOrder.LITTLE_ENDIAN);
+                buffer.putLong(price, buffer.getLong(price, ByteOrder.LITTLE_ENDIAN) + 1, ByteOrder.LITTLE_ENDIAN);
             }
             position += header.encodedLength() + header.blockLength();
         }

@@ -179,5 +179,47 @@ class PacketStreamDecoderTest
     {
         assertThrows(IllegalArgumentException.class, () -> new PacketStreamDecoder(
             new int[0], books, counters, (throwable) -> { }));
+        assertThrows(IllegalArgumentException.class, () -> PacketStreamDecoder.withRecovery(
+            new int[]{ 3 }, 0, books, counters, (throwable) -> { }));
+        assertThrows(IllegalArgumentException.class, () -> PacketStreamDecoder.withRecovery(
+            new int[]{ 3 }, 65536, null, counters, (throwable) -> { }));
+    }
+
+    @Test
+    void aSnapshotMessageNeedsADecoderWithRecovery()
+    {
+        final int length = writer.heartbeat(3, 1, 0);
+        final IllegalStateException refused = assertThrows(IllegalStateException.class,
+            () -> decoder.onSnapshotMessage(0, 2, writer.buffer(), 0, length));
+        assertTrue(refused.getMessage().contains("withRecovery"), refused.getMessage());
+    }
+
+    @Test
+    void aLateJoinerHoldsItsIncrementalsBackUntilASnapshotHandedInIsApplied()
+    {
+        final PacketStreamDecoder recovering = PacketStreamDecoder.withRecovery(
+            new int[]{ 3 }, 65536, books, counters, (throwable) -> { throw new AssertionError(throwable); });
+        writer.begin(3, 5, 0);
+        writer.addOrder().exchangeSequence(5).instrumentId(7).orderId(101).shares(20).side(Side.SELL).price().mantissa(5100);
+        recovering.onMessage(0, 1, writer.buffer(), 0, writer.finish());
+        assertTrue(recovering.isRecovering(0), "joined at 5: stale, held back");
+        assertEquals(0, books.orderCount());
+
+        writer.begin(3, 1, 0);
+        writer.snapshotBegin().snapshotId(1).lastStreamSequence(4).incrementalSessionId(1).partitionId(3)
+            .unrecoveredFromSequence(0).unrecoveredToSequence(0);
+        writer.snapshotInstrument().instrumentId(7).snapshotId(1).lastStreamSequence(4).coveredFromInstrumentId(1)
+            .orderCount(1);
+        writer.snapshotOrder().instrumentId(7).orderId(100).shares(10).side(Side.BUY).attribution("    ").price()
+            .mantissa(5000);
+        writer.snapshotEnd().snapshotId(1).lastStreamSequence(4).coveredFromInstrumentId(8).instrumentCount(1)
+            .orderCount(1).messageCount(2);
+        recovering.onSnapshotMessage(0, 2, writer.buffer(), 0, writer.finish());
+
+        assertFalse(recovering.isRecovering(0));
+        assertEquals(2, books.orderCount(), "the snapshot's order and the one held back");
+        assertEquals(1, counters.snapshotsApplied());
+        assertEquals(1, counters.recoveries());
+        assertFalse(decoder.isRecovering(0), "without recovery, never");
     }
 }

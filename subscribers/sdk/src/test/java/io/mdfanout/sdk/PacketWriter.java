@@ -19,17 +19,22 @@ import io.mdfanout.sbe.OrderExecutedWithPriceEncoder;
 import io.mdfanout.sbe.OrderReplaceEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
 import io.mdfanout.sbe.RegShoRestrictionEncoder;
+import io.mdfanout.sbe.SnapshotBeginEncoder;
+import io.mdfanout.sbe.SnapshotEndEncoder;
+import io.mdfanout.sbe.SnapshotInstrumentEncoder;
+import io.mdfanout.sbe.SnapshotOrderEncoder;
 import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.sbe.SystemEventEncoder;
 import io.mdfanout.sbe.TradeEncoder;
 import io.mdfanout.sbe.TradingStatusEncoder;
+import io.mdfanout.wire.WireFormat;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
 
 /**
- * Test publisher's encoder: builds packets (PacketHeader + normalized messages) and heartbeats
- * in the wire format with the generated encoders, into one reused buffer.
+ * Test publisher's encoder: builds packets (PacketHeader + normalized messages, or a snapshot stream's snapshot and
+ * state messages) and heartbeats in the wire format with the generated encoders, into one reused buffer.
  */
 public final class PacketWriter
 {
@@ -58,6 +63,10 @@ public final class PacketWriter
     private final CrossTradeEncoder crossTrade = new CrossTradeEncoder();
     private final BrokenTradeEncoder brokenTrade = new BrokenTradeEncoder();
     private final ImbalanceEncoder imbalance = new ImbalanceEncoder();
+    private final SnapshotBeginEncoder snapshotBegin = new SnapshotBeginEncoder();
+    private final SnapshotInstrumentEncoder snapshotInstrument = new SnapshotInstrumentEncoder();
+    private final SnapshotOrderEncoder snapshotOrder = new SnapshotOrderEncoder();
+    private final SnapshotEndEncoder snapshotEnd = new SnapshotEndEncoder();
     private static final byte[] BLANK_SESSION = "          ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private int limit;
     private int count;
@@ -301,5 +310,45 @@ public final class PacketWriter
     {
         final int offset = reserve(ImbalanceEncoder.BLOCK_LENGTH);
         return imbalance.wrapAndApplyHeader(buffer, offset, header);
+    }
+
+    /** Append a SnapshotBegin (schema version 3: set its unrecovered range, 0..0 for none) and return its encoder. */
+    SnapshotBeginEncoder snapshotBegin()
+    {
+        final int offset = reserve(SnapshotBeginEncoder.BLOCK_LENGTH);
+        return snapshotBegin.wrapAndApplyHeader(buffer, offset, header);
+    }
+
+    /**
+     * Append a SnapshotBegin as a fanout of schema version 2 writes it, its block ending before the version-3 fields,
+     * and return its encoder: set none of those fields, they would overwrite the next message.
+     */
+    SnapshotBeginEncoder snapshotBeginOfVersionTwo()
+    {
+        final int offset = reserve(WireFormat.SNAPSHOT_BEGIN_V2_BLOCK_LENGTH);
+        header.wrap(buffer, offset).blockLength(WireFormat.SNAPSHOT_BEGIN_V2_BLOCK_LENGTH)
+            .templateId(SnapshotBeginEncoder.TEMPLATE_ID).schemaId(SnapshotBeginEncoder.SCHEMA_ID).version(2);
+        return snapshotBegin.wrap(buffer, offset + HEADER_LENGTH);
+    }
+
+    /** Append a SnapshotInstrument and return its encoder to fill in. */
+    SnapshotInstrumentEncoder snapshotInstrument()
+    {
+        final int offset = reserve(SnapshotInstrumentEncoder.BLOCK_LENGTH);
+        return snapshotInstrument.wrapAndApplyHeader(buffer, offset, header);
+    }
+
+    /** Append a SnapshotOrder and return its encoder to fill in. */
+    SnapshotOrderEncoder snapshotOrder()
+    {
+        final int offset = reserve(SnapshotOrderEncoder.BLOCK_LENGTH);
+        return snapshotOrder.wrapAndApplyHeader(buffer, offset, header);
+    }
+
+    /** Append a SnapshotEnd and return its encoder to fill in. */
+    SnapshotEndEncoder snapshotEnd()
+    {
+        final int offset = reserve(SnapshotEndEncoder.BLOCK_LENGTH);
+        return snapshotEnd.wrapAndApplyHeader(buffer, offset, header);
     }
 }

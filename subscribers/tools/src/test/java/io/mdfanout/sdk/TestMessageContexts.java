@@ -2,7 +2,7 @@ package io.mdfanout.sdk;
 
 /**
  * Test-only access to {@link MessageContext}'s package-private setters, so that a listener outside the SDK can be
- * driven with incremental and snapshot contexts without a transport (PacketStreamDecoder has no snapshot path).
+ * driven with incremental and snapshot contexts one callback at a time, without whole packets to decode.
  */
 public final class TestMessageContexts
 {
