@@ -82,6 +82,14 @@ fn counters_map(c: &mdfanout::SubscriberCounters) -> std::collections::BTreeMap<
         ("recovery_attempts_abandoned", c.recovery_attempts_abandoned),
         ("recovery_buffer_overflows", c.recovery_buffer_overflows),
         ("subscription_errors", c.subscription_errors),
+        ("side_a_messages", c.sides[0].messages),
+        ("side_a_duplicates", c.sides[0].duplicates),
+        ("side_a_refused", c.sides[0].refused),
+        ("side_a_mismatches", c.sides[0].mismatches),
+        ("side_b_messages", c.sides[1].messages),
+        ("side_b_duplicates", c.sides[1].duplicates),
+        ("side_b_refused", c.sides[1].refused),
+        ("side_b_mismatches", c.sides[1].mismatches),
     ]
     .into_iter()
     .collect()
@@ -106,7 +114,8 @@ impl Subscriber {
     #[new]
     #[pyo3(signature = (channel, partitions, stream_id_base=1000, aeron_dir=None, connect_timeout_s=5.0, record_path=None,
         recovery=true, snapshot_channel=None, snapshot_stream_id_base=None,
-        recovery_buffer_bytes=mdfanout::client::DEFAULT_RECOVERY_BUFFER_BYTES, silent_timeout_s=2.0))]
+        recovery_buffer_bytes=mdfanout::client::DEFAULT_RECOVERY_BUFFER_BYTES, silent_timeout_s=2.0, pair_channel=None,
+        pair_stream_id_base=None, arbitration_wait_s=0.02))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         channel: &str,
@@ -120,7 +129,13 @@ impl Subscriber {
         snapshot_stream_id_base: Option<i32>,
         recovery_buffer_bytes: usize,
         silent_timeout_s: f64,
+        pair_channel: Option<String>,
+        pair_stream_id_base: Option<i32>,
+        arbitration_wait_s: f64,
     ) -> PyResult<Self> {
+        if !(arbitration_wait_s >= 0.0 && arbitration_wait_s.is_finite()) {
+            return Err(PyValueError::new_err(format!("arbitration_wait_s must not be negative: {arbitration_wait_s}")));
+        }
         for (name, seconds) in [("connect_timeout_s", connect_timeout_s), ("silent_timeout_s", silent_timeout_s)] {
             if !(seconds > 0.0 && seconds.is_finite()) {
                 return Err(PyValueError::new_err(format!("{name} must be positive: {seconds}")));
@@ -135,6 +150,9 @@ impl Subscriber {
         config.snapshot_stream_id_base = snapshot_stream_id_base;
         config.recovery_buffer_bytes = recovery_buffer_bytes;
         config.silent_timeout = std::time::Duration::from_secs_f64(silent_timeout_s);
+        config.pair_channel = pair_channel;
+        config.pair_stream_id_base = pair_stream_id_base;
+        config.arbitration_wait = std::time::Duration::from_secs_f64(arbitration_wait_s);
         config.validate().map_err(PyValueError::new_err)?;
         let recorder = match record_path {
             None => None,

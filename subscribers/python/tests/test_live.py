@@ -88,6 +88,12 @@ class LiveTest(unittest.TestCase):
         self.assertIn("media driver", str(raised.exception))
         with self.assertRaises(ValueError):
             mdfanout.Subscriber(CHANNEL, [0], connect_timeout_s=0)
+        with self.assertRaises(ValueError) as raised:  # a pair of one side twice
+            mdfanout.Subscriber(CHANNEL, [0], pair_channel=CHANNEL)
+        self.assertIn("no pair", str(raised.exception))
+        with self.assertRaises(ValueError) as raised:
+            mdfanout.Subscriber(CHANNEL, [0], recovery_buffer_bytes=1024)
+        self.assertIn("recovery buffer", str(raised.exception))
         with self.assertRaises(OSError) as raised:  # before any driver is looked for
             mdfanout.Subscriber(CHANNEL, [0], record_path=self.work / "no-such-directory" / "x.bin")
         self.assertIn("cannot create record file", str(raised.exception))

@@ -1,10 +1,13 @@
-//! The live client (feature `aeron`): one Aeron subscription per partition's incremental stream, polled into a
-//! [`PacketStreamDecoder`], through the Aeron C client (`rusteron-client`). The media driver is the host's (a Java
-//! `mdfanout media-driver`, or any Aeron driver): the client attaches to its directory.
+//! The live client (feature `aeron`): one Aeron subscription per partition's incremental stream (two for a pair: one
+//! per side), polled into a [`PacketStreamDecoder`] (a [`PairStreamDecoder`] for a pair), through the Aeron C client
+//! (`rusteron-client`). The media driver is the host's (a Java `mdfanout media-driver`, or any Aeron driver): the
+//! client attaches to its directory.
 //!
 //! Recovery (on by default, as in the Java SDK): a late join, a gap, a new publication or a silent stream makes the
-//! partition stale; the client then subscribes to the partition's snapshot stream (without blocking the poll), hands
-//! its messages to the decoder's recovery until a snapshot was applied, and closes that subscription again.
+//! partition stale; the client then subscribes to the partition's snapshot stream (each side's, for a pair), without
+//! blocking the poll, hands its messages to the decoder's recovery until a snapshot was applied, and closes that
+//! subscription again. A pair ([`Config::pair_channel`]): a message reaches the listener once, from the side that had
+//! it first; one side's loss, restart or silence is no staleness.
 
 use std::ffi::CString;
 use std::time::{Duration, Instant};
@@ -14,6 +17,7 @@ use rusteron_client::{Aeron, AeronAsyncAddSubscription, AeronContext, AeronSubsc
 use crate::counters::SubscriberCounters;
 use crate::decoder::PacketStreamDecoder;
 use crate::listener::{MarketDataListener, StaleReason};
+use crate::pair::{PairStreamDecoder, DEFAULT_ARBITRATION_WAIT_NS};
 
 /// The recovery buffer per partition unless configured (the Java SDK's default).
 pub const DEFAULT_RECOVERY_BUFFER_BYTES: usize = 16 * 1024 * 1024;
@@ -50,6 +54,16 @@ pub struct Config {
     pub recovery_buffer_bytes: usize,
     /// How long a joined stream may be silent before it is stale.
     pub silent_timeout: Duration,
+    /// A pair: side B's channel (side A's is `channel`); None for one fanout.
+    pub pair_channel: Option<String>,
+    /// Side B's stream id base; None: the same as side A's.
+    pub pair_stream_id_base: Option<i32>,
+    /// Side B's snapshot channel; None: side B's channel.
+    pub pair_snapshot_channel: Option<String>,
+    /// Side B's snapshot stream id base; None: its stream id base + [`DEFAULT_SNAPSHOT_STREAM_ID_OFFSET`].
+    pub pair_snapshot_stream_id_base: Option<i32>,
+    /// A pair: how long a message one side lacks waits for the other before it is a gap.
+    pub arbitration_wait: Duration,
 }
 
 impl Config {
@@ -66,6 +80,40 @@ impl Config {
             snapshot_stream_id_base: None,
             recovery_buffer_bytes: DEFAULT_RECOVERY_BUFFER_BYTES,
             silent_timeout: DEFAULT_SILENT_TIMEOUT,
+            pair_channel: None,
+            pair_stream_id_base: None,
+            pair_snapshot_channel: None,
+            pair_snapshot_stream_id_base: None,
+            arbitration_wait: Duration::from_nanos(DEFAULT_ARBITRATION_WAIT_NS as u64),
+        }
+    }
+
+    /// The sides: 1 for one fanout, 2 for a pair.
+    pub fn side_count(&self) -> usize {
+        if self.pair_channel.is_some() {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// A side's incremental channel and stream id base.
+    fn side_stream(&self, side: usize) -> (&str, i32) {
+        match side {
+            0 => (&self.channel, self.stream_id_base),
+            _ => (self.pair_channel.as_deref().unwrap_or(&self.channel), self.pair_stream_id_base.unwrap_or(self.stream_id_base)),
+        }
+    }
+
+    /// A side's snapshot channel and the snapshot stream id of a partition.
+    fn side_snapshot_stream(&self, side: usize, partition: u16) -> (&str, i32) {
+        match side {
+            0 => (self.snapshot_channel.as_deref().unwrap_or(&self.channel), self.snapshot_stream_id(partition)),
+            _ => {
+                let (channel, base) = self.side_stream(1);
+                let snapshot_base = self.pair_snapshot_stream_id_base.unwrap_or(base + DEFAULT_SNAPSHOT_STREAM_ID_OFFSET);
+                (self.pair_snapshot_channel.as_deref().unwrap_or(channel), snapshot_base + partition as i32)
+            }
         }
     }
 
@@ -94,43 +142,137 @@ impl Config {
         if self.silent_timeout.is_zero() {
             return Err("silent timeout must be positive".into());
         }
-        if let Some(channel) = &self.snapshot_channel {
-            if !channel.starts_with("aeron:") {
-                return Err(format!("snapshot channel is not an Aeron channel: {channel}"));
+        for (name, channel) in [
+            ("channel", Some(&self.channel)),
+            ("snapshot channel", self.snapshot_channel.as_ref()),
+            ("pair channel", self.pair_channel.as_ref()),
+            ("pair snapshot channel", self.pair_snapshot_channel.as_ref()),
+        ] {
+            if let Some(channel) = channel.filter(|c| !c.starts_with("aeron:")) {
+                return Err(format!("{name} is not an Aeron channel: {channel}"));
             }
+        }
+        if self.pair_channel.is_none()
+            && (self.pair_stream_id_base.is_some()
+                || self.pair_snapshot_channel.is_some()
+                || self.pair_snapshot_stream_id_base.is_some())
+        {
+            return Err("side B's stream ids or snapshot channel without a pair channel".into());
+        }
+        if self.pair_channel.as_deref() == Some(self.channel.as_str())
+            && self.pair_stream_id_base.unwrap_or(self.stream_id_base) == self.stream_id_base
+        {
+            return Err(format!(
+                "a pair's sides on the same channel and stream ids ({}, {}): one side twice is no pair",
+                self.channel, self.stream_id_base
+            ));
+        }
+        if self.arbitration_wait > Duration::from_secs(60) {
+            return Err(format!("arbitration wait must be at most 60 s: {:?}", self.arbitration_wait));
         }
         Ok(())
     }
 }
 
-/// One partition's snapshot stream while it recovers: being added, then polled; closed once it is live again.
+/// One side's snapshot stream of a partition while it recovers: being added, then polled; closed once it is live.
 enum SnapshotSubscription {
     None,
     Adding(AeronAsyncAddSubscription),
     Ready(AeronSubscription),
 }
 
-/// What the client keeps per partition beside the decoder: liveness and the snapshot stream.
-struct Slot {
-    last_activity: Instant,
-    silent: bool,
+/// One side's streams of one partition.
+struct SideStreams {
+    incremental: AeronSubscription,
+    snapshot_channel: CString,
     snapshot_stream_id: i32,
     snapshot: SnapshotSubscription,
 }
 
-/// A subscriber of a feed's partitions, polled from the application's own thread.
+/// What the client keeps per partition beside the decoder: its sides' streams and its liveness.
+struct Slot {
+    sides: Vec<SideStreams>,
+    last_activity: Instant,
+    silent: bool,
+}
+
+/// One fanout's decoder, or a pair's.
+enum Decoder<L: MarketDataListener> {
+    One(PacketStreamDecoder<L>),
+    Pair(PairStreamDecoder<L>),
+}
+
+impl<L: MarketDataListener> Decoder<L> {
+    fn listener(&mut self) -> &mut L {
+        match self {
+            Decoder::One(d) => d.listener(),
+            Decoder::Pair(d) => d.listener(),
+        }
+    }
+
+    fn counters(&self) -> &SubscriberCounters {
+        match self {
+            Decoder::One(d) => d.counters(),
+            Decoder::Pair(d) => d.counters(),
+        }
+    }
+
+    fn counters_mut(&mut self) -> &mut SubscriberCounters {
+        match self {
+            Decoder::One(d) => d.counters_mut(),
+            Decoder::Pair(d) => d.counters_mut(),
+        }
+    }
+
+    fn has_exchange_gap(&self, slot: usize) -> bool {
+        match self {
+            Decoder::One(d) => d.has_exchange_gap(slot),
+            Decoder::Pair(d) => d.has_exchange_gap(slot),
+        }
+    }
+
+    fn is_recovering(&self, slot: usize) -> bool {
+        match self {
+            Decoder::One(d) => d.is_recovering(slot),
+            Decoder::Pair(d) => d.is_recovering(slot),
+        }
+    }
+
+    fn is_good(&self, slot: usize) -> bool {
+        match self {
+            Decoder::One(d) => d.is_good(slot),
+            Decoder::Pair(d) => d.is_good(slot),
+        }
+    }
+
+    fn on_message(&mut self, slot: usize, side: usize, session_id: i32, buffer: &[u8]) {
+        match self {
+            Decoder::One(d) => d.on_message(slot, session_id, buffer),
+            Decoder::Pair(d) => d.on_message(slot, side, buffer),
+        }
+    }
+
+    fn on_snapshot_message(&mut self, slot: usize, side: usize, session_id: i32, buffer: &[u8]) {
+        match self {
+            Decoder::One(d) => d.on_snapshot_message(slot, session_id, buffer),
+            Decoder::Pair(d) => d.on_snapshot_message(slot, side, session_id, buffer),
+        }
+    }
+}
+
+/// A subscriber of a feed's partitions (of one fanout, or of a pair's two sides), polled from the application's own
+/// thread.
 pub struct FeedSubscriber<L: MarketDataListener> {
-    subscriptions: Vec<AeronSubscription>,
     slots: Vec<Slot>,
-    snapshot_channel: CString,
     silent_timeout: Duration,
-    decoder: PacketStreamDecoder<L>,
+    started: Instant,
+    decoder: Decoder<L>,
     aeron: Aeron,
     _context: AeronContext,
 }
 
 impl<L: MarketDataListener> FeedSubscriber<L> {
-    /// Attach to the media driver and subscribe to every partition's stream.
+    /// Attach to the media driver and subscribe to every partition's stream (each side's, for a pair).
     pub fn connect(config: &Config, listener: L) -> Result<Self, String> {
         config.validate()?;
         let error = |what: &str, e: &dyn std::fmt::Display| format!("{what}: {e}");
@@ -150,98 +292,122 @@ impl<L: MarketDataListener> FeedSubscriber<L> {
         };
         let aeron = Aeron::new(&context).map_err(|e| attach(&e))?;
         aeron.start().map_err(|e| attach(&e))?;
-        let channel = CString::new(config.channel.as_str()).map_err(|e| error("channel", &e))?;
-        let mut subscriptions = Vec::with_capacity(config.partitions.len());
-        for &partition in &config.partitions {
-            let stream_id = config.stream_id_base + partition as i32;
-            let subscription = aeron
-                .async_add_subscription(&channel, stream_id, rusteron_client::Handlers::NONE, rusteron_client::Handlers::NONE)
-                .map_err(|e| error("add subscription", &e))?
-                .poll_blocking(config.connect_timeout)
-                .map_err(|e| format!("subscription to {} stream {stream_id}: {e}", config.channel))?;
-            subscriptions.push(subscription);
-        }
-        let decoder = if config.recovery {
-            PacketStreamDecoder::with_recovery(&config.partitions, config.recovery_buffer_bytes, listener)
-        } else {
-            PacketStreamDecoder::new(&config.partitions, listener)
-        };
-        let snapshot_channel = CString::new(config.snapshot_channel.as_deref().unwrap_or(&config.channel))
-            .map_err(|e| error("snapshot channel", &e))?;
         let now = Instant::now();
-        let slots = config
-            .partitions
-            .iter()
-            .map(|&p| Slot {
-                last_activity: now,
-                silent: false,
-                snapshot_stream_id: config.snapshot_stream_id(p),
-                snapshot: SnapshotSubscription::None,
-            })
-            .collect();
+        let mut slots = Vec::with_capacity(config.partitions.len());
+        for &partition in &config.partitions {
+            let mut sides = Vec::with_capacity(config.side_count());
+            for side in 0..config.side_count() {
+                let (channel, base) = config.side_stream(side);
+                let stream_id = base + partition as i32;
+                let c_channel = CString::new(channel).map_err(|e| error("channel", &e))?;
+                let incremental = aeron
+                    .async_add_subscription(&c_channel, stream_id, rusteron_client::Handlers::NONE, rusteron_client::Handlers::NONE)
+                    .map_err(|e| error("add subscription", &e))?
+                    .poll_blocking(config.connect_timeout)
+                    .map_err(|e| format!("subscription to {channel} stream {stream_id}: {e}"))?;
+                let (snapshot_channel, snapshot_stream_id) = config.side_snapshot_stream(side, partition);
+                sides.push(SideStreams {
+                    incremental,
+                    snapshot_channel: CString::new(snapshot_channel).map_err(|e| error("snapshot channel", &e))?,
+                    snapshot_stream_id,
+                    snapshot: SnapshotSubscription::None,
+                });
+            }
+            slots.push(Slot { sides, last_activity: now, silent: false });
+        }
+        let decoder = match (config.side_count(), config.recovery) {
+            (1, true) => Decoder::One(PacketStreamDecoder::with_recovery(&config.partitions, config.recovery_buffer_bytes, listener)),
+            (1, false) => Decoder::One(PacketStreamDecoder::new(&config.partitions, listener)),
+            (_, recovery) => {
+                let wait = config.arbitration_wait.as_nanos() as i64;
+                Decoder::Pair(if recovery {
+                    PairStreamDecoder::with_recovery(&config.partitions, wait, config.recovery_buffer_bytes, listener)
+                } else {
+                    PairStreamDecoder::new(&config.partitions, wait, listener)
+                })
+            }
+        };
         Ok(Self {
-            subscriptions,
             slots,
-            snapshot_channel,
             silent_timeout: config.silent_timeout,
+            started: now,
             decoder,
             aeron,
             _context: context,
         })
     }
 
-    /// Poll every partition's stream once, at most `fragment_limit` messages each, and move each recovery on: the
-    /// work done (messages received, subscriptions changed).
+    /// Poll every partition's streams once, at most `fragment_limit` messages each, and move each recovery (and a
+    /// pair's waits) on: the work done (messages received, subscriptions changed).
     pub fn poll(&mut self, fragment_limit: usize) -> usize {
         let now = Instant::now();
         let mut work = 0;
-        for slot in 0..self.subscriptions.len() {
-            let decoder = &mut self.decoder;
-            let polled = self.subscriptions[slot]
-                .poll_fn(
-                    |buffer, header| {
-                        let session_id = header.get_values().map(|v| v.frame().session_id()).unwrap_or(0);
-                        decoder.on_message(slot, session_id, buffer);
-                    },
-                    fragment_limit,
-                )
-                .unwrap_or(0) as usize;
+        for slot in 0..self.slots.len() {
+            let mut polled = 0;
+            for side in 0..self.slots[slot].sides.len() {
+                let decoder = &mut self.decoder;
+                polled += self.slots[slot].sides[side]
+                    .incremental
+                    .poll_fn(
+                        |buffer, header| {
+                            let session_id = header.get_values().map(|v| v.frame().session_id()).unwrap_or(0);
+                            decoder.on_message(slot, side, session_id, buffer);
+                        },
+                        fragment_limit,
+                    )
+                    .unwrap_or(0) as usize;
+            }
             work += polled;
-            self.check_liveness(slot, polled, now);
-            work += self.recover(slot, fragment_limit);
+            if let Decoder::One(_) = self.decoder {
+                self.check_liveness(slot, polled, now);
+            }
+            for side in 0..self.slots[slot].sides.len() {
+                work += self.recover(slot, side, fragment_limit);
+            }
+        }
+        if let Decoder::Pair(pair) = &mut self.decoder {
+            // the pair's waits, and each side's silence, on the time since the client started
+            let now_ns = (now - self.started).as_nanos() as i64;
+            pair.do_work(now_ns, self.silent_timeout.as_nanos() as i64);
         }
         work
     }
 
     /// Silence: a joined stream from which nothing arrived for the silent timeout is stale (its data may have been
-    /// lost with the publisher), once per silence.
+    /// lost with the publisher), once per silence. (A pair watches each side's silence itself.)
     fn check_liveness(&mut self, slot: usize, polled: usize, now: Instant) {
+        let Decoder::One(decoder) = &mut self.decoder else {
+            return;
+        };
         let state = &mut self.slots[slot];
         if 0 != polled {
             state.last_activity = now;
             state.silent = false;
-        } else if !state.silent && self.decoder.is_joined(slot) && now - state.last_activity >= self.silent_timeout {
+        } else if !state.silent && decoder.is_joined(slot) && now - state.last_activity >= self.silent_timeout {
             state.silent = true;
-            self.decoder.mark_stale(slot, StaleReason::Silent);
+            decoder.mark_stale(slot, StaleReason::Silent);
         }
     }
 
-    /// A recovering partition's snapshot stream: added without blocking the poll, polled into the decoder's recovery,
-    /// closed once the partition is live again.
-    fn recover(&mut self, slot: usize, fragment_limit: usize) -> usize {
+    /// A recovering partition's snapshot stream of one side: added without blocking the poll, polled into the
+    /// decoder's recovery, closed once the partition is live again.
+    fn recover(&mut self, slot: usize, side: usize, fragment_limit: usize) -> usize {
         let recovering = self.decoder.is_recovering(slot);
-        let state = &mut self.slots[slot];
+        let state = &mut self.slots[slot].sides[side];
         match (&state.snapshot, recovering) {
             (SnapshotSubscription::None, false) => 0,
             (SnapshotSubscription::None, true) => {
                 match self.aeron.async_add_subscription(
-                    &self.snapshot_channel,
+                    &state.snapshot_channel,
                     state.snapshot_stream_id,
                     rusteron_client::Handlers::NONE,
                     rusteron_client::Handlers::NONE,
                 ) {
                     Ok(adding) => state.snapshot = SnapshotSubscription::Adding(adding),
-                    Err(e) => eprintln!("mdfanout client: snapshot stream {}: {e}", state.snapshot_stream_id),
+                    Err(e) => {
+                        self.decoder.counters_mut().subscription_errors += 1;
+                        eprintln!("mdfanout client: snapshot stream {}: {e}", state.snapshot_stream_id);
+                    }
                 }
                 1
             }
@@ -273,7 +439,7 @@ impl<L: MarketDataListener> FeedSubscriber<L> {
                     .poll_fn(
                         |buffer, header| {
                             let session_id = header.get_values().map(|v| v.frame().session_id()).unwrap_or(0);
-                            decoder.on_snapshot_message(slot, session_id, buffer);
+                            decoder.on_snapshot_message(slot, side, session_id, buffer);
                         },
                         fragment_limit,
                     )
@@ -282,9 +448,9 @@ impl<L: MarketDataListener> FeedSubscriber<L> {
         }
     }
 
-    /// Whether every partition's subscription has a publisher's image.
+    /// Whether every partition's subscription has a publisher's image (each side's, for a pair).
     pub fn is_connected(&self) -> bool {
-        self.subscriptions.iter().all(|s| s.is_connected())
+        self.slots.iter().all(|slot| slot.sides.iter().all(|s| s.incremental.is_connected()))
     }
 
     /// Poll until `done` says so or the deadline passes: true when done.
@@ -305,8 +471,14 @@ impl<L: MarketDataListener> FeedSubscriber<L> {
         self.decoder.listener()
     }
 
+    /// The counters (a pair's per side in `sides`).
     pub fn counters(&self) -> &SubscriberCounters {
         self.decoder.counters()
+    }
+
+    /// Whether an exchange gap was declared on the partition's current session (stale `EXCHANGE_GAP`).
+    pub fn has_exchange_gap(&self, slot: usize) -> bool {
+        self.decoder.has_exchange_gap(slot)
     }
 
     /// Whether the partition in the slot is good: joined, not recovering, its source live.
@@ -314,8 +486,16 @@ impl<L: MarketDataListener> FeedSubscriber<L> {
         self.decoder.is_good(slot)
     }
 
-    /// The decoder the client feeds (its recovery states, its expected sequences).
-    pub fn decoder(&self) -> &PacketStreamDecoder<L> {
-        &self.decoder
+    /// Whether the partition in the slot recovers from a snapshot now.
+    pub fn is_recovering(&self, slot: usize) -> bool {
+        self.decoder.is_recovering(slot)
+    }
+
+    /// The pair's decoder (its sides' states), None for one fanout.
+    pub fn pair(&self) -> Option<&PairStreamDecoder<L>> {
+        match &self.decoder {
+            Decoder::Pair(d) => Some(d),
+            Decoder::One(_) => None,
+        }
     }
 }

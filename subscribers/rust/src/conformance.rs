@@ -5,7 +5,9 @@ use std::fmt::Write;
 
 use crate::books::OrderBooks;
 use crate::counters::MalformedReason;
+use crate::counters::SubscriberCounters;
 use crate::decoder::PacketStreamDecoder;
+use crate::pair::PairStreamDecoder;
 use crate::listener::{MarketDataListener, MessageContext, StaleReason};
 use crate::sbe::*;
 
@@ -15,8 +17,12 @@ pub const MAGIC: &[u8; 8] = b"MDFCONF2";
 pub const KIND_INCREMENTAL: u8 = 1;
 /// A record of a partition's snapshot stream.
 pub const KIND_SNAPSHOT: u8 = 2;
+/// A record that moves the SDK's clock: its 8 bytes are the time in nanoseconds (a pair's waits are measured on it).
+pub const KIND_TIME: u8 = 3;
 /// The case's flag: the SDK's recovery from the snapshot streams runs.
 pub const FLAG_RECOVERY: u32 = 1;
+/// The case's flag: the messages come from a pair's two sides (the record's side byte), arbitrated.
+pub const FLAG_PAIR: u32 = 2;
 const FILE_HEADER_LENGTH: usize = 20;
 
 /// What a case file says of itself and holds.
@@ -26,6 +32,8 @@ pub struct Case {
     pub flags: u32,
     /// The recovery buffer's capacity, 0 when recovery is off.
     pub recovery_buffer_bytes: u32,
+    /// A pair's arbitration wait, 0 for one fanout.
+    pub arbitration_wait_ns: u64,
     pub records: Vec<Record>,
 }
 
@@ -33,12 +41,18 @@ impl Case {
     pub fn recovery(&self) -> bool {
         0 != self.flags & FLAG_RECOVERY
     }
+
+    pub fn pair(&self) -> bool {
+        0 != self.flags & FLAG_PAIR
+    }
 }
 
 /// One record of a case: a whole Aeron message as it was received.
 #[derive(Clone, Debug)]
 pub struct Record {
     pub kind: u8,
+    /// A pair's side (0: A, 1: B); 0 for one fanout.
+    pub side: u8,
     pub partition: u16,
     pub session_id: i32,
     pub bytes: Vec<u8>,
@@ -54,15 +68,32 @@ pub fn read_case(file: &[u8]) -> Result<Case, String> {
     if 0 == partitions || partitions > u16::MAX as u32 + 1 {
         return Err(format!("a case of {partitions} partitions"));
     }
-    let mut records = Vec::new();
+    if 0 != flags & !(FLAG_RECOVERY | FLAG_PAIR) || (FLAG_RECOVERY | FLAG_PAIR) == flags {
+        return Err(format!("a case's flags {flags:#x}: recovery (1) or a pair (2), not both, nothing else"));
+    }
+    if (0 != flags & FLAG_RECOVERY) != (0 != recovery_buffer_bytes) {
+        return Err(format!("a case's recovery flag and its recovery buffer ({recovery_buffer_bytes} bytes) disagree"));
+    }
     let mut at = FILE_HEADER_LENGTH;
+    let mut arbitration_wait_ns = 0;
+    if 0 != flags & FLAG_PAIR {
+        if file.len() < at + 8 {
+            return Err("a pair case without its arbitration wait".into());
+        }
+        arbitration_wait_ns = u64::from_le_bytes(file[at..at + 8].try_into().unwrap());
+        at += 8;
+    }
+    let mut records = Vec::new();
     while at < file.len() {
         if at + 12 > file.len() {
             return Err(format!("record header truncated at byte {at}"));
         }
-        let kind = file[at];
-        if KIND_INCREMENTAL != kind && KIND_SNAPSHOT != kind {
+        let (kind, side) = (file[at], file[at + 1]);
+        if !(KIND_INCREMENTAL..=KIND_TIME).contains(&kind) {
             return Err(format!("record kind {kind} at byte {at} is not one of the suite's"));
+        }
+        if side > 1 {
+            return Err(format!("record side {side} at byte {at}: 0 (A) or 1 (B)"));
         }
         let partition = u16::from_le_bytes([file[at + 2], file[at + 3]]);
         let session_id = i32::from_le_bytes(file[at + 4..at + 8].try_into().unwrap());
@@ -71,38 +102,71 @@ pub fn read_case(file: &[u8]) -> Result<Case, String> {
         if at + length > file.len() {
             return Err(format!("record of {length} bytes truncated at byte {at}"));
         }
-        records.push(Record { kind, partition, session_id, bytes: file[at..at + length].to_vec() });
+        if KIND_TIME == kind && 8 != length {
+            return Err(format!("a time record of {length} bytes at byte {at}: 8"));
+        }
+        records.push(Record { kind, side, partition, session_id, bytes: file[at..at + length].to_vec() });
         at += length;
     }
-    Ok(Case { partitions: partitions as u16, flags, recovery_buffer_bytes, records })
+    Ok(Case { partitions: partitions as u16, flags, recovery_buffer_bytes, arbitration_wait_ns, records })
 }
 
 /// Play a case through the SDK; the canonical output.
 pub fn run(file: &[u8]) -> Result<String, String> {
     let case = read_case(file)?;
     let slots: Vec<u16> = (0..case.partitions).collect();
+    let check = |record: &Record| -> Result<usize, String> {
+        let slot = record.partition as usize;
+        if slot >= slots.len() {
+            return Err(format!("a record of partition {} in a case of {} partitions", record.partition, slots.len()));
+        }
+        Ok(slot)
+    };
+    if case.pair() {
+        let wait = i64::try_from(case.arbitration_wait_ns).map_err(|_| "an arbitration wait beyond 2^63 ns")?;
+        let mut decoder = PairStreamDecoder::new(&slots, wait, CanonicalListener::default());
+        // The side reports are counted (the SIDES line): refusals, and readmissions.
+        let reports = std::rc::Rc::new(std::cell::RefCell::new([[0u64; 2]; 2]));
+        let counted = reports.clone();
+        decoder.set_error_handler(move |report| counted.borrow_mut()[report.side][!report.refused as usize] += 1);
+        decoder.do_work(0, i64::MAX);
+        for record in &case.records {
+            let slot = check(record)?;
+            match record.kind {
+                KIND_TIME => {
+                    let now = i64::from_le_bytes(record.bytes[..8].try_into().unwrap());
+                    decoder.do_work(now, i64::MAX);
+                }
+                KIND_INCREMENTAL => decoder.on_message(slot, record.side as usize, &record.bytes),
+                _ => return Err("a snapshot-stream record in a pair case (a pair's cases run without recovery)".into()),
+            }
+        }
+        let counters = decoder.counters().clone();
+        let reports = *reports.borrow();
+        return Ok(finish(decoder.listener(), &counters, &case, reports));
+    }
     let listener = CanonicalListener::default();
     let mut decoder = if case.recovery() {
-        if 0 == case.recovery_buffer_bytes {
-            return Err("a case with recovery on and no recovery buffer".into());
-        }
         PacketStreamDecoder::with_recovery(&slots, case.recovery_buffer_bytes as usize, listener)
     } else {
         PacketStreamDecoder::new(&slots, listener)
     };
     for record in &case.records {
-        let slot = record.partition as usize;
-        if slot >= slots.len() {
-            return Err(format!("a record of partition {} in a case of {} partitions", record.partition, slots.len()));
-        }
-        if KIND_SNAPSHOT == record.kind {
-            decoder.on_snapshot_message(slot, record.session_id, &record.bytes);
-        } else {
-            decoder.on_message(slot, record.session_id, &record.bytes);
+        let slot = check(record)?;
+        match record.kind {
+            KIND_SNAPSHOT => decoder.on_snapshot_message(slot, record.session_id, &record.bytes),
+            KIND_INCREMENTAL => decoder.on_message(slot, record.session_id, &record.bytes),
+            _ => return Err("a time record in a case of one fanout (only a pair's waits run on time)".into()),
         }
     }
     let counters = decoder.counters().clone();
-    let listener = decoder.listener();
+    Ok(finish(decoder.listener(), &counters, &case, [[0; 2]; 2]))
+}
+
+/// The end of a case: the counters every SDK keeps alike, each malformed reason seen, the recovery's or the sides'
+/// counters when the case has them, then the books' canonical dump.
+/// `reports`: per side, a pair's refusals and readmissions reported.
+fn finish(listener: &mut CanonicalListener, counters: &SubscriberCounters, case: &Case, reports: [[u64; 2]; 2]) -> String {
     let out = &mut listener.out;
     let _ = writeln!(
         out,
@@ -141,9 +205,21 @@ pub fn run(file: &[u8]) -> Result<String, String> {
             counters.recovery_buffer_overflows
         );
     }
+    if case.pair() {
+        let _ = write!(out, "SIDES");
+        for (i, (name, side)) in ["a", "b"].iter().zip(counters.sides.iter()).enumerate() {
+            let _ = write!(
+                out,
+                " {name}.messages={} {name}.duplicates={} {name}.refused={} {name}.mismatches={} {name}.refusals={} \
+                 {name}.readmissions={}",
+                side.messages, side.duplicates, side.refused, side.mismatches, reports[i][0], reports[i][1]
+            );
+        }
+        out.push('\n');
+    }
     out.push_str("BOOKS\n");
     listener.books.dump(out);
-    Ok(std::mem::take(out))
+    std::mem::take(out)
 }
 
 /// The canonical rendering: a line per callback with every field, each message also applied to the books.
@@ -198,7 +274,9 @@ impl MarketDataListener for CanonicalListener {
     }
 
     fn on_heartbeat(&mut self, partition: u16, next_stream_sequence: u64, sending_time: u64) {
-        let _ = writeln!(self.out, "HEARTBEAT p={partition} next={next_stream_sequence} sent={sending_time}");
+        // Signed, as Java prints its long (a pair's partition not joined yet says -1).
+        let next = next_stream_sequence as i64;
+        let _ = writeln!(self.out, "HEARTBEAT p={partition} next={next} sent={sending_time}");
     }
 
     fn on_stale(&mut self, partition: u16, reason: StaleReason, stream_sequence: u64) {

@@ -38,6 +38,19 @@ impl MalformedReason {
     }
 }
 
+/// What one side of a pair did, over all partitions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SideCounters {
+    /// Messages of this side that were delivered (it had them first).
+    pub messages: u64,
+    /// Messages of this side the other side had delivered already.
+    pub duplicates: u64,
+    /// Messages dropped because the side was refused (it disagreed).
+    pub refused: u64,
+    /// Copies of a delivered message whose bytes differed (the side refused until the next trading day).
+    pub mismatches: u64,
+}
+
 /// A subscriber's counters.
 #[derive(Clone, Debug, Default)]
 pub struct SubscriberCounters {
@@ -65,12 +78,21 @@ pub struct SubscriberCounters {
     pub recovery_buffer_overflows: u64,
     /// The driver refused a subscription (a snapshot stream's): tried again.
     pub subscription_errors: u64,
+    /// A pair's sides, A then B (all 0 for one fanout).
+    pub sides: [SideCounters; 2],
 }
 
 impl SubscriberCounters {
     pub(crate) fn on_malformed(&mut self, reason: MalformedReason) {
         self.malformed += 1;
         self.malformed_by_reason[reason as usize] += 1;
+    }
+
+    /// Messages lost on the stream that the last snapshot applied already holds: counted as filtered, as Java does.
+    pub(crate) fn on_covered_loss(&mut self, messages: i64) {
+        if messages > 0 {
+            self.filtered_messages = self.filtered_messages.wrapping_add(messages as u64);
+        }
     }
 
     /// Messages dropped for a reason.

@@ -35,7 +35,7 @@ pub(crate) struct PartitionStream {
     retired_next: usize,
     pub(crate) source_down: bool,
     pub(crate) exchange_gap: bool,
-    session_ended: bool,
+    pub(crate) session_ended: bool,
     /// None when recovery is off.
     pub(crate) recovery: Option<Recovery>,
     /// The sequence covering each instrument id in the last snapshot applied; made on the first recovery.
@@ -68,7 +68,7 @@ impl PartitionStream {
 
     /// The first message of a lost span starting at `first_missing` that the last snapshot applied does not hold;
     /// while a recovery runs every loss counts.
-    fn first_uncovered(&self, first_missing: i64) -> i64 {
+    pub(crate) fn first_uncovered(&self, first_missing: i64) -> i64 {
         if self.is_recovering() {
             first_missing
         } else {
@@ -319,11 +319,14 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         let stream = &mut self.streams[slot];
         let first_missing = stream.first_uncovered(stream.expected_sequence);
         let last_missing = next_sequence.wrapping_sub(1);
+        let expected = stream.expected_sequence;
         stream.expected_sequence = next_sequence;
         if first_missing > last_missing {
-            // The last snapshot applied holds all of it: nothing is missing from the books.
+            // The last snapshot applied holds all of it: nothing is missing from the books (counted as filtered).
+            self.counters.on_covered_loss(next_sequence.wrapping_sub(expected));
             return;
         }
+        self.counters.on_covered_loss(first_missing.wrapping_sub(expected));
         self.counters.gaps += 1;
         self.counters.missing_messages =
             self.counters.missing_messages.wrapping_add(next_sequence.wrapping_sub(first_missing) as u64);
@@ -336,7 +339,7 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         }
     }
 
-    fn source_down(&mut self, slot: usize) {
+    pub(crate) fn source_down(&mut self, slot: usize) {
         let stream = &mut self.streams[slot];
         if stream.source_down || !stream.joined {
             return;
@@ -350,7 +353,7 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         self.listener.on_stale(partition, StaleReason::SourceDown, expected as u64);
     }
 
-    fn source_live(&mut self, slot: usize) {
+    pub(crate) fn source_live(&mut self, slot: usize) {
         let stream = &mut self.streams[slot];
         if !stream.source_down {
             return;
@@ -407,6 +410,41 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
                     let context = MessageContext {
                         partition,
                         stream_sequence: sequence as u64,
+                        sending_time,
+                        template_id,
+                        snapshot: false,
+                    };
+                    self.dispatch(slot, &context, buffer, position + wire::HEADER_LENGTH, block_length, version);
+                }
+            }
+            position += wire::HEADER_LENGTH + block_length;
+        }
+    }
+
+    /// Deliver messages `[from_index, to_index)` of a validated incremental packet that a pair's arbitration chose, each
+    /// keyed by its chain position (docs/WIRE.md) instead of a stream sequence: the identity both sides share. Messages
+    /// the last snapshot applied already covers are skipped, as in [`Self::deliver`].
+    pub(crate) fn deliver_range(&mut self, slot: usize, buffer: &[u8], from_index: usize, to_index: usize) {
+        let (block_length, _, _, version) = wire::header(buffer, 0);
+        let sending_time = sbe::packet_header_codec::PacketHeaderDecoder::default()
+            .wrap(ReadBuf::new(buffer), wire::HEADER_LENGTH, block_length as u16, version)
+            .sending_time();
+        let stream = &self.streams[slot];
+        let (partition, filter_max_sequence) = (stream.partition, stream.filter_max_sequence);
+        let mut position = wire::HEADER_LENGTH + block_length;
+        for i in 0..to_index {
+            let (block_length, template_id, _, version) = wire::header(buffer, position);
+            if i >= from_index {
+                let chain_position = crate::arbiter::chain_position(buffer, position, template_id);
+                if 0 != filter_max_sequence
+                    && chain_position <= filter_max_sequence
+                    && chain_position <= self.streams[slot].covering(wire::instrument_id(buffer, position))
+                {
+                    self.counters.filtered_messages += 1;
+                } else {
+                    let context = MessageContext {
+                        partition,
+                        stream_sequence: chain_position as u64,
                         sending_time,
                         template_id,
                         snapshot: false,

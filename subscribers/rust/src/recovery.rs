@@ -1,5 +1,6 @@
-//! Recovery of a partition from its snapshot stream, as the Java SDK's `PartitionRecovery` (one fanout's snapshots;
-//! a pair's arbitration is not in this SDK yet).
+//! Recovery of a partition from its snapshot stream, as the Java SDK's `PartitionRecovery`: one fanout's snapshots, or
+//! a pair's (chain-keyed: positions are chain positions, the exchange's identity of a message that both sides share,
+//! and a snapshot of either side applies, its state tagged with its exchangeSequence).
 //!
 //! A late join, a gap or a new publication makes the partition stale: from then on its incremental packets are copied
 //! into a bounded [`RecoveryBuffer`] instead of being delivered. The first SnapshotBegin of the followed publication
@@ -32,8 +33,9 @@ pub enum RecoveryState {
 }
 
 /// Bounded store of the incremental Aeron messages received while a partition recovers, replayed in arrival order
-/// once a snapshot is applied: records back to back, 8-byte aligned, `length (i32), 0 (i32), fromSequence (i64),
-/// bytes`, as Java's `RecoveryBuffer` lays them out (so both overflow at the same message).
+/// once a snapshot is applied: records back to back, 8-byte aligned, `length (i32), toIndex (i32), fromSequence (i64),
+/// bytes`, as Java's `RecoveryBuffer` lays them out (so both overflow at the same message). A pair's records hold the
+/// index range of the packet's messages its arbitration chose (`fromSequence` is then the first index).
 #[derive(Debug, Default)]
 pub struct RecoveryBuffer {
     bytes: Vec<u8>,
@@ -47,13 +49,22 @@ impl RecoveryBuffer {
 
     /// True when the message was stored, false when it does not fit (nothing stored).
     fn append(&mut self, message: &[u8], from_sequence: i64) -> bool {
+        self.append_record(message, from_sequence, 0)
+    }
+
+    /// A pair's packet, of which messages `[from_index, to_index)` are to be delivered.
+    fn append_range(&mut self, message: &[u8], from_index: usize, to_index: usize) -> bool {
+        self.append_record(message, from_index as i64, to_index as i32)
+    }
+
+    fn append_record(&mut self, message: &[u8], from_sequence: i64, to_index: i32) -> bool {
         let record_length = (RECORD_HEADER_LENGTH + message.len() + 7) & !7;
         if record_length > self.bytes.len() - self.limit {
             return false;
         }
         let at = self.limit;
         self.bytes[at..at + 4].copy_from_slice(&(message.len() as i32).to_le_bytes());
-        self.bytes[at + 4..at + 8].fill(0);
+        self.bytes[at + 4..at + 8].copy_from_slice(&to_index.to_le_bytes());
         self.bytes[at + 8..at + 16].copy_from_slice(&from_sequence.to_le_bytes());
         self.bytes[at + RECORD_HEADER_LENGTH..at + RECORD_HEADER_LENGTH + message.len()].copy_from_slice(message);
         self.limit += record_length;
@@ -64,11 +75,12 @@ impl RecoveryBuffer {
         self.limit = 0;
     }
 
-    /// The record at `at`: (message offset, message length, from sequence, next record's offset).
-    fn record(&self, at: usize) -> (usize, usize, i64, usize) {
+    /// The record at `at`: (message offset, message length, from sequence, to index, next record's offset).
+    fn record(&self, at: usize) -> (usize, usize, i64, usize, usize) {
         let length = i32::from_le_bytes(self.bytes[at..at + 4].try_into().unwrap()) as usize;
+        let to_index = i32::from_le_bytes(self.bytes[at + 4..at + 8].try_into().unwrap()) as usize;
         let from = i64::from_le_bytes(self.bytes[at + 8..at + 16].try_into().unwrap());
-        (at + RECORD_HEADER_LENGTH, length, from, at + ((RECORD_HEADER_LENGTH + length + 7) & !7))
+        (at + RECORD_HEADER_LENGTH, length, from, to_index, at + ((RECORD_HEADER_LENGTH + length + 7) & !7))
     }
 }
 
@@ -81,11 +93,13 @@ pub(crate) struct Recovery {
     buffer: Option<RecoveryBuffer>,
     /// First stream sequence the buffer holds (or will): a snapshot must have lastStreamSequence >= this - 1.
     required_sequence: i64,
+    /// A pair's: positions are chain positions, a snapshot of either side applies.
+    chain_keyed: bool,
 
-    // The snapshot stream.
-    source_joined: bool,
-    source_session_id: i32,
-    source_expected_sequence: i64,
+    /// The snapshot stream of each side (one for a fanout, two for a pair).
+    sources: [SnapshotSource; 2],
+    /// The side whose snapshot is being applied (the other's are passed over meanwhile).
+    applying_source: usize,
 
     // The snapshot being applied.
     snapshot_id: i64,
@@ -101,9 +115,22 @@ pub(crate) struct Recovery {
     lacks_nothing: bool,
 }
 
+/// Where one side's snapshot stream stands while the partition recovers.
+#[derive(Debug, Default, Clone, Copy)]
+struct SnapshotSource {
+    joined: bool,
+    session_id: i32,
+    expected_sequence: i64,
+}
+
 impl Recovery {
     pub(crate) fn new(buffer_bytes: usize) -> Self {
         Self { buffer_bytes, ..Default::default() }
+    }
+
+    /// A pair's recovery: chain positions, either side's snapshots.
+    pub(crate) fn chain_keyed(buffer_bytes: usize) -> Self {
+        Self { buffer_bytes, chain_keyed: true, ..Default::default() }
     }
 
     pub(crate) fn is_recovering(&self) -> bool {
@@ -127,9 +154,11 @@ impl Recovery {
         false
     }
 
-    /// The snapshot stream is no longer followed (the partition is live again).
+    /// The snapshot streams are no longer followed (the partition is live again).
     fn close_source(&mut self) {
-        self.source_joined = false;
+        for source in &mut self.sources {
+            source.joined = false;
+        }
     }
 }
 
@@ -201,19 +230,43 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         }
     }
 
+    /// Hold back messages `[from_index, to_index)` of a validated incremental packet a pair's arbitration chose, until
+    /// a snapshot was applied; `next_key` is the chain position before them plus one.
+    pub(crate) fn buffer_range(&mut self, slot: usize, message: &[u8], from_index: usize, to_index: usize, next_key: i64) {
+        let recovery = self.streams[slot].recovery.as_mut().expect("recovering");
+        if !recovery.buffer().append_range(message, from_index, to_index) {
+            self.counters.recovery_buffer_overflows += 1;
+            self.go_stale(slot, StaleReason::RecoveryBufferOverflow, next_key);
+            let recovery = self.streams[slot].recovery.as_mut().expect("recovering");
+            if !recovery.buffer().append_range(message, from_index, to_index) {
+                let next = self.streams[slot].expected_sequence;
+                self.restart_buffering(slot, next);
+            }
+        }
+    }
+
     /// One complete Aeron message received on the snapshot stream of the partition in `slot`, from the snapshot
     /// publication with Aeron session id `session_id`. Ignored unless the partition recovers; a decoder without
     /// recovery ignores it too (and counts nothing).
     pub fn on_snapshot_message(&mut self, slot: usize, session_id: i32, buffer: &[u8]) {
+        self.on_side_snapshot_message(slot, 0, session_id, buffer);
+    }
+
+    /// A message of side `source`'s snapshot stream (a pair's: 0 for A, 1 for B).
+    pub(crate) fn on_side_snapshot_message(&mut self, slot: usize, source: usize, session_id: i32, buffer: &[u8]) {
         if self.streams[slot].recovery.is_none() {
             return;
         }
         self.counters.snapshot_packets += 1;
         let partition = self.streams[slot].partition;
-        let applying = RecoveryState::ApplySnapshot == self.recovery(slot).state;
+        let recovery = self.recovery(slot);
+        let applying = RecoveryState::ApplySnapshot == recovery.state && source == recovery.applying_source;
+        let applying_other = RecoveryState::ApplySnapshot == recovery.state && !applying;
         if validate_message(partition, buffer, true).is_err() {
             self.counters.malformed_snapshot_packets += 1;
-            self.abandon_snapshot(slot);
+            if !applying_other {
+                self.abandon_snapshot(slot);
+            }
             return;
         }
         if !self.streams[slot].is_recovering() {
@@ -233,21 +286,22 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         let message_count = header.message_count() as i64;
         let sending_time = header.sending_time();
         let recovery = self.recovery(slot);
+        let state = &mut recovery.sources[source];
         let mut abandon = false;
-        if !recovery.source_joined || session_id != recovery.source_session_id {
+        if !state.joined || session_id != state.session_id {
             abandon = applying;
-            recovery.source_joined = true;
-            recovery.source_session_id = session_id;
-            recovery.source_expected_sequence = first_sequence;
+            state.joined = true;
+            state.session_id = session_id;
+            state.expected_sequence = first_sequence;
         }
-        if first_sequence.wrapping_add(message_count) <= recovery.source_expected_sequence {
+        if first_sequence.wrapping_add(message_count) <= state.expected_sequence {
             if abandon {
                 self.abandon_snapshot(slot);
             }
             return;
         }
-        let snapshot_gap = first_sequence != recovery.source_expected_sequence;
-        recovery.source_expected_sequence = first_sequence.wrapping_add(message_count);
+        let snapshot_gap = first_sequence != state.expected_sequence;
+        state.expected_sequence = first_sequence.wrapping_add(message_count);
         if snapshot_gap {
             // Snapshot content was lost (or overlaps): this attempt cannot be trusted, wait for the next Begin.
             self.counters.snapshot_gaps += 1;
@@ -256,6 +310,10 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         if abandon {
             self.abandon_snapshot(slot);
         }
+        let recovery = self.recovery(slot);
+        if RecoveryState::ApplySnapshot == recovery.state && source != recovery.applying_source {
+            return; // another side's snapshot is being applied
+        }
 
         let mut position = wire::HEADER_LENGTH + block_length;
         for _ in 0..message_count {
@@ -263,7 +321,7 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
                 break;
             }
             let (block_length, template_id, _, version) = wire::header(buffer, position);
-            self.on_snapshot_stream_message(slot, buffer, position, template_id, block_length, version, sending_time);
+            self.on_snapshot_stream_message(slot, source, buffer, position, template_id, block_length, version, sending_time);
             position += wire::HEADER_LENGTH + block_length;
         }
     }
@@ -287,6 +345,7 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
     fn on_snapshot_stream_message(
         &mut self,
         slot: usize,
+        source: usize,
         buffer: &[u8],
         offset: usize,
         template_id: u16,
@@ -301,7 +360,7 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         if snapshot_begin_codec::SBE_TEMPLATE_ID == template_id {
             self.abandon_snapshot(slot);
             let begin = snapshot_begin_codec::SnapshotBeginDecoder::default().wrap(buf, block_offset, block, version);
-            self.on_snapshot_begin(slot, &begin);
+            self.on_snapshot_begin(slot, source, &begin);
             return;
         }
         if RecoveryState::ApplySnapshot != self.recovery(slot).state {
@@ -313,8 +372,9 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
                 let m = snapshot_instrument_codec::SnapshotInstrumentDecoder::default()
                     .wrap(buf, block_offset, block, version);
                 let instrument_id = m.instrument_id() as i64;
-                let last_sequence = m.last_stream_sequence() as i64;
                 let r = self.recovery(slot);
+                let last_sequence =
+                    if r.chain_keyed { m.exchange_sequence() as i64 } else { m.last_stream_sequence() as i64 };
                 if 0 != r.orders_remaining
                     || m.snapshot_id() as i64 != r.snapshot_id
                     || m.covered_from_instrument_id() as i64 != r.next_covered_from
@@ -368,13 +428,22 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         }
     }
 
-    fn on_snapshot_begin(&mut self, slot: usize, begin: &sbe::snapshot_begin_codec::SnapshotBeginDecoder<'_>) {
-        let last_sequence = begin.last_stream_sequence() as i64;
+    fn on_snapshot_begin(
+        &mut self,
+        slot: usize,
+        source: usize,
+        begin: &sbe::snapshot_begin_codec::SnapshotBeginDecoder<'_>,
+    ) {
         let stream = &self.streams[slot];
-        let required = stream.recovery.as_ref().expect("recovery on").required_sequence;
+        let recovery = stream.recovery.as_ref().expect("recovery on");
+        let (required, chain_keyed) = (recovery.required_sequence, recovery.chain_keyed);
+        // A pair's snapshots of either side are interchangeable: their state is tagged with the chain's position.
+        let last_sequence =
+            if chain_keyed { begin.exchange_sequence() as i64 } else { begin.last_stream_sequence() as i64 };
         if !stream.joined
-            || begin.incremental_session_id() != stream.session_id
+            || (!chain_keyed && begin.incremental_session_id() != stream.session_id)
             || last_sequence < required.wrapping_sub(1)
+            || (chain_keyed && crate::arbiter::UNKNOWN == last_sequence)
         {
             self.counters.snapshots_ignored += 1;
             return;
@@ -383,6 +452,7 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         let unrecovered_from = begin.unrecovered_from_sequence(); // its null value from an older fanout
         let r = self.recovery(slot);
         r.state = RecoveryState::ApplySnapshot;
+        r.applying_source = source;
         r.snapshot_id = snapshot_id;
         r.snapshot_begin_sequence = last_sequence;
         r.current_covering_sequence = last_sequence;
@@ -405,8 +475,9 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
     }
 
     fn on_snapshot_end(&mut self, slot: usize, end: &sbe::snapshot_end_codec::SnapshotEndDecoder<'_>) {
-        let last_sequence = end.last_stream_sequence() as i64;
         let r = self.recovery(slot);
+        let last_sequence =
+            if r.chain_keyed { end.exchange_sequence() as i64 } else { end.last_stream_sequence() as i64 };
         if 0 != r.orders_remaining
             || end.snapshot_id() as i64 != r.snapshot_id
             || end.covered_from_instrument_id() as i64 != r.next_covered_from
@@ -457,11 +528,17 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
     /// Deliver what was held back, through the snapshot's filter. The buffer is taken out for the replay (delivery
     /// needs the decoder) and put back: no copy, no allocation.
     fn replay(&mut self, slot: usize) {
+        let chain_keyed = self.recovery(slot).chain_keyed;
         let buffer = self.recovery(slot).buffer.take().expect("made when the partition went stale");
         let mut at = 0;
         while at < buffer.limit {
-            let (offset, length, from_sequence, next) = buffer.record(at);
-            self.deliver(slot, &buffer.bytes[offset..offset + length], from_sequence);
+            let (offset, length, from, to_index, next) = buffer.record(at);
+            let packet = &buffer.bytes[offset..offset + length];
+            if chain_keyed {
+                self.deliver_range(slot, packet, from as usize, to_index);
+            } else {
+                self.deliver(slot, packet, from);
+            }
             at = next;
         }
         self.recovery(slot).buffer = Some(buffer);

@@ -59,10 +59,11 @@ fn a_misread_snapshot_field_fails_the_case_that_carries_it() {
 /// `price_offset` in its block).
 fn rewritten(file: &[u8], template: usize, price_offset: usize) -> Vec<u8> {
     let case = mdfanout::conformance::read_case(file).unwrap();
-    let mut misread = Vec::from(&file[..20]);
+    let header = if case.pair() { 28 } else { 20 };
+    let mut misread = Vec::from(&file[..header]);
     for mut record in case.records {
         misread_prices(&mut record.bytes, template, price_offset);
-        misread.extend_from_slice(&[record.kind, 0]);
+        misread.extend_from_slice(&[record.kind, record.side]);
         misread.extend_from_slice(&record.partition.to_le_bytes());
         misread.extend_from_slice(&record.session_id.to_le_bytes());
         misread.extend_from_slice(&(record.bytes.len() as u32).to_le_bytes());

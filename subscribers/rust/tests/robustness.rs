@@ -29,6 +29,10 @@ fn no_bytes_make_the_decoder_panic() {
     // The same bytes through a decoder with recovery, on its incremental and its snapshot streams alike (a small
     // buffer, so that it overflows too).
     let mut recovering = PacketStreamDecoder::with_recovery(&[0, 1], 4096, OrderBooks::new());
+    // And through a pair's arbitration, either side, the clock moving on now and then (waits end, gaps are declared).
+    let mut pair = mdfanout::PairStreamDecoder::new(&[0, 1], 1_000, OrderBooks::new());
+    pair.set_error_handler(|_| {});
+    let mut now = 0i64;
     let mut delivered_before = 0;
     for round in 0..200_000u64 {
         let mut bytes = messages[(rng.next() % messages.len() as u64) as usize].clone();
@@ -59,6 +63,11 @@ fn no_bytes_make_the_decoder_panic() {
         } else {
             recovering.on_message(slot, session_id, &bytes);
         }
+        pair.on_message(slot, (session_id & 1) as usize, &bytes);
+        if 0 == round % 16 {
+            now += (rng.next() % 2_000) as i64;
+            pair.do_work(now, 1_000_000);
+        }
         if round == 100_000 {
             delivered_before = decoder.counters().messages;
         }
@@ -68,5 +77,7 @@ fn no_bytes_make_the_decoder_panic() {
     let recovery = recovering.counters();
     assert!(recovery.malformed_snapshot_packets > 10_000, "malformed snapshot packets: {}", recovery.malformed_snapshot_packets);
     assert!(recovery.stale_events > 0 && recovery.snapshot_packets > 50_000, "{recovery:?}");
+    let sides = pair.counters().sides;
+    assert!(sides[0].messages > 0 && sides[1].messages > 0, "both sides delivered: {sides:?}");
     assert!(counters.messages > delivered_before, "messages still delivered late in the run");
 }

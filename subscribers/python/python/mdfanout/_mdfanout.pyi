@@ -23,7 +23,8 @@ class Subscriber:
                  aeron_dir: str | None = None, connect_timeout_s: float = 5.0,
                  record_path: str | None = None, recovery: bool = True, snapshot_channel: str | None = None,
                  snapshot_stream_id_base: int | None = None, recovery_buffer_bytes: int = 16 * 1024 * 1024,
-                 silent_timeout_s: float = 2.0) -> None: ...
+                 silent_timeout_s: float = 2.0, pair_channel: str | None = None,
+                 pair_stream_id_base: int | None = None, arbitration_wait_s: float = 0.02) -> None: ...
     def poll(self, fragment_limit: int = 256, timeout_s: float = 0.0) -> list[str]:
         """The canonical lines of what was delivered, waiting up to ``timeout_s`` for something."""
     def is_connected(self) -> bool:

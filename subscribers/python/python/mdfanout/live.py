@@ -155,16 +155,26 @@ class Subscriber:
     channel; ``snapshot_stream_id_base``, default the fanout's: ``stream_id_base`` + 10000), the snapshot arrives
     (``SNAPSHOT_BEGIN``, its state, ``SnapshotInstrument`` and ``SnapshotOrder`` events marked ``snapshot=1``,
     ``SNAPSHOT_END``), what was held back follows, then ``RECOVERED``. A wrong value is a ``ValueError``.
+
+    A pair (``pair_channel``, side B's channel; ``pair_stream_id_base``, default the same as side A's): both sides are
+    received and arbitrated by the exchange's sequences, each message delivered once from the side that had it first
+    (``ss`` is then its chain position); what one side lacks is taken from the other within ``arbitration_wait_s``
+    (20 ms), so one side's fanout dying, restarting or falling behind is no gap and no ``STALE``. ``counters()`` has
+    each side's ``side_a_messages``, ``side_a_duplicates``, ``side_a_refused`` and ``side_a_mismatches`` (and B's);
+    a side that disagrees is refused and reported on standard error.
     """
 
     def __init__(self, channel: str, partitions: list[int], stream_id_base: int = 1000,
                  aeron_dir: str | None = None, connect_timeout_s: float = 5.0,
                  record_path: str | os.PathLike[str] | None = None, recovery: bool = True,
                  snapshot_channel: str | None = None, snapshot_stream_id_base: int | None = None,
-                 recovery_buffer_bytes: int = 16 * 1024 * 1024, silent_timeout_s: float = 2.0) -> None:
+                 recovery_buffer_bytes: int = 16 * 1024 * 1024, silent_timeout_s: float = 2.0,
+                 pair_channel: str | None = None, pair_stream_id_base: int | None = None,
+                 arbitration_wait_s: float = 0.02) -> None:
         self._inner = _Subscriber(channel, list(partitions), stream_id_base, aeron_dir, connect_timeout_s,
                                   None if record_path is None else os.fspath(record_path), recovery, snapshot_channel,
-                                  snapshot_stream_id_base, recovery_buffer_bytes, silent_timeout_s)
+                                  snapshot_stream_id_base, recovery_buffer_bytes, silent_timeout_s, pair_channel,
+                                  pair_stream_id_base, arbitration_wait_s)
 
     def poll(self, timeout_s: float = 0.0, fragment_limit: int = 256) -> list[dict[str, int | str]]:
         """What was delivered since the last poll, waiting up to ``timeout_s`` for something: events, in order."""

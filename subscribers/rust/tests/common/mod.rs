@@ -42,10 +42,15 @@ impl Processes {
     }
 
     pub fn start(&mut self, name: &str, work: &Path, args: &[&str]) {
+        self.start_with_heap(name, work, args, "128m");
+    }
+
+    /// Start one with a heap of its own (a simulator with a re-request server keeps its history on the heap).
+    pub fn start_with_heap(&mut self, name: &str, work: &Path, args: &[&str], heap: &str) {
         let log = fs::File::create(work.join(format!("{name}.log"))).unwrap();
         let child = Command::new(root().join("bin/mdfanout"))
             .args(args)
-            .env("MDFANOUT_HEAP", "128m")
+            .env("MDFANOUT_HEAP", heap)
             .stdout(log.try_clone().unwrap())
             .stderr(log)
             .stdin(Stdio::null())

@@ -395,26 +395,30 @@ final class PairSequencer
         final long sessionHigh,
         final long sessionLow)
     {
-        if (!stream.pairSessionKnown)
-        {
-            stream.pairSessionKnown = true;
-            stream.pairSessionHigh = sessionHigh;
-            stream.pairSessionLow = sessionLow;
-            return true;
-        }
-        if (sessionHigh == stream.pairSessionHigh && sessionLow == stream.pairSessionLow)
+        if (stream.pairSessionKnown && sessionHigh == stream.pairSessionHigh && sessionLow == stream.pairSessionLow)
         {
             s.day = stream.pairDay;
             return true;
         }
-        if (sessionHigh == stream.previousSessionHigh && sessionLow == stream.previousSessionLow)
+        if (0 != stream.pairDay && sessionHigh == stream.previousSessionHigh && sessionLow == stream.previousSessionLow)
         {
             s.day = stream.pairDay - 1; // the side still sends the day the partition left: behind, not wrong
+            return true;
+        }
+        if (!stream.pairSessionKnown)
+        {
+            // The first session a heartbeat names: the subscriber's first, or the new day's after a side's packet
+            // started it (before any heartbeat said which session it is).
+            stream.pairSessionKnown = true;
+            stream.pairSessionHigh = sessionHigh;
+            stream.pairSessionLow = sessionLow;
+            s.day = stream.pairDay;
             return true;
         }
         if (MarketSession.ENDED == stream.marketSession)
         {
             newDay(slot, stream);
+            stream.pairSessionKnown = true;
             stream.pairSessionHigh = sessionHigh;
             stream.pairSessionLow = sessionLow;
             s.day = stream.pairDay;
@@ -483,6 +487,9 @@ final class PairSequencer
         stream.pairDay++;
         stream.previousSessionHigh = stream.pairSessionHigh;
         stream.previousSessionLow = stream.pairSessionLow;
+        // The new day's session is the next a heartbeat names (a side's packet may start the day before any does).
+        stream.pairSessionKnown = false;
+        stream.expectedSequence = PartitionStream.NOT_JOINED;
         stream.marketSession = MarketSession.UNKNOWN;
         stream.filterMaxSequence = 0;
         stream.coveredThrough = 0;

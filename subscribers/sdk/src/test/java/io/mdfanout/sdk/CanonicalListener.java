@@ -22,6 +22,10 @@ import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sbe.TradeDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
 import io.mdfanout.sdk.book.OrderBooks;
+import org.agrona.ErrorHandler;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The conformance suite's canonical rendering of what a subscriber delivers (conformance/README.md): one line per
@@ -315,6 +319,15 @@ final class CanonicalListener implements MarketDataListener
      */
     String finish(final SubscriberCounters counters, final boolean recovery)
     {
+        return finish(counters, recovery, null);
+    }
+
+    /**
+     * The end of a case: the counters every SDK keeps alike (those of the recovery when it ran, a pair's per side
+     * when {@code sides} is not null), then the books' canonical dump.
+     */
+    String finish(final SubscriberCounters counters, final boolean recovery, final SideReports sides)
+    {
         out.append("COUNTERS packets=").append(counters.packets())
             .append(" messages=").append(counters.messages())
             .append(" heartbeats=").append(counters.heartbeats())
@@ -344,9 +357,64 @@ final class CanonicalListener implements MarketDataListener
                 .append(" filtered=").append(counters.filteredMessages())
                 .append(" overflows=").append(counters.recoveryBufferOverflows()).append('\n');
         }
+        if (null != sides)
+        {
+            out.append("SIDES");
+            for (int side = 0; side < SideReports.SIDES; side++)
+            {
+                final String name = 0 == side ? " a." : " b.";
+                out.append(name).append("messages=").append(counters.sideMessages(side))
+                    .append(name).append("duplicates=").append(counters.sideDuplicates(side))
+                    .append(name).append("refused=").append(counters.sideRefused(side))
+                    .append(name).append("mismatches=").append(counters.sideMismatches(side))
+                    .append(name).append("refusals=").append(sides.refusals[side])
+                    .append(name).append("readmissions=").append(sides.readmissions[side]);
+            }
+            out.append('\n');
+        }
         out.append("BOOKS\n");
         books.dump(out);
         return out.toString();
+    }
+
+    /**
+     * A pair's error handler in the suite: what a pair reports of its sides goes to the error handler only, never to
+     * the listener, and its words are Java's own; so each report is counted per side and by what it says (the side is
+     * refused now, or taken again), and the counts are rendered ({@code SIDES}). Anything else (a listener's exception)
+     * fails the case.
+     */
+    static final class SideReports implements ErrorHandler
+    {
+        static final int SIDES = 2;
+        private static final Pattern REPORT = Pattern.compile("side ([AB]) of partition \\d+(.*)", Pattern.DOTALL);
+
+        /** Per side: reports that it is refused (it disagrees, for a reason other than the one it was refused for). */
+        final long[] refusals = new long[SIDES];
+        /** Per side: reports that it is taken again (it agrees again, or a new trading day ends its mismatch). */
+        final long[] readmissions = new long[SIDES];
+
+        public void onError(final Throwable throwable)
+        {
+            final Matcher report = REPORT.matcher(String.valueOf(throwable.getMessage()));
+            if (!(throwable instanceof IllegalStateException) || !report.matches())
+            {
+                throw new AssertionError(throwable);
+            }
+            final int side = report.group(1).charAt(0) - 'A';
+            final String rest = report.group(2);
+            if (rest.startsWith(" refused: "))
+            {
+                refusals[side]++;
+            }
+            else if (rest.startsWith(" agrees again") || rest.startsWith(": a new trading day"))
+            {
+                readmissions[side]++;
+            }
+            else
+            {
+                throw new AssertionError("a report of a pair's side the suite does not know: " + throwable.getMessage());
+            }
+        }
     }
 
     private StringBuilder common(

@@ -11,7 +11,9 @@ import io.mdfanout.sbe.SnapshotBeginEncoder;
 import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.sbe.TradingState;
+import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -28,22 +30,39 @@ import java.util.Map;
  * they still are, so a case changes here or nowhere.
  * <p>
  * A case file: the 8 ASCII bytes {@code MDFCONF2}, the partition count (u32), the flags (u32; bit 0: the SDK's recovery
- * from the snapshot streams runs) and the recovery buffer's capacity (u32; 0 when recovery is off), then records, all
- * little-endian: kind (u8: 1 = a message of a partition's incremental stream, 2 = of its snapshot stream), a zero byte,
- * the partition (u16), the Aeron session id of the publication it came on (i32), its length (u32) and its bytes.
+ * from the snapshot streams runs; bit 1: the messages come from a pair's two sides and are arbitrated, never with bit
+ * 0) and the recovery buffer's capacity (u32; 0 when recovery is off), for a pair then the arbitration wait (u64
+ * nanoseconds); then records, all little-endian: kind (u8: 1 = a message of a partition's incremental stream, 2 = of
+ * its snapshot stream, 3 = the time: the SDK's clock moves to the record's 8 bytes, u64 nanoseconds, a pair only),
+ * the side it came on (u8: 0 = A, 1 = B; always 0 outside a pair and in a time record), the partition (u16), the
+ * Aeron session id of the publication it came on (i32), its length (u32) and its bytes.
  */
 final class ConformanceCases
 {
     static final byte[] MAGIC = "MDFCONF2".getBytes(StandardCharsets.US_ASCII);
     static final int KIND_INCREMENTAL = 1;
     static final int KIND_SNAPSHOT = 2;
+    /** A pair's clock moves to the record's time, and the subscriber does its work ({@link PacketStreamDecoder#doWork}). */
+    static final int KIND_TIME = 3;
     /** Flag bit 0: the subscriber recovers from the snapshot streams ({@link PacketStreamDecoder#withRecovery}). */
     static final int FLAG_RECOVERY = 1;
+    /** Flag bit 1: the subscriber arbitrates a pair's two sides ({@link PacketStreamDecoder#forPair}); no recovery. */
+    static final int FLAG_PAIR = 2;
+    static final int SIDE_A = 0;
+    static final int SIDE_B = 1;
     /** The recovery buffer of the cases with recovery, but one that overflows it. */
     private static final int RECOVERY_BUFFER_BYTES = 64 * 1024;
     private static final int SESSION = 1001;
     /** The session of the fanout's snapshot publication of a partition (another publication than the incrementals'). */
     private static final int SNAPSHOT_SESSION = 2001;
+    /** The session of side B's publication of a pair (side A's is {@link #SESSION}). */
+    private static final int SIDE_B_SESSION = 3001;
+    /** A pair's arbitration wait: FeedSubscriber.Context's default, 20 ms. */
+    private static final long ARBITRATION_WAIT_NS = 20_000_000L;
+    /** The exchange's MoldUDP64 sessions a pair's heartbeats carry: the first day, the next, and one neither is. */
+    private static final byte[] DAY_ONE = "0000000101".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DAY_TWO = "0000000102".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] OTHER_SESSION = "0000000999".getBytes(StandardCharsets.US_ASCII);
     private static final long T0 = 34_200_000_000_000L; // 09:30:00 in nanoseconds since midnight
     private static final int FIRST_MESSAGE = MessageHeaderEncoder.ENCODED_LENGTH + PacketHeaderEncoder.BLOCK_LENGTH;
 
@@ -68,6 +87,12 @@ final class ConformanceCases
         cases.put("new-publication-recovery", newPublicationRecovery());
         cases.put("recovery-overflow", recoveryOverflow());
         cases.put("source-down-recovery", sourceDownRecovery());
+        cases.put("snapshot-ahead", snapshotAhead());
+        cases.put("pair-arbitration", pairArbitration());
+        cases.put("pair-loss", pairLoss());
+        cases.put("pair-restart", pairRestart());
+        cases.put("pair-disagree", pairDisagree());
+        cases.put("pair-new-day", pairNewDay());
         return cases;
     }
 
@@ -757,6 +782,471 @@ final class ConformanceCases
         return c.bytes();
     }
 
+    /**
+     * Both sides of a pair deliver the same stream of two partitions, interleaved, each packed its own way: a message
+     * is delivered once, from the side whose copy came first (its {@code sent=} says which), the other side's copy
+     * dropped as a duplicate (and compared: the same bytes); a packet whose first messages the other side delivered
+     * gives only the rest. Side B joins later than side A: on partition 0 from the session's start (all duplicates),
+     * on partition 1 in mid-stream (its first packet links to what A delivered, nothing is missing). Heartbeats of
+     * both sides, at and behind what was delivered, say nothing is missing; the clock passing the wait changes nothing.
+     */
+    private static byte[] pairArbitration()
+    {
+        final Case c = Case.pair(2, ARBITRATION_WAIT_NS);
+        final PacketWriter w = c.writer;
+        final SideStream a0 = new SideStream(c, SIDE_A, 0, SESSION);
+        final SideStream a1 = new SideStream(c, SIDE_A, 1, SESSION);
+        final SideStream b0 = new SideStream(c, SIDE_B, 0, SIDE_B_SESSION);
+        final SideStream b1 = new SideStream(c, SIDE_B, 1, SIDE_B_SESSION);
+        // Partition 0's chain: 1, 2, 4, 6, 8, 10 (instrument 2); partition 1's: 1, 3, 5, 7, 9 (instrument 1).
+        a0.begin(0, 1);
+        startOfMessages(w);
+        addOrder(w, 2, 2, 20, 1_500_000, 100, Side.BUY);
+        a0.send();
+        a1.begin(0, 2);
+        startOfMessages(w);
+        addOrder(w, 1, 3, 10, 1_000_000, 100, Side.BUY);
+        a1.send();
+        a0.begin(2, 3);
+        addOrder(w, 2, 4, 21, 1_501_000, 200, Side.SELL);
+        a0.send();
+
+        c.time(1_000_000);
+        b0.begin(0, 1);
+        startOfMessages(w);
+        addOrder(w, 2, 2, 20, 1_500_000, 100, Side.BUY);
+        b0.send();
+        b0.begin(2, 3);
+        addOrder(w, 2, 4, 21, 1_501_000, 200, Side.SELL);
+        w.orderExecuted().exchangeSequence(6).exchangeTimestamp(T0 + 6).instrumentId(2).orderId(20).matchNumber(9001)
+            .executedShares(40);
+        b0.send();
+        a0.begin(4, 6);
+        w.orderExecuted().exchangeSequence(6).exchangeTimestamp(T0 + 6).instrumentId(2).orderId(20).matchNumber(9001)
+            .executedShares(40);
+        addOrder(w, 2, 8, 22, 1_499_000, 50, Side.BUY);
+        a0.send();
+        b1.begin(3, 5);
+        addOrder(w, 1, 5, 11, 1_000_100, 100, Side.SELL);
+        b1.send();
+        a1.begin(3, 5);
+        addOrder(w, 1, 5, 11, 1_000_100, 100, Side.SELL);
+        w.orderCancel().exchangeSequence(7).exchangeTimestamp(T0 + 7).instrumentId(1).orderId(10).cancelledShares(30);
+        a1.send();
+
+        c.time(2_000_000);
+        a0.heartbeat(9, 8, 2, DAY_ONE);
+        b0.begin(6, 8);
+        addOrder(w, 2, 8, 22, 1_499_000, 50, Side.BUY);
+        b0.send();
+        b0.heartbeat(9, 8, 2, DAY_ONE);
+        b1.begin(5, 9);
+        w.orderCancel().exchangeSequence(7).exchangeTimestamp(T0 + 7).instrumentId(1).orderId(10).cancelledShares(30);
+        w.orderDelete().exchangeSequence(9).exchangeTimestamp(T0 + 9).instrumentId(1).orderId(11);
+        b1.send();
+        a1.begin(7, 9);
+        w.orderDelete().exchangeSequence(9).exchangeTimestamp(T0 + 9).instrumentId(1).orderId(11);
+        a1.send();
+        a1.heartbeat(10, 9, 2, DAY_ONE);
+        b1.heartbeat(10, 7, 2, DAY_ONE); // behind what was delivered: nothing missing
+        b0.begin(8, 10);
+        w.orderReplace().exchangeSequence(10).exchangeTimestamp(T0 + 10).instrumentId(2).originalOrderId(21)
+            .newOrderId(23).shares(150).price().mantissa(1_502_000);
+        b0.send();
+        a0.begin(8, 10);
+        w.orderReplace().exchangeSequence(10).exchangeTimestamp(T0 + 10).instrumentId(2).originalOrderId(21)
+            .newOrderId(23).shares(150).price().mantissa(1_502_000);
+        a0.send();
+        c.time(40_000_000);
+        return c.bytes();
+    }
+
+    /**
+     * Loss on a pair's sides, the arbitration wait 20 ms: side A loses a packet (4 and 5) that side B has: A's next
+     * packet waits, B's copy fills the span at once, then A's waiting packet is delivered, no gap; side B loses 7 that
+     * A has (B's packet waits, A's copy of 7 and 8 is delivered, B's 8 is a duplicate). Both lose 9 and 10: each
+     * side's next packet waits, and the clock one nanosecond short of the wait changes nothing; at the wait's end a
+     * GAP, and the packets go on (B's a duplicate). A loses 12, and B's copy arrives in the wait's last nanosecond: no
+     * gap. A loses 14, which its heartbeat says it sent, and B lags: the wait, then a GAP on the clock alone at the
+     * wait's end exactly; B's copy of 14, after it, is a duplicate. Both sides' feed handlers declare the same exchange
+     * gap (a GapNotice of 16..17): each side's notice waits for the other side to have those messages; at the wait's
+     * end A's is delivered once (stale EXCHANGE_GAP), B's is a duplicate.
+     */
+    private static byte[] pairLoss()
+    {
+        final Case c = Case.pair(1, ARBITRATION_WAIT_NS);
+        final PacketWriter w = c.writer;
+        final SideStream a = new SideStream(c, SIDE_A, 0, SESSION);
+        final SideStream b = new SideStream(c, SIDE_B, 0, SIDE_B_SESSION);
+        for (final SideStream side : new SideStream[] {a, b})
+        {
+            side.begin(0, 1);
+            startOfMessages(w);
+            add(w, 2, 10, 1_000_000, 100, Side.BUY);
+            add(w, 3, 11, 1_000_100, 100, Side.SELL);
+            side.send();
+        }
+
+        c.time(1_000_000);
+        a.begin(3, 4);
+        add(w, 4, 12, 999_900, 50, Side.BUY);
+        add(w, 5, 13, 1_000_200, 70, Side.SELL);
+        a.lose();
+        a.begin(5, 6);
+        add(w, 6, 14, 1_000_300, 80, Side.SELL);
+        a.send(); // waits: it does not link to 3
+        b.begin(3, 4);
+        add(w, 4, 12, 999_900, 50, Side.BUY);
+        add(w, 5, 13, 1_000_200, 70, Side.SELL);
+        b.send(); // 4 and 5 from B, then A's 6
+        b.begin(5, 6);
+        add(w, 6, 14, 1_000_300, 80, Side.SELL);
+        b.send();
+
+        c.time(2_000_000);
+        b.begin(6, 7);
+        add(w, 7, 15, 999_800, 40, Side.BUY);
+        b.lose();
+        b.begin(7, 8);
+        add(w, 8, 16, 1_000_400, 30, Side.SELL);
+        b.send(); // waits
+        a.begin(6, 7);
+        add(w, 7, 15, 999_800, 40, Side.BUY);
+        add(w, 8, 16, 1_000_400, 30, Side.SELL);
+        a.send(); // 7 and 8 from A; B's 8 a duplicate
+
+        c.time(3_000_000);
+        for (final SideStream side : new SideStream[] {a, b})
+        {
+            side.begin(8, 9);
+            add(w, 9, 17, 999_700, 20, Side.BUY);
+            w.orderExecuted().exchangeSequence(10).exchangeTimestamp(T0 + 10).instrumentId(1).orderId(10)
+                .matchNumber(9001).executedShares(25);
+            side.lose();
+        }
+        for (final SideStream side : new SideStream[] {a, b})
+        {
+            side.begin(10, 11);
+            add(w, 11, 18, 1_000_500, 10, Side.SELL);
+            side.send(); // both wait
+        }
+        c.time(3_000_000 + ARBITRATION_WAIT_NS - 1);
+        c.time(3_000_000 + ARBITRATION_WAIT_NS); // GAP 9..10, then A's 11; B's a duplicate
+
+        c.time(24_000_000);
+        a.begin(11, 12);
+        add(w, 12, 19, 999_600, 15, Side.BUY);
+        a.lose();
+        a.begin(12, 13);
+        add(w, 13, 20, 1_000_600, 15, Side.SELL);
+        a.send(); // waits
+        c.time(24_000_000 + ARBITRATION_WAIT_NS - 1); // the wait's last nanosecond: still waiting
+        b.begin(11, 12);
+        add(w, 12, 19, 999_600, 15, Side.BUY);
+        add(w, 13, 20, 1_000_600, 15, Side.SELL);
+        b.send(); // 12 and 13 from B within the wait: no gap
+
+        c.time(50_000_000);
+        a.begin(13, 14);
+        w.orderCancel().exchangeSequence(14).exchangeTimestamp(T0 + 14).instrumentId(1).orderId(11).cancelledShares(5);
+        a.lose();
+        a.heartbeat(51, 14, 1, DAY_ONE); // A sent 14: missing here
+        b.heartbeat(51, 13, 1, DAY_ONE); // B, lagging, has not sent it yet
+        c.time(50_000_000 + ARBITRATION_WAIT_NS); // GAP 14..14 on the clock alone, at the wait's end exactly
+        b.begin(13, 14);
+        w.orderCancel().exchangeSequence(14).exchangeTimestamp(T0 + 14).instrumentId(1).orderId(11).cancelledShares(5);
+        b.send(); // too late: a duplicate of what the gap passed over
+        for (final SideStream side : new SideStream[] {a, b})
+        {
+            side.begin(14, 71);
+            add(w, 15, 21, 999_500, 5, Side.BUY);
+            side.send();
+        }
+
+        c.time(71_000_000);
+        for (final SideStream side : new SideStream[] {a, b})
+        {
+            side.begin(15, 72);
+            w.gapNotice().exchangeSequence(16).exchangeTimestamp(T0 + 16).instrumentId(0).lastMissingSequence(17)
+                .reason(GapReason.UNRECOVERED);
+            add(w, 18, 22, 1_000_700, 5, Side.SELL);
+            side.send(); // the notice waits: the other side may have 16..17
+        }
+        c.time(71_000_000 + ARBITRATION_WAIT_NS);
+        return c.bytes();
+    }
+
+    /**
+     * Side A's fanout restarts while side B carries on: B alone delivers 4 and 5 meanwhile; A's new publication
+     * (another session id, its stream sequences from 1 again) resumes its chain from its state at 3: its heartbeat
+     * and its copies of 4 and 5 are behind (duplicates), its 6 comes first; a late packet of A's old publication is a
+     * duplicate too. Nothing lost, no stale. A's feed handler declares 7..8 lost (a GapNotice) which B's has: A's
+     * notice waits, B's messages are delivered, the notice is a duplicate (no EXCHANGE_GAP). Then B's fanout restarts
+     * without a state: its new publication's first packet cannot say where the chain stood (no
+     * previousExchangeSequence), and links by its first message.
+     */
+    private static byte[] pairRestart()
+    {
+        final Case c = Case.pair(1, ARBITRATION_WAIT_NS);
+        final PacketWriter w = c.writer;
+        final SideStream a = new SideStream(c, SIDE_A, 0, SESSION);
+        final SideStream b = new SideStream(c, SIDE_B, 0, SIDE_B_SESSION);
+        for (final SideStream side : new SideStream[] {a, b})
+        {
+            side.begin(0, 1);
+            startOfMessages(w);
+            add(w, 2, 10, 1_000_000, 100, Side.BUY);
+            side.send();
+        }
+        for (final SideStream side : new SideStream[] {a, b})
+        {
+            side.begin(2, 2);
+            add(w, 3, 11, 1_000_100, 100, Side.SELL);
+            side.send();
+        }
+
+        c.time(1_000_000); // A's fanout is killed
+        b.begin(3, 4);
+        add(w, 4, 12, 999_900, 50, Side.BUY);
+        b.send();
+        b.begin(4, 5);
+        add(w, 5, 13, 1_000_200, 70, Side.SELL);
+        b.send();
+        b.heartbeat(6, 5, 1, DAY_ONE);
+
+        c.time(5_000_000);
+        final SideStream restarted = a.restart(SESSION + 1);
+        restarted.heartbeat(7, 3, 1, DAY_ONE); // its state's chain: behind what B delivered
+        restarted.begin(3, 8);
+        add(w, 4, 12, 999_900, 50, Side.BUY);
+        add(w, 5, 13, 1_000_200, 70, Side.SELL);
+        add(w, 6, 14, 1_000_300, 80, Side.SELL);
+        restarted.send();
+        a.begin(2, 2); // the old publication's packet, late
+        add(w, 3, 11, 1_000_100, 100, Side.SELL);
+        a.send();
+        b.begin(5, 9);
+        add(w, 6, 14, 1_000_300, 80, Side.SELL);
+        b.send();
+
+        c.time(6_000_000);
+        restarted.begin(6, 10);
+        w.gapNotice().exchangeSequence(7).exchangeTimestamp(T0 + 7).instrumentId(0).lastMissingSequence(8)
+            .reason(GapReason.UNRECOVERED);
+        add(w, 9, 15, 999_800, 40, Side.BUY);
+        restarted.send(); // the notice waits for B
+        b.begin(6, 10);
+        w.orderExecuted().exchangeSequence(7).exchangeTimestamp(T0 + 7).instrumentId(1).orderId(10).matchNumber(9001)
+            .executedShares(30);
+        w.orderDelete().exchangeSequence(8).exchangeTimestamp(T0 + 8).instrumentId(1).orderId(11);
+        add(w, 9, 15, 999_800, 40, Side.BUY);
+        b.send();
+        c.time(30_000_000);
+
+        restarted.begin(9, 31);
+        add(w, 10, 16, 1_000_400, 20, Side.SELL);
+        restarted.send();
+        final SideStream restartedB = b.restart(SIDE_B_SESSION + 1); // without a state: it cannot say what came before
+        restartedB.begin(PacketHeaderEncoder.previousExchangeSequenceNullValue(), 32);
+        add(w, 10, 16, 1_000_400, 20, Side.SELL);
+        add(w, 11, 17, 999_700, 10, Side.BUY);
+        restartedB.send();
+        restarted.begin(10, 33);
+        add(w, 11, 17, 999_700, 10, Side.BUY);
+        restarted.send();
+        return c.bytes();
+    }
+
+    /**
+     * The sides disagree, and the side that does is refused loudly (counted, reported once per change) while side A
+     * serves throughout. Side B is first an older fanout (schema version 3: no chain): its heartbeat and packets are
+     * refused until it publishes version 4. Then it announces another partition count, then another exchange session:
+     * each time refused, its packets dropped, until a heartbeat agrees again. Then its copy of chain position 8
+     * differs from A's delivered one, byte for byte: B is refused (a mismatch) until the next trading day, its
+     * heartbeats ignored by the arbitration. The exchange ends the day (End of Messages); side A's next day, from its
+     * heartbeat of the new exchange session, starts a new day (NEW_DAY, B taken again); B still sends the day that
+     * ended (its packet dropped as an old session's) until it starts the new day too.
+     */
+    private static byte[] pairDisagree()
+    {
+        final Case c = Case.pair(1, ARBITRATION_WAIT_NS);
+        final PacketWriter w = c.writer;
+        final SideStream a = new SideStream(c, SIDE_A, 0, SESSION);
+        final SideStream older = new SideStream(c, SIDE_B, 0, SIDE_B_SESSION);
+        a.begin(0, 1);
+        startOfMessages(w);
+        add(w, 2, 10, 1_000_000, 100, Side.BUY);
+        a.send();
+        a.heartbeat(2, 2, 1, DAY_ONE);
+        older.heartbeatOfVersionThree(2);
+        older.begin(0, 3);
+        startOfMessages(w);
+        add(w, 2, 10, 1_000_000, 100, Side.BUY);
+        older.sendAsVersionThree();
+        a.begin(2, 4);
+        add(w, 3, 11, 1_000_100, 100, Side.SELL);
+        a.send();
+        older.begin(2, 4);
+        add(w, 3, 11, 1_000_100, 100, Side.SELL);
+        older.sendAsVersionThree();
+
+        c.time(1_000_000);
+        final SideStream b = older.restart(SIDE_B_SESSION + 1); // upgraded: version 4
+        b.heartbeat(5, 3, 1, DAY_ONE);
+        b.begin(3, 6);
+        add(w, 4, 12, 999_900, 50, Side.BUY);
+        b.send();
+        a.begin(3, 6);
+        add(w, 4, 12, 999_900, 50, Side.BUY);
+        add(w, 5, 13, 1_000_200, 70, Side.SELL);
+        a.send();
+
+        b.heartbeat(7, 5, 2, DAY_ONE); // another partition count
+        b.begin(5, 8);
+        add(w, 6, 14, 1_000_300, 80, Side.SELL);
+        b.send();
+        a.begin(5, 8);
+        add(w, 6, 14, 1_000_300, 80, Side.SELL);
+        a.send();
+        b.heartbeat(9, 6, 1, DAY_ONE);
+
+        b.heartbeat(10, 6, 1, OTHER_SESSION); // another exchange session
+        b.begin(6, 11);
+        add(w, 7, 15, 999_800, 40, Side.BUY);
+        b.send();
+        a.begin(6, 11);
+        add(w, 7, 15, 999_800, 40, Side.BUY);
+        a.send();
+        b.heartbeat(12, 7, 1, DAY_ONE);
+
+        a.begin(7, 13);
+        add(w, 8, 16, 1_000_400, 30, Side.SELL);
+        a.send();
+        b.begin(7, 13);
+        add(w, 8, 16, 1_000_500, 30, Side.SELL); // another price: the same identity, other bytes
+        b.send();
+        b.begin(8, 14);
+        add(w, 9, 17, 999_700, 20, Side.BUY);
+        b.send();
+        a.begin(8, 14);
+        add(w, 9, 17, 999_700, 20, Side.BUY);
+        a.send();
+        b.heartbeat(15, 9, 1, DAY_ONE);
+        a.begin(9, 16);
+        w.systemEvent().exchangeSequence(10).exchangeTimestamp(T0 + 10).instrumentId(0)
+            .eventCode(SystemEventCode.END_OF_MESSAGES);
+        a.send();
+
+        c.time(2_000_000);
+        final SideStream nextA = a.restart(SESSION + 2);
+        nextA.heartbeat(86_400, 0, 1, DAY_TWO);
+        nextA.begin(0, 86_401);
+        startOfMessages(w);
+        add(w, 2, 30, 1_100_000, 10, Side.BUY);
+        nextA.send();
+        b.begin(9, 16); // B, behind: the end of the day that ended
+        w.systemEvent().exchangeSequence(10).exchangeTimestamp(T0 + 10).instrumentId(0)
+            .eventCode(SystemEventCode.END_OF_MESSAGES);
+        b.send();
+        b.heartbeat(18, 10, 1, DAY_ONE);
+        final SideStream nextB = b.restart(SIDE_B_SESSION + 2);
+        nextB.heartbeat(86_402, 0, 1, DAY_TWO);
+        nextB.begin(0, 86_403);
+        startOfMessages(w);
+        add(w, 2, 30, 1_100_000, 10, Side.BUY);
+        add(w, 3, 31, 1_100_100, 10, Side.SELL);
+        nextB.send();
+        return c.bytes();
+    }
+
+    /**
+     * The exchange ends the day, and side A starts the next day's chain with a packet (from 0) before any heartbeat names
+     * the new exchange session: a new day, joined at 1. Side B, behind, still sends the day that ended (its heartbeat
+     * names the session the partition left: behind, not wrong); then side A's heartbeat names the new session, which is
+     * taken as the new day's (refused, the pair would deliver nothing of side A for the rest of the day); then side B
+     * starts the new day too and delivers what side A has not sent yet.
+     */
+    private static byte[] pairNewDay()
+    {
+        final Case c = Case.pair(1, ARBITRATION_WAIT_NS);
+        final PacketWriter w = c.writer;
+        final SideStream a = new SideStream(c, SIDE_A, 0, SESSION);
+        final SideStream b = new SideStream(c, SIDE_B, 0, SIDE_B_SESSION);
+        a.heartbeat(1, 0, 1, DAY_ONE);
+        b.heartbeat(2, 0, 1, DAY_ONE);
+        for (final SideStream side : new SideStream[] {a, b})
+        {
+            side.begin(0, 3);
+            startOfMessages(w);
+            add(w, 2, 10, 1_000_000, 100, Side.BUY);
+            side.send();
+        }
+        for (final SideStream side : new SideStream[] {a, b})
+        {
+            side.begin(2, 4);
+            w.systemEvent().exchangeSequence(3).exchangeTimestamp(T0 + 3).instrumentId(0)
+                .eventCode(SystemEventCode.END_OF_MESSAGES);
+            side.send();
+        }
+
+        c.time(1_000_000);
+        final SideStream nextA = a.restart(SESSION + 2);
+        nextA.begin(0, 86_400); // the next day's first packet, before a heartbeat says its session
+        startOfMessages(w);
+        add(w, 2, 30, 1_100_000, 10, Side.BUY);
+        nextA.send();
+        b.heartbeat(86_401, 3, 1, DAY_ONE); // behind: the day the partition left
+        nextA.heartbeat(86_402, 2, 1, DAY_TWO); // the new day's session: taken
+        nextA.begin(2, 86_403);
+        add(w, 3, 31, 1_100_100, 10, Side.SELL);
+        nextA.send();
+        final SideStream nextB = b.restart(SIDE_B_SESSION + 2);
+        nextB.heartbeat(86_404, 0, 1, DAY_TWO);
+        nextB.begin(0, 86_405);
+        startOfMessages(w);
+        add(w, 2, 30, 1_100_000, 10, Side.BUY);
+        add(w, 3, 31, 1_100_100, 10, Side.SELL);
+        add(w, 4, 32, 1_099_900, 5, Side.BUY);
+        nextB.send();
+        nextA.heartbeat(86_406, 3, 1, DAY_TWO);
+        return c.bytes();
+    }
+
+    /**
+     * A snapshot newer than what the stream has delivered: after a loss (stale GAP) and one held-back packet, the
+     * snapshot applied is as of 8, past the held-back 5 and 6; the next packet starts at 9, so 7 and 8 never came, but
+     * the snapshot holds them: no gap (counted as filtered), and 9 is delivered.
+     */
+    private static byte[] snapshotAhead()
+    {
+        final Case c = new Case(1, RECOVERY_BUFFER_BYTES);
+        final PacketWriter w = c.writer;
+        w.begin(0, 1, T0);
+        add(w, 1, 10, 1_000_000, 100, Side.BUY);
+        add(w, 2, 11, 1_000_100, 100, Side.SELL);
+        c.packet(0, SESSION, w.finish());
+        // 3 and 4 lost
+        w.begin(0, 5, T0 + 5);
+        add(w, 5, 14, 999_800, 10, Side.BUY);
+        add(w, 6, 15, 1_000_300, 10, Side.SELL);
+        c.packet(0, SESSION, w.finish());
+
+        final SnapshotStream snapshots = new SnapshotStream(c, 0, SNAPSHOT_SESSION, 1);
+        snapshots.begin(T0 + 20);
+        snapshotBegin(w, 0, 1, 8, SESSION, 8);
+        snapshotInstrument(w, 1, 1, 8, 1, 3, 8);
+        snapshotOrder(w, 1, 10, 1_000_000, 100, Side.BUY, "    ", 8);
+        snapshotOrder(w, 1, 15, 1_000_300, 10, Side.SELL, "    ", 8);
+        snapshotOrder(w, 1, 17, 1_000_500, 10, Side.SELL, "    ", 8);
+        snapshotEnd(w, 1, 8, 2, 1, 3, 4, 8);
+        snapshots.send();
+
+        w.begin(0, 9, T0 + 30);
+        add(w, 9, 18, 999_500, 10, Side.BUY);
+        c.packet(0, SESSION, w.finish());
+        return c.bytes();
+    }
+
     /** The market's last SystemEvent, as a snapshot re-sends it. */
     private static void startOfMessages(final PacketWriter w)
     {
@@ -840,7 +1330,19 @@ final class ConformanceCases
         final PacketWriter w, final long exchangeSequence, final long orderId, final long price, final long shares,
         final Side side)
     {
-        w.addOrder().exchangeSequence(exchangeSequence).exchangeTimestamp(T0 + exchangeSequence).instrumentId(1)
+        addOrder(w, 1, exchangeSequence, orderId, price, shares, side);
+    }
+
+    private static void addOrder(
+        final PacketWriter w,
+        final long instrumentId,
+        final long exchangeSequence,
+        final long orderId,
+        final long price,
+        final long shares,
+        final Side side)
+    {
+        w.addOrder().exchangeSequence(exchangeSequence).exchangeTimestamp(T0 + exchangeSequence).instrumentId(instrumentId)
             .orderId(orderId).shares(shares).side(side).price().mantissa(price);
     }
 
@@ -862,6 +1364,27 @@ final class ConformanceCases
             out.writeBytes(MAGIC);
             out.writeBytes(ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN).putInt(partitions)
                 .putInt(recoveryBufferBytes > 0 ? FLAG_RECOVERY : 0).putInt(recoveryBufferBytes).array());
+        }
+
+        private Case()
+        {
+        }
+
+        /** A case of a pair's two sides, arbitrated with {@code arbitrationWaitNs}, recovery off; its clock starts at 0. */
+        static Case pair(final int partitions, final long arbitrationWaitNs)
+        {
+            final Case c = new Case();
+            c.out.writeBytes(MAGIC);
+            c.out.writeBytes(ByteBuffer.allocate(20).order(ByteOrder.LITTLE_ENDIAN).putInt(partitions).putInt(FLAG_PAIR)
+                .putInt(0).putLong(arbitrationWaitNs).array());
+            return c;
+        }
+
+        /** The subscriber's clock moves to {@code nanos}: it does its work then (a pair's waits that ran out end). */
+        void time(final long nanos)
+        {
+            final ByteBuffer time = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(0, nanos);
+            record(KIND_TIME, SIDE_A, 0, 0, new UnsafeBuffer(time.array()), 0, Long.BYTES);
         }
 
         void packet(final int partition, final int sessionId, final int length)
@@ -887,8 +1410,20 @@ final class ConformanceCases
             final int offset,
             final int length)
         {
+            record(kind, SIDE_A, partition, sessionId, buffer, offset, length);
+        }
+
+        void record(
+            final int kind,
+            final int side,
+            final int partition,
+            final int sessionId,
+            final DirectBuffer buffer,
+            final int offset,
+            final int length)
+        {
             final ByteBuffer header = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
-            header.put((byte)kind).put((byte)0).putShort((short)partition).putInt(sessionId).putInt(length);
+            header.put((byte)kind).put((byte)side).putShort((short)partition).putInt(sessionId).putInt(length);
             out.writeBytes(header.array());
             final byte[] bytes = new byte[length];
             buffer.getBytes(offset, bytes);
@@ -961,22 +1496,148 @@ final class ConformanceCases
         }
     }
 
-    /** One record of a case file. */
-    record Record(int kind, int partition, int sessionId, byte[] bytes)
+    /**
+     * One side of a pair as its fanout publishes one partition: its own publication (Aeron session id), its own stream
+     * sequences (one per message from 1, as each fanout numbers its own) and its own sending times (side B's half a
+     * millisecond after A's for the same moment), so that a line of the output shows which side's copy won
+     * ({@code sent=}). Each packet says where the partition's chain stood before it.
+     */
+    private static final class SideStream
     {
+        /** Side B's sending times lag side A's by this for the same moment. */
+        static final long SIDE_B_SENT_LAG = 500_000;
+
+        final Case c;
+        final PacketWriter writer;
+        final int side;
+        final int partition;
+        final int sessionId;
+        long nextSequence = 1;
+
+        SideStream(final Case c, final int side, final int partition, final int sessionId)
+        {
+            this.c = c;
+            this.writer = c.writer;
+            this.side = side;
+            this.partition = partition;
+            this.sessionId = sessionId;
+        }
+
+        /** The side's fanout restarted: a new publication, its stream sequences from 1 again. */
+        SideStream restart(final int newSessionId)
+        {
+            return new SideStream(c, side, partition, newSessionId);
+        }
+
+        /**
+         * Start a packet at the side's next stream sequence.
+         *
+         * @param previous the partition's chain before the packet's first message (null: the publication cannot say).
+         * @param at       the moment it is sent, in nanoseconds after T0 (side B's lag added).
+         */
+        PacketWriter begin(final long previous, final long at)
+        {
+            return writer.begin(partition, nextSequence, sendingTime(at)).previousExchangeSequence(previous);
+        }
+
+        /** The packet begun, received. */
+        void send()
+        {
+            c.record(KIND_INCREMENTAL, side, partition, sessionId, writer.buffer(), 0, sent());
+        }
+
+        /** The packet begun, lost on the way: this side's subscriber never receives it. */
+        void lose()
+        {
+            sent();
+        }
+
+        /** The packet begun, received as a fanout of schema version 3 sends it: no previousExchangeSequence. */
+        void sendAsVersionThree()
+        {
+            final int length = sent();
+            final UnsafeBuffer buffer = writer.buffer();
+            final int shorter = PacketHeaderEncoder.BLOCK_LENGTH - WireFormat.PACKET_HEADER_V3_BLOCK_LENGTH;
+            final byte[] messages = new byte[length - FIRST_MESSAGE];
+            buffer.getBytes(FIRST_MESSAGE, messages);
+            buffer.putBytes(FIRST_MESSAGE - shorter, messages);
+            final MessageHeaderEncoder header = new MessageHeaderEncoder();
+            header.wrap(buffer, 0).blockLength(WireFormat.PACKET_HEADER_V3_BLOCK_LENGTH).version(3);
+            for (int position = FIRST_MESSAGE - shorter; position < length - shorter; )
+            {
+                header.wrap(buffer, position).version(3);
+                position += MessageHeaderEncoder.ENCODED_LENGTH + (buffer.getShort(position, ByteOrder.LITTLE_ENDIAN) & 0xFFFF);
+            }
+            c.record(KIND_INCREMENTAL, side, partition, sessionId, buffer, 0, length - shorter);
+        }
+
+        /**
+         * A heartbeat of the side's stream.
+         *
+         * @param at                   the moment it is sent, in nanoseconds after T0.
+         * @param lastExchangeSequence where the side's chain stands.
+         * @param partitionCount       the partitions of the feed the side announces.
+         * @param exchangeSession      the exchange session the side carries (10 ASCII bytes).
+         */
+        void heartbeat(final long at, final long lastExchangeSequence, final int partitionCount, final byte[] exchangeSession)
+        {
+            c.record(KIND_INCREMENTAL, side, partition, sessionId, writer.buffer(), 0, writer.pairHeartbeat(
+                partition, nextSequence, sendingTime(at), lastExchangeSequence, partitionCount, exchangeSession));
+        }
+
+        /** A heartbeat as a fanout of schema version 3 sends it: live, without the chain's fields. */
+        void heartbeatOfVersionThree(final long at)
+        {
+            writer.heartbeat(partition, nextSequence, sendingTime(at), SourceStatus.LIVE);
+            new MessageHeaderEncoder().wrap(writer.buffer(), 0).blockLength(WireFormat.HEARTBEAT_V3_BLOCK_LENGTH).version(3);
+            c.record(KIND_INCREMENTAL, side, partition, sessionId, writer.buffer(), 0,
+                MessageHeaderEncoder.ENCODED_LENGTH + WireFormat.HEARTBEAT_V3_BLOCK_LENGTH);
+        }
+
+        private long sendingTime(final long at)
+        {
+            return T0 + at + (SIDE_B == side ? SIDE_B_SENT_LAG : 0);
+        }
+
+        private int sent()
+        {
+            final int length = writer.finish();
+            nextSequence += writer.count();
+            return length;
+        }
+    }
+
+    /** One record of a case file. */
+    record Record(int kind, int side, int partition, int sessionId, byte[] bytes)
+    {
+        /** @return a time record's time, in nanoseconds. */
+        long nanos()
+        {
+            return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).getLong(0);
+        }
     }
 
     /** A case file read: how the subscriber is set up, then what it receives. */
-    record CaseFile(int partitionCount, int flags, int recoveryBufferBytes, List<Record> records)
+    record CaseFile(int partitionCount, int flags, int recoveryBufferBytes, long arbitrationWaitNs, List<Record> records)
     {
         /** @return true when the subscriber recovers from the snapshot streams. */
         boolean recovery()
         {
             return 0 != (flags & FLAG_RECOVERY);
         }
+
+        /** @return true when the subscriber arbitrates a pair's two sides. */
+        boolean pair()
+        {
+            return 0 != (flags & FLAG_PAIR);
+        }
     }
 
-    /** Read a case file: its partition count, flags, recovery buffer and records. */
+    /**
+     * Read a case file: its partition count, flags, recovery buffer, a pair's arbitration wait and records. A file
+     * that breaks the format's rules (unknown flags or kinds, a pair with recovery, a side outside a pair, a time
+     * record outside a pair or not 8 bytes of partition 0, session 0 and side A) is refused.
+     */
     static CaseFile read(final byte[] file)
     {
         final ByteBuffer in = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
@@ -989,22 +1650,36 @@ final class ConformanceCases
         final int partitionCount = in.getInt();
         final int flags = in.getInt();
         final int recoveryBufferBytes = in.getInt();
-        if (0 != (flags & ~FLAG_RECOVERY) || (0 != (flags & FLAG_RECOVERY)) != (recoveryBufferBytes > 0))
+        if (0 != (flags & ~(FLAG_RECOVERY | FLAG_PAIR)) || (0 != (flags & FLAG_RECOVERY)) != (recoveryBufferBytes > 0) ||
+            (FLAG_RECOVERY | FLAG_PAIR) == flags)
         {
-            throw new IllegalArgumentException("unknown flags or a recovery buffer without recovery: flags=" + flags +
-                " recoveryBufferBytes=" + recoveryBufferBytes);
+            throw new IllegalArgumentException("unknown flags, a recovery buffer without recovery or a pair with " +
+                "recovery: flags=" + flags + " recoveryBufferBytes=" + recoveryBufferBytes);
+        }
+        final boolean pair = 0 != (flags & FLAG_PAIR);
+        final long arbitrationWaitNs = pair ? in.getLong() : 0;
+        if (arbitrationWaitNs < 0)
+        {
+            throw new IllegalArgumentException("a negative arbitration wait: " + arbitrationWaitNs);
         }
         final List<Record> records = new ArrayList<>();
         while (in.hasRemaining())
         {
             final int kind = in.get() & 0xFF;
-            in.get();
+            final int side = in.get() & 0xFF;
             final int partition = in.getShort() & 0xFFFF;
             final int sessionId = in.getInt();
             final byte[] bytes = new byte[in.getInt()];
             in.get(bytes);
-            records.add(new Record(kind, partition, sessionId, bytes));
+            final boolean known = KIND_INCREMENTAL == kind || (KIND_SNAPSHOT == kind && !pair) ||
+                (KIND_TIME == kind && pair && Long.BYTES == bytes.length && 0 == partition && 0 == sessionId);
+            if (!known || side > (pair && KIND_TIME != kind ? SIDE_B : SIDE_A))
+            {
+                throw new IllegalArgumentException("a record of kind " + kind + " side " + side + " partition " +
+                    partition + " session " + sessionId + " length " + bytes.length + " in a case with flags " + flags);
+            }
+            records.add(new Record(kind, side, partition, sessionId, bytes));
         }
-        return new CaseFile(partitionCount, flags, recoveryBufferBytes, records);
+        return new CaseFile(partitionCount, flags, recoveryBufferBytes, arbitrationWaitNs, records);
     }
 }
