@@ -82,6 +82,7 @@ fn counters_map(c: &mdfanout::SubscriberCounters) -> std::collections::BTreeMap<
         ("recovery_attempts_abandoned", c.recovery_attempts_abandoned),
         ("recovery_buffer_overflows", c.recovery_buffer_overflows),
         ("subscription_errors", c.subscription_errors),
+        ("silent_streams", c.silent_streams),
         ("side_a_messages", c.sides[0].messages),
         ("side_a_duplicates", c.sides[0].duplicates),
         ("side_a_refused", c.sides[0].refused),

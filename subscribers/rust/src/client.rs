@@ -380,11 +380,17 @@ impl<L: MarketDataListener> FeedSubscriber<L> {
             return;
         };
         let state = &mut self.slots[slot];
+        let partition = decoder.partition(slot);
         if 0 != polled {
             state.last_activity = now;
-            state.silent = false;
+            if state.silent {
+                state.silent = false;
+                decoder.listener().on_stream_active(partition);
+            }
         } else if !state.silent && decoder.is_joined(slot) && now - state.last_activity >= self.silent_timeout {
             state.silent = true;
+            decoder.counters_mut().silent_streams += 1;
+            decoder.listener().on_stream_silent(partition, (now - state.last_activity).as_nanos() as u64);
             decoder.mark_stale(slot, StaleReason::Silent);
         }
     }

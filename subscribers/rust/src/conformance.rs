@@ -287,6 +287,15 @@ impl MarketDataListener for CanonicalListener {
         let _ = writeln!(self.out, "RECOVERED p={partition} snapshot={snapshot_id} last={last_stream_sequence}");
     }
 
+    // A live client's alone (no case has a clock): the Python SDK's events.
+    fn on_stream_silent(&mut self, partition: u16, silent_for_nanos: u64) {
+        let _ = writeln!(self.out, "SILENT p={partition} ns={silent_for_nanos}");
+    }
+
+    fn on_stream_active(&mut self, partition: u16) {
+        let _ = writeln!(self.out, "ACTIVE p={partition}");
+    }
+
     fn on_snapshot_begin(&mut self, partition: u16, snapshot_id: u64, last_stream_sequence: u64) {
         let _ = writeln!(self.out, "SNAPSHOT_BEGIN p={partition} id={snapshot_id} last={last_stream_sequence}");
         self.books.clear_partition(partition);

@@ -76,6 +76,8 @@ pub struct SubscriberCounters {
     pub malformed_snapshot_packets: u64,
     pub recovery_attempts_abandoned: u64,
     pub recovery_buffer_overflows: u64,
+    /// Streams (a pair: partitions no side served) that went silent.
+    pub silent_streams: u64,
     /// The driver refused a subscription (a snapshot stream's): tried again.
     pub subscription_errors: u64,
     /// A pair's sides, A then B (all 0 for one fanout).

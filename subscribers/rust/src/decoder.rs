@@ -134,9 +134,22 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         stream.joined && !stream.is_recovering() && !stream.source_down
     }
 
+    /// The partition in the slot.
+    pub fn partition(&self, slot: usize) -> u16 {
+        self.streams[slot].partition
+    }
+
     /// Whether the partition's stream was joined.
     pub fn is_joined(&self, slot: usize) -> bool {
         self.streams[slot].joined
+    }
+
+    /// Join the partition's stream at `sequence` of the publication `session_id` before any message of it (a replay
+    /// of the session from its start: a first message later than that is then a gap). Nothing when already joined.
+    pub fn join_at(&mut self, slot: usize, session_id: i32, sequence: u64) {
+        if !self.streams[slot].joined {
+            self.join(slot, session_id, sequence as i64);
+        }
     }
 
     /// Mark the partition stale from outside the stream (silence, a lost image) when recovery is on and it is joined:

@@ -93,6 +93,14 @@ pub trait MarketDataListener {
     fn on_heartbeat(&mut self, partition: u16, next_stream_sequence: u64, sending_time: u64) {}
     fn on_stale(&mut self, partition: u16, reason: StaleReason, stream_sequence: u64) {}
     fn on_recovered(&mut self, partition: u16, snapshot_id: u64, last_stream_sequence: u64) {}
+    /// Nothing, not even a heartbeat, arrived on a joined stream for the silent timeout (the live client; a pair: from
+    /// no side it may take). Reported once per silence.
+    fn on_stream_silent(&mut self, partition: u16, silent_for_nanos: u64) {}
+    /// Data arrived again on a stream reported silent.
+    fn on_stream_active(&mut self, partition: u16) {}
+    /// A replay from the archive delivered all the partition's recordings hold (replay only): `next_stream_sequence`
+    /// is the sequence after the last it delivered.
+    fn on_replay_end(&mut self, partition: u16, next_stream_sequence: u64) {}
     /// A usable snapshot starts: clear every book and state of the partition, the snapshot rebuilds them.
     fn on_snapshot_begin(&mut self, partition: u16, snapshot_id: u64, last_stream_sequence: u64) {}
     /// A snapshot is complete and applied: the held-back incrementals it does not cover follow, then `on_recovered`.
@@ -166,6 +174,21 @@ impl<A: MarketDataListener, B: MarketDataListener> MarketDataListener for Tee<A,
     fn on_recovered(&mut self, partition: u16, snapshot_id: u64, last_stream_sequence: u64) {
         self.0.on_recovered(partition, snapshot_id, last_stream_sequence);
         self.1.on_recovered(partition, snapshot_id, last_stream_sequence);
+    }
+
+    fn on_stream_silent(&mut self, partition: u16, silent_for_nanos: u64) {
+        self.0.on_stream_silent(partition, silent_for_nanos);
+        self.1.on_stream_silent(partition, silent_for_nanos);
+    }
+
+    fn on_stream_active(&mut self, partition: u16) {
+        self.0.on_stream_active(partition);
+        self.1.on_stream_active(partition);
+    }
+
+    fn on_replay_end(&mut self, partition: u16, next_stream_sequence: u64) {
+        self.0.on_replay_end(partition, next_stream_sequence);
+        self.1.on_replay_end(partition, next_stream_sequence);
     }
 
     fn on_snapshot_begin(&mut self, partition: u16, snapshot_id: u64, last_stream_sequence: u64) {
@@ -325,6 +348,24 @@ impl<L: MarketDataListener> MarketDataListener for Option<L> {
     fn on_recovered(&mut self, partition: u16, snapshot_id: u64, last_stream_sequence: u64) {
         if let Some(listener) = self {
             listener.on_recovered(partition, snapshot_id, last_stream_sequence);
+        }
+    }
+
+    fn on_stream_silent(&mut self, partition: u16, silent_for_nanos: u64) {
+        if let Some(listener) = self {
+            listener.on_stream_silent(partition, silent_for_nanos);
+        }
+    }
+
+    fn on_stream_active(&mut self, partition: u16) {
+        if let Some(listener) = self {
+            listener.on_stream_active(partition);
+        }
+    }
+
+    fn on_replay_end(&mut self, partition: u16, next_stream_sequence: u64) {
+        if let Some(listener) = self {
+            listener.on_replay_end(partition, next_stream_sequence);
         }
     }
 

@@ -260,6 +260,10 @@ impl<L: MarketDataListener> PairStreamDecoder<L> {
         {
             // No side the pair may take delivers: it cannot serve the partition.
             partition.silent = true;
+            let silent_for = now_ns.saturating_sub(partition.last_activity_ns) as u64;
+            self.decoder.counters.silent_streams += 1;
+            let p = self.decoder.streams[slot].partition;
+            self.decoder.listener.on_stream_silent(p, silent_for);
             self.decoder.mark_stale(slot, crate::listener::StaleReason::Silent);
         }
         went_silent
@@ -300,7 +304,10 @@ impl<L: MarketDataListener> PairStreamDecoder<L> {
             // A refused side's packets serve nothing: they do not keep the partition alive.
             let partition = &mut self.partitions[slot];
             partition.last_activity_ns = now_ns;
-            partition.silent = false;
+            if std::mem::replace(&mut partition.silent, false) {
+                let p = self.decoder.streams[slot].partition;
+                self.decoder.listener.on_stream_active(p);
+            }
         }
     }
 

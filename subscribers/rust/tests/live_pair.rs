@@ -12,7 +12,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::{by_partition, root, wait_for, Processes};
+use common::{by_partition, root, simulator_progress, wait_for, Processes};
 use mdfanout::client::{Config, FeedSubscriber};
 use mdfanout::sbe::system_event_codec::SystemEventDecoder;
 use mdfanout::{MarketDataListener, MessageContext, MessageRecorder, OrderBooks, StaleReason, Tee};
@@ -47,18 +47,6 @@ impl MarketDataListener for Watch {
     fn on_recovered(&mut self, partition: u16, snapshot_id: u64, last: u64) {
         self.events.push(format!("RECOVERED p={partition} snapshot={snapshot_id} last={last}"));
     }
-}
-
-/// The simulator's progress: the messages its last stats line says it sent (`simulator: messages=N`).
-fn simulator_progress(log: &Path) -> u64 {
-    let text = fs::read_to_string(log).unwrap_or_default();
-    text.lines()
-        .rev()
-        .find_map(|line| {
-            line.split("simulator: messages=").nth(1).and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next())
-                .and_then(|s| s.parse().ok())
-        })
-        .unwrap_or(0)
 }
 
 fn side_args<'a>(ring_dir: &'a str, partitions: &'a str, extra: &[&'a str]) -> Vec<&'a str> {

@@ -14,7 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{by_partition, check_recovered_recording, records, root, wait_for, Coverage, CoverageWriter, Processes};
+use common::{
+    by_partition, check_recovered_recording, records, root, simulator_progress, wait_for, Coverage, CoverageWriter, Processes,
+};
 use mdfanout::client::{Config, FeedSubscriber};
 use mdfanout::sbe::system_event_codec::SystemEventDecoder;
 use mdfanout::{MarketDataListener, MessageContext, MessageRecorder, OrderBooks, StaleReason, Tee};
@@ -138,15 +140,23 @@ fn a_late_joiner_and_a_fanout_killed_with_minus_9_recover_as_java_does() {
     processes.start(
         "simulator",
         &work,
-        &["simulator", "--group", "239.255.57.1", "--port", "57100", "--interface", "127.0.0.1", "--symbols", "50",
-            "--seed", "11", "--rate", &rate, "--messages", &messages],
+        &["simulator", "--stats-interval-s", "1", "--group", "239.255.57.1", "--port", "57100", "--interface",
+            "127.0.0.1", "--symbols", "50", "--seed", "11", "--rate", &rate, "--messages", &messages],
     );
 
-    // A tenth of the way in: the late joiner.
-    std::thread::sleep(Duration::from_millis(1_000 * MESSAGES / RATE / 10 + 500));
+    // A tenth of the way in (by the simulator's own count: a loaded machine starts its JVM late), the late joiner.
+    let simulator_log = work.join("simulator.log");
+    let until = |messages: u64, what: &str| {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while simulator_progress(&simulator_log) < messages {
+            assert!(Instant::now() < deadline, "timed out waiting for {what} (simulator.log)");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    until(MESSAGES / 10, "a tenth of the session");
     let late = subscriber(driver_dir.clone(), work.join("rust-late.bin"), Arc::new(AtomicBool::new(false)));
     // Half way: the fanout killed with -9, and started again on its rings (a new publication, from its state).
-    std::thread::sleep(Duration::from_millis(1_000 * MESSAGES / RATE * 4 / 10));
+    until(MESSAGES / 2, "half the session");
     processes.kill9("fanout");
     std::thread::sleep(Duration::from_millis(500));
     processes.start("fanout-restarted", &work, &fanout_args);
@@ -197,7 +207,8 @@ fn a_late_joiner_and_a_fanout_killed_with_minus_9_recover_as_java_does() {
             &java_coverage,
         );
         println!("rust {who}: {after} messages after its last snapshot's coverage, each Java's byte for byte");
-        assert!(after > MESSAGES / 10, "{who}: the session went on after the recovery: {after}");
+        // How much came after the recovery depends on how long the restart took (seconds on a loaded machine).
+        assert!(after > 1_000, "{who}: the session went on after the recovery: {after}");
     }
     // The subscriber that followed from the start, as Java's did: when both applied the same snapshots (they go stale
     // at the same message and subscribe within moments, so they nearly always do) their recordings are one.

@@ -255,3 +255,15 @@ pub fn check_recovered_recording(
     }
     after
 }
+
+/// The simulator's progress: the messages its last stats line says it sent (`simulator: messages=N`).
+pub fn simulator_progress(log: &Path) -> u64 {
+    let text = fs::read_to_string(log).unwrap_or_default();
+    text.lines()
+        .rev()
+        .find_map(|line| {
+            line.split("simulator: messages=").nth(1).and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next())
+                .and_then(|s| s.parse().ok())
+        })
+        .unwrap_or(0)
+}
