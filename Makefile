@@ -41,13 +41,14 @@ help:
 	@echo "              RATES, fan-out to NATS_FANOUT_SUBS; into DIR (a make bench results dir: ratios to the chain)"
 	@echo "              or a fresh one; prints the report section"
 	@echo "make bench-micro - JMH micro-benchmarks of the message path with -prof gc (~5 min); writes docs/bench/micro.md"
-	@echo "make bench-sdk   - the Java, Rust and Python SDKs on the same packets, side by side (~5 min); docs/bench/sdk-languages.md"
+	@echo "make bench-sdk   - the Java, Rust and Python SDKs side by side (~6 min): throughput on the same packets, live latency"
+	@echo "              on the same chain, as ratios to Java's; docs/bench/sdk-languages.md"
 	@echo "make bench  - end-to-end benchmarks (~10 min on 2 cores): host jitter first; the chain vs raw Aeron, latency"
 	@echo "              at RATES (default \"100000 1000000\"), from outside uncapped; fan-out to 1 and 8 subscribers"
 	@echo "              (latency, fanout publish rate, and N on N media drivers); the sender's ceiling, then the highest"
 	@echo "              clean rate (each rate passes on 2 clean trials of 3) against raw Aeron both unbatched and"
 	@echo "              batched, each process's CPU; the archive (replay rate, latency with and without recording);"
-	@echo "              a pair; the NATS peer; writes docs/BENCHMARKS.md"
+	@echo "              a pair; the NATS peer; the SDKs side by side (make bench-sdk's, ~6 min more); writes docs/BENCHMARKS.md"
 	@echo "make bench-full - the long runs: make bench with long settings, then the steady-state run (100M+ messages,"
 	@echo "              message path on Epsilon GC, bench/e2e/steady.sh); writes docs/BENCHMARKS.md"
 	@echo "make bench-bundle - the dedicated-cores benchmark as one folder (BUNDLE_DIR, default $(BUNDLE_DIR), at most"
@@ -274,16 +275,19 @@ bench-micro: toolchain
 	  "java -cp '$(BENCH_CP)' org.openjdk.jmh.Main $(JMH_ARGS) -rf json -rff bench/target/jmh.json" bench/target/itchy.txt \
 	  bench/target/decoder-ab
 
-# The subscriber SDKs (Java, Rust, Python) on the same packets, in one run (bench/scripts/sdk-ab.sh; about 5 minutes);
-# writes its table into docs/bench/sdk-languages.md.
+# The subscriber SDKs (Java, Rust, Python) side by side in one run (bench/scripts/sdk-ab.sh; about 6 minutes): their
+# throughput on the same packets, then their live latency on the same chain (bin/mdfanout, hence build); writes both
+# tables into docs/bench/sdk-languages.md. make bench runs the same script as its sdk phase.
 SDK_ROUNDS ?= 3
-bench-sdk: toolchain rust-tools
+bench-sdk: toolchain rust-tools build
 	$(MVN) $(MVN_FLAGS) -q -pl bench -am package -DskipTests
 	ROUNDS=$(SDK_ROUNDS) BENCH_CP='$(BENCH_CP)' bench/scripts/sdk-ab.sh bench/target/sdk-ab docs/bench/sdk-languages.md
 
 # ---- end-to-end benchmarks (bench/e2e; results under bench/e2e/results/<UTC time>, report docs/BENCHMARKS.md) --
 bench: build
-	@bench/e2e/run.sh
+	@# the SDK phase's Java benchmark (SdkBookBenchmark), as make bench-sdk builds it
+	$(MVN) $(MVN_FLAGS) -q -pl bench -am package -DskipTests
+	@SDK_ROUNDS=$(SDK_ROUNDS) bench/e2e/run.sh
 
 # The long runs: one results directory for both, then one report. BENCH_FULL_ENV overrides the long settings.
 BENCH_FULL_ENV ?= RATES="10000 100000 1000000" OUTSIDE_RATES="10000 100000 1000000" OUTSIDE_PAIRS=3 NATS_RATES="10000 100000 1000000" MAX_MESSAGES=0 DURATION_S=120 FANOUT_S=60 PUB_MESSAGES=50000000 STEP_S=10 SEARCH_STEPS=7 NATS_FANOUT_SUBS="1 8" PUB_PAIRS=3 ARCHIVE_S=30

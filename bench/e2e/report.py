@@ -888,7 +888,9 @@ def main():
     md.append(f"Generated from the run `{os.path.basename(results)}` (git {settings.get('git', '?')}"
               + (f", {elapsed} s" if elapsed is not None else "") + ") by `make bench` "
               "(`bench/e2e/run.sh`, then `bench/e2e/report.py`). Micro-benchmarks (JMH) are in "
-              "[bench/micro.md](bench/micro.md)."
+              "[bench/micro.md](bench/micro.md); the subscriber SDKs side by side (Java, Rust and Python: "
+              "throughput on the same packets, live latency on the same chain, as ratios to Java's; "
+              "`make bench-sdk`, and `make bench`'s `sdk` phase) in [bench/sdk-languages.md](bench/sdk-languages.md)."
               + (" This page: `python3 bench/e2e/report.py " + " ".join(sys.argv[1:]) + "`."
                  if args.steady or args.compare else ""))
     md.append("")

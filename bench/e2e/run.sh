@@ -21,6 +21,10 @@
 #              then replayed from the archive (`record --from start --replay-only`) on the idle machine, and the
 #              replay's rate (messages over the seconds from its first message to its end, the summary's receivingS)
 #              is put against the throughput's highest clean rate of the chain (see archive_section)
+#   sdk        the subscriber SDKs side by side (issue 39): bench/scripts/sdk-ab.sh, as make bench-sdk runs it, into
+#              sdk/: Java, Rust and Python's throughput on the same packets and their live latency (fanout send to
+#              delivery) on the same chain, each as ratios to Java's in the same round; its tables go into
+#              SDK_REPORT (docs/bench/sdk-languages.md). SDK_ROUNDS (3) rounds; SKIP_SDK=1 leaves it out
 #
 # Latency (LATENCY_FROM=receive, the default) runs from the feed handler's receive of the datagram
 # (feed-handler --stamp-receive-time) to the subscriber's callback, as issue 6 defines it. Raw Aeron's latency runs
@@ -85,7 +89,7 @@
 # --idle-strategy for every process of both systems, the simulator, the raw pair and the media drivers included;
 # see docs/OPERATIONS.md "Idle strategies"), SKIP_LATENCY=1, SKIP_FANOUT=1, SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_ARCHIVE=1, SKIP_PAIR=1 (the pair section, PAIR_RATES: see pair_section), SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh, at NATS_RATES: "100000", and fan-out through NATS to
 # NATS_FANOUT_SUBS: "8"; its latency run is the 1-subscriber case, so make bench no longer repeats it as a fan-out run
-# of 1: make bench-full runs "1 8"), SPARSE_LOGS=1 (see below), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
+# of 1: make bench-full runs "1 8"), SKIP_SDK=1 (the sdk phase; SDK_ROUNDS, SDK_REPORT), SPARSE_LOGS=1 (see below), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -1158,6 +1162,20 @@ if [ "${SKIP_NATS:-0}" != 1 ]; then
   RATES="$NATS_RATES" DURATION_S="$DURATION_S" WARMUP_S="$WARMUP_S" MIN_MESSAGES="$MIN_MESSAGES" FANOUT_RATE="$FANOUT_RATE" \
     FANOUT_S="$FANOUT_S" LATENCY_FROM="$LATENCY_FROM" MAX_MESSAGES="$MAX_MESSAGES" FEED_RECOVERY="$FEED_RECOVERY" \
     NATS_FANOUT_SUBS="${NATS_FANOUT_SUBS-8}" bench/e2e/nats.sh "$results" || log "NATS peer skipped (see above)"
+fi
+# The subscriber SDKs side by side (sdk-ab.sh: builds the Rust examples and the wheel, then both comparisons), into
+# sdk/ and SDK_REPORT; not in a bench bundle (no sdk-ab.sh there: no cargo to build the SDKs with).
+if [ "${SKIP_SDK:-0}" != 1 ]; then
+  if [ -x bench/scripts/sdk-ab.sh ]; then
+    log "sdk: the Java, Rust and Python SDKs side by side (bench/scripts/sdk-ab.sh; log in $results/logs/sdk-ab.log)"
+    echo "ROUNDS=${SDK_ROUNDS:-3} bench/scripts/sdk-ab.sh $results/sdk ${SDK_REPORT:-docs/bench/sdk-languages.md}" >>"$commands"
+    ROUNDS="${SDK_ROUNDS:-3}" bench/scripts/sdk-ab.sh "$results/sdk" "${SDK_REPORT:-docs/bench/sdk-languages.md}" 2>&1 |
+      tee "$results/logs/sdk-ab.log" >&2
+    [ "${PIPESTATUS[0]}" = 0 ] || log "sdk: the SDK comparison failed (see $results/logs/sdk-ab.log)"
+    rm -rf "$results/sdk/venv" "$results/sdk/sdk-session.mdfc"  # 35 MB, made again by every run: not results
+  else
+    log "sdk: skipped (no bench/scripts/sdk-ab.sh here)"
+  fi
 fi
 restore_rmem_max
 echo "{\"elapsed_s\":$((SECONDS - started))}" >"$results/elapsed.json"

@@ -1,14 +1,25 @@
 #!/usr/bin/env bash
-# The subscriber SDKs side by side on the same packets, in one run: the Java SDK (JMH's SdkBookBenchmark), the Rust
+# The subscriber SDKs side by side, in one run: their throughput on the same packets, then their live latency on the
+# same chain (SDK_PARTS, default both; make bench-sdk, and make bench's SDK phase).
+#
+# Throughput: the Java SDK (JMH's SdkBookBenchmark), the Rust
 # SDK (subscribers/rust/examples/sdk_bench.rs, optimized) and the Python SDK (bench/scripts/sdk_python_bench.py over
 # the optimized wheel) decode the session WriteSdkCase writes (the bench session normalized into 4 partitions and
 # packed as the fanout packs them: the very packets SdkBookBenchmark builds), into order books, and into a listener
 # that does nothing (Java and Rust). They run one after another in each round (never at once: two busy threads on two
 # cores measure the scheduler), ROUNDS rounds, and each round's figures are compared with that round's Java figure, so
 # that the machine's drift between rounds tilts no ratio; the report gives the median of the rounds' ratios.
+#
+# Latency: bench/scripts/sdk-latency.sh (its header says how), into OUT_DIR/latency, with the Rust example and the
+# wheel built here: each SDK's live client from the fanout's send to the delivery of each message, against Java's in
+# the same round.
+#
+# The Rust examples and the wheel are built once, untimed, optimized, before either part.
 #   sdk-ab.sh OUT_DIR [REPORT_MD]
-# Settings (environment): ROUNDS (3), SDK_JMH_ARGS (-f 1 -wi 3 -w 1s -i 5 -r 1s), SDK_SECONDS (5) and SDK_WARMUP_S (3)
-# for Rust and Python, BENCH_CP (bench/target/mdfanout-bench.jar:bench/target/lib/*; make bench-sdk builds it).
+# Settings (environment): SDK_PARTS ("throughput latency"), ROUNDS (3, for both parts), SDK_JMH_ARGS
+# (-f 1 -wi 3 -w 1s -i 5 -r 1s), SDK_SECONDS (5) and SDK_WARMUP_S (3) for Rust and Python's throughput, BENCH_CP
+# (bench/target/mdfanout-bench.jar:bench/target/lib/*; make bench-sdk builds it); the latency part's SDK_LAT_*
+# (sdk-latency.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root="$(pwd)"
@@ -22,38 +33,48 @@ seconds="${SDK_SECONDS:-5}"
 warmup="${SDK_WARMUP_S:-3}"
 bench_cp="${BENCH_CP:-bench/target/mdfanout-bench.jar:bench/target/lib/*}"
 read -r -a jmh_args <<<"${SDK_JMH_ARGS:--f 1 -wi 3 -w 1s -i 5 -r 1s}"
+read -r -a parts <<<"${SDK_PARTS:-throughput latency}"
 case "$rounds" in ''|*[!0-9]*|0) echo "sdk-ab: ROUNDS must be a positive integer, not '$rounds'" >&2; exit 2 ;; esac
-[ -f bench/target/mdfanout-bench.jar ] || { echo "sdk-ab: no bench/target/mdfanout-bench.jar (make bench-sdk builds it)" >&2; exit 2; }
-command -v cargo >/dev/null || { echo "sdk-ab: cargo is required for the Rust and Python SDKs" >&2; exit 2; }
+throughput=0 latency=0
+for part in "${parts[@]}"; do
+  case "$part" in
+    throughput) throughput=1 ;;
+    latency) latency=1 ;;
+    *) echo "sdk-ab: SDK_PARTS: '$part' is not throughput or latency" >&2; exit 2 ;;
+  esac
+done
+[ "$throughput$latency" != 00 ] || { echo "sdk-ab: SDK_PARTS names no part (throughput, latency)" >&2; exit 2; }
+[ "$throughput" = 0 ] || [ -f bench/target/mdfanout-bench.jar ] ||
+  { echo "sdk-ab: no bench/target/mdfanout-bench.jar (make bench-sdk builds it: mvn -pl bench -am package)" >&2; exit 2; }
+[ "$latency" = 0 ] || [ -f cli/target/mdfanout.jar ] ||
+  { echo "sdk-ab: no cli/target/mdfanout.jar: the latency part's chain (bin/mdfanout) needs make build" >&2; exit 2; }
+command -v cargo >/dev/null || { echo "sdk-ab: cargo is required for the Rust and Python SDKs (make rust-tools)" >&2; exit 2; }
 
 rm -rf "$out"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"  # absolute: the wheel's build runs in subscribers/python
+source bench/scripts/sdk-build.sh
+
+# Built once, untimed, optimized: the Rust examples and the Python wheel (in a venv of this run).
+[ "$throughput" = 0 ] || rust_bench="$(sdk_build_rust_example sdk_bench)"
+[ "$latency" = 0 ] || rust_latency="$(sdk_build_rust_example sdk_latency aeron)"
+python="$(sdk_build_python "$out")"
+command_line="ROUNDS=$rounds${SDK_PARTS:+ SDK_PARTS=\"${parts[*]}\"} bench/scripts/sdk-ab.sh $out_arg${report:+ $report}"
+
+if [ "$throughput" = 1 ]; then
 case="$out/sdk-session.mdfc"
 java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -cp "$bench_cp" io.mdfanout.bench.WriteSdkCase "$case"
-
-# Built once, untimed, optimized: the Rust example and the Python wheel (in a venv of this run).
-bin="$(scripts/rust/setup.sh)"
-rust_target="${RUST_TARGET_DIR:-$HOME/.cache/mdfanout/cargo/target}"
-(cd subscribers/rust && PATH="$bin:$PATH" CARGO_TARGET_DIR="$rust_target" \
-  cargo build --quiet --locked --release --example sdk_bench)
-rust_bench="$rust_target/release/examples/sdk_bench"
-scripts/python/test.sh --wheel-only "$out/wheel" >"$out/wheel-build.log" 2>&1 ||
-  { tail -20 "$out/wheel-build.log" >&2; echo "sdk-ab: the wheel did not build" >&2; exit 1; }
-python3 -m venv "$out/venv"
-"$out/venv/bin/python" -m pip install --quiet --no-index "$out"/wheel/mdfanout-*.whl
-
 for round in $(seq 1 "$rounds"); do
   base="$out/round-$round"
   java -Djmh.ignoreLock=true -cp "$bench_cp" org.openjdk.jmh.Main 'SdkBookBenchmark\.' "${jmh_args[@]}" \
     -rf json -rff "$base.java.json" >"$base.java.log" 2>&1 || { tail -20 "$base.java.log" >&2; exit 1; }
   "$rust_bench" "$case" books "$seconds" "$warmup" >"$base.rust-books.txt"
   "$rust_bench" "$case" decode "$seconds" "$warmup" >"$base.rust-decode.txt"
-  "$out/venv/bin/python" bench/scripts/sdk_python_bench.py "$case" "$seconds" "$warmup" >"$base.python-books.txt"
+  "$python" bench/scripts/sdk_python_bench.py "$case" "$seconds" "$warmup" >"$base.python-books.txt"
   echo "sdk-ab: round $round of $rounds: $(cat "$base.rust-books.txt" "$base.python-books.txt" | tr '\n' ' ')"
 done
 
-python3 - "$out" "$rounds" "$report" "ROUNDS=$rounds bench/scripts/sdk-ab.sh $out_arg${report:+ $report}" <<'PY'
+python3 - "$out" "$rounds" "$report" "$command_line" <<'PY'
 import json, pathlib, re, statistics, sys
 out, rounds, report, command = pathlib.Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
 def java(r, name):
@@ -88,3 +109,9 @@ if report:
     path.write_text(text)
     print(f"sdk-ab: the table is in {report}")
 PY
+fi
+
+if [ "$latency" = 1 ]; then
+  ROUNDS="$rounds" SDK_RUST_LATENCY="$rust_latency" SDK_PYTHON="$python" SDK_LAT_COMMAND="$command_line" \
+    bench/scripts/sdk-latency.sh "$out/latency" ${report:+"$report"}
+fi

@@ -212,11 +212,117 @@ impl Subscriber {
     }
 }
 
+/// A replay of a session from the archive, from a point, replay only (the Rust SDK's `replay::ArchiveReplay`): what it
+/// delivers as the canonical lines, books and counters, as the live `Subscriber`. Polled from the thread that made it.
+#[pyclass(unsendable)]
+struct Replay {
+    inner: mdfanout::replay::ArchiveReplay<LiveListener>,
+}
+
+#[pymethods]
+impl Replay {
+    #[new]
+    #[pyo3(signature = (control_channel, partitions, start="start", stream_id_base=1000, aeron_dir=None, session=None,
+        replay_channel=None, response_channel=None, replay_stream_id=None, timeout_s=10.0, record_path=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        control_channel: &str,
+        partitions: Vec<u16>,
+        start: &str,
+        stream_id_base: i32,
+        aeron_dir: Option<String>,
+        session: Option<String>,
+        replay_channel: Option<String>,
+        response_channel: Option<String>,
+        replay_stream_id: Option<i32>,
+        timeout_s: f64,
+        record_path: Option<std::path::PathBuf>,
+    ) -> PyResult<Self> {
+        if !(timeout_s > 0.0 && timeout_s.is_finite()) {
+            return Err(PyValueError::new_err(format!("timeout_s must be positive: {timeout_s}")));
+        }
+        let mut config = mdfanout::replay::ReplayConfig::new(control_channel, partitions);
+        config.from = start.parse().map_err(PyValueError::new_err)?;
+        config.stream_id_base = stream_id_base;
+        config.aeron_dir = aeron_dir;
+        config.session = session;
+        if let Some(channel) = replay_channel {
+            config.replay_channel = channel;
+        }
+        if let Some(channel) = response_channel {
+            config.response_channel = channel;
+        }
+        if let Some(id) = replay_stream_id {
+            config.replay_stream_id = id;
+        }
+        config.timeout = std::time::Duration::from_secs_f64(timeout_s);
+        let recorder = match record_path {
+            None => None,
+            Some(path) => Some(mdfanout::MessageRecorder::create(&path).map_err(PyOSError::new_err)?),
+        };
+        let listener = mdfanout::Tee(mdfanout::conformance::CanonicalListener::default(), recorder);
+        let inner = mdfanout::replay::ArchiveReplay::connect(&config, listener)
+            .map_err(pyo3::exceptions::PyConnectionError::new_err)?;
+        Ok(Self { inner })
+    }
+
+    /// Replay what has arrived, at most `fragment_limit` Aeron messages per partition: the canonical lines of what was
+    /// delivered, in order. A replay the archive stopped or refused raises `ConnectionError`.
+    #[pyo3(signature = (fragment_limit=256))]
+    fn poll(&mut self, fragment_limit: usize) -> PyResult<Vec<String>> {
+        if 0 == fragment_limit {
+            return Err(PyValueError::new_err("fragment_limit must be at least 1"));
+        }
+        self.inner.poll(fragment_limit).map_err(pyo3::exceptions::PyConnectionError::new_err)?;
+        let out = std::mem::take(&mut self.inner.listener().0.out);
+        Ok(out.lines().map(str::to_owned).collect())
+    }
+
+    /// Whether every partition's recordings were replayed.
+    fn is_ended(&self) -> bool {
+        self.inner.is_ended()
+    }
+
+    /// The session replayed.
+    fn session(&self) -> String {
+        self.inner.session().to_string()
+    }
+
+    /// What the archive could not give as it should (a recording that starts the stream again), said as it happened.
+    fn problems(&self) -> Vec<String> {
+        self.inner.problems().to_vec()
+    }
+
+    /// The books' canonical dump.
+    fn books(&mut self) -> String {
+        let mut out = String::new();
+        self.inner.listener().0.books.dump(&mut out);
+        out
+    }
+
+    /// The counters, by name.
+    fn counters(&self) -> std::collections::BTreeMap<&'static str, u64> {
+        counters_map(self.inner.counters())
+    }
+
+    /// Write what the recording has staged to its file; the messages recorded so far (0 without a recording).
+    fn flush_recording(&mut self) -> PyResult<u64> {
+        match &mut self.inner.listener().1 {
+            None => Ok(0),
+            Some(recorder) => {
+                recorder.flush().map_err(PyOSError::new_err)?;
+                Ok(recorder.records())
+            }
+        }
+    }
+}
+
 #[pymodule]
 fn _mdfanout(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(conformance_run, m)?)?;
     m.add_function(wrap_pyfunction!(read_case, m)?)?;
     m.add_class::<Decoder>()?;
     m.add_class::<Subscriber>()?;
+    m.add_class::<Replay>()?;
     Ok(())
 }

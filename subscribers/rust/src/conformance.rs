@@ -343,7 +343,8 @@ impl MarketDataListener for CanonicalListener {
 
     fn on_gap_notice(&mut self, c: &MessageContext, m: gap_notice_codec::GapNoticeDecoder<'_>) {
         let out = self.common(c, "GapNotice", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
-        let _ = writeln!(out, " lastMissingSequence={} reason={}", m.last_missing_sequence(), m.reason() as u8);
+        let _ = write!(out, " lastMissingSequence={} reason={}", m.last_missing_sequence(), m.reason() as u8);
+        end_line(out, c);
     }
 
     fn on_system_event(&mut self, c: &MessageContext, m: system_event_codec::SystemEventDecoder<'_>) {
@@ -443,7 +444,8 @@ impl MarketDataListener for CanonicalListener {
             (m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id(), m.order_id(), m.shares(), m.side() as u8);
         let price = m.price_decoder().mantissa();
         let out = self.common(c, "AddOrder", xs, ts, inst);
-        let _ = writeln!(out, " orderId={order_id} price={price} shares={shares} side={side}");
+        let _ = write!(out, " orderId={order_id} price={price} shares={shares} side={side}");
+        end_line(out, c);
         self.books.add_order(c.partition, inst, order_id, side, price, shares as u64);
     }
 
@@ -465,19 +467,20 @@ impl MarketDataListener for CanonicalListener {
         let out = self.common(c, "AddOrderAttributed", xs, ts, inst);
         let _ = write!(out, " orderId={order_id} price={price} shares={shares} side={side}");
         ascii(out, " attribution=", &attribution);
-        out.push('\n');
+        end_line(out, c);
         self.books.add_order(c.partition, inst, order_id, side, price, shares as u64);
     }
 
     fn on_order_executed(&mut self, c: &MessageContext, m: order_executed_codec::OrderExecutedDecoder<'_>) {
         let out = self.common(c, "OrderExecuted", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
-        let _ = writeln!(
+        let _ = write!(
             out,
             " orderId={} matchNumber={} executedShares={}",
             m.order_id(),
             m.match_number(),
             m.executed_shares()
         );
+        end_line(out, c);
         self.books.reduce_order(m.order_id(), m.executed_shares() as u64);
     }
 
@@ -497,23 +500,26 @@ impl MarketDataListener for CanonicalListener {
         );
         let price = m.execution_price_decoder().mantissa();
         let out = self.common(c, "OrderExecutedWithPrice", xs, ts, inst);
-        let _ = writeln!(
+        let _ = write!(
             out,
             " orderId={order_id} matchNumber={match_number} executionPrice={price} executedShares={shares} \
              printable={printable}"
         );
+        end_line(out, c);
         self.books.reduce_order(order_id, shares as u64);
     }
 
     fn on_order_cancel(&mut self, c: &MessageContext, m: order_cancel_codec::OrderCancelDecoder<'_>) {
         let out = self.common(c, "OrderCancel", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
-        let _ = writeln!(out, " orderId={} cancelledShares={}", m.order_id(), m.cancelled_shares());
+        let _ = write!(out, " orderId={} cancelledShares={}", m.order_id(), m.cancelled_shares());
+        end_line(out, c);
         self.books.reduce_order(m.order_id(), m.cancelled_shares() as u64);
     }
 
     fn on_order_delete(&mut self, c: &MessageContext, m: order_delete_codec::OrderDeleteDecoder<'_>) {
         let out = self.common(c, "OrderDelete", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
-        let _ = writeln!(out, " orderId={}", m.order_id());
+        let _ = write!(out, " orderId={}", m.order_id());
+        end_line(out, c);
         self.books.reduce_order(m.order_id(), u64::MAX);
     }
 
@@ -528,7 +534,8 @@ impl MarketDataListener for CanonicalListener {
         );
         let price = m.price_decoder().mantissa();
         let out = self.common(c, "OrderReplace", xs, ts, inst);
-        let _ = writeln!(out, " originalOrderId={original} newOrderId={new_id} price={price} shares={shares}");
+        let _ = write!(out, " originalOrderId={original} newOrderId={new_id} price={price} shares={shares}");
+        end_line(out, c);
         self.books.replace_order(original, new_id, price, shares as u64);
     }
 
@@ -545,7 +552,8 @@ impl MarketDataListener for CanonicalListener {
         let price = m.price_decoder().mantissa();
         let out = self.common(c, "Trade", xs, ts, inst);
         let _ =
-            writeln!(out, " orderId={order_id} matchNumber={match_number} price={price} shares={shares} side={side}");
+            write!(out, " orderId={order_id} matchNumber={match_number} price={price} shares={shares} side={side}");
+        end_line(out, c);
     }
 
     fn on_cross_trade(&mut self, c: &MessageContext, m: cross_trade_codec::CrossTradeDecoder<'_>) {
@@ -559,15 +567,17 @@ impl MarketDataListener for CanonicalListener {
         );
         let price = m.cross_price_decoder().mantissa();
         let out = self.common(c, "CrossTrade", xs, ts, inst);
-        let _ = writeln!(
+        let _ = write!(
             out,
             " shares={shares} matchNumber={match_number} crossPrice={price} crossType={cross_type}"
         );
+        end_line(out, c);
     }
 
     fn on_broken_trade(&mut self, c: &MessageContext, m: broken_trade_codec::BrokenTradeDecoder<'_>) {
         let out = self.common(c, "BrokenTrade", m.exchange_sequence(), m.exchange_timestamp(), m.instrument_id());
-        let _ = writeln!(out, " matchNumber={}", m.match_number());
+        let _ = write!(out, " matchNumber={}", m.match_number());
+        end_line(out, c);
     }
 
     fn on_imbalance(&mut self, c: &MessageContext, m: imbalance_codec::ImbalanceDecoder<'_>) {
@@ -589,11 +599,12 @@ impl MarketDataListener for CanonicalListener {
         let m = near.parent().unwrap();
         let reference = m.current_reference_price_decoder().mantissa();
         let out = self.common(c, "Imbalance", xs, ts, inst);
-        let _ = writeln!(
+        let _ = write!(
             out,
             " pairedShares={paired} imbalanceShares={imbalance} farPrice={far_price} nearPrice={near_price} \
              currentReferencePrice={reference} imbalanceDirection={direction} crossType={cross_type} \
              priceVariationIndicator={variation}"
         );
+        end_line(out, c);
     }
 }

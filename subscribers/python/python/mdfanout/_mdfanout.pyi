@@ -35,3 +35,25 @@ class Subscriber:
         """The counters, by name."""
     def flush_recording(self) -> int:
         """Write the recording's staged records; the messages recorded so far."""
+
+class Replay:
+    """A session replayed from the archive (wrapped by ``mdfanout.Replay``): canonical lines, books, counters."""
+
+    def __init__(self, control_channel: str, partitions: list[int], start: str = "start", stream_id_base: int = 1000,
+                 aeron_dir: str | None = None, session: str | None = None, replay_channel: str | None = None,
+                 response_channel: str | None = None, replay_stream_id: int | None = None, timeout_s: float = 10.0,
+                 record_path: str | None = None) -> None: ...
+    def poll(self, fragment_limit: int = 256) -> list[str]:
+        """The canonical lines of what was replayed since the last poll."""
+    def is_ended(self) -> bool:
+        """Whether every partition's recordings were replayed."""
+    def session(self) -> str:
+        """The session replayed."""
+    def problems(self) -> list[str]:
+        """What the archive could not give as it should."""
+    def books(self) -> str:
+        """The books' canonical dump."""
+    def counters(self) -> dict[str, int]:
+        """The counters, by name."""
+    def flush_recording(self) -> int:
+        """Write the staged recording; the messages recorded."""

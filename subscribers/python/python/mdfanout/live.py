@@ -13,13 +13,14 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Iterator
 
+from ._mdfanout import Replay as _Replay
 from ._mdfanout import Subscriber as _Subscriber
 from ._mdfanout import conformance_run
 
 if TYPE_CHECKING:
     import pandas
 
-__all__ = ["Book", "Subscriber", "parse_books", "parse_event", "read_events", "to_dataframe"]
+__all__ = ["Book", "Replay", "Subscriber", "parse_books", "parse_event", "read_events", "to_dataframe"]
 
 
 def _unquote(text: str, at: int) -> tuple[str, int]:
@@ -209,4 +210,73 @@ class Subscriber:
     def flush_recording(self) -> int:
         """Write what the recording has staged to its file (``OSError`` if it cannot be written); the messages
         recorded so far (0 without ``record_path``)."""
+        return self._inner.flush_recording()
+
+
+class Replay:
+    """A trading session replayed from the archive (``mdfanout archive``), from a point, replay only.
+
+    ``control_channel`` is the archive's (``mdfanout archive --control-channel``); ``start`` the point: ``"start"``,
+    ``"seq:N"`` (stream sequence N of every partition), ``"seq:0=N,1=M"``, ``"ns:N"`` or an exchange time
+    ``"HH:MM:SS[.fraction]"``. Every partition is replayed from its session's first message: what comes before the
+    point is delivered as the state at it (events with ``snapshot=1``, applied to the books, not recorded), the rest
+    as it came, until the recordings end (a ``REPLAY_END`` is not an event: ``is_ended()``). ``session``: the one named,
+    default the newest the archive holds; ``replay_channel`` and ``response_channel``: an address of this host the
+    archive reaches (default ``localhost:0``). Raises ``ConnectionError`` when the driver or the archive does not answer,
+    the session or a partition's recordings are not there; ``ValueError`` for a bad start point. A hole in the
+    recordings is a ``GAP`` event.
+    """
+
+    def __init__(self, control_channel: str, partitions: list[int], start: str = "start", stream_id_base: int = 1000,
+                 aeron_dir: str | None = None, session: str | None = None, replay_channel: str | None = None,
+                 response_channel: str | None = None, replay_stream_id: int | None = None, timeout_s: float = 10.0,
+                 record_path: str | os.PathLike[str] | None = None) -> None:
+        self._inner = _Replay(control_channel, list(partitions), start, stream_id_base, aeron_dir, session,
+                              replay_channel, response_channel, replay_stream_id, timeout_s,
+                              None if record_path is None else os.fspath(record_path))
+
+    def poll(self, fragment_limit: int = 256) -> list[dict[str, int | str]]:
+        """What was replayed since the last poll: events, in order."""
+        return [parse_event(line) for line in self._inner.poll(fragment_limit)]
+
+    def events(self) -> Iterator[dict[str, int | str]]:
+        """Every event until the recordings end."""
+        while not self._inner.is_ended():
+            polled = self.poll()
+            if not polled:
+                time.sleep(0.0002)
+            yield from polled
+        yield from self.poll()
+
+    def to_dataframe(self, types: Iterable[str] | None = None) -> "pandas.DataFrame":
+        """The rest of the replay as a DataFrame (``to_dataframe``; only ``types`` when given). Needs pandas."""
+        return to_dataframe(list(self.events()), types)
+
+    def is_ended(self) -> bool:
+        """Whether every partition's recordings were replayed."""
+        return self._inner.is_ended()
+
+    @property
+    def session(self) -> str:
+        """The session replayed."""
+        return self._inner.session()
+
+    def problems(self) -> list[str]:
+        """What the archive could not give as it should (a recording that starts the stream again)."""
+        return self._inner.problems()
+
+    def books(self) -> dict[int, Book]:
+        """The order books now: every instrument with a resting order."""
+        return parse_books(self._inner.books())
+
+    def books_dump(self) -> str:
+        """The books' canonical dump."""
+        return self._inner.books()
+
+    def counters(self) -> dict[str, int]:
+        """The replay's counters, by name."""
+        return self._inner.counters()
+
+    def flush_recording(self) -> int:
+        """Write what the recording has staged (``record_path``); the messages recorded so far."""
         return self._inner.flush_recording()
