@@ -104,11 +104,38 @@ struct Subscriber {
     inner: mdfanout::client::FeedSubscriber<LiveListener>,
 }
 
-/// What the live client delivers to: the canonical lines and books, and the recording when one is asked for.
+/// What the live client and a replay deliver to: the canonical lines and books, and the recording when one is asked
+/// for.
 type LiveListener = mdfanout::Tee<
     mdfanout::conformance::CanonicalListener,
     Option<mdfanout::MessageRecorder<std::fs::File>>,
 >;
+
+/// The listener, its recording's file made first (`OSError` when it cannot be).
+fn live_listener(record_path: Option<std::path::PathBuf>) -> PyResult<LiveListener> {
+    let recorder = match record_path {
+        None => None,
+        Some(path) => Some(mdfanout::MessageRecorder::create(&path).map_err(PyOSError::new_err)?),
+    };
+    Ok(mdfanout::Tee(mdfanout::conformance::CanonicalListener::default(), recorder))
+}
+
+fn books_dump(listener: &mut LiveListener) -> String {
+    let mut out = String::new();
+    listener.0.books.dump(&mut out);
+    out
+}
+
+/// Write what the recording staged; the messages recorded so far (0 without one).
+fn flush_recording(listener: &mut LiveListener) -> PyResult<u64> {
+    match &mut listener.1 {
+        None => Ok(0),
+        Some(recorder) => {
+            recorder.flush().map_err(PyOSError::new_err)?;
+            Ok(recorder.records())
+        }
+    }
+}
 
 #[pymethods]
 impl Subscriber {
@@ -155,11 +182,7 @@ impl Subscriber {
         config.pair_stream_id_base = pair_stream_id_base;
         config.arbitration_wait = std::time::Duration::from_secs_f64(arbitration_wait_s);
         config.validate().map_err(PyValueError::new_err)?;
-        let recorder = match record_path {
-            None => None,
-            Some(path) => Some(mdfanout::MessageRecorder::create(&path).map_err(PyOSError::new_err)?),
-        };
-        let listener = mdfanout::Tee(mdfanout::conformance::CanonicalListener::default(), recorder);
+        let listener = live_listener(record_path)?;
         let inner = mdfanout::client::FeedSubscriber::connect(&config, listener)
             .map_err(pyo3::exceptions::PyConnectionError::new_err)?;
         Ok(Self { inner })
@@ -190,9 +213,7 @@ impl Subscriber {
 
     /// The books' canonical dump.
     fn books(&mut self) -> String {
-        let mut out = String::new();
-        self.inner.listener().0.books.dump(&mut out);
-        out
+        books_dump(self.inner.listener())
     }
 
     /// The counters, by name.
@@ -202,13 +223,7 @@ impl Subscriber {
 
     /// Write what the recording has staged to its file; the messages recorded so far (0 without a recording).
     fn flush_recording(&mut self) -> PyResult<u64> {
-        match &mut self.inner.listener().1 {
-            None => Ok(0),
-            Some(recorder) => {
-                recorder.flush().map_err(PyOSError::new_err)?;
-                Ok(recorder.records())
-            }
-        }
+        flush_recording(self.inner.listener())
     }
 }
 
@@ -256,11 +271,7 @@ impl Replay {
             config.replay_stream_id = id;
         }
         config.timeout = std::time::Duration::from_secs_f64(timeout_s);
-        let recorder = match record_path {
-            None => None,
-            Some(path) => Some(mdfanout::MessageRecorder::create(&path).map_err(PyOSError::new_err)?),
-        };
-        let listener = mdfanout::Tee(mdfanout::conformance::CanonicalListener::default(), recorder);
+        let listener = live_listener(record_path)?;
         let inner = mdfanout::replay::ArchiveReplay::connect(&config, listener)
             .map_err(pyo3::exceptions::PyConnectionError::new_err)?;
         Ok(Self { inner })
@@ -295,9 +306,7 @@ impl Replay {
 
     /// The books' canonical dump.
     fn books(&mut self) -> String {
-        let mut out = String::new();
-        self.inner.listener().0.books.dump(&mut out);
-        out
+        books_dump(self.inner.listener())
     }
 
     /// The counters, by name.
@@ -307,13 +316,7 @@ impl Replay {
 
     /// Write what the recording has staged to its file; the messages recorded so far (0 without a recording).
     fn flush_recording(&mut self) -> PyResult<u64> {
-        match &mut self.inner.listener().1 {
-            None => Ok(0),
-            Some(recorder) => {
-                recorder.flush().map_err(PyOSError::new_err)?;
-                Ok(recorder.records())
-            }
-        }
+        flush_recording(self.inner.listener())
     }
 }
 

@@ -413,22 +413,9 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
             let sequence = first_sequence.wrapping_add(i);
             let (block_length, template_id, _, version) = wire::header(buffer, position);
             if sequence >= from_sequence {
-                // 0: no snapshot filter, whatever the packet's sequence says
-                if 0 != filter_max_sequence
-                    && sequence <= filter_max_sequence
-                    && sequence <= self.streams[slot].covering(wire::instrument_id(buffer, position))
-                {
-                    self.counters.filtered_messages += 1;
-                } else {
-                    let context = MessageContext {
-                        partition,
-                        stream_sequence: sequence as u64,
-                        sending_time,
-                        template_id,
-                        snapshot: false,
-                    };
-                    self.dispatch(slot, &context, buffer, position + wire::HEADER_LENGTH, block_length, version);
-                }
+                let context =
+                    MessageContext { partition, stream_sequence: sequence as u64, sending_time, template_id, snapshot: false };
+                self.deliver_message(slot, &context, buffer, position, block_length, version, filter_max_sequence);
             }
             position += wire::HEADER_LENGTH + block_length;
         }
@@ -448,24 +435,36 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         for i in 0..to_index {
             let (block_length, template_id, _, version) = wire::header(buffer, position);
             if i >= from_index {
-                let chain_position = crate::arbiter::chain_position(buffer, position, template_id);
-                if 0 != filter_max_sequence
-                    && chain_position <= filter_max_sequence
-                    && chain_position <= self.streams[slot].covering(wire::instrument_id(buffer, position))
-                {
-                    self.counters.filtered_messages += 1;
-                } else {
-                    let context = MessageContext {
-                        partition,
-                        stream_sequence: chain_position as u64,
-                        sending_time,
-                        template_id,
-                        snapshot: false,
-                    };
-                    self.dispatch(slot, &context, buffer, position + wire::HEADER_LENGTH, block_length, version);
-                }
+                let chain_position = crate::arbiter::chain_position(buffer, position, template_id) as u64;
+                let context =
+                    MessageContext { partition, stream_sequence: chain_position, sending_time, template_id, snapshot: false };
+                self.deliver_message(slot, &context, buffer, position, block_length, version, filter_max_sequence);
             }
             position += wire::HEADER_LENGTH + block_length;
+        }
+    }
+
+    /// One incremental message (its header at `position`) at its sequence (the context's): skipped when the last
+    /// snapshot applied already covers it (its per-instrument filter; 0: no filter), else dispatched.
+    #[allow(clippy::too_many_arguments)]
+    fn deliver_message(
+        &mut self,
+        slot: usize,
+        context: &MessageContext,
+        buffer: &[u8],
+        position: usize,
+        block_length: usize,
+        version: u16,
+        filter_max_sequence: i64,
+    ) {
+        let sequence = context.stream_sequence as i64;
+        if 0 != filter_max_sequence
+            && sequence <= filter_max_sequence
+            && sequence <= self.streams[slot].covering(wire::instrument_id(buffer, position))
+        {
+            self.counters.filtered_messages += 1;
+        } else {
+            self.dispatch(slot, context, buffer, position + wire::HEADER_LENGTH, block_length, version);
         }
     }
 

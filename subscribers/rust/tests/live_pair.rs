@@ -12,10 +12,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::{by_partition, root, simulator_progress, wait_for, Processes};
+use common::{by_partition, root, simulator_progress, wait_for, Processes, Watch};
 use mdfanout::client::{Config, FeedSubscriber};
-use mdfanout::sbe::system_event_codec::SystemEventDecoder;
-use mdfanout::{MarketDataListener, MessageContext, MessageRecorder, OrderBooks, StaleReason, Tee};
+use mdfanout::{MessageRecorder, OrderBooks, Tee};
 
 const PARTITIONS: u16 = 2;
 const MESSAGES: u64 = 300_000;
@@ -26,28 +25,6 @@ const BASE_A: i32 = 5810;
 const BASE_B: i32 = 5910;
 const LINES: [&str; 10] = ["--group", "239.255.58.1", "--port", "58101", "--interface", "127.0.0.1", "--group-b",
     "239.255.58.3", "--port-b", "58103"];
-
-/// Whether each partition's session ended, and every stale or recovered event.
-struct Watch {
-    ended: Vec<bool>,
-    events: Vec<String>,
-}
-
-impl MarketDataListener for Watch {
-    fn on_system_event(&mut self, context: &MessageContext, message: SystemEventDecoder<'_>) {
-        if message.event_code() as u8 == b'C' && !context.snapshot {
-            self.ended[context.partition as usize] = true;
-        }
-    }
-
-    fn on_stale(&mut self, partition: u16, reason: StaleReason, stream_sequence: u64) {
-        self.events.push(format!("STALE p={partition} reason={} seq={stream_sequence}", reason.name()));
-    }
-
-    fn on_recovered(&mut self, partition: u16, snapshot_id: u64, last: u64) {
-        self.events.push(format!("RECOVERED p={partition} snapshot={snapshot_id} last={last}"));
-    }
-}
 
 fn side_args<'a>(ring_dir: &'a str, partitions: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec!["feed-handler", "--ring-dir", ring_dir, "--partitions", partitions, "--gap-wait-ms", "5",
@@ -110,7 +87,7 @@ fn a_pair_covers_each_sides_fanout_killed_with_minus_9_as_java_does() {
     config.pair_stream_id_base = Some(BASE_B);
     let listener = Tee(
         OrderBooks::new(),
-        Tee(Watch { ended: vec![false; PARTITIONS as usize], events: Vec::new() }, MessageRecorder::create(&rust_recording).unwrap()),
+        Tee(Watch::new(PARTITIONS), MessageRecorder::create(&rust_recording).unwrap()),
     );
     let mut subscriber = FeedSubscriber::connect(&config, listener).expect("the Rust client attaches to both sides");
     for log in ["feed-handler-a", "feed-handler-b"] {

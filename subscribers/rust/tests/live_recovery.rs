@@ -16,38 +16,16 @@ use std::time::{Duration, Instant};
 
 use common::{
     by_partition, check_recovered_recording, records, root, simulator_progress, wait_for, Coverage, CoverageWriter, Processes,
+    Watch,
 };
 use mdfanout::client::{Config, FeedSubscriber};
-use mdfanout::sbe::system_event_codec::SystemEventDecoder;
-use mdfanout::{MarketDataListener, MessageContext, MessageRecorder, OrderBooks, StaleReason, Tee};
+use mdfanout::{MessageRecorder, OrderBooks, Tee};
 
 const PARTITIONS: u16 = 2;
 const MESSAGES: u64 = 1_000_000;
 const RATE: u64 = 100_000;
 const CHANNEL: &str = "aeron:udp?endpoint=224.0.57.1:57456|interface=127.0.0.1";
 const STREAM_ID_BASE: i32 = 5700;
-
-/// Whether each partition's session ended, and the partition's stale and recovered events.
-struct Watch {
-    ended: Vec<bool>,
-    events: Vec<String>,
-}
-
-impl MarketDataListener for Watch {
-    fn on_system_event(&mut self, context: &MessageContext, message: SystemEventDecoder<'_>) {
-        if message.event_code() as u8 == b'C' && !context.snapshot {
-            self.ended[context.partition as usize] = true;
-        }
-    }
-
-    fn on_stale(&mut self, partition: u16, reason: StaleReason, stream_sequence: u64) {
-        self.events.push(format!("STALE p={partition} reason={} seq={stream_sequence}", reason.name()));
-    }
-
-    fn on_recovered(&mut self, partition: u16, snapshot_id: u64, last: u64) {
-        self.events.push(format!("RECOVERED p={partition} snapshot={snapshot_id} last={last}"));
-    }
-}
 
 type Listener = Tee<OrderBooks, Tee<Watch, Tee<CoverageWriter, MessageRecorder<fs::File>>>>;
 
@@ -69,7 +47,7 @@ fn subscriber(driver_dir: String, recording: PathBuf, started: Arc<AtomicBool>) 
         let listener: Listener = Tee(
             OrderBooks::new(),
             Tee(
-                Watch { ended: vec![false; PARTITIONS as usize], events: Vec::new() },
+                Watch::new(PARTITIONS),
                 Tee(CoverageWriter::default(), MessageRecorder::create(&recording).expect("a recording")),
             ),
         );

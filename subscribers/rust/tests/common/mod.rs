@@ -267,3 +267,35 @@ pub fn simulator_progress(log: &Path) -> u64 {
         })
         .unwrap_or(0)
 }
+
+/// Whether each partition's session ended (End of Messages, live), and every stale or recovered event.
+pub struct Watch {
+    pub ended: Vec<bool>,
+    pub events: Vec<String>,
+}
+
+impl Watch {
+    pub fn new(partitions: u16) -> Self {
+        Self { ended: vec![false; partitions as usize], events: Vec::new() }
+    }
+}
+
+impl mdfanout::MarketDataListener for Watch {
+    fn on_system_event(
+        &mut self,
+        context: &mdfanout::MessageContext,
+        message: mdfanout::sbe::system_event_codec::SystemEventDecoder<'_>,
+    ) {
+        if message.event_code() as u8 == b'C' && !context.snapshot {
+            self.ended[context.partition as usize] = true;
+        }
+    }
+
+    fn on_stale(&mut self, partition: u16, reason: mdfanout::StaleReason, stream_sequence: u64) {
+        self.events.push(format!("STALE p={partition} reason={} seq={stream_sequence}", reason.name()));
+    }
+
+    fn on_recovered(&mut self, partition: u16, snapshot_id: u64, last: u64) {
+        self.events.push(format!("RECOVERED p={partition} snapshot={snapshot_id} last={last}"));
+    }
+}
