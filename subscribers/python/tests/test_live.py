@@ -52,7 +52,9 @@ def wait_for(predicate, timeout_s, what):
         time.sleep(0.1)
 
 
-class LiveTest(unittest.TestCase):
+class Chain(unittest.TestCase):
+    """A chain of bin/mdfanout processes for a test, stopped whatever happens; its work directory kept on failure."""
+
     def setUp(self):
         self.assertTrue((ROOT / "cli/target/mdfanout.jar").exists(), "bin/mdfanout needs the Maven build (make build)")
         self.work = pathlib.Path(tempfile.mkdtemp(prefix="mdfanout-python-live-"))
@@ -90,6 +92,13 @@ class LiveTest(unittest.TestCase):
         path = self.work / f"{name}.log"
         return path.read_text() if path.exists() else ""
 
+    def kill9(self, name):
+        """Kill a process with -9 (no clean-up of its own) and reap it."""
+        self.processes[name].kill()
+        self.processes[name].wait()
+
+
+class LiveTest(Chain):
     def test_no_media_driver_is_a_connection_error(self):
         with self.assertRaises(ConnectionError) as raised:
             mdfanout.Subscriber(CHANNEL, [0], aeron_dir=str(self.work / "no-driver"), connect_timeout_s=1.0)
