@@ -7,6 +7,7 @@ coverage; with the same snapshots as Java's (as nearly always: both go stale at 
 one."""
 
 import os
+import re
 import time
 import unittest
 
@@ -112,8 +113,9 @@ class FanoutKillTest(Chain):
                    "--rate", str(RATE), "--messages", str(MESSAGES))
 
         def progress():
-            lines = [line for line in self.log("simulator").splitlines() if "simulator: messages=" in line]
-            return int(lines[-1].split("simulator: messages=")[1].split()[0]) if lines else 0
+            """The simulator's last stats line's count (a line still being written does not match)."""
+            counts = re.findall(r"simulator: messages=(\d+) ", self.log("simulator"))
+            return int(counts[-1]) if counts else 0
 
         ended, killed, deadline = set(), False, time.monotonic() + 180
         while len(ended) < PARTITIONS and time.monotonic() < deadline:
@@ -158,10 +160,12 @@ class FanoutKillTest(Chain):
         after = [(p, s) for p, s, m in java_records if s > python_coverage[p].through(instrument(m))]
         self.assertEqual([], [k for k in after if k not in delivered], "none skipped after the recovery")
         self.assertGreater(len(after), 1_000)
-        if [c.ranges for c in java_coverage] == [c.ranges for c in python_coverage]:
+        same = [c.ranges for c in java_coverage] == [c.ranges for c in python_coverage]
+        if same:
             self.assertEqual(by_partition(java[0].read_bytes()), by_partition(python_recording.read_bytes()),
                              "the same snapshots: the recordings are one")
-        print(f"python: {len(python_records)} records, {len(after)} after its snapshot's coverage, each Java's")
+        print(f"python: {len(python_records)} records, {len(after)} after its snapshot's coverage, each Java's; "
+              + ("the same snapshots as Java's: the recordings byte for byte Java's" if same else "other snapshots"))
 
 
 if __name__ == "__main__":
