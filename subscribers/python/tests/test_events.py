@@ -35,6 +35,16 @@ def render_books(books):
 
 
 class EventsTest(unittest.TestCase):
+    def test_callbacks_get_each_event_of_their_type_in_order(self):
+        events = mdfanout.read_events((CONFORMANCE / "cases" / "normal-flow.mdfc").read_bytes())
+        adds, others = [], []
+        handled = mdfanout.dispatch(events, {"AddOrder": adds.append, "AddOrderAttributed": adds.append},
+                                    default=others.append)
+        self.assertEqual(len(events), handled)
+        self.assertEqual([e for e in events if e["type"] in ("AddOrder", "AddOrderAttributed")], adds)
+        self.assertEqual(len(events) - len(adds), len(others))
+        self.assertEqual(3, mdfanout.dispatch(events, {"AddOrder": lambda e: None}), "only the handled types")
+
     def test_every_expected_line_reads_and_renders_back(self):
         files = sorted((CONFORMANCE / "expected").glob("*.txt"))
         self.assertGreaterEqual(len(files), 8, files)

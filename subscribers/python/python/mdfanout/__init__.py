@@ -7,7 +7,7 @@ conformance suite every SDK runs.
 """
 
 from ._mdfanout import Decoder, conformance_run, read_case
-from .live import Book, Replay, Subscriber, parse_books, parse_event, read_events, to_dataframe
+from .live import Book, Replay, Subscriber, dispatch, parse_books, parse_event, read_events, to_dataframe
 
-__all__ = ["Book", "Decoder", "Replay", "Subscriber", "conformance_run", "parse_books", "parse_event", "read_case",
-           "read_events", "to_dataframe"]
+__all__ = ["Book", "Decoder", "Replay", "Subscriber", "conformance_run", "dispatch", "parse_books", "parse_event",
+           "read_case", "read_events", "to_dataframe"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping
 
 from ._mdfanout import Replay as _Replay
 from ._mdfanout import Subscriber as _Subscriber
@@ -20,7 +20,9 @@ from ._mdfanout import conformance_run
 if TYPE_CHECKING:
     import pandas
 
-__all__ = ["Book", "Replay", "Subscriber", "parse_books", "parse_event", "read_events", "to_dataframe"]
+__all__ = ["Book", "Replay", "Subscriber", "dispatch", "parse_books", "parse_event", "read_events", "to_dataframe"]
+
+Handler = Callable[[dict[str, int | str]], None]
 
 
 def _unquote(text: str, at: int) -> tuple[str, int]:
@@ -141,6 +143,24 @@ def parse_books(dump: str) -> dict[int, Book]:
     return books
 
 
+def dispatch(events: Iterable[dict[str, int | str]], handlers: Mapping[str, Handler],
+             default: Handler | None = None) -> int:
+    """Callbacks, as the Java and Rust SDKs' listeners: each event to the handler of its ``type`` (``"AddOrder"``,
+    ``"STALE"``, ...), else to ``default`` when given, in order. Returns the events handed to a handler.
+
+    >>> seen = []
+    >>> dispatch([{"type": "STALE", "p": 0}], {"STALE": seen.append})
+    1
+    """
+    handled = 0
+    for event in events:
+        handler = handlers.get(str(event["type"]), default)
+        if handler is not None:
+            handler(event)
+            handled += 1
+    return handled
+
+
 class Subscriber:
     """A subscriber of a feed's partitions over Aeron, through the media driver of this host.
 
@@ -186,6 +206,10 @@ class Subscriber:
         deadline = time.monotonic() + timeout_s
         while (left := deadline - time.monotonic()) > 0:
             yield from self.poll(min(left, 0.1))
+
+    def dispatch(self, handlers: Mapping[str, Handler], timeout_s: float, default: Handler | None = None) -> int:
+        """Callbacks for ``timeout_s``: each event delivered to the handler of its type (``dispatch``)."""
+        return dispatch(self.events(timeout_s), handlers, default)
 
     def window(self, seconds: float, types: Iterable[str] | None = None) -> "pandas.DataFrame":
         """The live stream for ``seconds`` as a DataFrame (``to_dataframe``; only ``types`` when given). Needs pandas."""
