@@ -13,7 +13,6 @@
 //! the hold buffers are made.
 
 use crate::sbe;
-use crate::sbe::ReadBuf;
 use crate::wire;
 
 /// The chain position nobody knows: previousExchangeSequence's null value (2^64-1, -1 as a signed 64-bit integer).
@@ -49,17 +48,11 @@ fn u64_at(buffer: &[u8], at: usize) -> i64 {
 }
 
 fn previous_of(packet: &[u8]) -> i64 {
-    let (block_length, _, _, version) = wire::header(packet, 0);
-    sbe::packet_header_codec::PacketHeaderDecoder::default()
-        .wrap(ReadBuf::new(packet), wire::HEADER_LENGTH, block_length as u16, version)
-        .previous_exchange_sequence() as i64
+    wire::packet_header(packet).previous_exchange_sequence() as i64
 }
 
 fn message_count_of(packet: &[u8]) -> usize {
-    let (block_length, _, _, version) = wire::header(packet, 0);
-    sbe::packet_header_codec::PacketHeaderDecoder::default()
-        .wrap(ReadBuf::new(packet), wire::HEADER_LENGTH, block_length as u16, version)
-        .message_count() as usize
+    wire::packet_header(packet).message_count() as usize
 }
 
 /// Where message `index` of the packet starts (its SBE header).

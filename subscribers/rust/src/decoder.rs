@@ -218,7 +218,7 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
             );
             self.on_heartbeat(slot, session_id, &heartbeat);
         } else {
-            self.on_packet(slot, session_id, buffer, block_length, version);
+            self.on_packet(slot, session_id, buffer);
         }
     }
 
@@ -246,14 +246,9 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         self.listener.on_heartbeat(partition, next as u64, sending_time);
     }
 
-    fn on_packet(&mut self, slot: usize, session_id: i32, buffer: &[u8], block_length: usize, version: u16) {
+    fn on_packet(&mut self, slot: usize, session_id: i32, buffer: &[u8]) {
         self.counters.packets += 1;
-        let header = sbe::packet_header_codec::PacketHeaderDecoder::default().wrap(
-            ReadBuf::new(buffer),
-            wire::HEADER_LENGTH,
-            block_length as u16,
-            version,
-        );
+        let header = wire::packet_header(buffer);
         let first_sequence = header.stream_sequence() as i64;
         let message_count = header.message_count() as i64;
         let end_sequence = first_sequence.wrapping_add(message_count);
@@ -396,13 +391,8 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
     /// Deliver the messages of a validated incremental packet from `from_sequence` on, skipping those the last
     /// snapshot applied to the partition already covers (its per-instrument filter).
     pub(crate) fn deliver(&mut self, slot: usize, buffer: &[u8], from_sequence: i64) {
-        let (block_length, _, _, version) = wire::header(buffer, 0);
-        let header = sbe::packet_header_codec::PacketHeaderDecoder::default().wrap(
-            ReadBuf::new(buffer),
-            wire::HEADER_LENGTH,
-            block_length as u16,
-            version,
-        );
+        let block_length = wire::header(buffer, 0).0;
+        let header = wire::packet_header(buffer);
         let first_sequence = header.stream_sequence() as i64;
         let message_count = header.message_count() as i64;
         let sending_time = header.sending_time();
@@ -425,10 +415,8 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
     /// keyed by its chain position (docs/WIRE.md) instead of a stream sequence: the identity both sides share. Messages
     /// the last snapshot applied already covers are skipped, as in [`Self::deliver`].
     pub(crate) fn deliver_range(&mut self, slot: usize, buffer: &[u8], from_index: usize, to_index: usize) {
-        let (block_length, _, _, version) = wire::header(buffer, 0);
-        let sending_time = sbe::packet_header_codec::PacketHeaderDecoder::default()
-            .wrap(ReadBuf::new(buffer), wire::HEADER_LENGTH, block_length as u16, version)
-            .sending_time();
+        let block_length = wire::header(buffer, 0).0;
+        let sending_time = wire::packet_header(buffer).sending_time();
         let stream = &self.streams[slot];
         let (partition, filter_max_sequence) = (stream.partition, stream.filter_max_sequence);
         let mut position = wire::HEADER_LENGTH + block_length;
@@ -612,12 +600,7 @@ pub fn validate_message(partition: u16, buffer: &[u8], snapshot: bool) -> Result
         }
         return if position == end { Ok(()) } else { Err(BadMessageCount) };
     }
-    let header = sbe::packet_header_codec::PacketHeaderDecoder::default().wrap(
-        ReadBuf::new(buffer),
-        wire::HEADER_LENGTH,
-        block_length as u16,
-        version,
-    );
+    let header = wire::packet_header(buffer);
     if header.partition_id() != partition {
         return Err(WrongPartition);
     }

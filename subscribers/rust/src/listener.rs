@@ -202,107 +202,107 @@ impl<A: MarketDataListener, B: MarketDataListener> MarketDataListener for Tee<A,
     }
 
     fn on_snapshot_instrument(&mut self, context: &MessageContext, message: SnapshotInstrumentDecoder<'_>) {
-        self.0.on_snapshot_instrument(context, message.clone());
+        self.0.on_snapshot_instrument(context, message);
         self.1.on_snapshot_instrument(context, message);
     }
 
     fn on_snapshot_order(&mut self, context: &MessageContext, message: SnapshotOrderDecoder<'_>) {
-        self.0.on_snapshot_order(context, message.clone());
+        self.0.on_snapshot_order(context, message);
         self.1.on_snapshot_order(context, message);
     }
 
     fn on_gap_notice(&mut self, context: &MessageContext, message: GapNoticeDecoder<'_>) {
-        self.0.on_gap_notice(context, message.clone());
+        self.0.on_gap_notice(context, message);
         self.1.on_gap_notice(context, message);
     }
 
     fn on_system_event(&mut self, context: &MessageContext, message: SystemEventDecoder<'_>) {
-        self.0.on_system_event(context, message.clone());
+        self.0.on_system_event(context, message);
         self.1.on_system_event(context, message);
     }
 
     fn on_instrument_directory(&mut self, context: &MessageContext, message: InstrumentDirectoryDecoder<'_>) {
-        self.0.on_instrument_directory(context, message.clone());
+        self.0.on_instrument_directory(context, message);
         self.1.on_instrument_directory(context, message);
     }
 
     fn on_trading_status(&mut self, context: &MessageContext, message: TradingStatusDecoder<'_>) {
-        self.0.on_trading_status(context, message.clone());
+        self.0.on_trading_status(context, message);
         self.1.on_trading_status(context, message);
     }
 
     fn on_reg_sho_restriction(&mut self, context: &MessageContext, message: RegShoRestrictionDecoder<'_>) {
-        self.0.on_reg_sho_restriction(context, message.clone());
+        self.0.on_reg_sho_restriction(context, message);
         self.1.on_reg_sho_restriction(context, message);
     }
 
     fn on_mwcb_decline_level(&mut self, context: &MessageContext, message: MwcbDeclineLevelDecoder<'_>) {
-        self.0.on_mwcb_decline_level(context, message.clone());
+        self.0.on_mwcb_decline_level(context, message);
         self.1.on_mwcb_decline_level(context, message);
     }
 
     fn on_mwcb_status(&mut self, context: &MessageContext, message: MwcbStatusDecoder<'_>) {
-        self.0.on_mwcb_status(context, message.clone());
+        self.0.on_mwcb_status(context, message);
         self.1.on_mwcb_status(context, message);
     }
 
     fn on_operational_halt(&mut self, context: &MessageContext, message: OperationalHaltDecoder<'_>) {
-        self.0.on_operational_halt(context, message.clone());
+        self.0.on_operational_halt(context, message);
         self.1.on_operational_halt(context, message);
     }
 
     fn on_add_order(&mut self, context: &MessageContext, message: AddOrderDecoder<'_>) {
-        self.0.on_add_order(context, message.clone());
+        self.0.on_add_order(context, message);
         self.1.on_add_order(context, message);
     }
 
     fn on_add_order_attributed(&mut self, context: &MessageContext, message: AddOrderAttributedDecoder<'_>) {
-        self.0.on_add_order_attributed(context, message.clone());
+        self.0.on_add_order_attributed(context, message);
         self.1.on_add_order_attributed(context, message);
     }
 
     fn on_order_executed(&mut self, context: &MessageContext, message: OrderExecutedDecoder<'_>) {
-        self.0.on_order_executed(context, message.clone());
+        self.0.on_order_executed(context, message);
         self.1.on_order_executed(context, message);
     }
 
     fn on_order_executed_with_price(&mut self, context: &MessageContext, message: OrderExecutedWithPriceDecoder<'_>) {
-        self.0.on_order_executed_with_price(context, message.clone());
+        self.0.on_order_executed_with_price(context, message);
         self.1.on_order_executed_with_price(context, message);
     }
 
     fn on_order_cancel(&mut self, context: &MessageContext, message: OrderCancelDecoder<'_>) {
-        self.0.on_order_cancel(context, message.clone());
+        self.0.on_order_cancel(context, message);
         self.1.on_order_cancel(context, message);
     }
 
     fn on_order_delete(&mut self, context: &MessageContext, message: OrderDeleteDecoder<'_>) {
-        self.0.on_order_delete(context, message.clone());
+        self.0.on_order_delete(context, message);
         self.1.on_order_delete(context, message);
     }
 
     fn on_order_replace(&mut self, context: &MessageContext, message: OrderReplaceDecoder<'_>) {
-        self.0.on_order_replace(context, message.clone());
+        self.0.on_order_replace(context, message);
         self.1.on_order_replace(context, message);
     }
 
     fn on_trade(&mut self, context: &MessageContext, message: TradeDecoder<'_>) {
-        self.0.on_trade(context, message.clone());
+        self.0.on_trade(context, message);
         self.1.on_trade(context, message);
     }
 
     fn on_cross_trade(&mut self, context: &MessageContext, message: CrossTradeDecoder<'_>) {
-        self.0.on_cross_trade(context, message.clone());
+        self.0.on_cross_trade(context, message);
         self.1.on_cross_trade(context, message);
     }
 
     fn on_broken_trade(&mut self, context: &MessageContext, message: BrokenTradeDecoder<'_>) {
-        self.0.on_broken_trade(context, message.clone());
+        self.0.on_broken_trade(context, message);
         self.1.on_broken_trade(context, message);
     }
 
     fn on_imbalance(&mut self, context: &MessageContext, message: ImbalanceDecoder<'_>) {
-        self.0.on_imbalance(context, message.clone());
+        self.0.on_imbalance(context, message);
         self.1.on_imbalance(context, message);
     }
 }

@@ -286,7 +286,7 @@ impl<L: MarketDataListener> PairStreamDecoder<L> {
         if sbe::heartbeat_codec::SBE_TEMPLATE_ID == template_id {
             self.on_heartbeat(slot, side, buffer, block_length, version);
         } else {
-            self.on_packet(slot, side, buffer, block_length, version);
+            self.on_packet(slot, side, buffer);
         }
     }
 
@@ -387,7 +387,7 @@ impl<L: MarketDataListener> PairStreamDecoder<L> {
         false
     }
 
-    fn on_packet(&mut self, slot: usize, side: usize, buffer: &[u8], block_length: usize, version: u16) {
+    fn on_packet(&mut self, slot: usize, side: usize, buffer: &[u8]) {
         self.decoder.counters.packets += 1;
         let refused = self.sides[slot][side].refused;
         if Refusal::None != refused && Refusal::Schema != refused {
@@ -395,9 +395,7 @@ impl<L: MarketDataListener> PairStreamDecoder<L> {
             return;
         }
         self.accept(slot, side);
-        let previous = sbe::packet_header_codec::PacketHeaderDecoder::default()
-            .wrap(ReadBuf::new(buffer), wire::HEADER_LENGTH, block_length as u16, version)
-            .previous_exchange_sequence() as i64;
+        let previous = wire::packet_header(buffer).previous_exchange_sequence() as i64;
         let day = self.partitions[slot].day;
         if self.sides[slot][side].day != day {
             if 0 != previous {

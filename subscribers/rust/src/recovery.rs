@@ -15,7 +15,6 @@
 use crate::decoder::{validate_message, PacketStreamDecoder, FILTER_INSTRUMENTS};
 use crate::listener::{MarketDataListener, MessageContext, StaleReason};
 use crate::sbe;
-use crate::sbe::ReadBuf;
 use crate::wire;
 
 const RECORD_HEADER_LENGTH: usize = 16;
@@ -272,16 +271,11 @@ impl<L: MarketDataListener> PacketStreamDecoder<L> {
         if !self.streams[slot].is_recovering() {
             return;
         }
-        let (block_length, template_id, _, version) = wire::header(buffer, 0);
+        let (block_length, template_id, _, _) = wire::header(buffer, 0);
         if sbe::heartbeat_codec::SBE_TEMPLATE_ID == template_id {
             return;
         }
-        let header = sbe::packet_header_codec::PacketHeaderDecoder::default().wrap(
-            ReadBuf::new(buffer),
-            wire::HEADER_LENGTH,
-            block_length as u16,
-            version,
-        );
+        let header = wire::packet_header(buffer);
         let first_sequence = header.stream_sequence() as i64;
         let message_count = header.message_count() as i64;
         let sending_time = header.sending_time();

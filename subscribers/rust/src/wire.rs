@@ -78,6 +78,17 @@ pub fn minimum_block_length(template_id: u16, version: u16) -> Option<usize> {
     }
 }
 
+/// The PacketHeader of the packet (a whole Aeron message) in `buffer`, wrapped at its version.
+pub fn packet_header(buffer: &[u8]) -> sbe::packet_header_codec::PacketHeaderDecoder<'_> {
+    let (block_length, _, _, version) = header(buffer, 0);
+    sbe::packet_header_codec::PacketHeaderDecoder::default().wrap(
+        sbe::ReadBuf::new(buffer),
+        HEADER_LENGTH,
+        block_length as u16,
+        version,
+    )
+}
+
 /// The SBE message header at `offset`: (block length, template id, schema id, version), little-endian.
 pub fn header(buffer: &[u8], offset: usize) -> (usize, u16, u16, u16) {
     let u16_at = |i: usize| u16::from_le_bytes([buffer[offset + i], buffer[offset + i + 1]]);

@@ -161,7 +161,30 @@ def dispatch(events: Iterable[dict[str, int | str]], handlers: Mapping[str, Hand
     return handled
 
 
-class Subscriber:
+class _Books:
+    """What a live subscriber and a replay share: their books, counters and recording."""
+
+    _inner: "_Subscriber | _Replay"
+
+    def books(self) -> dict[int, Book]:
+        """The order books now: every instrument with a resting order."""
+        return parse_books(self._inner.books())
+
+    def books_dump(self) -> str:
+        """The books' canonical dump, as every SDK (and the ``record`` tool's ``--books-out``) writes it."""
+        return self._inner.books()
+
+    def counters(self) -> dict[str, int]:
+        """The counters, by name (messages, gaps, missing, malformed, stale, recovered, a pair's sides ...)."""
+        return self._inner.counters()
+
+    def flush_recording(self) -> int:
+        """Write what the recording has staged to its file (``OSError`` if it cannot be written); the messages
+        recorded so far (0 without ``record_path``)."""
+        return self._inner.flush_recording()
+
+
+class Subscriber(_Books):
     """A subscriber of a feed's partitions over Aeron, through the media driver of this host.
 
     ``channel`` and ``stream_id_base`` are the fanout's (``--channel``, ``--stream-id-base``); ``aeron_dir`` the media
@@ -219,25 +242,9 @@ class Subscriber:
         """Whether every partition's stream has a publisher (the fanout is up)."""
         return self._inner.is_connected()
 
-    def books(self) -> dict[int, Book]:
-        """The order books now: every instrument with a resting order."""
-        return parse_books(self._inner.books())
-
-    def books_dump(self) -> str:
-        """The books' canonical dump, as every SDK (and the ``record`` tool's ``--books-out``) writes it."""
-        return self._inner.books()
-
-    def counters(self) -> dict[str, int]:
-        """The subscriber's counters, by name (messages, gaps, missing, malformed, ...)."""
-        return self._inner.counters()
-
-    def flush_recording(self) -> int:
-        """Write what the recording has staged to its file (``OSError`` if it cannot be written); the messages
-        recorded so far (0 without ``record_path``)."""
-        return self._inner.flush_recording()
 
 
-class Replay:
+class Replay(_Books):
     """A trading session replayed from the archive (``mdfanout archive``), from a point, replay only.
 
     ``control_channel`` is the archive's (``mdfanout archive --control-channel``); ``start`` the point: ``"start"``,
@@ -289,18 +296,3 @@ class Replay:
         """What the archive could not give as it should (a recording that starts the stream again)."""
         return self._inner.problems()
 
-    def books(self) -> dict[int, Book]:
-        """The order books now: every instrument with a resting order."""
-        return parse_books(self._inner.books())
-
-    def books_dump(self) -> str:
-        """The books' canonical dump."""
-        return self._inner.books()
-
-    def counters(self) -> dict[str, int]:
-        """The replay's counters, by name."""
-        return self._inner.counters()
-
-    def flush_recording(self) -> int:
-        """Write what the recording has staged (``record_path``); the messages recorded so far."""
-        return self._inner.flush_recording()
