@@ -1,5 +1,8 @@
 package io.mdfanout.wire;
 
+import io.mdfanout.sbe.BarDecoder;
+import io.mdfanout.sbe.BestBidOfferDecoder;
+import io.mdfanout.sbe.BookDepthDecoder;
 import io.mdfanout.sbe.AddOrderAttributedDecoder;
 import io.mdfanout.sbe.AddOrderDecoder;
 import io.mdfanout.sbe.BrokenTradeDecoder;
@@ -25,6 +28,7 @@ import io.mdfanout.sbe.SnapshotInstrumentDecoder;
 import io.mdfanout.sbe.SnapshotOrderDecoder;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sbe.TradeDecoder;
+import io.mdfanout.sbe.TradePrintDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
 import org.agrona.DirectBuffer;
 
@@ -75,13 +79,15 @@ public final class WireFormat
      */
     public static final int SNAPSHOT_BEGIN_V2_BLOCK_LENGTH = SnapshotBeginDecoder.unrecoveredFromSequenceEncodingOffset();
 
-    /** Largest normalized or snapshot message this schema version defines, header included. */
+    /** Largest normalized, snapshot or derived message this schema version defines, header included. */
     public static final int MAX_MESSAGE_LENGTH;
 
-    private static final int MAX_TEMPLATE_ID = 43;
+    private static final int MAX_TEMPLATE_ID = 53;
     private static final int[] BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1];
     /** Block length of each template of the normalized feed, 0 for any other: validation in one load. */
     private static final int[] NORMALIZED_BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1];
+    /** Block length of each template an incremental stream may carry (normalized or derived), 0 for any other. */
+    private static final int[] STREAM_BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1];
     /** Block length of each template a snapshot stream may carry, 0 for any other. */
     private static final int[] SNAPSHOT_STREAM_BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1];
 
@@ -112,14 +118,20 @@ public final class WireFormat
         BLOCK_LENGTHS[SnapshotInstrumentDecoder.TEMPLATE_ID] = SnapshotInstrumentDecoder.BLOCK_LENGTH;
         BLOCK_LENGTHS[SnapshotOrderDecoder.TEMPLATE_ID] = SnapshotOrderDecoder.BLOCK_LENGTH;
         BLOCK_LENGTHS[SnapshotEndDecoder.TEMPLATE_ID] = SnapshotEndDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[BestBidOfferDecoder.TEMPLATE_ID] = BestBidOfferDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[BookDepthDecoder.TEMPLATE_ID] = BookDepthDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[TradePrintDecoder.TEMPLATE_ID] = TradePrintDecoder.BLOCK_LENGTH;
+        BLOCK_LENGTHS[BarDecoder.TEMPLATE_ID] = BarDecoder.BLOCK_LENGTH;
 
         int max = 0;
         for (int templateId = 0; templateId <= MAX_TEMPLATE_ID; templateId++)
         {
             NORMALIZED_BLOCK_LENGTHS[templateId] = isNormalizedMessage(templateId) ? BLOCK_LENGTHS[templateId] : 0;
+            STREAM_BLOCK_LENGTHS[templateId] =
+                isNormalizedMessage(templateId) || isDerivedMessage(templateId) ? BLOCK_LENGTHS[templateId] : 0;
             SNAPSHOT_STREAM_BLOCK_LENGTHS[templateId] =
                 isSnapshotStreamMessage(templateId) ? BLOCK_LENGTHS[templateId] : 0;
-            if (isNormalizedMessage(templateId) || isSnapshotMessage(templateId))
+            if (isNormalizedMessage(templateId) || isSnapshotMessage(templateId) || isDerivedMessage(templateId))
             {
                 max = Math.max(max, BLOCK_LENGTHS[templateId]);
             }
@@ -193,6 +205,15 @@ public final class WireFormat
     public static int normalizedBlockLength(final int templateId)
     {
         return templateId >= 0 && templateId <= MAX_TEMPLATE_ID ? NORMALIZED_BLOCK_LENGTHS[templateId] : 0;
+    }
+
+    /**
+     * The schema's block length of a template an incremental stream's packets may carry, or 0 when it is none: a
+     * message of the normalized feed (the MBO stream) or a derived one (the derived streams, schema version 5).
+     */
+    public static int streamBlockLength(final int templateId)
+    {
+        return templateId >= 0 && templateId <= MAX_TEMPLATE_ID ? STREAM_BLOCK_LENGTHS[templateId] : 0;
     }
 
     /**
@@ -277,10 +298,22 @@ public final class WireFormat
         return templateId >= SystemEventDecoder.TEMPLATE_ID && templateId <= OperationalHaltDecoder.TEMPLATE_ID;
     }
 
-    /** True for the templates a snapshot stream's packets may carry: snapshot messages and state messages. */
+    /**
+     * True for the messages of the derived streams (schema version 5: BestBidOffer, BookDepth, TradePrint, Bar): the
+     * fanout derives them from the normalized feed; they never travel in a ring.
+     */
+    public static boolean isDerivedMessage(final int templateId)
+    {
+        return templateId >= BestBidOfferDecoder.TEMPLATE_ID && templateId <= BarDecoder.TEMPLATE_ID;
+    }
+
+    /**
+     * True for the templates a snapshot stream's packets may carry: snapshot messages, state messages, and the
+     * derived messages a derived stream's snapshot re-sends as its instruments' state.
+     */
     public static boolean isSnapshotStreamMessage(final int templateId)
     {
-        return isSnapshotMessage(templateId) || isStateMessage(templateId);
+        return isSnapshotMessage(templateId) || isStateMessage(templateId) || isDerivedMessage(templateId);
     }
 
     /**

@@ -2,6 +2,9 @@ package io.mdfanout.sdk;
 
 import io.mdfanout.sbe.AddOrderAttributedDecoder;
 import io.mdfanout.sbe.AddOrderDecoder;
+import io.mdfanout.sbe.BarDecoder;
+import io.mdfanout.sbe.BestBidOfferDecoder;
+import io.mdfanout.sbe.BookDepthDecoder;
 import io.mdfanout.sbe.BrokenTradeDecoder;
 import io.mdfanout.sbe.CrossTradeDecoder;
 import io.mdfanout.sbe.GapNoticeDecoder;
@@ -20,6 +23,7 @@ import io.mdfanout.sbe.SnapshotInstrumentDecoder;
 import io.mdfanout.sbe.SnapshotOrderDecoder;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sbe.TradeDecoder;
+import io.mdfanout.sbe.TradePrintDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
 import org.agrona.DirectBuffer;
 
@@ -312,6 +316,47 @@ public interface MarketDataListener
      * @param message the decoder wrapped at the message.
      */
     default void onImbalance(final MessageContext context, final ImbalanceDecoder message)
+    {
+    }
+
+    /**
+     * Top of book (derived BBO stream, schema version 5): the best bid and offer of an instrument changed, in price,
+     * shares or order count. On the stream's snapshot, the instrument's current top of book.
+     *
+     * @param context the message's stream sequence and packet.
+     * @param message the flyweight, valid during the callback.
+     */
+    default void onBestBidOffer(final MessageContext context, final BestBidOfferDecoder message)
+    {
+    }
+
+    /**
+     * Ten levels a side (derived MBP-10 stream, schema version 5): a level within them changed.
+     *
+     * @param context the message's stream sequence and packet.
+     * @param message the flyweight, valid during the callback.
+     */
+    default void onBookDepth(final MessageContext context, final BookDepthDecoder message)
+    {
+    }
+
+    /**
+     * One print (derived trades stream, schema version 5): an execution, a non-cross trade or a cross.
+     *
+     * @param context the message's stream sequence and packet.
+     * @param message the flyweight, valid during the callback.
+     */
+    default void onTradePrint(final MessageContext context, final TradePrintDecoder message)
+    {
+    }
+
+    /**
+     * One OHLCV bar (derived bars stream, schema version 5), sent when the partition's exchange clock passed its end.
+     *
+     * @param context the message's stream sequence and packet.
+     * @param message the flyweight, valid during the callback.
+     */
+    default void onBar(final MessageContext context, final BarDecoder message)
     {
     }
 

@@ -2,6 +2,9 @@ package io.mdfanout.sdk;
 
 import io.mdfanout.sbe.AddOrderAttributedDecoder;
 import io.mdfanout.sbe.AddOrderDecoder;
+import io.mdfanout.sbe.BarDecoder;
+import io.mdfanout.sbe.BestBidOfferDecoder;
+import io.mdfanout.sbe.BookDepthDecoder;
 import io.mdfanout.sbe.BrokenTradeDecoder;
 import io.mdfanout.sbe.CrossTradeDecoder;
 import io.mdfanout.sbe.GapNoticeDecoder;
@@ -24,6 +27,7 @@ import io.mdfanout.sbe.SnapshotOrderDecoder;
 import io.mdfanout.sbe.SystemEventCode;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sbe.TradeDecoder;
+import io.mdfanout.sbe.TradePrintDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
 import io.mdfanout.wire.MarketSession;
 import io.mdfanout.wire.WireFormat;
@@ -65,6 +69,10 @@ final class MessageDispatcher
     private final CrossTradeDecoder crossTrade = new CrossTradeDecoder();
     private final BrokenTradeDecoder brokenTrade = new BrokenTradeDecoder();
     private final ImbalanceDecoder imbalance = new ImbalanceDecoder();
+    private final BestBidOfferDecoder bestBidOffer = new BestBidOfferDecoder();
+    private final BookDepthDecoder bookDepth = new BookDepthDecoder();
+    private final TradePrintDecoder tradePrint = new TradePrintDecoder();
+    private final BarDecoder bar = new BarDecoder();
     private final SnapshotOrderDecoder snapshotOrder = new SnapshotOrderDecoder();
 
     MessageDispatcher(
@@ -366,8 +374,20 @@ final class MessageDispatcher
                 case ImbalanceDecoder.TEMPLATE_ID:
                     listener.onImbalance(context, imbalance.wrap(buffer, blockOffset, blockLength, version));
                     break;
+                case BestBidOfferDecoder.TEMPLATE_ID:
+                    listener.onBestBidOffer(context, bestBidOffer.wrap(buffer, blockOffset, blockLength, version));
+                    break;
+                case BookDepthDecoder.TEMPLATE_ID:
+                    listener.onBookDepth(context, bookDepth.wrap(buffer, blockOffset, blockLength, version));
+                    break;
+                case TradePrintDecoder.TEMPLATE_ID:
+                    listener.onTradePrint(context, tradePrint.wrap(buffer, blockOffset, blockLength, version));
+                    break;
+                case BarDecoder.TEMPLATE_ID:
+                    listener.onBar(context, bar.wrap(buffer, blockOffset, blockLength, version));
+                    break;
                 default:
-                    // Unreachable: validation admits only normalized templates, all listed above.
+                    // Unreachable: validation admits only normalized and derived templates, all listed above.
                     break;
             }
         }

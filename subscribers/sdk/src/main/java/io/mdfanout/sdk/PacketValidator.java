@@ -120,7 +120,7 @@ final class PacketValidator
             final int messageTemplateId = WireFormat.templateIdOf(headerWord);
             final int schemaBlockLength = snapshot ?
                 WireFormat.snapshotStreamBlockLength(messageTemplateId) :
-                WireFormat.normalizedBlockLength(messageTemplateId);
+                WireFormat.streamBlockLength(messageTemplateId);
             if (0 == schemaBlockLength)
             {
                 return MalformedReason.UNKNOWN_TEMPLATE.ordinal();

@@ -40,6 +40,9 @@ import java.util.Arrays;
  * subscriber that recovered holds the same books as one that saw every message. Each book links
  * its orders (intrusive list over the slot arrays), so clearing costs its own orders only and
  * frees their slots. Single-threaded: use it on the polling thread.
+ * <p>
+ * A {@link BookChangeListener} ({@link #bookChangeListener}) is told after every message that changed a book, with
+ * the shallowest level it changed; after a snapshot or a new day, once for each book of the partition.
  */
 public final class OrderBooks implements MarketDataListener
 {
@@ -67,6 +70,13 @@ public final class OrderBooks implements MarketDataListener
     private int[] previousInBook;
     private int[] freeSlots;
     private int freeCount;
+
+    private BookChangeListener bookChangeListener;
+    /** The book the message being applied changed, or null; and the shallowest level it changed. */
+    private OrderBook changedBook;
+    private int changedDepth;
+    /** The last message's context: a snapshot's end reports the books it restored with it. */
+    private MessageContext lastContext;
 
     /** Books with default capacities and counters in a private counters manager. */
     public OrderBooks()
@@ -105,6 +115,61 @@ public final class OrderBooks implements MarketDataListener
             freeSlots[i] = orderCapacity - 1 - i;
         }
         freeCount = orderCapacity;
+    }
+
+    /**
+     * Be told after every message that changed a book.
+     *
+     * @param listener the listener; null for none.
+     * @return this.
+     */
+    public OrderBooks bookChangeListener(final BookChangeListener listener)
+    {
+        this.bookChangeListener = listener;
+        return this;
+    }
+
+    /**
+     * Put a resting order back into its book from a state kept elsewhere (a fanout's, after its restart), as a
+     * snapshot's order would be: the book change is not reported.
+     *
+     * @param partition    the instrument's partition.
+     * @param instrumentId the instrument.
+     * @param orderId      the order.
+     * @param side         {@link Side#BUY} or {@link Side#SELL}'s value.
+     * @param price        its price mantissa.
+     * @param shares       its open shares.
+     */
+    public void restoreOrder(
+        final int partition, final long instrumentId, final long orderId, final byte side, final long price,
+        final long shares)
+    {
+        addOrder(partition, instrumentId, orderId, side, price, shares);
+        changedBook = null;
+    }
+
+    /**
+     * The price of a resting order, as its book holds it.
+     *
+     * @param orderId the order.
+     * @return its price mantissa, or {@link OrderBook#NULL_PRICE} when the order is not in a book.
+     */
+    public long orderPrice(final long orderId)
+    {
+        final int slot = slotByOrderId.get(orderId);
+        return NO_SLOT == slot ? OrderBook.NULL_PRICE : orderPrice[slot];
+    }
+
+    /**
+     * The side of a resting order.
+     *
+     * @param orderId the order.
+     * @return {@link Side#BUY} or {@link Side#SELL}'s value, or 0 when the order is not in a book.
+     */
+    public byte orderSide(final long orderId)
+    {
+        final int slot = slotByOrderId.get(orderId);
+        return NO_SLOT == slot ? 0 : orderIsBid[slot] ? Side.BUY.value() : Side.SELL.value();
     }
 
     /**
@@ -234,6 +299,7 @@ public final class OrderBooks implements MarketDataListener
     {
         addOrder(context.partition(), message.instrumentId(), message.orderId(), message.sideRaw(),
             message.price().mantissa(), message.shares());
+        reportChange(context);
     }
 
     /** {@inheritDoc} */
@@ -241,12 +307,21 @@ public final class OrderBooks implements MarketDataListener
     {
         addOrder(context.partition(), message.instrumentId(), message.orderId(), message.sideRaw(),
             message.price().mantissa(), message.shares());
+        reportChange(context);
     }
 
     /** A new trading day on the partition: its books empty, as its stream starts again from nothing. */
     public void onNewDay(final int partition)
     {
         onSnapshotBegin(partition, 0, 0);
+        reportPartition(partition);
+    }
+
+    /** The snapshot restored the partition's books: the listener hears of each. */
+    public void onSnapshotEnd(
+        final int partition, final long snapshotId, final long coveredFromInstrumentId, final long lastStreamSequence)
+    {
+        reportPartition(partition);
     }
 
     /** Empties every book of the partition: the snapshot that follows rebuilds them. */
@@ -278,6 +353,7 @@ public final class OrderBooks implements MarketDataListener
     {
         addOrder(context.partition(), message.instrumentId(), message.orderId(), message.sideRaw(),
             message.price().mantissa(), message.shares());
+        reportChange(context);
     }
 
     /**
@@ -314,24 +390,28 @@ public final class OrderBooks implements MarketDataListener
     public void onOrderExecuted(final MessageContext context, final OrderExecutedDecoder message)
     {
         reduceOrder(message.orderId(), message.executedShares());
+        reportChange(context);
     }
 
     /** Executes at the resting order's own book price: the execution price does not move the order. */
     public void onOrderExecutedWithPrice(final MessageContext context, final OrderExecutedWithPriceDecoder message)
     {
         reduceOrder(message.orderId(), message.executedShares());
+        reportChange(context);
     }
 
     /** {@inheritDoc} */
     public void onOrderCancel(final MessageContext context, final OrderCancelDecoder message)
     {
         reduceOrder(message.orderId(), message.cancelledShares());
+        reportChange(context);
     }
 
     /** {@inheritDoc} */
     public void onOrderDelete(final MessageContext context, final OrderDeleteDecoder message)
     {
         reduceOrder(message.orderId(), Long.MAX_VALUE);
+        reportChange(context);
     }
 
     /** The original order leaves; the new one joins on the same side and instrument at the new price and shares. */
@@ -356,6 +436,7 @@ public final class OrderBooks implements MarketDataListener
         removeOrder(message.originalOrderId(), slot, orderRemaining[slot]);
         insertOrder(book, newOrderId, isBid, message.price().mantissa(), message.shares());
         counters.onApplied();
+        reportChange(context);
     }
 
     private void addOrder(
@@ -436,7 +517,7 @@ public final class OrderBooks implements MarketDataListener
         }
         book.headSlot = slot;
         slotByOrderId.put(orderId, slot);
-        book.side(isBid).addOrder(price, shares);
+        noteChange(book, book.side(isBid).addOrder(price, shares));
     }
 
     /** Take up to {@code shares} from a resting order; the order leaves the book when none remain. */
@@ -445,7 +526,8 @@ public final class OrderBooks implements MarketDataListener
         final long remaining = orderRemaining[slot];
         final long removed = Math.min(shares, remaining);
         final boolean leaves = removed == remaining;
-        orderBook[slot].side(orderIsBid[slot]).reduce(orderPrice[slot], removed, leaves);
+        final OrderBook book = orderBook[slot];
+        noteChange(book, book.side(orderIsBid[slot]).reduce(orderPrice[slot], removed, leaves));
         if (leaves)
         {
             slotByOrderId.remove(orderId);
@@ -469,6 +551,52 @@ public final class OrderBooks implements MarketDataListener
         else
         {
             orderRemaining[slot] = remaining - removed;
+        }
+    }
+
+    private void noteChange(final OrderBook book, final int depth)
+    {
+        if (depth >= 0 && (null == changedBook || depth < changedDepth))
+        {
+            changedDepth = depth;
+        }
+        if (depth >= 0)
+        {
+            changedBook = book;
+        }
+    }
+
+    /** Tell the listener of the change the message just applied made, if it made one; not inside a snapshot. */
+    private void reportChange(final MessageContext context)
+    {
+        lastContext = context;
+        final OrderBook book = changedBook;
+        if (null != book)
+        {
+            changedBook = null;
+            final BookChangeListener listener = bookChangeListener;
+            if (null != listener && (null == context || !context.isSnapshot()))
+            {
+                listener.onBookChanged(context, book, changedDepth);
+            }
+        }
+    }
+
+    /** Tell the listener of every book of the partition, as a snapshot or a new day left it. */
+    private void reportPartition(final int partition)
+    {
+        changedBook = null;
+        final BookChangeListener listener = bookChangeListener;
+        if (null != listener)
+        {
+            for (int i = 0; i < bookCount; i++)
+            {
+                final OrderBook book = bookList[i];
+                if (book.partition == partition)
+                {
+                    listener.onBookChanged(lastContext, book, 0);
+                }
+            }
         }
     }
 

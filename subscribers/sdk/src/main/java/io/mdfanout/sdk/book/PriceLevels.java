@@ -92,8 +92,9 @@ public final class PriceLevels
      *
      * @param price price mantissa.
      * @param orderShares shares of the new order.
+     * @return the level's depth (0 = best) after the add: levels from this depth on changed.
      */
-    public void addOrder(final long price, final long orderShares)
+    public int addOrder(final long price, final long orderShares)
     {
         final long key = toKey(price);
         int index = Arrays.binarySearch(keys, 0, size, key);
@@ -104,6 +105,7 @@ public final class PriceLevels
         }
         shares[index] += orderShares;
         orderCounts[index]++;
+        return size - 1 - index;
     }
 
     /**
@@ -113,21 +115,23 @@ public final class PriceLevels
      * @param price price mantissa.
      * @param removedShares shares leaving the level.
      * @param orderLeaves true when the order leaves the book.
-     * @return false when there is no level at that price (nothing changed).
+     * @return the level's depth (0 = best) before the change, levels from this depth on changed; -1 when there is no
+     *         level at that price (nothing changed).
      */
-    public boolean reduce(final long price, final long removedShares, final boolean orderLeaves)
+    public int reduce(final long price, final long removedShares, final boolean orderLeaves)
     {
         final int index = Arrays.binarySearch(keys, 0, size, toKey(price));
         if (index < 0)
         {
-            return false;
+            return -1;
         }
+        final int depth = size - 1 - index;
         shares[index] -= removedShares;
         if (orderLeaves && --orderCounts[index] <= 0)
         {
             removeAt(index);
         }
-        return true;
+        return depth;
     }
 
     /** Remove every level. */
