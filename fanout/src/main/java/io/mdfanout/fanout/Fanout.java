@@ -7,6 +7,9 @@ import io.aeron.ExclusivePublication;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.mdfanout.affinity.AffinityPlan;
+import io.mdfanout.fanout.derived.DerivedCounters;
+import io.mdfanout.fanout.derived.DerivedPublisher;
+import io.mdfanout.fanout.derived.PartitionDerivation;
 import io.mdfanout.fanout.snapshot.SnapshotCounters;
 import io.mdfanout.fanout.snapshot.SnapshotPublisher;
 import io.mdfanout.fanout.state.PartitionState;
@@ -15,6 +18,7 @@ import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.wire.ConfigurationException;
 import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.PartitionRings;
+import io.mdfanout.wire.FeedStream;
 import io.mdfanout.wire.Partitioning;
 import io.mdfanout.wire.PreciseEpochNanoClock;
 import io.mdfanout.wire.RingSetHeader;
@@ -25,6 +29,7 @@ import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.CompositeAgent;
+import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -123,6 +128,13 @@ public final class Fanout implements AutoCloseable
     private final PartitionStateCounters[] stateCounters;
     private final SnapshotCounters[] snapshotCounters;
     private final PartitionState[] states;
+    /** The derived streams published (config), and per partition one publication, snapshot publication and counters each. */
+    private final FeedStream[] derivedStreams;
+    private final ExclusivePublication[][] derivedPublications;
+    private final ExclusivePublication[][] derivedSnapshotPublications;
+    private final DerivedCounters[][] derivedCounters;
+    private final SnapshotCounters[][] derivedSnapshotCounters;
+    private final PartitionDerivation[] derivations;
     private final AgentRunner[] runners;
     private final CountersManager countersManager;
     private final AffinityPlan affinityPlan;
@@ -174,6 +186,12 @@ public final class Fanout implements AutoCloseable
         stateCounters = new PartitionStateCounters[partitionCount];
         snapshotCounters = new SnapshotCounters[partitionCount];
         states = new PartitionState[partitionCount];
+        derivedStreams = config.derivedStreams();
+        derivedPublications = new ExclusivePublication[partitionCount][derivedStreams.length];
+        derivedSnapshotPublications = new ExclusivePublication[partitionCount][derivedStreams.length];
+        derivedCounters = new DerivedCounters[partitionCount][derivedStreams.length];
+        derivedSnapshotCounters = new SnapshotCounters[partitionCount][derivedStreams.length];
+        derivations = new PartitionDerivation[partitionCount];
         runners = new AgentRunner[FanoutThreading.SHARED == threading ? 1 : partitionCount];
         countersManager = null != config.countersManager() ? config.countersManager() : newCountersManager();
 
@@ -497,16 +515,95 @@ public final class Fanout implements AutoCloseable
             publications[partition] = aeron.addExclusivePublication(
                 channel, Partitioning.streamId(config.streamIdBase(), partition));
         }
-        if (config.snapshotIntervalNs() > 0 && config.stateUpkeep())
+        final boolean snapshots = config.snapshotIntervalNs() > 0 && config.stateUpkeep();
+        final String snapshotChannel = publicationChannel(config.resolvedSnapshotChannel(), config.termLength());
+        final int snapshotStreamIdBase = (int)config.resolvedSnapshotStreamIdBase();
+        if (snapshots)
         {
-            final String snapshotChannel = publicationChannel(config.resolvedSnapshotChannel(), config.termLength());
-            final int snapshotStreamIdBase = (int)config.resolvedSnapshotStreamIdBase();
             for (int partition = 0; partition < snapshotPublications.length; partition++)
             {
                 snapshotPublications[partition] = aeron.addExclusivePublication(
                     snapshotChannel, Partitioning.snapshotStreamId(snapshotStreamIdBase, partition));
             }
         }
+        for (int partition = 0; partition < publications.length; partition++)
+        {
+            for (int i = 0; i < derivedStreams.length; i++)
+            {
+                final FeedStream stream = derivedStreams[i];
+                derivedPublications[partition][i] = aeron.addExclusivePublication(
+                    channel, Partitioning.streamId(stream.base(config.streamIdBase()), partition));
+                if (snapshots)
+                {
+                    derivedSnapshotPublications[partition][i] = aeron.addExclusivePublication(
+                        snapshotChannel, Partitioning.snapshotStreamId(stream.base(snapshotStreamIdBase), partition));
+                }
+            }
+        }
+    }
+
+    private void closeDerivedPublications()
+    {
+        for (int partition = 0; partition < derivedPublications.length; partition++)
+        {
+            CloseHelper.closeAll(derivedSnapshotPublications[partition]);
+            CloseHelper.closeAll(derivedPublications[partition]);
+            java.util.Arrays.fill(derivedSnapshotPublications[partition], null);
+            java.util.Arrays.fill(derivedPublications[partition], null);
+        }
+    }
+
+    /**
+     * The derived streams of a partition over its new publications: a derivation fed by the partition's publisher,
+     * with each stream's snapshots over the partition's state; rebuilt from the state when it was resumed.
+     */
+    private PartitionDerivation newDerivation(final int partition, final EpochNanoClock epochClock)
+    {
+        if (0 == derivedStreams.length)
+        {
+            return null;
+        }
+        final DerivedPublisher[] derivedPublishers = new DerivedPublisher[derivedStreams.length];
+        for (int i = 0; i < derivedStreams.length; i++)
+        {
+            derivedPublishers[i] = new DerivedPublisher(partition, derivedStreams[i], derivedPublications[partition][i],
+                derivedCounters[partition][i], config.heartbeatIntervalNs(), epochClock, errorHandler);
+        }
+        final PartitionDerivation derivation = new PartitionDerivation(partition, derivedPublishers, errorHandler);
+        if (null != snapshotPublications[partition])
+        {
+            derivation.publishSnapshots(states[partition], (publisher, source) ->
+            {
+                final int i = indexOf(publisher.stream());
+                return new SnapshotPublisher(
+                    partition,
+                    source,
+                    derivedSnapshotPublications[partition][i],
+                    publisher.publication().sessionId(),
+                    derivedSnapshotCounters[partition][i],
+                    config.snapshotIntervalNs(),
+                    config.snapshotBytesPerCycle(),
+                    epochClock,
+                    errorHandler);
+            });
+        }
+        if (states[partition].lastAppliedStreamSequence() > 0)
+        {
+            derivation.restore(states[partition]);
+        }
+        return derivation;
+    }
+
+    private int indexOf(final FeedStream stream)
+    {
+        for (int i = 0; i < derivedStreams.length; i++)
+        {
+            if (derivedStreams[i] == stream)
+            {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("not a derived stream of this fanout: " + stream);
     }
 
     /** The configured channel as the fanout publishes on it: see {@link #publicationChannel(String, int)}. */
@@ -589,6 +686,12 @@ public final class Fanout implements AutoCloseable
         {
             counters[partition] = new PartitionCounters(countersManager, partition);
             snapshotCounters[partition] = new SnapshotCounters(countersManager, partition);
+            for (int i = 0; i < derivedStreams.length; i++)
+            {
+                derivedCounters[partition][i] = new DerivedCounters(countersManager, partition, derivedStreams[i]);
+                derivedSnapshotCounters[partition][i] =
+                    new SnapshotCounters(countersManager, partition, derivedStreams[i]);
+            }
         }
     }
 
@@ -620,6 +723,11 @@ public final class Fanout implements AutoCloseable
                 config.stateUpkeep() ? states[partition] : null,
                 snapshots);
             publishers[partition].describeFeed(publishers.length);
+            derivations[partition] = newDerivation(partition, epochClock);
+            if (null != derivations[partition])
+            {
+                publishers[partition].derive(derivations[partition]);
+            }
             if (null != ringSet)
             {
                 publishers[partition].followGeneration(ringSet, generation);
@@ -807,6 +915,7 @@ public final class Fanout implements AutoCloseable
         }
         System.err.println("fanout: the feed handler replaced the rings in " + config.ringDirectory() +
             " (generation " + generation + " -> " + newGeneration + "): following, in new publications");
+        closeDerivedPublications();
         CloseHelper.closeAll(snapshotPublications);
         CloseHelper.closeAll(publications);
         CloseHelper.closeAll(rings);
@@ -918,6 +1027,31 @@ public final class Fanout implements AutoCloseable
     public SnapshotCounters snapshotCounters(final int partition)
     {
         return snapshotCounters[partition];
+    }
+
+    /** @return the derived streams this fanout publishes. */
+    public FeedStream[] derivedStreams()
+    {
+        return derivedStreams.clone();
+    }
+
+    /**
+     * @param partition a partition.
+     * @return the partition's derived streams (null when none are published); read their state on its thread only.
+     */
+    public PartitionDerivation derivation(final int partition)
+    {
+        return derivations[partition];
+    }
+
+    /**
+     * @param partition a partition.
+     * @param stream    one of {@link #derivedStreams()}.
+     * @return that derived stream's counters.
+     */
+    public DerivedCounters derivedCounters(final int partition, final FeedStream stream)
+    {
+        return derivedCounters[partition][indexOf(stream)];
     }
 
     /**
@@ -1055,6 +1189,7 @@ public final class Fanout implements AutoCloseable
     private void closeAll()
     {
         CloseHelper.closeAll(runners);
+        closeDerivedPublications();
         CloseHelper.closeAll(snapshotPublications);
         CloseHelper.closeAll(publications);
         CloseHelper.closeAll(states);
@@ -1069,6 +1204,11 @@ public final class Fanout implements AutoCloseable
             CloseHelper.closeAll(counters);
             CloseHelper.closeAll(stateCounters);
             CloseHelper.closeAll(snapshotCounters);
+            for (int partition = 0; partition < derivedCounters.length; partition++)
+            {
+                CloseHelper.closeAll(derivedCounters[partition]);
+                CloseHelper.closeAll(derivedSnapshotCounters[partition]);
+            }
             CloseHelper.close(dutyCycleErrors);
             CloseHelper.close(sourceCounters);
         }

@@ -11,6 +11,7 @@ import io.mdfanout.metrics.MetricsOptions;
 import io.mdfanout.metrics.MetricsServer;
 import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.ExitCodes;
+import io.mdfanout.wire.FeedStream;
 import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.StopSignals;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -22,6 +23,8 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -161,6 +164,11 @@ public final class FanoutCommand implements Callable<Integer>
         description = "Bytes of whole instruments a snapshot captures per duty cycle, so the incremental stream " +
         "never waits (an instrument larger than this still goes whole).")
     int snapshotBytesPerCycle;
+
+    @Option(names = "--derived-streams", split = ",", paramLabel = "STREAM",
+        description = "Derived streams to publish besides the MBO stream, each on streams of its own (docs/WIRE.md): " +
+        "bbo, mbp-10, trades, ohlcv, or none (the default).")
+    List<String> derivedStreams;
 
     @Option(names = "--cpus", defaultValue = "auto", converter = CpusConverter.class,
         description = "CPU pinning of the busy threads (publishers, embedded driver): auto = one CPU each from the " +
@@ -327,6 +335,34 @@ public final class FanoutCommand implements Callable<Integer>
         return sideB;
     }
 
+    /** The --derived-streams names as streams; "none" alone for none; a wrong name is a clear error. */
+    FeedStream[] derivedStreams()
+    {
+        final List<FeedStream> streams = new ArrayList<>();
+        if (null != derivedStreams)
+        {
+            for (final String name : derivedStreams)
+            {
+                if ("none".equalsIgnoreCase(name.trim()) && 1 == derivedStreams.size())
+                {
+                    break;
+                }
+                final FeedStream stream;
+                try
+                {
+                    stream = FeedStream.fromName(name);
+                }
+                catch (final IllegalArgumentException ex)
+                {
+                    throw new IllegalArgumentException("--derived-streams: unknown stream '" + name + "': one of " +
+                        FanoutConfig.derivedStreamNames() + ", or none");
+                }
+                streams.add(stream);
+            }
+        }
+        return streams.toArray(new FeedStream[0]);
+    }
+
     FanoutConfig toConfig()
     {
         final boolean sideB = isSideB();
@@ -354,6 +390,7 @@ public final class FanoutCommand implements Callable<Integer>
             .snapshotStreamIdBase(null != snapshotStreamIdBase ?
                 snapshotStreamIdBase : FanoutConfig.SNAPSHOT_STREAM_ID_BASE_DEFAULT)
             .snapshotBytesPerCycle(snapshotBytesPerCycle)
+            .derivedStreams(derivedStreams())
             .cpus(null != cpus ? cpus : CpuSelection.AUTO);
     }
 

@@ -5,6 +5,7 @@ import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.LogBufferDescriptor;
 import io.mdfanout.affinity.CpuSelection;
 import io.mdfanout.fanout.state.StateLayout;
+import io.mdfanout.wire.FeedStream;
 import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.IdleStrategyType;
 import io.mdfanout.wire.Partitioning;
@@ -89,6 +90,7 @@ public final class FanoutConfig
     private String snapshotChannel;
     private int snapshotStreamIdBase = SNAPSHOT_STREAM_ID_BASE_DEFAULT;
     private int snapshotBytesPerCycle = DEFAULT_SNAPSHOT_BYTES_PER_CYCLE;
+    private FeedStream[] derivedStreams = new FeedStream[0];
     private CpuSelection cpus = CpuSelection.AUTO;
     private CountersManager countersManager;
     private ErrorHandler errorHandler;
@@ -145,6 +147,26 @@ public final class FanoutConfig
             "--max-orders must be 1.." + StateLayout.MAX_ORDERS_LIMIT + ", not " + maxOrders);
         require(snapshotIntervalNs >= 0, "--snapshot-interval-ms must not be negative");
         require(snapshotBytesPerCycle > 0, "--snapshot-bytes-per-cycle must be positive, not " + snapshotBytesPerCycle);
+        require(null != derivedStreams, "derived streams are not set");
+        for (int i = 0; i < derivedStreams.length; i++)
+        {
+            require(null != derivedStreams[i] && derivedStreams[i].isDerived(),
+                "--derived-streams takes derived streams only (" + derivedStreamNames() + "), not " + derivedStreams[i]);
+            for (int j = 0; j < i; j++)
+            {
+                require(derivedStreams[i] != derivedStreams[j],
+                    "--derived-streams names " + derivedStreams[i].streamName() + " twice");
+            }
+        }
+        if (derivedStreams.length > 0)
+        {
+            require(partitionCount <= FeedStream.MAX_PARTITIONS, "--derived-streams needs at most " +
+                FeedStream.MAX_PARTITIONS + " partitions (a stream's ids are " + FeedStream.MAX_PARTITIONS +
+                " apart), not " + partitionCount);
+            require((long)streamIdBase + FeedStream.BARS.streamIdOffset() + partitionCount - 1 <= Integer.MAX_VALUE,
+                "stream id base " + streamIdBase + " + the derived streams' offsets overflows an int stream id");
+            require(stateUpkeep, "--derived-streams needs the partitions' state (their snapshots are taken with it)");
+        }
         if (null != snapshotChannel)
         {
             require(!snapshotChannel.isBlank(), "--snapshot-channel is blank");
@@ -505,6 +527,36 @@ public final class FanoutConfig
         return this;
     }
 
+    /** @return the derived streams this fanout publishes besides the MBO stream (docs/WIRE.md); none by default. */
+    public FeedStream[] derivedStreams()
+    {
+        return derivedStreams.clone();
+    }
+
+    /**
+     * @param streams the derived streams to publish (BBO, DEPTH, TRADES, BARS), each on streams of its own.
+     * @return this.
+     */
+    public FanoutConfig derivedStreams(final FeedStream... streams)
+    {
+        this.derivedStreams = null == streams ? null : streams.clone();
+        return this;
+    }
+
+    /** @return the names of the derived streams there are. */
+    public static String derivedStreamNames()
+    {
+        final StringBuilder names = new StringBuilder();
+        for (final FeedStream stream : FeedStream.values())
+        {
+            if (stream.isDerived())
+            {
+                names.append(names.length() > 0 ? ", " : "").append(stream.streamName());
+            }
+        }
+        return names.toString();
+    }
+
     /** @return channel of the snapshot streams, or null for the incremental channel. */
     public String snapshotChannel()
     {
@@ -640,6 +692,17 @@ public final class FanoutConfig
             " snapshotIntervalMs=" + TimeUnit.NANOSECONDS.toMillis(snapshotIntervalNs) +
             " snapshotChannel=" + resolvedSnapshotChannel() +
             " snapshotStreamIdBase=" + resolvedSnapshotStreamIdBase() +
-            " snapshotBytesPerCycle=" + snapshotBytesPerCycle;
+            " snapshotBytesPerCycle=" + snapshotBytesPerCycle +
+            " derivedStreams=" + derivedStreamList();
+    }
+
+    private String derivedStreamList()
+    {
+        final StringBuilder list = new StringBuilder();
+        for (final FeedStream stream : derivedStreams)
+        {
+            list.append(list.length() > 0 ? "," : "").append(stream.streamName());
+        }
+        return list.length() > 0 ? list.toString() : "none";
     }
 }

@@ -1,5 +1,7 @@
 package io.mdfanout.fanout;
 
+import io.mdfanout.fanout.derived.DerivedCounters;
+import io.mdfanout.wire.FeedStream;
 import io.mdfanout.fanout.snapshot.SnapshotCounters;
 import io.mdfanout.fanout.state.PartitionStateCounters;
 
@@ -32,7 +34,8 @@ public final class FanoutStats
      * backPressure=.. notConnectedDropped=.. invalid=.. pubErrors=.. orders=.. instruments=.. poolFull=..
      * unknownOrder=.. rejected=.. skippedAfterRestart=.. stateResets=.. snapshots=started/completed
      * (abandoned=.. skipped=..) snapshotMsgs=.. snapshotBytes=.. dutyCycleErrors=.. chain=.. source=live(heartbeatAge=..ms)};
-     * chain is the highest exchange sequence sent on any partition: where the fanout stands against the exchange.
+     * chain is the highest exchange sequence sent on any partition: where the fanout stands against the exchange. Then,
+     * per derived stream, {@code bbo=..(bytes=.. notConnected=.. backPressureDropped=.. pubErrors=..)}.
      */
     public String line(final long nowMs)
     {
@@ -118,7 +121,35 @@ public final class FanoutStats
             " dutyCycleErrors=" + fanout.dutyCycleErrors().get() +
             " chain=" + chain +
             " source=" + sourceName((int)fanout.sourceCounters().status().get()) +
-            "(heartbeatAge=" + fanout.sourceCounters().heartbeatAgeMs().get() + "ms)";
+            "(heartbeatAge=" + fanout.sourceCounters().heartbeatAgeMs().get() + "ms)" +
+            derived();
+    }
+
+    /** Per derived stream, summed over partitions: messages sequenced, bytes sent, and what was dropped. */
+    private String derived()
+    {
+        final StringBuilder line = new StringBuilder();
+        for (final FeedStream stream : fanout.derivedStreams())
+        {
+            long messages = 0;
+            long bytes = 0;
+            long notConnected = 0;
+            long backPressure = 0;
+            long errors = 0;
+            for (int partition = 0; partition < fanout.partitionCount(); partition++)
+            {
+                final DerivedCounters counters = fanout.derivedCounters(partition, stream);
+                messages += counters.messages().get();
+                bytes += counters.bytes().get();
+                notConnected += counters.notConnectedDropped().get();
+                backPressure += counters.backPressureDropped().get();
+                errors += counters.publicationErrors().get();
+            }
+            line.append(' ').append(stream.streamName()).append("=").append(messages)
+                .append("(bytes=").append(bytes).append(" notConnected=").append(notConnected)
+                .append(" backPressureDropped=").append(backPressure).append(" pubErrors=").append(errors).append(')');
+        }
+        return line.toString();
     }
 
     /**

@@ -2,6 +2,7 @@ package io.mdfanout.fanout;
 
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
+import io.mdfanout.fanout.derived.PartitionDerivation;
 import io.mdfanout.fanout.snapshot.SnapshotPublisher;
 import io.mdfanout.fanout.state.PartitionState;
 import io.mdfanout.sbe.HeartbeatEncoder;
@@ -132,6 +133,7 @@ public final class PartitionPublisher implements Agent
     private long oldGenerationSeenNs;
     private SourceMonitor sourceMonitor;
     private SourceStatus announcedSourceStatus = SourceStatus.UNKNOWN;
+    private PartitionDerivation derived;
 
     /**
      * Create a publisher for one partition.
@@ -281,6 +283,10 @@ public final class PartitionPublisher implements Agent
     public void onStart()
     {
         lastSendNs = nanoClock.nanoTime();
+        if (null != derived)
+        {
+            derived.onStart(lastSendNs);
+        }
     }
 
     /**
@@ -306,6 +312,24 @@ public final class PartitionPublisher implements Agent
     public void monitorSource(final SourceMonitor sourceMonitor)
     {
         this.sourceMonitor = sourceMonitor;
+    }
+
+    /**
+     * Derive the partition's derived streams from its packets: each packet built is handed to {@code derived} (whatever
+     * becomes of its offer), and the derived streams' heartbeats and snapshots run after each drain. Call before the
+     * publisher runs.
+     *
+     * @param derived the partition's derived streams.
+     */
+    public void derive(final PartitionDerivation derived)
+    {
+        this.derived = derived;
+    }
+
+    /** @return the partition's derived streams, or null. */
+    public PartitionDerivation derivation()
+    {
+        return derived;
     }
 
     /** Stop reading the ring as if its generation had changed (its owner replaced the ring set); any thread. */
@@ -376,6 +400,11 @@ public final class PartitionPublisher implements Agent
         if (!packetPending && !stopped)
         {
             workCount += sendHeartbeatIfDue(nowNs);
+        }
+
+        if (null != derived)
+        {
+            workCount += derived.doWork(nowNs, heartbeatBuffer, announcedSourceStatus.ordinal());
         }
 
         return workCount;
@@ -584,6 +613,10 @@ public final class PartitionPublisher implements Agent
             .sendingTime(epochClock.nanoTime())
             .messageCount(messageCount)
             .previousExchangeSequence(packetPreviousExchangeSequence);
+        if (null != derived && !packetPending)
+        {
+            derived.onPacket(publication.sessionId(), packetBuffer, 0, packetLength, nowNs); // once per packet
+        }
 
         final long result = publication.offer(packetBuffer, 0, packetLength);
         if (result > 0)

@@ -138,6 +138,25 @@ public final class MdfanoutCounters
     /** Times the source went down. */
     public static final int FANOUT_SOURCE_DOWN_EVENTS_TYPE_ID = 3042;
 
+    // Fanout: derived streams (key: partition id, an int at offset 0, then the FeedStream's ordinal, an int at 4).
+
+    /** Derived messages published (or dropped with no subscriber or under back pressure: they took a sequence). */
+    public static final int FANOUT_DERIVED_MESSAGES_TYPE_ID = 3050;
+    /** Derived packets published. */
+    public static final int FANOUT_DERIVED_PACKETS_TYPE_ID = 3051;
+    /** Derived bytes published (packets, headers included). */
+    public static final int FANOUT_DERIVED_BYTES_TYPE_ID = 3052;
+    /** Derived heartbeats sent. */
+    public static final int FANOUT_DERIVED_HEARTBEATS_TYPE_ID = 3053;
+    /** Derived messages dropped because no subscriber was connected. */
+    public static final int FANOUT_DERIVED_NOT_CONNECTED_DROPPED_TYPE_ID = 3054;
+    /** Derived messages dropped under back pressure (their subscribers see a gap and recover from a snapshot). */
+    public static final int FANOUT_DERIVED_BACK_PRESSURE_DROPPED_TYPE_ID = 3055;
+    /** Derived publication errors (closed or max position): the stream stopped. */
+    public static final int FANOUT_DERIVED_PUBLICATION_ERRORS_TYPE_ID = 3056;
+    /** Gauge: the derived stream's next stream sequence. */
+    public static final int FANOUT_DERIVED_NEXT_STREAM_SEQUENCE_TYPE_ID = 3057;
+
     // Feed handler: arbitration per line (key: line index).
 
     /** Datagrams received on a line. */

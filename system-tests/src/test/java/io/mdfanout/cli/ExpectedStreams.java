@@ -195,6 +195,28 @@ final class ExpectedStreams
         return checked;
     }
 
+    /** Receives the expected messages of a partition, in stream order. */
+    @FunctionalInterface
+    interface MessageConsumer
+    {
+        void accept(org.agrona.DirectBuffer buffer, int offset, int length);
+    }
+
+    /** Hand every expected message of the partition, in stream order, to the consumer. */
+    void forEachMessage(final int partition, final MessageConsumer consumer)
+    {
+        for (int i = 0; i < counts[partition]; i++)
+        {
+            final int offset = (int)offsets[partition][i];
+            consumer.accept(bytes[partition], offset, (int)offsets[partition][i + 1] - offset);
+        }
+    }
+
+    int partitions()
+    {
+        return partitions;
+    }
+
     /** @return the messages of each partition's stream. */
     long[] counts()
     {

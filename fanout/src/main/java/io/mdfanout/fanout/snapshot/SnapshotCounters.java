@@ -1,5 +1,6 @@
 package io.mdfanout.fanout.snapshot;
 
+import io.mdfanout.wire.FeedStream;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
@@ -14,11 +15,13 @@ import static io.mdfanout.wire.MdfanoutCounters.FANOUT_SNAPSHOT_MESSAGES_SENT_TY
 
 /**
  * Counters of one partition's snapshot stream. Single writer (the partition's consumer thread,
- * release-ordered updates); any thread may read them. Own type ids, partition id as 4-byte key.
+ * release-ordered updates); any thread may read them. Own type ids; key: the partition id (int at 0) and the
+ * {@link FeedStream} whose snapshots they count (its ordinal, an int at 4: 0 for the MBO stream).
  */
 public final class SnapshotCounters implements AutoCloseable
 {
     private final int partitionId;
+    private final FeedStream stream;
     private final AtomicCounter started;
     private final AtomicCounter completed;
     private final AtomicCounter abandoned;
@@ -33,7 +36,18 @@ public final class SnapshotCounters implements AutoCloseable
      */
     public SnapshotCounters(final CountersManager countersManager, final int partitionId)
     {
+        this(countersManager, partitionId, FeedStream.MBO);
+    }
+
+    /**
+     * @param countersManager to allocate from (from the thread that owns it).
+     * @param partitionId     the partition, used as key and in the labels.
+     * @param stream          the stream whose snapshots these count.
+     */
+    public SnapshotCounters(final CountersManager countersManager, final int partitionId, final FeedStream stream)
+    {
         this.partitionId = partitionId;
+        this.stream = stream;
         started = newCounter(countersManager, FANOUT_SNAPSHOTS_STARTED_TYPE_ID, "snapshots started");
         completed = newCounter(countersManager, FANOUT_SNAPSHOTS_COMPLETED_TYPE_ID, "snapshots completed");
         abandoned = newCounter(
@@ -51,8 +65,15 @@ public final class SnapshotCounters implements AutoCloseable
     private AtomicCounter newCounter(final CountersManager countersManager, final int typeId, final String name)
     {
         final int partition = partitionId;
+        final int ordinal = stream.ordinal();
+        final String label = FeedStream.MBO == stream ? "" : " stream=" + stream.streamName();
         return countersManager.newCounter(
-            "fanout partition=" + partition + " " + name, typeId, (keyBuffer) -> keyBuffer.putInt(0, partition));
+            "fanout partition=" + partition + label + " " + name, typeId,
+            (keyBuffer) ->
+            {
+                keyBuffer.putInt(0, partition);
+                keyBuffer.putInt(Integer.BYTES, ordinal);
+            });
     }
 
     /** @return the partition. */

@@ -3,6 +3,7 @@ package io.mdfanout.fanout.snapshot;
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import io.mdfanout.fanout.state.PartitionState;
+import io.mdfanout.fanout.state.SnapshotSource;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
 import io.mdfanout.sbe.SnapshotBeginEncoder;
@@ -17,10 +18,10 @@ import org.agrona.concurrent.EpochNanoClock;
 import java.nio.ByteOrder;
 
 /**
- * Publishes periodic snapshots of one partition's {@link PartitionState} on the partition's
- * snapshot stream, in the format of docs/WIRE.md: SnapshotBegin, the market-wide state messages,
- * per instrument with state a SnapshotInstrument, its state messages and its SnapshotOrders, then
- * SnapshotEnd; packed into packets exactly like incremental ones, with the snapshot stream's own
+ * Publishes periodic snapshots of one partition's state (a {@link SnapshotSource}: its {@link PartitionState}, or a
+ * derived stream's last messages) on the partition's snapshot stream, in the format of docs/WIRE.md: SnapshotBegin,
+ * the market-wide state messages, per instrument with state a SnapshotInstrument, its state messages and its
+ * SnapshotOrders, then SnapshotEnd; packed into packets exactly like incremental ones, with the snapshot stream's own
  * sequence (consecutive from 1 per publication).
  * <p>
  * Run by the partition's consumer thread between ring drains, so the state does not change while
@@ -47,7 +48,7 @@ public final class SnapshotPublisher
     private static final int MAX_MESSAGES_PER_PACKET = 0xFFFF;
 
     private final int partitionId;
-    private final PartitionState state;
+    private final SnapshotSource state;
     private final ExclusivePublication publication;
     private final int incrementalSessionId;
     private final SnapshotCounters counters;
@@ -97,7 +98,7 @@ public final class SnapshotPublisher
      */
     public SnapshotPublisher(
         final int partitionId,
-        final PartitionState state,
+        final SnapshotSource state,
         final ExclusivePublication publication,
         final int incrementalSessionId,
         final SnapshotCounters counters,
@@ -233,7 +234,7 @@ public final class SnapshotPublisher
         stagedTail = 0;
         counters.started().incrementRelease();
 
-        final PartitionState state = this.state;
+        final SnapshotSource state = this.state;
         beginEncoder.wrapAndApplyHeader(staging, reserve(BEGIN_LENGTH), headerEncoder)
             .exchangeSequence(state.lastExchangeSequence())
             .exchangeTimestamp(state.lastExchangeTimestamp())
@@ -244,7 +245,7 @@ public final class SnapshotPublisher
             .partitionId(partitionId)
             .unrecoveredFromSequence(state.unrecoveredFromSequence())
             .unrecoveredToSequence(state.unrecoveredToSequence());
-        for (int kind = 0; kind < PartitionState.MARKET_KINDS; kind++)
+        for (int kind = 0; kind < state.marketKinds(); kind++)
         {
             final int length = state.marketMessageLength(kind);
             // The unrecovered gap travels in the SnapshotBegin: a GapNotice has no place in a snapshot stream.
@@ -262,12 +263,12 @@ public final class SnapshotPublisher
      */
     private void captureWholeInstruments()
     {
-        final PartitionState state = this.state;
+        final SnapshotSource state = this.state;
         final int budgetEnd = stagedTail + bytesPerCycle;
         while (stagedTail + openLength < budgetEnd)
         {
             final int instrumentId = state.nextInstrumentWithState(cursor);
-            if (PartitionState.NONE == instrumentId)
+            if (SnapshotSource.NONE == instrumentId)
             {
                 endEncoder.wrapAndApplyHeader(staging, reserve(END_LENGTH), headerEncoder)
                     .exchangeSequence(state.lastExchangeSequence())
@@ -289,7 +290,7 @@ public final class SnapshotPublisher
 
     private void captureInstrument(final int instrumentId)
     {
-        final PartitionState state = this.state;
+        final SnapshotSource state = this.state;
         final long exchangeSequence = state.lastExchangeSequence();
         final long exchangeTimestamp = state.lastExchangeTimestamp();
         final int orders = state.instrumentOrderCount(instrumentId);
@@ -304,7 +305,7 @@ public final class SnapshotPublisher
         messageCount++;
         instrumentCount++;
 
-        for (int kind = 0; kind < PartitionState.INSTRUMENT_KINDS; kind++)
+        for (int kind = 0; kind < state.instrumentKinds(); kind++)
         {
             final int length = state.instrumentMessageLength(instrumentId, kind);
             if (length > 0)
@@ -314,7 +315,7 @@ public final class SnapshotPublisher
             }
         }
 
-        for (int order = state.firstOrder(instrumentId); PartitionState.NONE != order; order = state.nextOrder(order))
+        for (int order = state.firstOrder(instrumentId); SnapshotSource.NONE != order; order = state.nextOrder(order))
         {
             final int offset = reserve(ORDER_LENGTH);
             orderEncoder.wrapAndApplyHeader(staging, offset, headerEncoder)

@@ -55,7 +55,7 @@ import static io.mdfanout.fanout.state.StateLayout.*;
  * message is applied completely or not at all as far as a restarted process can tell.
  * Allocates nothing per message.
  */
-public final class PartitionState implements AutoCloseable
+public final class PartitionState implements AutoCloseable, SnapshotSource
 {
     /** Market-wide state message kinds, in snapshot order. */
     public static final int SYSTEM_EVENT = 0;
@@ -920,6 +920,18 @@ public final class PartitionState implements AutoCloseable
             }
             bits = memory.getLong(BITMAP_OFFSET + wordIndex * 8);
         }
+    }
+
+    /** {@inheritDoc} */
+    public int marketKinds()
+    {
+        return MARKET_KINDS;
+    }
+
+    /** {@inheritDoc} */
+    public int instrumentKinds()
+    {
+        return INSTRUMENT_KINDS;
     }
 
     /** @return live orders of the instrument. */

@@ -9,6 +9,7 @@ import io.mdfanout.sbe.SourceStatus;
 import io.mdfanout.wire.ArchiveSessions;
 import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.MarketSession;
+import io.mdfanout.wire.FeedStream;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
@@ -83,10 +84,14 @@ public final class FeedSubscriber implements AutoCloseable
         this.aeron = ctx.aeron();
         this.sideCount = null == ctx.pairChannel() ? 1 : 2;
         this.channels = 1 == sideCount ? new String[] {ctx.channel()} : new String[] {ctx.channel(), ctx.pairChannel()};
+        // A derived stream (top of book, depth, trades, bars) is the MBO stream's layout at its own stream ids.
+        final int streamOffset = ctx.stream().streamIdOffset();
         this.streamIdBases = 1 == sideCount ?
-            new int[] {ctx.streamIdBase()} : new int[] {ctx.streamIdBase(), ctx.pairStreamIdBase()};
+            new int[] {ctx.streamIdBase() + streamOffset} :
+            new int[] {ctx.streamIdBase() + streamOffset, ctx.pairStreamIdBase() + streamOffset};
         final String channel = ctx.channel();
-        final int streamIdBase = ctx.streamIdBase();
+        final int streamIdBase = ctx.streamIdBase() + streamOffset;
+        final int snapshotStreamIdBase = ctx.snapshotStreamIdBase() + streamOffset;
         this.nanoClock = ctx.nanoClock();
         this.silentTimeoutNs = ctx.silentTimeoutNs();
         this.resubscribeOnSilence = ctx.resubscribeOnSilence();
@@ -110,13 +115,13 @@ public final class FeedSubscriber implements AutoCloseable
                 recoveries[slot] = 1 == sideCount ?
                     new PartitionRecovery(
                         streams[slot], validator, dispatcher, counters, aeron, ctx.snapshotChannel(),
-                        Partitioning.snapshotStreamId(ctx.snapshotStreamIdBase(), partitions[slot]),
+                        Partitioning.snapshotStreamId(snapshotStreamIdBase, partitions[slot]),
                         ctx.recoveryBufferBytes()) :
                     new PartitionRecovery(
                         streams[slot], validator, dispatcher, counters, aeron,
                         new String[] {ctx.snapshotChannel(), ctx.pairSnapshotChannel()},
-                        new int[] {Partitioning.snapshotStreamId(ctx.snapshotStreamIdBase(), partitions[slot]),
-                            Partitioning.snapshotStreamId(ctx.pairSnapshotStreamIdBase(), partitions[slot])},
+                        new int[] {Partitioning.snapshotStreamId(snapshotStreamIdBase, partitions[slot]),
+                            Partitioning.snapshotStreamId(ctx.pairSnapshotStreamIdBase() + streamOffset, partitions[slot])},
                         ctx.recoveryBufferBytes(), true);
                 streams[slot].recovery = recoveries[slot];
             }
@@ -859,6 +864,7 @@ public final class FeedSubscriber implements AutoCloseable
         private ErrorHandler errorHandler = Throwable::printStackTrace;
         private String snapshotChannel;
         private int snapshotStreamIdBase = DEFAULT_SNAPSHOT_STREAM_ID_BASE;
+        private FeedStream stream = FeedStream.MBO;
         private boolean recoveryEnabled = true;
         private int recoveryBufferBytes = DEFAULT_RECOVERY_BUFFER_BYTES;
         private long silentTimeoutNs = DEFAULT_SILENT_TIMEOUT_NS;
@@ -952,6 +958,20 @@ public final class FeedSubscriber implements AutoCloseable
                 throw new IllegalArgumentException("the replay channel is not an Aeron channel: " + replayChannel);
             }
             validatePair();
+            if (null == stream)
+            {
+                throw new IllegalArgumentException("stream is required (FeedStream.MBO for the order-by-order feed)");
+            }
+            if (stream.isDerived() && null != pairChannel)
+            {
+                throw new IllegalArgumentException("the " + stream.streamName() + " stream is not arbitrated between " +
+                    "a pair's sides (its packets carry no chain): subscribe to one side");
+            }
+            if (stream.isDerived() && null != replayFrom)
+            {
+                throw new IllegalArgumentException("the archive records the MBO streams only: no replay of the " +
+                    stream.streamName() + " stream");
+            }
             if (!recoveryEnabled)
             {
                 return this;
@@ -1453,6 +1473,26 @@ public final class FeedSubscriber implements AutoCloseable
         {
             this.snapshotStreamIdBase = streamIdBase;
             return this;
+        }
+
+        /**
+         * Which of the feed's streams to subscribe to: the MBO stream (the default) or a derived one, each at its own
+         * stream ids ({@link FeedStream#base}: the stream id bases given here are the MBO stream's) with the same
+         * sequencing, heartbeats and snapshots (docs/SDK.md, "Derived streams").
+         *
+         * @param stream the stream.
+         * @return this.
+         */
+        public Context stream(final FeedStream stream)
+        {
+            this.stream = stream;
+            return this;
+        }
+
+        /** @return the stream subscribed to. */
+        public FeedStream stream()
+        {
+            return stream;
         }
 
         /** @return the snapshot stream id base in effect. */

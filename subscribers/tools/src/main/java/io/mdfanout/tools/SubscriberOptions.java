@@ -5,7 +5,9 @@ import io.aeron.CommonContext;
 import io.mdfanout.sdk.FeedSubscriber;
 import io.mdfanout.metrics.MetricsOptions;
 import io.mdfanout.wire.Defaults;
+import io.mdfanout.wire.FeedStream;
 import io.mdfanout.wire.RoleErrorLog;
+import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -79,6 +81,12 @@ public final class SubscriberOptions
     @Option(names = "--recovery-buffer-bytes", defaultValue = "16777216",
         description = "Bytes of incremental packets buffered per partition while recovering (64 KiB..1 GiB).")
     int recoveryBufferBytes;
+
+    @Option(names = "--stream", defaultValue = "mbo", converter = FeedStreamConverter.class,
+        description = "Which of the feed's streams: mbo (every order event, the default), bbo (top of book), mbp-10 " +
+        "(ten levels a side), trades, ohlcv (1 s and 1 min bars); the derived ones are published when the fanout's " +
+        "--derived-streams names them (docs/WIRE.md).")
+    FeedStream stream = FeedStream.MBO;
 
     @Option(names = "--silent-timeout-ms", defaultValue = "2000",
         description = "Report a stream silent (and re-subscribe it) after this long without a packet or heartbeat.")
@@ -180,6 +188,7 @@ public final class SubscriberOptions
         return replay.applyTo(new FeedSubscriber.Context())
             .channel(channel)
             .streamIdBase(streamIdBase)
+            .stream(stream)
             .partitionCount(partitionCount)
             .recoveryEnabled(recoveryEnabled())
             .snapshotChannel(snapshotChannel)
@@ -191,6 +200,28 @@ public final class SubscriberOptions
             .pairStreamIdBase(null != pairStreamIdBase ? pairStreamIdBase : FeedSubscriber.Context.SAME_AS_SIDE_A)
             .pairSnapshotChannel(pairSnapshotChannel)
             .arbitrationWaitNs(TimeUnit.MILLISECONDS.toNanos(arbitrationWaitMs));
+    }
+
+    /** @return the stream subscribed to (--stream). */
+    public FeedStream stream()
+    {
+        return stream;
+    }
+
+    /** Reads --stream, naming the streams there are when the name is none of them. */
+    static final class FeedStreamConverter implements CommandLine.ITypeConverter<FeedStream>
+    {
+        public FeedStream convert(final String value)
+        {
+            try
+            {
+                return FeedStream.fromName(value);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new CommandLine.TypeConversionException(ex.getMessage());
+            }
+        }
     }
 
     /** @return whether the tool replays from the archive (--from). */

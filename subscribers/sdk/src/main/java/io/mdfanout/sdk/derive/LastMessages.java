@@ -52,6 +52,20 @@ public final class LastMessages
         return sortedIds[index];
     }
 
+    /**
+     * @param fromInstrumentId an instrument id.
+     * @return the smallest instrument id at or after it with a message kept, or -1.
+     */
+    public long nextInstrumentAtOrAfter(final long fromInstrumentId)
+    {
+        int place = Arrays.binarySearch(sortedIds, 0, instrumentCount, fromInstrumentId);
+        if (place < 0)
+        {
+            place = -place - 1;
+        }
+        return place < instrumentCount ? sortedIds[place] : -1;
+    }
+
     /** @return messages kept per instrument. */
     public int entries()
     {
