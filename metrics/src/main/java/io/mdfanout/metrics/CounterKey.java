@@ -1,5 +1,6 @@
 package io.mdfanout.metrics;
 
+import io.mdfanout.wire.FeedStream;
 import org.agrona.DirectBuffer;
 
 import java.util.Locale;
@@ -16,6 +17,8 @@ enum CounterKey
     PARTITION("partition"),
     /** The partition id, an int at offset 0, then the side of a pair (0 = A, 1 = B), an int at offset 4. */
     PARTITION_SIDE("partition", "side"),
+    /** The partition id, an int at offset 0, then the stream (a {@link FeedStream}'s ordinal), an int at offset 4. */
+    PARTITION_STREAM("partition", "stream"),
     /** The partition id and side as {@link #PARTITION_SIDE}, then the reason, an ASCII string at offset 8, in snake case. */
     PARTITION_SIDE_REASON("partition", "side", "reason"),
     /** The line index (0 = A, 1 = B, 2 = R), an int at offset 0. */
@@ -56,6 +59,8 @@ enum CounterKey
                 return new String[]{ Integer.toString(key.getInt(0)) };
             case PARTITION_SIDE:
                 return new String[]{ Integer.toString(key.getInt(0)), sideName(key.getInt(Integer.BYTES)) };
+            case PARTITION_STREAM:
+                return new String[]{ Integer.toString(key.getInt(0)), streamName(key.getInt(Integer.BYTES)) };
             case PARTITION_SIDE_REASON:
                 return new String[]{ Integer.toString(key.getInt(0)), sideName(key.getInt(Integer.BYTES)),
                     snakeCase(key.getStringAscii(2 * Integer.BYTES)) };
@@ -83,6 +88,13 @@ enum CounterKey
             default:
                 return new String[0];
         }
+    }
+
+    /** A FeedStream's ordinal as its name: 0 "mbo", 1 "bbo", ... */
+    static String streamName(final int ordinal)
+    {
+        final FeedStream[] streams = FeedStream.values();
+        return ordinal >= 0 && ordinal < streams.length ? streams[ordinal].streamName() : Integer.toString(ordinal);
     }
 
     /** 0 becomes "A", 1 "B". */

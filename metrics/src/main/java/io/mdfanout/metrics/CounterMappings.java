@@ -33,6 +33,14 @@ import static io.mdfanout.wire.MdfanoutCounters.FANOUT_HEARTBEATS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_INVALID_RECORDS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_MARKET_SESSION_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_MAX_MESSAGES_PER_PACKET_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_DERIVED_BACK_PRESSURE_DROPPED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_DERIVED_BYTES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_DERIVED_HEARTBEATS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_DERIVED_MESSAGES_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_DERIVED_NEXT_STREAM_SEQUENCE_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_DERIVED_NOT_CONNECTED_DROPPED_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_DERIVED_PACKETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.FANOUT_DERIVED_PUBLICATION_ERRORS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_MESSAGES_PUBLISHED_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_NEXT_STREAM_SEQUENCE_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.FANOUT_NOT_CONNECTED_DROPPED_TYPE_ID;
@@ -314,6 +322,26 @@ public final class CounterMappings
         partition(rules, FANOUT_CHAIN_POSITION_TYPE_ID, "mdfanout_fanout_chain_position", GAUGE,
             "The partition's chain as sent: the exchange sequence of its last message (the identity a pair's sides " +
             "share: the difference between two sides' is the lag between them).");
+        partitionStream(rules, FANOUT_DERIVED_MESSAGES_TYPE_ID, "mdfanout_fanout_derived_messages_total", COUNTER,
+            "Derived messages given a stream sequence (published, or dropped and counted below), per derived stream.");
+        partitionStream(rules, FANOUT_DERIVED_PACKETS_TYPE_ID, "mdfanout_fanout_derived_packets_published_total",
+            COUNTER, "Derived packets published.");
+        partitionStream(rules, FANOUT_DERIVED_BYTES_TYPE_ID, "mdfanout_fanout_derived_sent_bytes_total", COUNTER,
+            "Derived packet bytes published, headers included: what a derived stream costs the network.");
+        partitionStream(rules, FANOUT_DERIVED_HEARTBEATS_TYPE_ID, "mdfanout_fanout_derived_heartbeats_total", COUNTER,
+            "Heartbeats published on idle derived streams.");
+        partitionStream(rules, FANOUT_DERIVED_NOT_CONNECTED_DROPPED_TYPE_ID,
+            "mdfanout_fanout_derived_not_connected_dropped_messages_total", COUNTER,
+            "Derived messages dropped because no subscriber was connected.");
+        partitionStream(rules, FANOUT_DERIVED_BACK_PRESSURE_DROPPED_TYPE_ID,
+            "mdfanout_fanout_derived_back_pressure_dropped_messages_total", COUNTER,
+            "Derived messages dropped because the stream's backlog was full (its subscribers saw a gap and recover " +
+            "from a snapshot; the MBO stream never waits for a derived one).");
+        partitionStream(rules, FANOUT_DERIVED_PUBLICATION_ERRORS_TYPE_ID,
+            "mdfanout_fanout_derived_publication_errors_total", COUNTER,
+            "Derived publication errors (closed or max position): the stream stopped.");
+        partitionStream(rules, FANOUT_DERIVED_NEXT_STREAM_SEQUENCE_TYPE_ID,
+            "mdfanout_fanout_derived_next_stream_sequence", GAUGE, "Stream sequence of the derived stream's next message.");
         partition(rules, FANOUT_STATE_ORDERS_TYPE_ID, "mdfanout_fanout_state_orders", GAUGE,
             "Orders held in the partition's state.");
         partition(rules, FANOUT_STATE_INSTRUMENTS_TYPE_ID, "mdfanout_fanout_state_instruments", GAUGE,
@@ -332,19 +360,19 @@ public final class CounterMappings
             "State resets (a new ring).");
         partition(rules, FANOUT_STATE_ROLLED_BACK_STORES_TYPE_ID, "mdfanout_fanout_state_stores_rolled_back_total",
             COUNTER, "State stores rolled back on open (unfinished message).");
-        partition(rules, FANOUT_SNAPSHOTS_STARTED_TYPE_ID, "mdfanout_fanout_snapshots_started_total", COUNTER,
+        partitionStream(rules, FANOUT_SNAPSHOTS_STARTED_TYPE_ID, "mdfanout_fanout_snapshots_started_total", COUNTER,
             "Snapshots started.");
-        partition(rules, FANOUT_SNAPSHOTS_COMPLETED_TYPE_ID, "mdfanout_fanout_snapshots_completed_total", COUNTER,
+        partitionStream(rules, FANOUT_SNAPSHOTS_COMPLETED_TYPE_ID, "mdfanout_fanout_snapshots_completed_total", COUNTER,
             "Snapshots completely published.");
-        partition(rules, FANOUT_SNAPSHOTS_ABANDONED_TYPE_ID, "mdfanout_fanout_snapshots_abandoned_total", COUNTER,
+        partitionStream(rules, FANOUT_SNAPSHOTS_ABANDONED_TYPE_ID, "mdfanout_fanout_snapshots_abandoned_total", COUNTER,
             "Snapshots abandoned (not connected or closed).");
-        partition(rules, FANOUT_SNAPSHOTS_SKIPPED_TYPE_ID, "mdfanout_fanout_snapshots_skipped_total", COUNTER,
+        partitionStream(rules, FANOUT_SNAPSHOTS_SKIPPED_TYPE_ID, "mdfanout_fanout_snapshots_skipped_total", COUNTER,
             "Snapshots skipped because no snapshot subscriber was connected.");
-        partition(rules, FANOUT_SNAPSHOT_MESSAGES_SENT_TYPE_ID, "mdfanout_fanout_snapshot_messages_sent_total",
+        partitionStream(rules, FANOUT_SNAPSHOT_MESSAGES_SENT_TYPE_ID, "mdfanout_fanout_snapshot_messages_sent_total",
             COUNTER, "Snapshot messages published.");
-        partition(rules, FANOUT_SNAPSHOT_BYTES_SENT_TYPE_ID, "mdfanout_fanout_snapshot_sent_bytes_total", COUNTER,
+        partitionStream(rules, FANOUT_SNAPSHOT_BYTES_SENT_TYPE_ID, "mdfanout_fanout_snapshot_sent_bytes_total", COUNTER,
             "Snapshot bytes published.");
-        partition(rules, FANOUT_SNAPSHOT_BACK_PRESSURE_EVENTS_TYPE_ID,
+        partitionStream(rules, FANOUT_SNAPSHOT_BACK_PRESSURE_EVENTS_TYPE_ID,
             "mdfanout_fanout_snapshot_back_pressure_events_total", COUNTER,
             "Snapshot offers refused by back pressure.");
         rules.add(CounterRule.stateSet(FANOUT_MARKET_SESSION_TYPE_ID, "mdfanout_market_session_state",
@@ -513,6 +541,12 @@ public final class CounterMappings
         final List<CounterRule> rules, final int typeId, final String name, final MetricKind kind, final String help)
     {
         add(rules, typeId, name, kind, CounterKey.PARTITION, help);
+    }
+
+    private static void partitionStream(
+        final List<CounterRule> rules, final int typeId, final String name, final MetricKind kind, final String help)
+    {
+        add(rules, typeId, name, kind, CounterKey.PARTITION_STREAM, help);
     }
 
     private static void side(

@@ -79,8 +79,13 @@ public final class WireFormat
      */
     public static final int SNAPSHOT_BEGIN_V2_BLOCK_LENGTH = SnapshotBeginDecoder.unrecoveredFromSequenceEncodingOffset();
 
-    /** Largest normalized, snapshot or derived message this schema version defines, header included. */
+    /**
+     * Largest normalized or snapshot message this schema version defines, header included: the longest ring record and
+     * the longest state a fanout keeps.
+     */
     public static final int MAX_MESSAGE_LENGTH;
+    /** Largest message any stream's packet may carry, the derived streams' included (schema version 5), header included. */
+    public static final int MAX_STREAM_MESSAGE_LENGTH;
 
     private static final int MAX_TEMPLATE_ID = 53;
     private static final int[] BLOCK_LENGTHS = new int[MAX_TEMPLATE_ID + 1];
@@ -124,6 +129,7 @@ public final class WireFormat
         BLOCK_LENGTHS[BarDecoder.TEMPLATE_ID] = BarDecoder.BLOCK_LENGTH;
 
         int max = 0;
+        int maxDerived = 0;
         for (int templateId = 0; templateId <= MAX_TEMPLATE_ID; templateId++)
         {
             NORMALIZED_BLOCK_LENGTHS[templateId] = isNormalizedMessage(templateId) ? BLOCK_LENGTHS[templateId] : 0;
@@ -131,12 +137,17 @@ public final class WireFormat
                 isNormalizedMessage(templateId) || isDerivedMessage(templateId) ? BLOCK_LENGTHS[templateId] : 0;
             SNAPSHOT_STREAM_BLOCK_LENGTHS[templateId] =
                 isSnapshotStreamMessage(templateId) ? BLOCK_LENGTHS[templateId] : 0;
-            if (isNormalizedMessage(templateId) || isSnapshotMessage(templateId) || isDerivedMessage(templateId))
+            if (isNormalizedMessage(templateId) || isSnapshotMessage(templateId))
             {
                 max = Math.max(max, BLOCK_LENGTHS[templateId]);
             }
+            if (isDerivedMessage(templateId))
+            {
+                maxDerived = Math.max(maxDerived, BLOCK_LENGTHS[templateId]);
+            }
         }
         MAX_MESSAGE_LENGTH = HEADER_LENGTH + max;
+        MAX_STREAM_MESSAGE_LENGTH = HEADER_LENGTH + Math.max(max, maxDerived);
     }
 
     private WireFormat()

@@ -2,6 +2,7 @@ package io.mdfanout.wire;
 
 import io.mdfanout.sbe.AddOrderDecoder;
 import io.mdfanout.sbe.AddOrderEncoder;
+import io.mdfanout.sbe.BookDepthDecoder;
 import io.mdfanout.sbe.HeartbeatDecoder;
 import io.mdfanout.sbe.HeartbeatEncoder;
 import io.mdfanout.sbe.ImbalanceDecoder;
@@ -46,6 +47,11 @@ class WireFormatTest
     void knowsEveryTemplateAndTheLargestMessage()
     {
         assertEquals(WireFormat.HEADER_LENGTH + ImbalanceDecoder.BLOCK_LENGTH, WireFormat.MAX_MESSAGE_LENGTH);
+        assertEquals(WireFormat.HEADER_LENGTH + BookDepthDecoder.BLOCK_LENGTH, WireFormat.MAX_STREAM_MESSAGE_LENGTH);
+        assertTrue(ImbalanceDecoder.BLOCK_LENGTH < BookDepthDecoder.BLOCK_LENGTH, "the derived depth is the largest");
+        assertFalse(WireFormat.isNormalizedMessage(BookDepthDecoder.TEMPLATE_ID), "derived: never in a ring");
+        assertTrue(WireFormat.isDerivedMessage(BookDepthDecoder.TEMPLATE_ID));
+        assertTrue(WireFormat.streamBlockLength(BookDepthDecoder.TEMPLATE_ID) > 0);
         assertTrue(WireFormat.isNormalizedMessage(SystemEventDecoder.TEMPLATE_ID));
         assertFalse(WireFormat.isNormalizedMessage(1));
         assertFalse(WireFormat.isNormalizedMessage(2));
@@ -65,6 +71,10 @@ class WireFormatTest
             final int snapshot = WireFormat.snapshotStreamBlockLength(templateId);
             assertEquals(WireFormat.isSnapshotStreamMessage(templateId), snapshot > 0, "snapshot " + templateId);
             assertEquals(snapshot > 0 ? WireFormat.knownBlockLength(templateId) : 0, snapshot);
+            final int stream = WireFormat.streamBlockLength(templateId);
+            assertEquals(WireFormat.isNormalizedMessage(templateId) || WireFormat.isDerivedMessage(templateId),
+                stream > 0, "stream " + templateId);
+            assertEquals(stream > 0 ? WireFormat.knownBlockLength(templateId) : 0, stream);
         }
     }
 
@@ -123,7 +133,7 @@ class WireFormatTest
     @Test
     void heartbeatGrewAtTheEndAndAVersionOneHeartbeatStillReads()
     {
-        assertEquals(4, WireFormat.SCHEMA_VERSION);
+        assertEquals(5, WireFormat.SCHEMA_VERSION);
         assertEquals(8 + 8 + 2, WireFormat.HEARTBEAT_V1_BLOCK_LENGTH);
         assertEquals(WireFormat.HEARTBEAT_V1_BLOCK_LENGTH + 8 + 4 + 1, WireFormat.HEARTBEAT_V3_BLOCK_LENGTH);
         assertEquals(WireFormat.HEARTBEAT_V3_BLOCK_LENGTH + 8 + 2 + 10, HeartbeatDecoder.BLOCK_LENGTH);

@@ -1,5 +1,11 @@
 package io.mdfanout.cli;
 
+import io.mdfanout.fanout.derived.DerivedCounters;
+import io.mdfanout.fanout.derived.DerivedPublisher;
+import io.mdfanout.fanout.derived.PartitionDerivation;
+import io.mdfanout.sbe.BestBidOfferDecoder;
+import io.mdfanout.sbe.TradePrintDecoder;
+import io.mdfanout.wire.FeedStream;
 import io.aeron.Aeron;
 import io.aeron.CommonContext;
 import io.aeron.ExclusivePublication;
@@ -104,7 +110,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Each template is walked from where it is born: the templates that come from the exchange from an ITCH message
  * (which template an ITCH type becomes is observed, not declared), GapNotice from the feed handler's gap report
  * ({@link ItchNormalizer#onGap}), PacketHeader and Heartbeat from the fanout's publisher, and the snapshot
- * templates from the fanout's snapshot publisher, reached by a second subscriber that joins late and recovers.
+ * templates from the fanout's snapshot publisher, reached by a second subscriber that joins late and recovers. A
+ * derived template (schema version 5, ids 50 and up) is born in the fanout's derivation from its own packets, travels
+ * on its derived stream, reaches a subscriber of that stream and tail, and, when it is state (all but TradePrint), a
+ * late subscriber of the stream through its snapshot.
  * <p>
  * In process: an embedded media driver on IPC, the fanout's agents driven on the test thread.
  */
@@ -173,6 +182,11 @@ final class TemplateWalkTest
     private static Subscription rawSnapshot;
     private static ExclusivePublication publication;
     private static ExclusivePublication snapshotPublication;
+    /** The derived streams: a subscriber of each from the start and one that joins late, each group into one Recorder. */
+    private static final FeedStream[] DERIVED = {FeedStream.BBO, FeedStream.DEPTH, FeedStream.TRADES, FeedStream.BARS};
+    private static final List<AutoCloseable> DERIVED_RESOURCES = new ArrayList<>();
+    private static Recorder derivedLive;
+    private static Recorder derivedLate;
 
     @BeforeAll
     static void walkEveryTemplate() throws Exception
@@ -220,13 +234,27 @@ final class TemplateWalkTest
         publisher = new PartitionPublisher(PARTITION, ring, publication, new PartitionCounters(counters, PARTITION),
             TimeUnit.MILLISECONDS.toNanos(20), 1024, new PreciseEpochNanoClock(), SystemNanoClock.INSTANCE,
             ERRORS::add, state, snapshots);
+        derivedLive = new Recorder(null);
+        final List<FeedSubscriber> derivedSubscribers = new ArrayList<>();
+        final List<Subscription> derivedRaw = new ArrayList<>();
+        publisher.derive(derivation(counters, derivedSubscribers, derivedRaw));
         publisher.onStart();
+        final FragmentHandler derivedHandler = new FragmentAssembler(
+            (buffer, offset, length, header) -> onDerivedMessage(buffer, offset, length, CARRIED));
 
         final Runnable dutyCycle = () ->
         {
             publisher.doWork();
             liveSubscriber.poll(64);
             rawIncremental.poll(incrementalHandler, 64);
+            for (final FeedSubscriber subscriber : derivedSubscribers)
+            {
+                subscriber.poll(64);
+            }
+            for (final Subscription raw : derivedRaw)
+            {
+                raw.poll(derivedHandler, 64);
+            }
         };
         if (!await(dutyCycle, () -> publication.isConnected() && live.called("onStreamJoined")))
         {
@@ -289,12 +317,148 @@ final class TemplateWalkTest
         };
         await(lateCycle, () -> late.called("onRecovered"));
 
+        // The derived streams' snapshots: a subscriber of each that joins late recovers from them.
+        derivedLate = new Recorder(null);
+        final List<FeedSubscriber> lateDerived = new ArrayList<>();
+        final List<Subscription> derivedSnapshotRaw = new ArrayList<>();
+        for (final FeedStream stream : DERIVED)
+        {
+            final FeedSubscriber subscriber = new FeedSubscriber(new FeedSubscriber.Context()
+                .aeron(aeron).channel(CHANNEL).streamIdBase(STREAM_ID_BASE).stream(stream)
+                .partitions(new int[]{ PARTITION }).listener(derivedLate.listener()).errorHandler(ERRORS::add));
+            lateDerived.add(subscriber);
+            DERIVED_RESOURCES.add(subscriber);
+            final Subscription raw = aeron.addSubscription(CHANNEL, Partitioning.snapshotStreamId(
+                stream.base(Partitioning.defaultSnapshotStreamIdBase(STREAM_ID_BASE)), PARTITION));
+            derivedSnapshotRaw.add(raw);
+            DERIVED_RESOURCES.add(raw);
+        }
+        final FragmentHandler derivedSnapshotHandler = new FragmentAssembler(
+            (buffer, offset, length, header) -> onDerivedMessage(buffer, offset, length, SNAPSHOT_CARRIED));
+        await(() ->
+        {
+            lateCycle.run();
+            for (final FeedSubscriber subscriber : lateDerived)
+            {
+                subscriber.poll(64);
+            }
+            for (final Subscription raw : derivedSnapshotRaw)
+            {
+                raw.poll(derivedSnapshotHandler, 64);
+            }
+        }, () -> derivedLate.count("onRecovered") >= DERIVED.length);
+
         checkWalks(live, late, exchangeBook);
+    }
+
+    /**
+     * The partition's derived streams on the test's publisher: a publication and a snapshot publication of each, with
+     * a subscriber of each from the start (into {@link #derivedLive}) and a raw subscription of its packets.
+     */
+    private static PartitionDerivation derivation(
+        final CountersManager counters, final List<FeedSubscriber> subscribers, final List<Subscription> raw)
+    {
+        final DerivedPublisher[] publishers = new DerivedPublisher[DERIVED.length];
+        final ExclusivePublication[] snapshotPublications = new ExclusivePublication[DERIVED.length];
+        for (int i = 0; i < DERIVED.length; i++)
+        {
+            final FeedStream stream = DERIVED[i];
+            final ExclusivePublication derived = aeron.addExclusivePublication(
+                CHANNEL, Partitioning.streamId(stream.base(STREAM_ID_BASE), PARTITION));
+            snapshotPublications[i] = aeron.addExclusivePublication(CHANNEL, Partitioning.snapshotStreamId(
+                stream.base(Partitioning.defaultSnapshotStreamIdBase(STREAM_ID_BASE)), PARTITION));
+            DERIVED_RESOURCES.add(derived);
+            DERIVED_RESOURCES.add(snapshotPublications[i]);
+            publishers[i] = new DerivedPublisher(PARTITION, stream, derived,
+                new DerivedCounters(counters, PARTITION, stream), TimeUnit.MILLISECONDS.toNanos(20),
+                new PreciseEpochNanoClock(), ERRORS::add);
+            final FeedSubscriber subscriber = new FeedSubscriber(new FeedSubscriber.Context()
+                .aeron(aeron).channel(CHANNEL).streamIdBase(STREAM_ID_BASE).stream(stream)
+                .partitions(new int[]{ PARTITION }).listener(derivedLive.listener()).errorHandler(ERRORS::add));
+            subscribers.add(subscriber);
+            DERIVED_RESOURCES.add(subscriber);
+            final Subscription rawSubscription = aeron.addSubscription(
+                CHANNEL, Partitioning.streamId(stream.base(STREAM_ID_BASE), PARTITION));
+            raw.add(rawSubscription);
+            DERIVED_RESOURCES.add(rawSubscription);
+        }
+        final PartitionDerivation derivation = new PartitionDerivation(PARTITION, publishers, ERRORS::add);
+        derivation.publishSnapshots(state, (derived, source) ->
+        {
+            final int i = java.util.Arrays.asList(DERIVED).indexOf(derived.stream());
+            return new SnapshotPublisher(PARTITION, source, snapshotPublications[i], derived.publication().sessionId(),
+                new SnapshotCounters(counters, PARTITION, derived.stream()), TimeUnit.MILLISECONDS.toNanos(5),
+                64 * 1024, new PreciseEpochNanoClock(), ERRORS::add);
+        });
+        return derivation;
+    }
+
+    /** A derived stream's Aeron message: the derived messages in its packets, by template. */
+    private static void onDerivedMessage(
+        final DirectBuffer buffer, final int offset, final int length, final Map<Integer, List<byte[]>> carried)
+    {
+        if (PacketHeaderDecoder.TEMPLATE_ID != (buffer.getShort(offset + 2, WireFormat.BYTE_ORDER) & 0xFFFF))
+        {
+            return; // a heartbeat: the MBO stream's walk covers it
+        }
+        final int blockLength = buffer.getShort(offset, WireFormat.BYTE_ORDER) & 0xFFFF;
+        final PacketHeaderDecoder packet = new PacketHeaderDecoder().wrap(buffer, offset + HEADER, blockLength, 0);
+        int position = offset + HEADER + blockLength;
+        for (int i = 0; i < packet.messageCount() && position < offset + length; i++)
+        {
+            final int messageLength = HEADER + (buffer.getShort(position, WireFormat.BYTE_ORDER) & 0xFFFF);
+            final int templateId = buffer.getShort(position + 2, WireFormat.BYTE_ORDER) & 0xFFFF;
+            if (WireFormat.isDerivedMessage(templateId))
+            {
+                carried.computeIfAbsent(templateId, (k) -> new ArrayList<>()).add(copy(buffer, position, messageLength));
+            }
+            position += messageLength;
+        }
+    }
+
+    /**
+     * A derived template: derived by the fanout from its own packets, sent on its derived stream, given to a subscriber
+     * of that stream by its typed callback and printed by tail, and (state: all but TradePrint) re-sent in the stream's
+     * snapshot and given to a late subscriber with isSnapshot.
+     */
+    private static void checkDerived(final Walk walk)
+    {
+        final int id = walk.template.id;
+        final String name = walk.template.name;
+        if (CARRIED.containsKey(id))
+        {
+            walk.origin = "PartitionDerivation (the fanout derives it from its own packets: the SDK's Derivation)";
+            walk.handled(ORIGIN, walk.origin);
+            walk.handled(FANOUT_PACKET, CARRIED.get(id).size() + " sent on its derived stream");
+        }
+        final String callback = decoderCallback(name);
+        if (null == callback)
+        {
+            walk.problem(SDK, "MarketDataListener has no callback taking " + name + "Decoder");
+        }
+        else if (derivedLive.calls.stream().anyMatch((call) -> name.equals(call.decoder) && !call.snapshot))
+        {
+            walk.handled(SDK, callback + " on a subscriber of its stream (FeedSubscriber.Context.stream)");
+        }
+        final String marker = " " + name + " p=";
+        derivedLive.tailLines().stream().filter((line) -> line.contains(marker)).findFirst().ifPresentOrElse(
+            (line) -> walk.handled(TAIL, line.substring(line.indexOf(' ') + 1)),
+            () -> walk.problem(TAIL, "no line with \"" + marker + "\": add its callback to TailCommand.Printer"));
+        if (walk.requiredLayers().contains(SNAPSHOT) && SNAPSHOT_CARRIED.containsKey(id) &&
+            derivedLate.calls.stream().anyMatch((call) -> name.equals(call.decoder) && call.snapshot))
+        {
+            walk.handled(SNAPSHOT, SNAPSHOT_CARRIED.get(id).size() + " re-sent on its stream's snapshot, delivered " +
+                "by the SDK's recovery (isSnapshot)");
+        }
     }
 
     @AfterAll
     static void close()
     {
+        for (final AutoCloseable resource : DERIVED_RESOURCES)
+        {
+            CloseHelper.quietClose(resource);
+        }
         CloseHelper.closeAll(lateSubscriber, liveSubscriber, rawSnapshot, rawIncremental, publication,
             snapshotPublication, state, mappedRing, aeron, driver);
     }
@@ -568,6 +732,11 @@ final class TemplateWalkTest
         {
             final int id = walk.template.id;
             checkWireFormat(walk);
+            if (Kind.DERIVED == walk.template.kind())
+            {
+                checkDerived(walk);
+                continue;
+            }
             if (Kind.NORMALIZED == walk.template.kind())
             {
                 checkCallbacksDeclared(walk);
@@ -635,6 +804,19 @@ final class TemplateWalkTest
         {
             walk.problem(WIRE_FORMAT, "knownBlockLength is " + known + ", the schema's block " + schemaBlockLength +
                 ": add it to WireFormat's BLOCK_LENGTHS (and MAX_TEMPLATE_ID)");
+        }
+        else if (Kind.DERIVED == template.kind())
+        {
+            if (!WireFormat.isDerivedMessage(template.id) || WireFormat.isNormalizedMessage(template.id) ||
+                0 == WireFormat.streamBlockLength(template.id) || 0 == WireFormat.snapshotStreamBlockLength(template.id))
+            {
+                walk.problem(WIRE_FORMAT, "a derived template: WireFormat.isDerivedMessage must be true and " +
+                    "isNormalizedMessage false (never in a ring), and streams and snapshot streams must admit it");
+            }
+            else
+            {
+                walk.handled(WIRE_FORMAT, "derived, block length " + known + " (streams and snapshot streams, never rings)");
+            }
         }
         else if (Kind.NORMALIZED == template.kind() && !WireFormat.isNormalizedMessage(template.id))
         {
@@ -955,6 +1137,21 @@ final class TemplateWalkTest
             e.nearExecutionTime = 34_300_000_000_000L;
             e.lowerPriceRangeCollar = 1_100_000;
             e.upperPriceRangeCollar = 1_400_000;
+        });
+        // Two seconds later: the partition's exchange clock passes the second of the prints above, whose derived
+        // bars are closed and sent.
+        add(script, 'I', LOCATE, (e) ->
+        {
+            e.stock("WALK");
+            e.pairedShares = 12_000;
+            e.imbalanceShares = 300;
+            e.imbalanceDirection = 'S';
+            e.farPrice = 1_240_000;
+            e.nearPrice = 1_238_000;
+            e.currentReferencePrice = 1_236_000;
+            e.crossType = 'C';
+            e.priceVariationIndicator = 'L';
+            e.timestamp += 2_000_000_000L;
         });
         return script;
     }
@@ -1289,7 +1486,9 @@ final class TemplateWalkTest
         /** Snapshot streams only ({@link WireFormat#isSnapshotMessage}). */
         SNAPSHOT,
         /** The fanout's own framing and liveness (PacketHeader, Heartbeat): no common prefix. */
-        TRANSPORT
+        TRANSPORT,
+        /** Derived streams only (schema version 5: the schema's templates from 50 on, after the snapshot ones). */
+        DERIVED
     }
 
     static final class Template
@@ -1314,6 +1513,10 @@ final class TemplateWalkTest
             if (WireFormat.isSnapshotMessage(id))
             {
                 return Kind.SNAPSHOT;
+            }
+            if (id >= BestBidOfferDecoder.TEMPLATE_ID)
+            {
+                return Kind.DERIVED;
             }
             final boolean prefixed = fields.size() >= COMMON_PREFIX.size() &&
                 fields.subList(0, COMMON_PREFIX.size()).equals(COMMON_PREFIX);
@@ -1365,6 +1568,10 @@ final class TemplateWalkTest
                         List.of(WIRE_FORMAT, ORIGIN, RING, FANOUT_PACKET, FANOUT_STATE, SDK, TAIL);
                 case SNAPSHOT:
                     return List.of(WIRE_FORMAT, ORIGIN, SNAPSHOT, SDK, TAIL);
+                case DERIVED:
+                    return TradePrintDecoder.TEMPLATE_ID == template.id ?
+                        List.of(WIRE_FORMAT, ORIGIN, FANOUT_PACKET, SDK, TAIL) :
+                        List.of(WIRE_FORMAT, ORIGIN, FANOUT_PACKET, SNAPSHOT, SDK, TAIL);
                 default:
                     return List.of(WIRE_FORMAT, ORIGIN, FANOUT_PACKET, SDK, TAIL);
             }

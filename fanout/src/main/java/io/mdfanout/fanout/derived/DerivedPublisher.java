@@ -89,7 +89,7 @@ public final class DerivedPublisher
         this.epochClock = epochClock;
         this.errorHandler = errorHandler;
         maxPacketLength = publication.maxPayloadLength();
-        if (maxPacketLength < PACKET_HEADER_LENGTH + WireFormat.MAX_MESSAGE_LENGTH)
+        if (maxPacketLength < PACKET_HEADER_LENGTH + WireFormat.MAX_STREAM_MESSAGE_LENGTH)
         {
             throw new IllegalArgumentException("publication max payload " + maxPacketLength +
                 " bytes cannot hold a packet header and the largest message; raise the channel mtu");

@@ -125,7 +125,7 @@ public final class SnapshotPublisher
         this.epochClock = epochClock;
         this.errorHandler = errorHandler;
         this.maxPacketLength = publication.maxPayloadLength();
-        if (maxPacketLength < PACKET_HEADER_LENGTH + WireFormat.MAX_MESSAGE_LENGTH)
+        if (maxPacketLength < PACKET_HEADER_LENGTH + WireFormat.MAX_STREAM_MESSAGE_LENGTH)
         {
             throw new IllegalArgumentException("snapshot publication max payload " + maxPacketLength +
                 " bytes cannot hold a packet header and the largest message; raise the snapshot channel mtu");

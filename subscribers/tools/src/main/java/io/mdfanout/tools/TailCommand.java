@@ -2,6 +2,9 @@ package io.mdfanout.tools;
 
 import io.mdfanout.sbe.AddOrderAttributedDecoder;
 import io.mdfanout.sbe.AddOrderDecoder;
+import io.mdfanout.sbe.BarDecoder;
+import io.mdfanout.sbe.BestBidOfferDecoder;
+import io.mdfanout.sbe.BookDepthDecoder;
 import io.mdfanout.sbe.BrokenTradeDecoder;
 import io.mdfanout.sbe.CrossTradeDecoder;
 import io.mdfanout.sbe.GapNoticeDecoder;
@@ -18,6 +21,7 @@ import io.mdfanout.sbe.OrderReplaceDecoder;
 import io.mdfanout.sbe.RegShoRestrictionDecoder;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sbe.TradeDecoder;
+import io.mdfanout.sbe.TradePrintDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
 import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.book.InstrumentDirectory;
@@ -406,6 +410,83 @@ public final class TailCommand implements Callable<Integer>
                 price(b, "ref", m.currentReferencePrice().mantissa());
                 end(b.append(" cross=").append((char)m.crossType()));
             }
+        }
+
+        public void onBestBidOffer(final MessageContext c, final BestBidOfferDecoder m)
+        {
+            final StringBuilder b = begin("BestBidOffer", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                b.append(" bid ");
+                level(b, m.bidShares(), m.bidPrice().mantissa(), m.bidOrders());
+                b.append(" ask ");
+                level(b, m.askShares(), m.askPrice().mantissa(), m.askOrders());
+                end(b);
+            }
+        }
+
+        public void onBookDepth(final MessageContext c, final BookDepthDecoder m)
+        {
+            final StringBuilder b = begin("BookDepth", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                b.append(" bids");
+                for (int level = 0; level < m.bidLevels(); level++)
+                {
+                    b.append(' ');
+                    level(b, m.bidShares(level), m.bidPrices(level), m.bidOrders(level));
+                }
+                b.append(" asks");
+                for (int level = 0; level < m.askLevels(); level++)
+                {
+                    b.append(' ');
+                    level(b, m.askShares(level), m.askPrices(level), m.askOrders(level));
+                }
+                end(b);
+            }
+        }
+
+        public void onTradePrint(final MessageContext c, final TradePrintDecoder m)
+        {
+            final StringBuilder b = begin("TradePrint", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                b.append(' ').append(m.shares()).append(" @");
+                TextFormat.appendPrice(b, m.price().mantissa(), 4);
+                end(b.append(" aggressor=").append((char)m.aggressorSideRaw()).append(" match=").append(m.matchNumber())
+                    .append(" order=").append(m.orderId()).append(" source=").append((char)m.source()));
+            }
+        }
+
+        public void onBar(final MessageContext c, final BarDecoder m)
+        {
+            final StringBuilder b = begin("Bar", c, m.exchangeSequence(), m.exchangeTimestamp(), m.instrumentId());
+            if (null != b)
+            {
+                b.append(' ').append(m.intervalSeconds()).append("s start=").append(m.barStart()).append(" o=");
+                TextFormat.appendPrice(b, m.openPrice().mantissa(), 4);
+                b.append(" h=");
+                TextFormat.appendPrice(b, m.highPrice().mantissa(), 4);
+                b.append(" l=");
+                TextFormat.appendPrice(b, m.lowPrice().mantissa(), 4);
+                b.append(" c=");
+                TextFormat.appendPrice(b, m.closePrice().mantissa(), 4);
+                end(b.append(" v=").append(m.volume()).append(" n=").append(m.printCount())
+                    .append(0 != m.partial() ? " partial" : ""));
+            }
+        }
+
+        /** One price level: shares @ price (orders), or "-" for a side without it. */
+        private static void level(final StringBuilder b, final long shares, final long price, final long orders)
+        {
+            if (Long.MIN_VALUE == price)
+            {
+                b.append('-');
+                return;
+            }
+            b.append(shares).append(" @");
+            TextFormat.appendPrice(b, price, 4);
+            b.append(" (").append(orders).append(')');
         }
     }
 

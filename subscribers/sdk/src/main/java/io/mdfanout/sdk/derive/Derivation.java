@@ -90,7 +90,7 @@ public final class Derivation implements MarketDataListener, BookChangeListener
     private final LastMessages lastDepth = new LastMessages(1, DEPTH_LENGTH);
     private final LastMessages lastBars = new LastMessages(BAR_INTERVAL_SECONDS.length, BAR_LENGTH);
 
-    private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[WireFormat.MAX_MESSAGE_LENGTH]);
+    private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[WireFormat.MAX_STREAM_MESSAGE_LENGTH]);
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
     private final BestBidOfferEncoder bboEncoder = new BestBidOfferEncoder();
     private final BookDepthEncoder depthEncoder = new BookDepthEncoder();
