@@ -569,7 +569,8 @@ public final class Fanout implements AutoCloseable
             derivedPublishers[i] = new DerivedPublisher(partition, derivedStreams[i], derivedPublications[partition][i],
                 derivedCounters[partition][i], config.heartbeatIntervalNs(), epochClock, errorHandler);
         }
-        final PartitionDerivation derivation = new PartitionDerivation(partition, derivedPublishers, errorHandler);
+        final PartitionDerivation derivation = new PartitionDerivation(partition, derivedPublishers, errorHandler,
+            Math.min(config.maxOrders(), PartitionDerivation.DEFAULT_ORDER_CAPACITY));
         if (null != snapshotPublications[partition])
         {
             derivation.publishSnapshots(states[partition], (publisher, source) ->

@@ -10,6 +10,7 @@ import io.mdfanout.sdk.MarketDataListener;
 import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.PacketStreamDecoder;
 import io.mdfanout.sdk.SubscriberCounters;
+import io.mdfanout.sdk.book.BookCounters;
 import io.mdfanout.sdk.book.OrderBooks;
 import io.mdfanout.sdk.derive.DerivedHandler;
 import io.mdfanout.sdk.derive.Derivation;
@@ -32,6 +33,9 @@ import org.agrona.ErrorHandler;
  */
 public final class PartitionDerivation implements DerivedHandler
 {
+    /** Live orders a partition's derivation holds before its books grow (they grow as needed, allocating). */
+    public static final int DEFAULT_ORDER_CAPACITY = 256 * 1024;
+
     private final int partitionId;
     private final Derivation derivation;
     private final PacketStreamDecoder decoder;
@@ -48,6 +52,19 @@ public final class PartitionDerivation implements DerivedHandler
     public PartitionDerivation(
         final int partitionId, final DerivedPublisher[] publishers, final ErrorHandler errorHandler)
     {
+        this(partitionId, publishers, errorHandler, DEFAULT_ORDER_CAPACITY);
+    }
+
+    /**
+     * @param partitionId   the partition.
+     * @param publishers    one per derived stream to publish.
+     * @param errorHandler  told of what a listener throws (a defect: counted by the decoder too).
+     * @param orderCapacity live orders the books hold before they grow.
+     */
+    public PartitionDerivation(
+        final int partitionId, final DerivedPublisher[] publishers, final ErrorHandler errorHandler,
+        final int orderCapacity)
+    {
         this.partitionId = partitionId;
         this.active = publishers.clone();
         final FeedStream[] streams = new FeedStream[publishers.length];
@@ -56,7 +73,8 @@ public final class PartitionDerivation implements DerivedHandler
             streams[i] = publishers[i].stream();
             this.publishers[streams[i].ordinal()] = publishers[i];
         }
-        derivation = new Derivation(new OrderBooks(), this, streams);
+        derivation = new Derivation(new OrderBooks(orderCapacity, OrderBooks.DEFAULT_LEVELS_PER_SIDE,
+            new BookCounters(LocalCounters.create(BookCounters.COUNTER_COUNT), "fanout-derivation")), this, streams);
         final MarketDataListener passThrough = new MarketDataListener()
         {
             public void onGapNotice(final MessageContext context, final GapNoticeDecoder message)

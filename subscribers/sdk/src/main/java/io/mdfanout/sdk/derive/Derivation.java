@@ -86,9 +86,12 @@ public final class Derivation implements MarketDataListener, BookChangeListener
     private final boolean depth;
     private final boolean trades;
     private final boolean bars;
-    private final LastMessages lastBbo = new LastMessages(1, BBO_LENGTH);
-    private final LastMessages lastDepth = new LastMessages(1, DEPTH_LENGTH);
-    private final LastMessages lastBars = new LastMessages(BAR_INTERVAL_SECONDS.length, BAR_LENGTH);
+    /** Instruments a derivation holds before its tables grow (NASDAQ lists about 9,000, spread over the partitions). */
+    public static final int DEFAULT_EXPECTED_INSTRUMENTS = 4096;
+
+    private final LastMessages lastBbo;
+    private final LastMessages lastDepth;
+    private final LastMessages lastBars;
 
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[WireFormat.MAX_STREAM_MESSAGE_LENGTH]);
     private final MessageHeaderEncoder headerEncoder = new MessageHeaderEncoder();
@@ -103,20 +106,20 @@ public final class Derivation implements MarketDataListener, BookChangeListener
 
     // Bars: per instrument slot, per interval k at [slot * intervals + k].
     private final int intervals = BAR_INTERVAL_SECONDS.length;
-    private final Int2IntHashMap barSlotByInstrument = new Int2IntHashMap(NO_SLOT);
-    private long[] barInstrument = new long[64];
-    private long[] barStart = new long[64 * intervals];
-    private long[] barOpen = new long[64 * intervals];
-    private long[] barHigh = new long[64 * intervals];
-    private long[] barLow = new long[64 * intervals];
-    private long[] barClose = new long[64 * intervals];
-    private long[] barVolume = new long[64 * intervals];
-    private long[] barCount = new long[64 * intervals];
-    private boolean[] barPartial = new boolean[64 * intervals];
-    private boolean[] barOpenNow = new boolean[64 * intervals];
+    private final Int2IntHashMap barSlotByInstrument;
+    private long[] barInstrument;
+    private long[] barStart;
+    private long[] barOpen;
+    private long[] barHigh;
+    private long[] barLow;
+    private long[] barClose;
+    private long[] barVolume;
+    private long[] barCount;
+    private boolean[] barPartial;
+    private boolean[] barOpenNow;
     private int barSlots;
     /** Per interval, the slots with an open bar, in the order their first print came. */
-    private final int[][] openBars = new int[intervals][64];
+    private final int[][] openBars;
     private final int[] openBarCount = new int[intervals];
     /** Per interval, the start of the interval the clock is in; -1 before the first message. */
     private final long[] intervalStart = new long[intervals];
@@ -145,7 +148,37 @@ public final class Derivation implements MarketDataListener, BookChangeListener
      */
     public Derivation(final OrderBooks books, final DerivedHandler handler, final FeedStream... streams)
     {
+        this(books, handler, DEFAULT_EXPECTED_INSTRUMENTS, streams);
+    }
+
+    /**
+     * A derivation of some derived streams, sized for a number of instruments.
+     *
+     * @param books               the partition's books, fed by this derivation only.
+     * @param handler             told each derived message.
+     * @param expectedInstruments instruments held before the derivation's tables grow (allocation).
+     * @param streams             the streams to derive ({@link FeedStream#MBO} is ignored).
+     */
+    public Derivation(
+        final OrderBooks books, final DerivedHandler handler, final int expectedInstruments, final FeedStream... streams)
+    {
         this.books = books;
+        final int capacity = Math.max(16, expectedInstruments);
+        lastBbo = new LastMessages(1, BBO_LENGTH, capacity);
+        lastDepth = new LastMessages(1, DEPTH_LENGTH, capacity);
+        lastBars = new LastMessages(BAR_INTERVAL_SECONDS.length, BAR_LENGTH, capacity);
+        barSlotByInstrument = new Int2IntHashMap(capacity * 2, 0.65f, NO_SLOT);
+        barInstrument = new long[capacity];
+        barStart = new long[capacity * intervals];
+        barOpen = new long[capacity * intervals];
+        barHigh = new long[capacity * intervals];
+        barLow = new long[capacity * intervals];
+        barClose = new long[capacity * intervals];
+        barVolume = new long[capacity * intervals];
+        barCount = new long[capacity * intervals];
+        barPartial = new boolean[capacity * intervals];
+        barOpenNow = new boolean[capacity * intervals];
+        openBars = new int[intervals][capacity];
         this.handler = handler;
         boolean bbo = false;
         boolean depth = false;

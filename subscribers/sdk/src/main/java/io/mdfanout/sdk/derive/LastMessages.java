@@ -20,21 +20,27 @@ public final class LastMessages
     private final int entries;
     private final int entryLength;
     private final int slotLength;
-    private final Int2IntHashMap slotByInstrument = new Int2IntHashMap(MISSING);
-    private final ExpandableArrayBuffer store = new ExpandableArrayBuffer(4096);
-    private int[] lengths = new int[64];
-    private long[] sortedIds = new long[64];
+    private final Int2IntHashMap slotByInstrument;
+    private final ExpandableArrayBuffer store;
+    private int[] lengths;
+    private long[] sortedIds;
     private int instrumentCount;
 
     /**
-     * @param entries     messages kept per instrument.
-     * @param entryLength the longest message (header included).
+     * @param entries             messages kept per instrument.
+     * @param entryLength         the longest message (header included).
+     * @param expectedInstruments instruments held before anything grows.
      */
-    public LastMessages(final int entries, final int entryLength)
+    public LastMessages(final int entries, final int entryLength, final int expectedInstruments)
     {
         this.entries = entries;
         this.entryLength = entryLength;
         this.slotLength = entries * entryLength;
+        final int capacity = Math.max(16, expectedInstruments);
+        slotByInstrument = new Int2IntHashMap(capacity * 2, 0.65f, MISSING);
+        store = new ExpandableArrayBuffer(capacity * slotLength);
+        lengths = new int[capacity * entries];
+        sortedIds = new long[capacity];
     }
 
     /** @return instruments with at least one message kept. */
