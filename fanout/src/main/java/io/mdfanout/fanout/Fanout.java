@@ -526,17 +526,20 @@ public final class Fanout implements AutoCloseable
                     snapshotChannel, Partitioning.snapshotStreamId(snapshotStreamIdBase, partition));
             }
         }
+        final String derivedChannel = publicationChannel(config.channel(), config.derivedTermLength());
+        final String derivedSnapshotChannel =
+            publicationChannel(config.resolvedSnapshotChannel(), config.derivedTermLength());
         for (int partition = 0; partition < publications.length; partition++)
         {
             for (int i = 0; i < derivedStreams.length; i++)
             {
                 final FeedStream stream = derivedStreams[i];
                 derivedPublications[partition][i] = aeron.addExclusivePublication(
-                    channel, Partitioning.streamId(stream.base(config.streamIdBase()), partition));
+                    derivedChannel, Partitioning.streamId(stream.base(config.streamIdBase()), partition));
                 if (snapshots)
                 {
-                    derivedSnapshotPublications[partition][i] = aeron.addExclusivePublication(
-                        snapshotChannel, Partitioning.snapshotStreamId(stream.base(snapshotStreamIdBase), partition));
+                    derivedSnapshotPublications[partition][i] = aeron.addExclusivePublication(derivedSnapshotChannel,
+                        Partitioning.snapshotStreamId(stream.base(snapshotStreamIdBase), partition));
                 }
             }
         }

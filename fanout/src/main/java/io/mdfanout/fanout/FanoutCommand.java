@@ -170,6 +170,11 @@ public final class FanoutCommand implements Callable<Integer>
         "bbo, mbp-10, trades, ohlcv, or none (the default).")
     List<String> derivedStreams;
 
+    @Option(names = "--derived-term-length-bytes", defaultValue = "0",
+        description = "Term length of the derived streams' publications (a power of two, 64 KiB to 1 GiB); 0 (the " +
+        "default): --term-length-bytes. Each derived stream of each partition maps two publications of three terms.")
+    int derivedTermLength;
+
     @Option(names = "--cpus", defaultValue = "auto", converter = CpusConverter.class,
         description = "CPU pinning of the busy threads (publishers, embedded driver): auto = one CPU each from the " +
         "allowed set, leaving its first CPU to the JVM and OS, when it has busy threads + 1 CPUs, otherwise " +
@@ -391,6 +396,7 @@ public final class FanoutCommand implements Callable<Integer>
                 snapshotStreamIdBase : FanoutConfig.SNAPSHOT_STREAM_ID_BASE_DEFAULT)
             .snapshotBytesPerCycle(snapshotBytesPerCycle)
             .derivedStreams(derivedStreams())
+            .derivedTermLength(derivedTermLength)
             .cpus(null != cpus ? cpus : CpuSelection.AUTO);
     }
 

@@ -91,6 +91,7 @@ public final class FanoutConfig
     private int snapshotStreamIdBase = SNAPSHOT_STREAM_ID_BASE_DEFAULT;
     private int snapshotBytesPerCycle = DEFAULT_SNAPSHOT_BYTES_PER_CYCLE;
     private FeedStream[] derivedStreams = new FeedStream[0];
+    private int derivedTermLength;
     private CpuSelection cpus = CpuSelection.AUTO;
     private CountersManager countersManager;
     private ErrorHandler errorHandler;
@@ -166,6 +167,18 @@ public final class FanoutConfig
             require((long)streamIdBase + FeedStream.BARS.streamIdOffset() + partitionCount - 1 <= Integer.MAX_VALUE,
                 "stream id base " + streamIdBase + " + the derived streams' offsets overflows an int stream id");
             require(stateUpkeep, "--derived-streams needs the partitions' state (their snapshots are taken with it)");
+        }
+        if (0 != derivedTermLength)
+        {
+            try
+            {
+                LogBufferDescriptor.checkTermLength(derivedTermLength);
+            }
+            catch (final RuntimeException ex)
+            {
+                throw new IllegalArgumentException(
+                    "invalid --derived-term-length-bytes " + derivedTermLength + ": " + ex.getMessage(), ex);
+            }
         }
         if (null != snapshotChannel)
         {
@@ -543,6 +556,24 @@ public final class FanoutConfig
         return this;
     }
 
+    /** @return the term length of the derived streams' publications: {@link #termLength()} unless set. */
+    public int derivedTermLength()
+    {
+        return 0 != derivedTermLength ? derivedTermLength : termLength;
+    }
+
+    /**
+     * @param termLength the derived streams' publication term length (a power of two, 64 KiB to 1 GiB); 0 for the
+     *                   MBO stream's. Each derived stream of each partition has a publication and a snapshot
+     *                   publication of three terms in shared memory.
+     * @return this.
+     */
+    public FanoutConfig derivedTermLength(final int termLength)
+    {
+        this.derivedTermLength = termLength;
+        return this;
+    }
+
     /** @return the names of the derived streams there are. */
     public static String derivedStreamNames()
     {
@@ -693,7 +724,8 @@ public final class FanoutConfig
             " snapshotChannel=" + resolvedSnapshotChannel() +
             " snapshotStreamIdBase=" + resolvedSnapshotStreamIdBase() +
             " snapshotBytesPerCycle=" + snapshotBytesPerCycle +
-            " derivedStreams=" + derivedStreamList();
+            " derivedStreams=" + derivedStreamList() +
+            (derivedStreams.length > 0 ? " derivedTermLength=" + derivedTermLength() : "");
     }
 
     private String derivedStreamList()

@@ -52,13 +52,29 @@ final class SharedMemoryBudget
      */
     static long embeddedDriverBytes(final int partitions, final int termLength)
     {
+        return embeddedDriverBytes(partitions, termLength, 0, 0);
+    }
+
+    /**
+     * @param partitions        partition count.
+     * @param termLength        term length of the MBO publications.
+     * @param derivedStreams    derived streams published.
+     * @param derivedTermLength term length of their publications.
+     * @return as {@link #embeddedDriverBytes(int, int)}, with an incremental and a snapshot publication of each derived
+     * stream of each partition.
+     */
+    static long embeddedDriverBytes(
+        final int partitions, final int termLength, final int derivedStreams, final int derivedTermLength)
+    {
         final MediaDriver.Context defaults = new MediaDriver.Context();
         final long cnc = defaults.conductorBufferLength() + defaults.toClientsBufferLength() +
             defaults.counterValuesBufferLength() +
             (long)Configuration.countersMetadataBufferLength(defaults.counterValuesBufferLength()) +
             defaults.errorBufferLength() + defaults.lossReportBufferLength();
         final long logs = 2L * partitions * (3L * termLength + LogBufferDescriptor.LOG_META_DATA_LENGTH);
-        return cnc + logs;
+        final long derivedLogs =
+            2L * partitions * derivedStreams * (3L * derivedTermLength + LogBufferDescriptor.LOG_META_DATA_LENGTH);
+        return cnc + logs + derivedLogs;
     }
 
     /**
@@ -76,7 +92,7 @@ final class SharedMemoryBudget
         }
         return directory + " has " + usable / MIB + " MiB free but the fanout needs " + (needed + MIB - 1) / MIB +
             " MiB there (" + what + "): give it more room (the chart's shmHeadroom, docker --shm-size) or lower " +
-            "--max-orders or --term-length-bytes";
+            "--max-orders, --term-length-bytes or --derived-term-length-bytes";
     }
 
     /**
@@ -90,7 +106,8 @@ final class SharedMemoryBudget
     {
         final Path stateDirectory = config.resolvedStateDirectory();
         final long state = stateBytes(config.partitionCount(), config.maxOrders(), stateDirectory);
-        final long driver = null == driverDirectory ? 0 : embeddedDriverBytes(config.partitionCount(), config.termLength());
+        final long driver = null == driverDirectory ? 0 : embeddedDriverBytes(
+            config.partitionCount(), config.termLength(), config.derivedStreams().length, config.derivedTermLength());
         final Path stateStore = existingAncestor(stateDirectory);
         final Path driverStore = null == driverDirectory ? null : existingAncestor(Path.of(driverDirectory));
         // A previous run's driver directory is deleted when the embedded driver starts: its files free up.
