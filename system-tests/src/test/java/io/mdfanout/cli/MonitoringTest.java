@@ -226,7 +226,7 @@ class MonitoringTest
             // 1 MiB terms: the archive's segment files are 1 MiB, on a disk of 32 MiB that fills during the test.
             final ChainProcess fanout = chain.namedFanout("fanout", PATIENT_AERON,
                 "--metrics-port", Integer.toString(FANOUT_PORT), "--metrics-bind", "127.0.0.1",
-                "--term-length-bytes", "1048576");
+                "--term-length-bytes", "1048576", "--derived-streams", "bbo,trades");
             final String archiveControl = "aeron:udp?endpoint=localhost:46810";
             final ChainProcess archive = ArchiveTest.archive(chain, dir, "archive", disk.path().resolve("archive"),
                 archiveControl, ARCHIVE_PORT, "--segment-file-bytes", "1048576", "--min-free-bytes", "4m");
