@@ -125,6 +125,7 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_MISSING_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_OLD_SESSION_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_PACKETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECEIVED_BYTES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_NEW_DAYS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_BEHIND_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_SIDE_DUPLICATES_TYPE_ID;
@@ -392,6 +393,9 @@ public final class CounterMappings
             "feed handler down).");
 
         // Subscriber SDK.
+        subscriber(rules, SUBSCRIBER_RECEIVED_BYTES_TYPE_ID, "mdfanout_subscriber_received_bytes_total",
+            "Bytes of the Aeron messages received on every stream subscribed (incremental and snapshot): what the " +
+            "subscriber's choice of streams and partitions costs it.");
         subscriber(rules, SUBSCRIBER_PACKETS_TYPE_ID, "mdfanout_subscriber_packets_received_total",
             "Packets accepted.");
         subscriber(rules, SUBSCRIBER_MESSAGES_TYPE_ID, "mdfanout_subscriber_messages_delivered_total",

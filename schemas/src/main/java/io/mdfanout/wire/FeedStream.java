@@ -3,9 +3,9 @@ package io.mdfanout.wire;
 import java.util.Locale;
 
 /**
- * The streams a feed publishes per partition (docs/WIRE.md#derived-streams): the order-by-order stream (MBO) and the
- * streams the fanout derives from it. Each is an incremental stream with its own stream id, sequence, heartbeats and
- * snapshot stream: partition p of a stream goes on {@code streamIdBase + offset + p}, its snapshots on the snapshot
+ * The streams a feed publishes per partition (docs/WIRE.md#derived-streams): the order-by-order stream (MBO), the
+ * streams the fanout derives from it, and the symbol directory. Each is an incremental stream with its own stream id,
+ * sequence, heartbeats and snapshot stream: partition p of a stream goes on {@code streamIdBase + offset + p}, its snapshots on the snapshot
  * base + the same offset + p. The offsets are multiples of {@link #MAX_PARTITIONS}, so no two streams of a feed meet.
  */
 public enum FeedStream
@@ -19,7 +19,13 @@ public enum FeedStream
     /** Every print: executions, non-cross trades, crosses. */
     TRADES("trades", 3000),
     /** OHLCV bars of 1 second and 1 minute of exchange time. */
-    BARS("ohlcv", 4000);
+    BARS("ohlcv", 4000),
+    /**
+     * The symbol directory: each partition's InstrumentDirectory messages (and the market's session events), kept and
+     * re-sent in its snapshots, so that a subscriber learns which partition carries a symbol without the partitions'
+     * order flow. Every fanout publishes it.
+     */
+    DIRECTORY("directory", 5000);
 
     /** Partitions a feed with derived streams may have: the distance between two streams' id bases. */
     public static final int MAX_PARTITIONS = 1000;
@@ -56,10 +62,10 @@ public enum FeedStream
         return streamIdBase + streamIdOffset;
     }
 
-    /** @return true for the streams the fanout derives. */
+    /** @return true for the streams a fanout derives when asked to (--derived-streams): not MBO, not the directory. */
     public boolean isDerived()
     {
-        return this != MBO;
+        return this != MBO && this != DIRECTORY;
     }
 
     /**

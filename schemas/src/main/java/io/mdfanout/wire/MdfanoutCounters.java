@@ -415,6 +415,8 @@ public final class MdfanoutCounters
     public static final int SUBSCRIBER_SIDE_BEHIND_TYPE_ID = 7001_134;
     /** A pair's side: its copies of delivered messages whose bytes differed (the side is refused until the next day). */
     public static final int SUBSCRIBER_SIDE_MISMATCHES_TYPE_ID = 7001_135;
+    /** Bytes of the Aeron messages a subscriber received (packets and heartbeats, snapshot streams included). */
+    public static final int SUBSCRIBER_RECEIVED_BYTES_TYPE_ID = 7001_136;
 
     // SDK order books (key: the subscriber's name).
 

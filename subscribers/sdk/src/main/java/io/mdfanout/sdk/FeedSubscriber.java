@@ -104,6 +104,7 @@ public final class FeedSubscriber implements AutoCloseable
         this.streams = streams;
         final MessageDispatcher dispatcher =
             new MessageDispatcher(ctx.listener(), counters, ctx.errorHandler(), streams);
+        dispatcher.instruments(ctx.instruments());
         // Replay only there is no live stream, so no snapshot to recover from: a hole is reported as a gap.
         final boolean recovery = ctx.recoveryEnabled() && (null == ctx.replayFrom() || ctx.replayToLive());
         this.recoveries = recovery ? new PartitionRecovery[partitions.length] : null;
@@ -865,6 +866,7 @@ public final class FeedSubscriber implements AutoCloseable
         private String snapshotChannel;
         private int snapshotStreamIdBase = DEFAULT_SNAPSHOT_STREAM_ID_BASE;
         private FeedStream stream = FeedStream.MBO;
+        private long[] instruments;
         private boolean recoveryEnabled = true;
         private int recoveryBufferBytes = DEFAULT_RECOVERY_BUFFER_BYTES;
         private long silentTimeoutNs = DEFAULT_SILENT_TIMEOUT_NS;
@@ -1493,6 +1495,26 @@ public final class FeedSubscriber implements AutoCloseable
         public FeedStream stream()
         {
             return stream;
+        }
+
+        /**
+         * Deliver only these instruments' messages, and the market-wide ones: the others are skipped by the instrument
+         * id of their common prefix, without being decoded. With {@link SymbolDirectory#resolve}, which gives the
+         * instruments of symbols and the partitions that carry them, a subscriber by symbol.
+         *
+         * @param instrumentIds the instruments; none (the default) for every instrument of the partitions.
+         * @return this.
+         */
+        public Context instruments(final long... instrumentIds)
+        {
+            this.instruments = null == instrumentIds || 0 == instrumentIds.length ? null : instrumentIds.clone();
+            return this;
+        }
+
+        /** @return the instruments delivered, or null for every one. */
+        public long[] instruments()
+        {
+            return null == instruments ? null : instruments.clone();
         }
 
         /** @return the snapshot stream id base in effect. */

@@ -34,6 +34,7 @@ final class IncrementalDecoder
      */
     boolean decode(final int partition, final DirectBuffer buffer, final int offset, final int length)
     {
+        counters.onReceived(length);
         final int reason = validator.validate(partition, buffer, offset, length, false);
         if (PacketValidator.VALID != reason)
         {

@@ -31,7 +31,9 @@ import io.mdfanout.sbe.TradePrintDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
 import io.mdfanout.wire.MarketSession;
 import io.mdfanout.wire.WireFormat;
+import io.mdfanout.wire.Partitioning;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.LongHashSet;
 import org.agrona.ErrorHandler;
 
 /**
@@ -75,6 +77,9 @@ final class MessageDispatcher
     private final BarDecoder bar = new BarDecoder();
     private final SnapshotOrderDecoder snapshotOrder = new SnapshotOrderDecoder();
 
+    /** The instruments to deliver, market-wide messages always; null: every instrument. */
+    private LongHashSet instruments;
+
     MessageDispatcher(
         final MarketDataListener listener,
         final SubscriberCounters counters,
@@ -85,6 +90,32 @@ final class MessageDispatcher
         this.counters = counters;
         this.errorHandler = errorHandler;
         this.streams = streams;
+    }
+
+    /**
+     * Deliver only these instruments' messages (and the market-wide ones): the others are skipped by the instrument id
+     * of their common prefix, without being decoded.
+     *
+     * @param instrumentIds the instruments; null or empty for every instrument.
+     */
+    void instruments(final long[] instrumentIds)
+    {
+        if (null == instrumentIds || 0 == instrumentIds.length)
+        {
+            instruments = null;
+            return;
+        }
+        instruments = new LongHashSet(instrumentIds.length * 2);
+        for (final long instrumentId : instrumentIds)
+        {
+            instruments.add(instrumentId);
+        }
+    }
+
+    private boolean isSkipped(final long instrumentId)
+    {
+        final LongHashSet wanted = instruments;
+        return null != wanted && !Partitioning.isMarketWide(instrumentId) && !wanted.contains(instrumentId);
     }
 
     /**
@@ -259,6 +290,10 @@ final class MessageDispatcher
     /** Dispatch a snapshot's instrument (wrapped and checked by the recovery), covered up to {@code sequence}. */
     void onSnapshotInstrument(final SnapshotInstrumentDecoder instrument, final long sequence)
     {
+        if (isSkipped(instrument.instrumentId()))
+        {
+            return;
+        }
         context.message(sequence, SnapshotInstrumentDecoder.TEMPLATE_ID);
         try
         {
@@ -274,6 +309,10 @@ final class MessageDispatcher
     void onSnapshotOrder(
         final DirectBuffer buffer, final int offset, final int blockLength, final int version, final long sequence)
     {
+        if (isSkipped(WireFormat.instrumentId(buffer, offset)))
+        {
+            return;
+        }
         context.message(sequence, SnapshotOrderDecoder.TEMPLATE_ID);
         try
         {
@@ -298,6 +337,10 @@ final class MessageDispatcher
         final int version,
         final long sequence)
     {
+        if (isSkipped(WireFormat.instrumentId(buffer, offset)))
+        {
+            return;
+        }
         final MessageContext context = this.context;
         final MarketDataListener listener = this.listener;
         final int blockOffset = offset + WireFormat.HEADER_LENGTH;

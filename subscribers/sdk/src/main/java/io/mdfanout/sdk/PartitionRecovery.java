@@ -389,6 +389,7 @@ final class PartitionRecovery
     void onSnapshotMessage(
         final int sourceIndex, final int sessionId, final DirectBuffer buffer, final int offset, final int length)
     {
+        counters.onReceived(length);
         counters.onSnapshotPacket();
         final boolean applying = State.APPLY_SNAPSHOT == state && sourceIndex == applyingSource;
         if (PacketValidator.VALID != validator.validate(stream.partition, buffer, offset, length, true))

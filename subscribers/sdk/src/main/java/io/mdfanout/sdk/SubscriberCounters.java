@@ -18,6 +18,7 @@ import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_MISSING_MESSAGES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_OLD_SESSION_PACKETS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_PACKETS_TYPE_ID;
+import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECEIVED_BYTES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_NEW_DAYS_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_RECOVERIES_TYPE_ID;
 import static io.mdfanout.wire.MdfanoutCounters.SUBSCRIBER_EXCHANGE_GAP_PARTITIONS_TYPE_ID;
@@ -50,11 +51,12 @@ public final class SubscriberCounters implements AutoCloseable
 {
     /** How many counters one instance allocates. */
     public static final int COUNTER_COUNT =
-        28 + MalformedReason.values().length + StaleReason.values().length + 6 * FeedSubscriber.MAX_SIDES;
+        29 + MalformedReason.values().length + StaleReason.values().length + 6 * FeedSubscriber.MAX_SIDES;
     /** The sides' names in counters, metrics and messages: index 0 is A. */
     static final String[] SIDE_NAMES = {"A", "B"};
 
     private final AtomicCounter packets;
+    private final AtomicCounter receivedBytes;
     private final AtomicCounter messages;
     private final AtomicCounter heartbeats;
     private final AtomicCounter gaps;
@@ -101,6 +103,7 @@ public final class SubscriberCounters implements AutoCloseable
     {
         final String prefix = "mdfanout-sdk " + name + ": ";
         packets = newCounter(countersManager, prefix + "packets received", SUBSCRIBER_PACKETS_TYPE_ID, name);
+        receivedBytes = newCounter(countersManager, prefix + "bytes received", SUBSCRIBER_RECEIVED_BYTES_TYPE_ID, name);
         messages = newCounter(countersManager, prefix + "messages delivered", SUBSCRIBER_MESSAGES_TYPE_ID, name);
         heartbeats = newCounter(countersManager, prefix + "heartbeats received", SUBSCRIBER_HEARTBEATS_TYPE_ID, name);
         gaps = newCounter(countersManager, prefix + "stream gaps", SUBSCRIBER_GAPS_TYPE_ID, name);
@@ -515,6 +518,21 @@ public final class SubscriberCounters implements AutoCloseable
         packets.incrementRelease();
     }
 
+    /** An Aeron message of an incremental or snapshot stream arrived, whatever becomes of it. */
+    void onReceived(final int length)
+    {
+        receivedBytes.getAndAddRelease(length);
+    }
+
+    /**
+     * @return bytes of the Aeron messages received on every stream subscribed (packets, heartbeats, snapshots, malformed
+     *         ones included): what the subscriber's streams cost it.
+     */
+    public long receivedBytes()
+    {
+        return receivedBytes.get();
+    }
+
     void onMessage()
     {
         messages.incrementRelease();
@@ -641,7 +659,7 @@ public final class SubscriberCounters implements AutoCloseable
     /** Free the counters in their manager. */
     public void close()
     {
-        CloseHelper.closeAll(packets, messages, heartbeats, gaps, missingMessages, duplicatePackets,
+        CloseHelper.closeAll(packets, receivedBytes, messages, heartbeats, gaps, missingMessages, duplicatePackets,
             duplicateMessages, malformed, listenerErrors);
         CloseHelper.closeAll(malformedByReason);
         CloseHelper.closeAll(staleEvents, recoveries, newDays, recoveryAttemptsAbandoned, snapshotsApplied, snapshotsIgnored,
@@ -654,12 +672,13 @@ public final class SubscriberCounters implements AutoCloseable
         CloseHelper.closeAll(sideRefused);
         CloseHelper.closeAll(sideSilentPartitions);
         CloseHelper.closeAll(sideBehind);
+        CloseHelper.closeAll(sideMismatches);
     }
 
     /** {@inheritDoc} */
     public String toString()
     {
-        return "packets=" + packets() + " messages=" + messages() + " heartbeats=" + heartbeats() +
+        return "packets=" + packets() + " bytes=" + receivedBytes() + " messages=" + messages() + " heartbeats=" + heartbeats() +
             " gaps=" + gaps() + " missing=" + missingMessages() + " duplicatePackets=" + duplicatePackets() +
             " malformed=" + malformed() + " listenerErrors=" + listenerErrors() + " stale=" + staleEvents() +
             " recoveries=" + recoveries() + " abandoned=" + recoveryAttemptsAbandoned() +

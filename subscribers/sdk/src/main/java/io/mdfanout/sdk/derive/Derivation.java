@@ -43,8 +43,9 @@ import java.util.Arrays;
  * (MBP-10), every print (trades), and OHLCV bars of 1 second and 1 minute (bars). One home for these rules: the fanout
  * publishes what it derives on the derived streams, and the export writes it to DBN.
  * <p>
- * A {@link MarketDataListener}: hand it the MBO messages in order (the fanout, its own packets; a tool, a subscriber's
- * or a replay's callbacks). It keeps the partition's books ({@link OrderBooks}) and tells a {@link DerivedHandler}
+ * A {@link MarketDataListener}: hand it the MBO messages in order, as the SDK's dispatch does (the fanout, its own
+ * packets; a tool, a subscriber's or a replay's callbacks), {@link #onRawMessage} before each message's typed callback:
+ * it takes the message's sequence and time, the derived messages' prefix and the bars' clock, from there. It keeps the partition's books ({@link OrderBooks}) and tells a {@link DerivedHandler}
  * each derived message, SBE-encoded as on the wire, with the common prefix of the MBO message that caused it:
  * <ul>
  *     <li>BBO and MBP-10: after every message that changed the book's first level, or one of its first ten, and only
@@ -385,13 +386,35 @@ public final class Derivation implements MarketDataListener, BookChangeListener
 
     // ---- recovery of a subscriber's books, when the derivation runs on one ----
 
-    /** {@inheritDoc} */
+    /**
+     * A new trading day: the bars still open are sent (a day whose End of Messages was lost), then everything starts
+     * again from nothing, the bars' clock included (the new day's times are earlier than the old day's).
+     */
     public void onNewDay(final int partition)
     {
+        closeOpenBars();
         books.onNewDay(partition);
         lastBbo.clear();
         lastDepth.clear();
         lastBars.clear();
+        Arrays.fill(intervalStart, -1);
+        Arrays.fill(partialStart, -1);
+        startedMidSession = false;
+    }
+
+    /**
+     * Send the bars still open now (each as its interval stood), with the last message's sequence and time: the end of
+     * input without an End of Messages (an export of a session still being recorded, or cut off).
+     */
+    public void closeOpenBars()
+    {
+        if (bars)
+        {
+            for (int k = 0; k < intervals; k++)
+            {
+                closeBars(k);
+            }
+        }
     }
 
     /** {@inheritDoc} */
