@@ -6,7 +6,8 @@ import java.util.Locale;
  * The streams a feed publishes per partition (docs/WIRE.md#derived-streams): the order-by-order stream (MBO), the
  * streams the fanout derives from it, and the symbol directory. Each is an incremental stream with its own stream id,
  * sequence, heartbeats and snapshot stream: partition p of a stream goes on {@code streamIdBase + offset + p}, its
- * snapshots on the snapshot base + the same offset + p. The offsets are multiples of {@link #MAX_PARTITIONS}, so no two streams of a feed meet.
+ * snapshots on the snapshot base + the same offset + p. The offsets are multiples of {@link #MAX_PARTITIONS}, so no
+ * two streams of a feed meet.
  */
 public enum FeedStream
 {
