@@ -45,7 +45,8 @@ import java.util.Arrays;
  * <p>
  * A {@link MarketDataListener}: hand it the MBO messages in order, as the SDK's dispatch does (the fanout, its own
  * packets; a tool, a subscriber's or a replay's callbacks), {@link #onRawMessage} before each message's typed callback:
- * it takes the message's sequence and time, the derived messages' prefix and the bars' clock, from there. It keeps the partition's books ({@link OrderBooks}) and tells a {@link DerivedHandler}
+ * it takes the message's sequence and time, the derived messages' prefix and the bars' clock, from there. It keeps the
+ * partition's books ({@link OrderBooks}) and tells a {@link DerivedHandler}
  * each derived message, SBE-encoded as on the wire, with the common prefix of the MBO message that caused it:
  * <ul>
  *     <li>BBO and MBP-10: after every message that changed the book's first level, or one of its first ten, and only
