@@ -185,7 +185,8 @@ aeron:udp?endpoint={{ $a.endpoint }}{{ if $a.interface }}|interface={{ $a.interf
 4 KiB rings.header), the
 fanout's state files (pre-touched by default: per partition 96 bytes per order slot, the 64-byte pool entry and
 its index, plus 22 MiB of instrument entries for the 65,536 stock locates), the Aeron log buffers
-of the incremental and snapshot publications (3 terms each per partition, and per derived stream), the media driver's CnC file and loss
+of the incremental and snapshot publications (3 terms each per partition, per derived stream, and of 1 MiB for the
+symbol directory), the media driver's CnC file and loss
 report (48 MiB with Aeron's default buffers: 8 MiB of counter values, 32 MiB of their metadata, 4 MiB of error
 log, the conductor and broadcast buffers) and the headroom.
 Call with (dict "root" $ "feed" $feed).
@@ -198,8 +199,9 @@ Call with (dict "root" $ "feed" $feed).
 {{- $aeron := add (mul $f.partitions (mul 6 $f.aeron.termLength)) (mul 48 $mib) -}}
 {{- $derivedTerm := $f.aeron.derivedTermLength | default $f.aeron.termLength -}}
 {{- $derived := mul $f.partitions (mul 6 (mul (len ($f.derivedStreams | default list)) $derivedTerm)) -}}
+{{- $directory := mul $f.partitions (mul 6 $mib) -}}
 {{- $headroom := include "mdfanout.toMiB" .root.Values.shmHeadroom | int -}}
-{{- add (div (add $rings $state $aeron $derived) $mib) 1 $headroom -}}
+{{- add (div (add $rings $state $aeron $derived $directory) $mib) 1 $headroom -}}
 {{- end -}}
 
 {{/*

@@ -116,6 +116,8 @@ public final class Fanout implements AutoCloseable
     /** The embedded driver's receiver in {@link ThreadingMode#DEDICATED}. */
     public static final String DRIVER_RECEIVER_THREAD = "driver-receiver";
     private static final ThreadFactory UNPINNED = Thread::new;
+    /** Term length of the symbol directory's publications: a day's definitions (~9,000 of 60 bytes) in two terms. */
+    public static final int DIRECTORY_TERM_LENGTH = 1024 * 1024;
 
     private final FanoutConfig config;
     private final ErrorHandler errorHandler;
@@ -128,7 +130,10 @@ public final class Fanout implements AutoCloseable
     private final PartitionStateCounters[] stateCounters;
     private final SnapshotCounters[] snapshotCounters;
     private final PartitionState[] states;
-    /** The derived streams published (config), and per partition one publication, snapshot publication and counters each. */
+    /**
+     * The streams published besides the MBO stream: the derived ones (config) and the symbol directory; per partition
+     * one publication, snapshot publication and counters each.
+     */
     private final FeedStream[] derivedStreams;
     private final ExclusivePublication[][] derivedPublications;
     private final ExclusivePublication[][] derivedSnapshotPublications;
@@ -186,7 +191,7 @@ public final class Fanout implements AutoCloseable
         stateCounters = new PartitionStateCounters[partitionCount];
         snapshotCounters = new SnapshotCounters[partitionCount];
         states = new PartitionState[partitionCount];
-        derivedStreams = config.derivedStreams();
+        derivedStreams = publishedStreams(config);
         derivedPublications = new ExclusivePublication[partitionCount][derivedStreams.length];
         derivedSnapshotPublications = new ExclusivePublication[partitionCount][derivedStreams.length];
         derivedCounters = new DerivedCounters[partitionCount][derivedStreams.length];
@@ -526,23 +531,45 @@ public final class Fanout implements AutoCloseable
                     snapshotChannel, Partitioning.snapshotStreamId(snapshotStreamIdBase, partition));
             }
         }
-        final String derivedChannel = publicationChannel(config.channel(), config.derivedTermLength());
-        final String derivedSnapshotChannel =
-            publicationChannel(config.resolvedSnapshotChannel(), config.derivedTermLength());
         for (int partition = 0; partition < publications.length; partition++)
         {
             for (int i = 0; i < derivedStreams.length; i++)
             {
                 final FeedStream stream = derivedStreams[i];
+                final int termLength = termLength(config, stream);
                 derivedPublications[partition][i] = aeron.addExclusivePublication(
-                    derivedChannel, Partitioning.streamId(stream.base(config.streamIdBase()), partition));
+                    publicationChannel(config.channel(), termLength),
+                    Partitioning.streamId(stream.base(config.streamIdBase()), partition));
                 if (snapshots)
                 {
-                    derivedSnapshotPublications[partition][i] = aeron.addExclusivePublication(derivedSnapshotChannel,
+                    derivedSnapshotPublications[partition][i] = aeron.addExclusivePublication(
+                        publicationChannel(config.resolvedSnapshotChannel(), termLength),
                         Partitioning.snapshotStreamId(stream.base(snapshotStreamIdBase), partition));
                 }
             }
         }
+    }
+
+    /**
+     * The streams a fanout of this configuration publishes besides the MBO stream: its derived streams, then the symbol
+     * directory (unless the feed has more partitions than the streams' id offsets leave room for).
+     */
+    static FeedStream[] publishedStreams(final FanoutConfig config)
+    {
+        final FeedStream[] derived = config.derivedStreams();
+        if (config.partitionCount() > FeedStream.MAX_PARTITIONS || !config.stateUpkeep())
+        {
+            return derived;
+        }
+        final FeedStream[] streams = java.util.Arrays.copyOf(derived, derived.length + 1);
+        streams[derived.length] = FeedStream.DIRECTORY;
+        return streams;
+    }
+
+    /** A published stream's term length: the directory's is small (a few thousand definitions a day). */
+    static int termLength(final FanoutConfig config, final FeedStream stream)
+    {
+        return FeedStream.DIRECTORY == stream ? DIRECTORY_TERM_LENGTH : config.derivedTermLength();
     }
 
     private void closeDerivedPublications()
@@ -566,13 +593,24 @@ public final class Fanout implements AutoCloseable
         {
             return null;
         }
-        final DerivedPublisher[] derivedPublishers = new DerivedPublisher[derivedStreams.length];
+        final List<DerivedPublisher> derivedPublishers = new ArrayList<>();
+        DerivedPublisher directory = null;
         for (int i = 0; i < derivedStreams.length; i++)
         {
-            derivedPublishers[i] = new DerivedPublisher(partition, derivedStreams[i], derivedPublications[partition][i],
-                derivedCounters[partition][i], config.heartbeatIntervalNs(), epochClock, errorHandler);
+            final DerivedPublisher publisher = new DerivedPublisher(partition, derivedStreams[i],
+                derivedPublications[partition][i], derivedCounters[partition][i], config.heartbeatIntervalNs(),
+                epochClock, errorHandler);
+            if (FeedStream.DIRECTORY == derivedStreams[i])
+            {
+                directory = publisher;
+            }
+            else
+            {
+                derivedPublishers.add(publisher);
+            }
         }
-        final PartitionDerivation derivation = new PartitionDerivation(partition, derivedPublishers, errorHandler,
+        final PartitionDerivation derivation = new PartitionDerivation(partition,
+            derivedPublishers.toArray(new DerivedPublisher[0]), directory, errorHandler,
             Math.min(config.maxOrders(), PartitionDerivation.DEFAULT_ORDER_CAPACITY));
         if (null != snapshotPublications[partition])
         {
@@ -1033,7 +1071,7 @@ public final class Fanout implements AutoCloseable
         return snapshotCounters[partition];
     }
 
-    /** @return the derived streams this fanout publishes. */
+    /** @return the streams this fanout publishes besides the MBO stream: its derived streams and the directory. */
     public FeedStream[] derivedStreams()
     {
         return derivedStreams.clone();

@@ -1,5 +1,6 @@
 package io.mdfanout.fanout;
 
+import io.mdfanout.wire.FeedStream;
 import io.aeron.driver.Configuration;
 import io.aeron.driver.MediaDriver;
 import io.aeron.logbuffer.LogBufferDescriptor;
@@ -74,7 +75,9 @@ final class SharedMemoryBudget
         final long logs = 2L * partitions * (3L * termLength + LogBufferDescriptor.LOG_META_DATA_LENGTH);
         final long derivedLogs =
             2L * partitions * derivedStreams * (3L * derivedTermLength + LogBufferDescriptor.LOG_META_DATA_LENGTH);
-        return cnc + logs + derivedLogs;
+        final long directoryLogs = partitions > FeedStream.MAX_PARTITIONS ? 0 :
+            2L * partitions * (3L * Fanout.DIRECTORY_TERM_LENGTH + LogBufferDescriptor.LOG_META_DATA_LENGTH);
+        return cnc + logs + derivedLogs + directoryLogs;
     }
 
     /**

@@ -3,6 +3,8 @@ package io.mdfanout.fanout.derived;
 import io.mdfanout.fanout.snapshot.SnapshotPublisher;
 import io.mdfanout.fanout.state.PartitionState;
 import io.mdfanout.sbe.GapNoticeDecoder;
+import io.mdfanout.sbe.InstrumentDirectoryDecoder;
+import io.mdfanout.sbe.PacketHeaderDecoder;
 import io.mdfanout.sbe.SystemEventDecoder;
 import io.mdfanout.sdk.CompositeListener;
 import io.mdfanout.sdk.LocalCounters;
@@ -16,8 +18,10 @@ import io.mdfanout.sdk.derive.DerivedHandler;
 import io.mdfanout.sdk.derive.Derivation;
 import io.mdfanout.sdk.derive.LastMessages;
 import io.mdfanout.wire.FeedStream;
+import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The derived streams of one partition (docs/WIRE.md, "Derived streams"), run by the partition's publisher thread:
@@ -26,6 +30,9 @@ import org.agrona.ErrorHandler;
  * an MBO subscriber's books say; each derived message goes to its stream's {@link DerivedPublisher}, and the market's
  * session events (SystemEvent) and exchange gaps (GapNotice) to every derived stream as they are. Then the derived
  * packets are sent. Between ring drains, {@link #doWork} sends the derived streams' heartbeats and snapshots.
+ * <p>
+ * The partition's symbol directory stream is one of them: the InstrumentDirectory messages of its packets, read off
+ * their headers (nothing else is decoded for it), with each instrument's last one for its snapshots.
  * <p>
  * After a restart the partition's state was resumed: the books are rebuilt from its orders ({@link #restore}) and
  * taken as the derived state, without sending anything; subscribers see the derived streams' new publications and
@@ -41,6 +48,9 @@ public final class PartitionDerivation implements DerivedHandler
     private final PacketStreamDecoder decoder;
     private final DerivedPublisher[] publishers = new DerivedPublisher[FeedStream.values().length];
     private final DerivedPublisher[] active;
+    private final boolean deriving;
+    /** The partition's symbol directory: its InstrumentDirectory messages, and its last one per instrument. */
+    private final DirectoryStream directory;
     private long nowNs;
     private int lastSourceStatus = -1;
 
@@ -52,21 +62,27 @@ public final class PartitionDerivation implements DerivedHandler
     public PartitionDerivation(
         final int partitionId, final DerivedPublisher[] publishers, final ErrorHandler errorHandler)
     {
-        this(partitionId, publishers, errorHandler, DEFAULT_ORDER_CAPACITY);
+        this(partitionId, publishers, null, errorHandler, DEFAULT_ORDER_CAPACITY);
     }
 
     /**
      * @param partitionId   the partition.
-     * @param publishers    one per derived stream to publish.
+     * @param publishers    one per derived stream to publish; none for the directory alone.
+     * @param directory     the partition's symbol directory stream; null for none.
      * @param errorHandler  told of what a listener throws (a defect: counted by the decoder too).
      * @param orderCapacity live orders the books hold before they grow.
      */
     public PartitionDerivation(
-        final int partitionId, final DerivedPublisher[] publishers, final ErrorHandler errorHandler,
+        final int partitionId,
+        final DerivedPublisher[] publishers,
+        final DerivedPublisher directory,
+        final ErrorHandler errorHandler,
         final int orderCapacity)
     {
         this.partitionId = partitionId;
         this.active = publishers.clone();
+        this.deriving = publishers.length > 0;
+        this.directory = null == directory ? null : new DirectoryStream(directory);
         final FeedStream[] streams = new FeedStream[publishers.length];
         for (int i = 0; i < publishers.length; i++)
         {
@@ -111,6 +127,11 @@ public final class PartitionDerivation implements DerivedHandler
                 publisher, new DerivedSnapshotSource(state, publisher, last));
             publisher.snapshots(snapshots);
         }
+        if (null != directory)
+        {
+            directory.publisher.snapshots(snapshot.newSnapshotPublisher(
+                directory.publisher, new DerivedSnapshotSource(state, directory.publisher, directory.last)));
+        }
     }
 
     /**
@@ -132,6 +153,10 @@ public final class PartitionDerivation implements DerivedHandler
             }
         }
         derivation.restored(state.lastExchangeSequence(), state.lastExchangeTimestamp());
+        if (null != directory)
+        {
+            directory.restore(state);
+        }
     }
 
     /** @return the derivation. */
@@ -146,12 +171,22 @@ public final class PartitionDerivation implements DerivedHandler
         return active.clone();
     }
 
+    /** @return the partition's symbol directory stream's publisher, or null. */
+    public DerivedPublisher directoryPublisher()
+    {
+        return null == directory ? null : directory.publisher;
+    }
+
     /** Start the heartbeat timers. */
     public void onStart(final long nowNs)
     {
         for (final DerivedPublisher publisher : active)
         {
             publisher.onStart(nowNs);
+        }
+        if (null != directory)
+        {
+            directory.publisher.onStart(nowNs);
         }
     }
 
@@ -167,10 +202,17 @@ public final class PartitionDerivation implements DerivedHandler
     public void onPacket(final int sessionId, final DirectBuffer buffer, final int offset, final int length, final long nowNs)
     {
         this.nowNs = nowNs;
-        decoder.onMessage(0, sessionId, buffer, offset, length);
-        for (final DerivedPublisher publisher : active)
+        if (deriving)
         {
-            publisher.flush(nowNs);
+            decoder.onMessage(0, sessionId, buffer, offset, length);
+            for (final DerivedPublisher publisher : active)
+            {
+                publisher.flush(nowNs);
+            }
+        }
+        if (null != directory)
+        {
+            directory.onPacket(buffer, offset, nowNs);
         }
     }
 
@@ -197,6 +239,16 @@ public final class PartitionDerivation implements DerivedHandler
             }
             workCount += publisher.heartbeatIfDue(nowNs, mboHeartbeat, statusChanged);
         }
+        if (null != directory)
+        {
+            final DerivedPublisher publisher = directory.publisher;
+            workCount += publisher.drainBacklog();
+            if (null != publisher.snapshots())
+            {
+                workCount += publisher.snapshots().doWork(nowNs);
+            }
+            workCount += publisher.heartbeatIfDue(nowNs, mboHeartbeat, statusChanged);
+        }
         return workCount;
     }
 
@@ -211,6 +263,68 @@ public final class PartitionDerivation implements DerivedHandler
         for (final DerivedPublisher publisher : active)
         {
             publisher.append(buffer, offset, length, nowNs);
+        }
+    }
+
+    /**
+     * The partition's symbol directory (docs/WIRE.md, "The symbol directory"): the InstrumentDirectory messages of each
+     * packet, and the market's session events, passed on as they are, read off the packet's headers without decoding
+     * anything else; each instrument's last one kept for the stream's snapshots.
+     */
+    private static final class DirectoryStream
+    {
+        private static final int DIRECTORY_LENGTH = WireFormat.HEADER_LENGTH + InstrumentDirectoryDecoder.BLOCK_LENGTH;
+
+        final DerivedPublisher publisher;
+        final LastMessages last = new LastMessages(1, DIRECTORY_LENGTH, Derivation.DEFAULT_EXPECTED_INSTRUMENTS);
+        private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[WireFormat.MAX_MESSAGE_LENGTH]);
+
+        DirectoryStream(final DerivedPublisher publisher)
+        {
+            this.publisher = publisher;
+        }
+
+        void onPacket(final DirectBuffer buffer, final int offset, final long nowNs)
+        {
+            final int headerBlock = WireFormat.blockLengthOf(WireFormat.headerWord(buffer, offset));
+            final int count = buffer.getShort(offset + WireFormat.HEADER_LENGTH +
+                PacketHeaderDecoder.messageCountEncodingOffset(), WireFormat.BYTE_ORDER) & 0xFFFF;
+            int position = offset + WireFormat.HEADER_LENGTH + headerBlock;
+            for (int i = 0; i < count; i++)
+            {
+                final long word = WireFormat.headerWord(buffer, position);
+                final int templateId = WireFormat.templateIdOf(word);
+                final int length = WireFormat.HEADER_LENGTH + WireFormat.blockLengthOf(word);
+                if (InstrumentDirectoryDecoder.TEMPLATE_ID == templateId)
+                {
+                    if (length <= DIRECTORY_LENGTH)
+                    {
+                        last.put(WireFormat.instrumentId(buffer, position), 0, buffer, position, length);
+                    }
+                    publisher.append(buffer, position, length, nowNs);
+                }
+                else if (SystemEventDecoder.TEMPLATE_ID == templateId)
+                {
+                    publisher.append(buffer, position, length, nowNs);
+                }
+                position += length;
+            }
+            publisher.flush(nowNs);
+        }
+
+        /** After a restart: every instrument's InstrumentDirectory the resumed state kept. */
+        void restore(final PartitionState state)
+        {
+            for (int instrument = state.nextInstrumentWithState(1); PartitionState.NONE != instrument;
+                instrument = state.nextInstrumentWithState(instrument + 1))
+            {
+                final int length = state.instrumentMessageLength(instrument, PartitionState.INSTRUMENT_DIRECTORY);
+                if (length > 0 && length <= DIRECTORY_LENGTH)
+                {
+                    state.copyInstrumentMessage(instrument, PartitionState.INSTRUMENT_DIRECTORY, scratch, 0);
+                    last.put(instrument, 0, scratch, 0, length);
+                }
+            }
         }
     }
 
