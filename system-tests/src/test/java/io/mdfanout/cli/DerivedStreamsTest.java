@@ -50,7 +50,8 @@ class DerivedStreamsTest
         try (ChainHarness chain = new ChainHarness(dir, "derived", PARTITIONS, channel, streamIdBase);
             Subscribers subscribers = new Subscribers())
         {
-            chain.feedHandler("--group", "239.255.47.31", "--port", "47310", "--interface", "127.0.0.1");
+            final ChainProcess feedHandler =
+                chain.feedHandler("--group", "239.255.47.31", "--port", "47310", "--interface", "127.0.0.1");
             chain.fanout("--snapshot-interval-ms", "1000", "--derived-streams", "bbo,mbp-10,trades,ohlcv");
             final Map<FeedStream, DerivedCollector> full = new TreeMap<>();
             for (final FeedStream stream : new FeedStream[] {FeedStream.BBO, FeedStream.DEPTH, FeedStream.TRADES,
@@ -58,6 +59,7 @@ class DerivedStreamsTest
             {
                 full.put(stream, subscribers.add(channel, streamIdBase, stream));
             }
+            feedHandler.awaitLine("receiving line A"); // the session's start must not be lost on the way
             Thread.sleep(2_000); // every stream's image is set up before the exchange starts
 
             final ChainProcess simulator = chain.simulator(
@@ -118,6 +120,7 @@ class DerivedStreamsTest
                 "--retransmit-server", "127.0.0.1:47450");
             final ChainProcess fanout = chain.fanout("--snapshot-interval-ms", "1000", "--derived-streams", "bbo");
             final DerivedCollector bbo = subscribers.add(channel, streamIdBase, FeedStream.BBO);
+            feedHandler.awaitLine("receiving line A");
             Thread.sleep(2_000);
 
             final ChainProcess simulator = chain.simulator(
