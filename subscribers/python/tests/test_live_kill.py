@@ -137,7 +137,10 @@ class FanoutKillTest(Chain):
 
         # The fault happened and was recovered: each partition stale (the fanout went), then recovered by a snapshot.
         for partition in range(PARTITIONS):
-            stale = [e for e in events if e["type"] == "STALE" and e["p"] == partition]
+            # SOURCE_DOWN costs no data (the fanout says so while the exchange's lines are silent, before the session
+            # starts, and while a starved feed handler's heartbeat is late on a loaded machine): as Java's RecoveryTest,
+            # the data-stale reasons are what the kill must cause, and the messages are checked below either way.
+            stale = [e for e in events if e["type"] == "STALE" and e["p"] == partition and e["reason"] != "SOURCE_DOWN"]
             self.assertTrue(stale and {e["reason"] for e in stale} <= {"NEW_PUBLICATION", "SILENT"}, stale)
             recovered = [e for e in events if e["type"] == "RECOVERED" and e["p"] == partition]
             self.assertTrue(recovered and recovered[-1]["snapshot"] > 0, f"partition {partition} recovered")
