@@ -93,6 +93,64 @@ class DbnDerivedSchemasTest
     }
 
     @Test
+    void theGeneratedSessionOfEveryTemplateReadsBackInEachDerivedSchemaAndItsSnapshotReplacesABook() throws Exception
+    {
+        for (final DbnSchema schema : DbnSchema.values())
+        {
+            if (!schema.isDerived())
+            {
+                continue;
+            }
+            final Path file = tempDir.resolve("scenario." + schema + ".dbn.zst");
+            final DbnStats stats;
+            try (DbnEncoder encoder = DbnEncoder.open(
+                new DbnOptions().schema(schema).sessionDate(SESSION_DATE).zstd(true), file))
+            {
+                new DbnScenario(midnight(), encoder).run(3_000);
+                stats = encoder.stats();
+            }
+            // About three seconds of exchange time: bars of 1 s for each instrument, and of 1 min those of partition 0
+            // (the scenario sends market-wide messages, End of Messages too, on partition 0 only: partition 1's last
+            // bars never close)
+            assertTrue(stats.derivedRecords() > (DbnSchema.OHLCV_1M == schema ? 1 : DbnSchema.OHLCV_1S == schema ? 10 :
+                100), schema + ": " + stats);
+            final Map<String, Object> summary = DbnReadBack.read(file, tempDir);
+            assertEquals(schema.databentoName(), DbnReadBack.metadata(summary).get("schema"));
+            assertEquals(List.of("AAPL", "MSFT", "QQQ", "TSLA", "ZVZZT"), DbnReadBack.metadata(summary).get("symbols"));
+            final String type = 0 != schema.barSeconds() ? "OHLCVMsg" : DbnSchema.TRADES == schema ? "TradeMsg" :
+                DbnSchema.MBP_10 == schema ? "MBP10Msg" : "MBP1Msg";
+            assertEquals(Map.of(type, stats.derivedRecords()), summary.get("counts"), schema + ": one record type");
+            if (DbnSchema.MBP_1 != schema && DbnSchema.MBP_10 != schema)
+            {
+                continue;
+            }
+            // The snapshot of partition 0 restores instrument 2's book as it was (nothing to send) and leaves out 4,
+            // whose book empties: one record R, flagged as the snapshot's, its levels empty
+            final Map<String, Object> columns = DbnReadBack.columns(summary, type);
+            final List<Integer> clears = new ArrayList<>();
+            for (int i = 0; i < DbnReadBack.column(columns, "action").size(); i++)
+            {
+                if ("R".equals(DbnReadBack.text(columns, "action", i)))
+                {
+                    clears.add(i);
+                }
+            }
+            assertEquals(1, clears.size(), schema + ": records R " + clears);
+            final int i = clears.get(0);
+            assertEquals(4L, DbnReadBack.at(columns, "instrument_id", i));
+            assertEquals(Dbn.F_SNAPSHOT | Dbn.F_BAD_TS_RECV | Dbn.F_LAST, DbnReadBack.at(columns, "flags", i));
+            assertEquals("N", DbnReadBack.text(columns, "side", i));
+            assertEquals(Dbn.UNDEF_PRICE, DbnReadBack.at(columns, "price", i));
+            assertEquals(0L, DbnReadBack.at(columns, "size", i));
+            for (int level = 0; level < (DbnSchema.MBP_10 == schema ? 10 : 1); level++)
+            {
+                assertLevel(columns, i, level, "bid", NONE, schema + " R ");
+                assertLevel(columns, i, level, "ask", NONE, schema + " R ");
+            }
+        }
+    }
+
+    @Test
     void optionsThatDoNotApplyToADerivedSchemaAreRefusedNamingTheChoices()
     {
         final IllegalArgumentException unknown =
