@@ -8,6 +8,7 @@ import io.mdfanout.tools.dbn.DbnSchema;
 import io.mdfanout.wire.ArchiveSessions;
 import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.ExitCodes;
+import io.mdfanout.wire.FeedStream;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine.Command;
@@ -238,6 +239,13 @@ public final class ExportCommand implements Callable<Integer>
         catch (final IllegalArgumentException ex)
         {
             throw new IllegalArgumentException("unknown --schema '" + schema + "': one of " + DbnSchema.names(), ex);
+        }
+        if (FeedStream.MBO != subscriberOptions.stream())
+        {
+            // The derived streams' recordings hold derived messages only: no MBO to follow orders from, no DBN MBO
+            throw new IllegalArgumentException("--stream " + subscriberOptions.stream().streamName() + " does not " +
+                "apply: export replays the MBO stream and derives the others itself; ask for their records with " +
+                "--schema (one of " + DbnSchema.names() + ")");
         }
         if (mboOnly && parsed.isDerived())
         {

@@ -15,9 +15,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
- * The export's options that are wrong on their own, refused before it connects to anything: an unknown schema and an
- * option of one schema given with another. Each is a configuration error (exit 3) whose message names the choices,
- * and no file is written.
+ * The export's options that are wrong on their own, refused before it connects to anything: an unknown schema, an
+ * option of one schema given with another, and a derived stream (the export derives them itself, from MBO). Each is
+ * a configuration error (exit 3) whose message names the choices, and no file is written.
  */
 class ExportCommandTest
 {
@@ -38,6 +38,13 @@ class ExportCommandTest
     {
         assertRefused("export: --mbo-only applies to --schema mbo only: a trades file holds trades records only " +
             "(schemas: " + SCHEMAS + ")", "--schema", "trades", "--mbo-only");
+    }
+
+    @Test
+    void aDerivedStreamIsRefusedPointingAtTheSchemas()
+    {
+        assertRefused("export: --stream mbp-10 does not apply: export replays the MBO stream and derives the others " +
+            "itself; ask for their records with --schema (one of " + SCHEMAS + ")", "--stream", "mbp-10");
     }
 
     private void assertRefused(final String message, final String... options)

@@ -38,7 +38,7 @@ class DerivationNewDayTest
     private static final long MINUTE = 60_000_000_000L;
     private static final long HOUR = 60 * MINUTE;
 
-    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[WireFormat.MAX_MESSAGE_LENGTH]);
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[WireFormat.MAX_STREAM_MESSAGE_LENGTH]);
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final List<long[]> bars = new ArrayList<>();
     private final Derivation derivation = new Derivation(new OrderBooks(), this::onDerived, FeedStream.BARS);

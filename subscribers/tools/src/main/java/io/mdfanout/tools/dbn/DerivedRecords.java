@@ -65,7 +65,7 @@ final class DerivedRecords implements DerivedHandler
     private final BookDepthDecoder depth = new BookDepthDecoder();
     private final TradePrintDecoder trade = new TradePrintDecoder();
     private final BarDecoder bar = new BarDecoder();
-    private final UnsafeBuffer lastBuffer = new UnsafeBuffer(new byte[WireFormat.MAX_MESSAGE_LENGTH]);
+    private final UnsafeBuffer lastBuffer = new UnsafeBuffer(new byte[WireFormat.MAX_STREAM_MESSAGE_LENGTH]);
     private final MessageHeaderDecoder lastHeader = new MessageHeaderDecoder();
     private final BestBidOfferDecoder lastBbo = new BestBidOfferDecoder();
     private final BookDepthDecoder lastDepth = new BookDepthDecoder();
