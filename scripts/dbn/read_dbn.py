@@ -14,8 +14,22 @@ import pandas as pd
 
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
+# The fields of a book level of MBP records, level i of n: bid_px_00, ask_px_00, bid_sz_00, ...
+def levels(n):
+    return [f"{field}_{i:02d}" for i in range(n) for field in
+            ("bid_px", "ask_px", "bid_sz", "ask_sz", "bid_ct", "ask_ct")]
+
+
+# The fields TradeMsg, Mbp1Msg and Mbp10Msg share, before their levels
+MBP = ["ts_recv", "ts_event", "rtype", "publisher_id", "instrument_id", "action", "side", "depth", "price", "size",
+       "flags", "ts_in_delta", "sequence"]
+
 # Fields taken from each record type, as databento_dbn names them
 COLUMNS = {
+    "TradeMsg": MBP,
+    "MBP1Msg": MBP + levels(1),
+    "MBP10Msg": MBP + levels(10),
+    "OHLCVMsg": ["ts_event", "rtype", "publisher_id", "instrument_id", "open", "high", "low", "close", "volume"],
     "MBOMsg": ["ts_recv", "ts_event", "publisher_id", "instrument_id", "action", "side", "price", "size",
                "channel_id", "order_id", "flags", "ts_in_delta", "sequence"],
     "StatusMsg": ["ts_recv", "ts_event", "publisher_id", "instrument_id", "action", "reason", "trading_event",

@@ -4,9 +4,11 @@ import io.aeron.archive.client.AeronArchive;
 import io.mdfanout.sdk.ArchivedSessions;
 import io.mdfanout.tools.dbn.DbnEncoder;
 import io.mdfanout.tools.dbn.DbnOptions;
+import io.mdfanout.tools.dbn.DbnSchema;
 import io.mdfanout.wire.ArchiveSessions;
 import io.mdfanout.wire.Defaults;
 import io.mdfanout.wire.ExitCodes;
+import io.mdfanout.wire.FeedStream;
 import io.mdfanout.wire.Partitioning;
 import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine.Command;
@@ -26,14 +28,16 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code export}: a time range of a recorded session, replayed from the archive, written as Databento DBN
- * (docs/EXPORT.md): MBO records for the order-book events, instrument definitions and status records.
+ * (docs/EXPORT.md): MBO records for the order-book events, instrument definitions and status records; or, with
+ * {@code --schema}, one schema derived from MBO by the SDK's derivation (MBP-1, MBP-10, TBBO, trades, OHLCV bars).
  */
 @Command(name = "export", mixinStandardHelpOptions = true, showDefaultValues = true,
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = { ExitCodes.HELP_OK, ExitCodes.HELP_FAILURE, ExitCodes.HELP_USAGE, ExitCodes.HELP_CONFIG,
         ExitCodes.HELP_DATA_LOSS, ExitCodes.HELP_TIMEOUT },
-    description = "Write a time range of a recorded session to a Databento DBN file (MBO, definitions, status), " +
-        "replayed from the archive (--archive-control-channel; the session: --replay-session, else the newest).")
+    description = "Write a time range of a recorded session to a Databento DBN file (MBO, definitions, status; or " +
+        "one schema derived from MBO: --schema), replayed from the archive (--archive-control-channel; the session: " +
+        "--replay-session, else the newest).")
 public final class ExportCommand implements Callable<Integer>
 {
     @Mixin
@@ -60,6 +64,15 @@ public final class ExportCommand implements Callable<Integer>
     @Option(names = "--zstd", defaultValue = "false", description = "Compress the file with zstd.")
     boolean zstd;
 
+    @Option(names = "--schema", defaultValue = "mbo", description = "The Databento schema written: mbo (order by " +
+        "order, with definition, status and imbalance records), mbp-1, mbp-10, tbbo, trades, ohlcv-1s or ohlcv-1m " +
+        "(derived from MBO; the file holds that schema's records only).")
+    String schema;
+
+    @Option(names = "--mbo-only", defaultValue = "false", description = "With --schema mbo: MBO records only (no " +
+        "definition, status or imbalance records), a file whose metadata names the schema mbo.")
+    boolean mboOnly;
+
     @Option(names = "--timeout-s", defaultValue = "600", description = "Give up after this many seconds.")
     long timeoutS;
 
@@ -70,8 +83,10 @@ public final class ExportCommand implements Callable<Integer>
     public Integer call()
     {
         final int[] partitions;
+        final DbnSchema dbnSchema;
         try
         {
+            dbnSchema = schema();
             // The whole session is replayed, to its end and with no live stream: the encoder follows every order
             // from its add, and writes only the range.
             subscriberOptions.replay.from = "start";
@@ -113,7 +128,7 @@ public final class ExportCommand implements Callable<Integer>
         final DbnOptions options;
         try
         {
-            options = dbnOptions();
+            options = dbnOptions(dbnSchema);
         }
         catch (final IllegalArgumentException | DateTimeParseException ex)
         {
@@ -213,7 +228,34 @@ public final class ExportCommand implements Callable<Integer>
         }
     }
 
-    private DbnOptions dbnOptions()
+    /** The schema asked for, checked with the options that apply to some schemas only (before any connection). */
+    private DbnSchema schema()
+    {
+        final DbnSchema parsed;
+        try
+        {
+            parsed = DbnSchema.fromName(schema);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("unknown --schema '" + schema + "': one of " + DbnSchema.names(), ex);
+        }
+        if (FeedStream.MBO != subscriberOptions.stream())
+        {
+            // The derived streams' recordings hold derived messages only: no MBO to follow orders from, no DBN MBO
+            throw new IllegalArgumentException("--stream " + subscriberOptions.stream().streamName() + " does not " +
+                "apply: export replays the MBO stream and derives the others itself; ask for their records with " +
+                "--schema (one of " + DbnSchema.names() + ")");
+        }
+        if (mboOnly && parsed.isDerived())
+        {
+            throw new IllegalArgumentException("--mbo-only applies to --schema mbo only: a " + parsed + " file holds " +
+                parsed + " records only (schemas: " + DbnSchema.names() + ")");
+        }
+        return parsed;
+    }
+
+    private DbnOptions dbnOptions(final DbnSchema dbnSchema)
     {
         final String session = subscriberOptions.replay.replaySession;
         final LocalDate day = null != date ? LocalDate.parse(date) :
@@ -230,6 +272,12 @@ public final class ExportCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--end must be after --start");
         }
-        return new DbnOptions().sessionDate(day).zone(zoneId).timeRange(startNs, endNs).zstd(zstd);
+        final DbnOptions options = new DbnOptions().schema(dbnSchema).sessionDate(day).zone(zoneId)
+            .timeRange(startNs, endNs).zstd(zstd);
+        if (mboOnly)
+        {
+            options.definitions(false).status(false).imbalance(false);
+        }
+        return options;
     }
 }

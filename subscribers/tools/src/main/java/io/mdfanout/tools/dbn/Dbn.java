@@ -32,6 +32,18 @@ public final class Dbn
 
     /** Schema: market by order. */
     public static final int SCHEMA_MBO = 0;
+    /** Schema: market by price, the best level (BBO) and trades. */
+    public static final int SCHEMA_MBP_1 = 1;
+    /** Schema: market by price, ten levels and trades. */
+    public static final int SCHEMA_MBP_10 = 2;
+    /** Schema: trades, each with the BBO just before it. */
+    public static final int SCHEMA_TBBO = 3;
+    /** Schema: trades. */
+    public static final int SCHEMA_TRADES = 4;
+    /** Schema: OHLCV bars of one second. */
+    public static final int SCHEMA_OHLCV_1S = 5;
+    /** Schema: OHLCV bars of one minute. */
+    public static final int SCHEMA_OHLCV_1M = 6;
     /** Symbology type: the numeric instrument id. */
     public static final int STYPE_INSTRUMENT_ID = 0;
     /** Symbology type: the symbol as the venue sends it. */
@@ -40,6 +52,16 @@ public final class Dbn
     /** Databento's publisher id of XNAS.ITCH (Nasdaq TotalView-ITCH, venue XNAS). */
     public static final int PUBLISHER_XNAS_ITCH = 2;
 
+    /** Record type of {@code TradeMsg} (MBP-0), the trades schema's. */
+    public static final int RTYPE_MBP_0 = 0x00;
+    /** Record type of {@code Mbp1Msg}, the mbp-1 and (before DBN version 4) tbbo schemas'. */
+    public static final int RTYPE_MBP_1 = 0x01;
+    /** Record type of {@code Mbp10Msg}. */
+    public static final int RTYPE_MBP_10 = 0x0A;
+    /** Record type of {@code OhlcvMsg} of one-second bars. */
+    public static final int RTYPE_OHLCV_1S = 0x20;
+    /** Record type of {@code OhlcvMsg} of one-minute bars. */
+    public static final int RTYPE_OHLCV_1M = 0x21;
     /** Record type of {@code StatusMsg}. */
     public static final int RTYPE_STATUS = 0x12;
     /** Record type of {@code InstrumentDefMsg}. */
@@ -51,6 +73,18 @@ public final class Dbn
 
     /** Size of {@code MboMsg}. */
     public static final int MBO_SIZE = 56;
+    /** Size of {@code TradeMsg}: the MBP fields without a level. */
+    public static final int TRADE_SIZE = 48;
+    /** Offset of the first level ({@code BidAskPair}) of an MBP record. */
+    public static final int MBP_LEVELS_OFFSET = TRADE_SIZE;
+    /** Size of one {@code BidAskPair}. */
+    public static final int BID_ASK_PAIR_SIZE = 32;
+    /** Size of {@code Mbp1Msg}. */
+    public static final int MBP1_SIZE = TRADE_SIZE + BID_ASK_PAIR_SIZE;
+    /** Size of {@code Mbp10Msg}. */
+    public static final int MBP10_SIZE = TRADE_SIZE + 10 * BID_ASK_PAIR_SIZE;
+    /** Size of {@code OhlcvMsg}. */
+    public static final int OHLCV_SIZE = 56;
     /** Size of {@code StatusMsg}. */
     public static final int STATUS_SIZE = 40;
     /** Size of {@code InstrumentDefMsg} (version 3). */
@@ -81,7 +115,7 @@ public final class Dbn
     public static final byte ACTION_FILL = 'F';
     /** Action: a trade that does not change the book. */
     public static final byte ACTION_TRADE = 'T';
-    /** Action: clear the instrument's book. */
+    /** Action: clear the instrument's book (MBP: the levels that follow replace the book). */
     public static final byte ACTION_CLEAR = 'R';
 
     /** Side: sell order (or sell aggressor). */

@@ -4,6 +4,7 @@ import com.github.luben.zstd.ZstdOutputStream;
 import io.mdfanout.sbe.AddOrderAttributedDecoder;
 import io.mdfanout.sbe.AddOrderDecoder;
 import io.mdfanout.sbe.CrossTradeDecoder;
+import io.mdfanout.sbe.GapNoticeDecoder;
 import io.mdfanout.sbe.ImbalanceDecoder;
 import io.mdfanout.sbe.InstrumentDirectoryDecoder;
 import io.mdfanout.sbe.MwcbStatusDecoder;
@@ -22,6 +23,7 @@ import io.mdfanout.sbe.TradeDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
 import io.mdfanout.sdk.MarketDataListener;
 import io.mdfanout.sdk.MessageContext;
+import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.collections.LongHashSet;
@@ -49,6 +51,10 @@ import java.util.TreeMap;
  * order-book events as MBO records, InstrumentDirectory as instrument definitions, trading state messages as status
  * records and NOII as imbalance records. docs/EXPORT.md has the mapping and what does not map.
  * <p>
+ * With a derived schema ({@link DbnOptions#schema}: MBP-1, MBP-10, TBBO, trades, OHLCV) the file holds that schema's
+ * records only: the SDK's derivation makes them from the MBO callbacks ({@link DerivedRecords}), and the MBO records
+ * each event maps to are not written but describe the event in the MBP records it causes.
+ * <p>
  * The DBN metadata comes first in the file but lists every symbol, which is only known at the end: records are
  * spooled to a temporary file and {@link #close()} writes metadata and records to the output, through zstd when
  * asked. The encoder keeps every live order (price, side, open size) because ITCH executions, cancels, deletes
@@ -63,6 +69,8 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
     static final long PRICE4_TO_DBN = 100_000L;
     private static final int SPOOL_BUFFER_SIZE = 256 * 1024;
     private static final long U32_MAX = 0xFFFF_FFFFL;
+    /** OrderExecutedWithPrice's printable flag of an execution that prints. */
+    private static final byte PRINTABLE = 'Y';
 
     private final DbnOptions options;
     private final OutputStream out;
@@ -76,6 +84,8 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
     private final ArrayDeque<Order> freeOrders = new ArrayDeque<>();
     private final Int2ObjectHashMap<LongHashSet> pendingClears = new Int2ObjectHashMap<>();
     private final DbnStats stats = new DbnStats();
+    /** The derived schema's records; null for MBO. */
+    private final DerivedRecords derived;
 
     private long tsEvent;
     private long tsRecv;
@@ -102,6 +112,7 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
         {
             throw new IllegalArgumentException("the session date is required: ITCH timestamps count from its midnight");
         }
+        options.validate();
         this.options = options;
         this.out = out;
         this.sessionMidnightEpochNs = options.sessionDate().atStartOfDay(options.zone()).toEpochSecond() * 1_000_000_000L;
@@ -110,6 +121,8 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
             Files.createTempFile(options.spoolDirectory(), "mdfanout-dbn-", ".spool");
         this.spool = FileChannel.open(spoolFile, StandardOpenOption.READ, StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.DELETE_ON_CLOSE);
+        stats.schema(options.schema());
+        this.derived = options.schema().isDerived() ? new DerivedRecords(this, options.schema()) : null;
     }
 
     /**
@@ -165,7 +178,8 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
 
     /**
      * Writes the metadata and the spooled records to the output, through zstd when asked, and closes it. The
-     * schema is MBO when only MBO records were written, otherwise none (mixed records), as DBN prescribes.
+     * schema is a derived schema's, or MBO when only MBO records were written, otherwise none (mixed records), as
+     * DBN prescribes.
      *
      * @throws IOException when writing fails; the output is closed regardless.
      */
@@ -195,12 +209,36 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
                 firstTsEvent == Long.MAX_VALUE ? sessionMidnightEpochNs : firstTsEvent;
             final long end = options.endEpochNs() != Long.MAX_VALUE ? options.endEpochNs() :
                 lastTsEvent == Long.MIN_VALUE ? Dbn.UNDEF_TIMESTAMP : lastTsEvent + 1;
+            final int schema = options.schema().isDerived() ? options.schema().id() :
+                onlyMbo ? Dbn.SCHEMA_MBO : Dbn.NULL_SCHEMA;
             final ByteBuffer metadata = DbnMetadata.encode(
-                options.dataset(), onlyMbo ? Dbn.SCHEMA_MBO : Dbn.NULL_SCHEMA, start, end, options.sessionDate(), mappings);
+                options.dataset(), schema, start, end, options.sessionDate(), mappings);
             target.write(metadata.array(), 0, metadata.limit());
 
             spooled.position(0);
             spooled.transferTo(0, spooled.size(), Channels.newChannel(target));
+        }
+    }
+
+    // ----- the derived schemas' clock and gaps -----
+
+    /** Every message: a derived schema's derivation takes its prefix and time (bars close on it). */
+    public void onRawMessage(final MessageContext context, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (null != derived)
+        {
+            derived.partition(context.partition()).onRawMessage(context, buffer, offset, length);
+        }
+    }
+
+    /** Nothing is written (see docs/EXPORT.md); a derived schema's bars of the interval are marked partial. */
+    public void onGapNotice(final MessageContext context, final GapNoticeDecoder message)
+    {
+        if (null != derived)
+        {
+            begin(context, message.exchangeSequence(), message.exchangeTimestamp());
+            derived.partition(partition).onGapNotice(context, message);
+            derived.endEvent();
         }
     }
 
@@ -212,6 +250,11 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
         begin(context, message.exchangeSequence(), message.exchangeTimestamp());
         add(message.instrumentId(), message.orderId(), toDbnPrice(message.price().mantissa()), message.shares(),
             side(message.sideRaw()), Dbn.F_LAST);
+        if (null != derived)
+        {
+            derived.partition(partition).onAddOrder(context, message);
+            derived.endEvent();
+        }
     }
 
     /** {@inheritDoc} */
@@ -220,6 +263,11 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
         begin(context, message.exchangeSequence(), message.exchangeTimestamp());
         add(message.instrumentId(), message.orderId(), toDbnPrice(message.price().mantissa()), message.shares(),
             side(message.sideRaw()), Dbn.F_LAST);
+        if (null != derived)
+        {
+            derived.partition(partition).onAddOrderAttributed(context, message);
+            derived.endEvent();
+        }
     }
 
     /** {@inheritDoc} */
@@ -229,15 +277,36 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
         final Order order = orders.get(message.orderId());
         execute(message.instrumentId(), message.orderId(), order, order == null ? Dbn.UNDEF_PRICE : order.price,
             message.executedShares());
+        if (null != derived)
+        {
+            derived.partition(partition).onOrderExecuted(context, message);
+            derived.endEvent();
+        }
     }
 
-    /** {@inheritDoc} */
+    /**
+     * A printable execution at a price is a fill and its cancel, as E. A non-printable one (printable N: Nasdaq
+     * reports its volume elsewhere, e.g. in the cross it belongs to) is no print: only its effect on the book, the
+     * cancel of the executed shares, is written, so that a file's fills are exactly its prints (docs/EXPORT.md).
+     */
     public void onOrderExecutedWithPrice(final MessageContext context, final OrderExecutedWithPriceDecoder message)
     {
         begin(context, message.exchangeSequence(), message.exchangeTimestamp());
         final Order order = orders.get(message.orderId());
-        execute(message.instrumentId(), message.orderId(), order, toDbnPrice(message.executionPrice().mantissa()),
-            message.executedShares());
+        if (PRINTABLE == message.printable())
+        {
+            execute(message.instrumentId(), message.orderId(), order, toDbnPrice(message.executionPrice().mantissa()),
+                message.executedShares());
+        }
+        else
+        {
+            reduce(message.instrumentId(), message.orderId(), order, message.executedShares(), Dbn.F_LAST);
+        }
+        if (null != derived)
+        {
+            derived.partition(partition).onOrderExecutedWithPrice(context, message);
+            derived.endEvent();
+        }
     }
 
     /** {@inheritDoc} */
@@ -246,6 +315,11 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
         begin(context, message.exchangeSequence(), message.exchangeTimestamp());
         final Order order = orders.get(message.orderId());
         reduce(message.instrumentId(), message.orderId(), order, message.cancelledShares(), Dbn.F_LAST);
+        if (null != derived)
+        {
+            derived.partition(partition).onOrderCancel(context, message);
+            derived.endEvent();
+        }
     }
 
     /** {@inheritDoc} */
@@ -254,6 +328,11 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
         begin(context, message.exchangeSequence(), message.exchangeTimestamp());
         final Order order = orders.get(message.orderId());
         reduce(message.instrumentId(), message.orderId(), order, order == null ? U32_MAX : order.size, Dbn.F_LAST);
+        if (null != derived)
+        {
+            derived.partition(partition).onOrderDelete(context, message);
+            derived.endEvent();
+        }
     }
 
     /** {@inheritDoc} */
@@ -268,6 +347,11 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
         reduce(instrumentId, message.originalOrderId(), order, order == null ? U32_MAX : order.size, 0);
         add(instrumentId, message.newOrderId(), toDbnPrice(message.price().mantissa()), message.shares(), side,
             Dbn.F_LAST | unknown);
+        if (null != derived)
+        {
+            derived.partition(partition).onOrderReplace(context, message);
+            derived.endEvent();
+        }
     }
 
     /** {@inheritDoc} */
@@ -277,6 +361,11 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
         // ITCH 5.0 sends 'B' as the Buy/Sell Indicator of every P message since 2014: no side is known
         mbo(message.instrumentId(), message.orderId(), toDbnPrice(message.price().mantissa()), message.shares(),
             Dbn.F_LAST, Dbn.ACTION_TRADE, Dbn.SIDE_NONE);
+        if (null != derived)
+        {
+            derived.partition(partition).onTrade(context, message);
+            derived.endEvent();
+        }
     }
 
     /** {@inheritDoc} */
@@ -285,6 +374,11 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
         begin(context, message.exchangeSequence(), message.exchangeTimestamp());
         mbo(message.instrumentId(), 0, toDbnPrice(message.crossPrice().mantissa()), saturateU32(message.shares()),
             Dbn.F_LAST, Dbn.ACTION_TRADE, Dbn.SIDE_NONE);
+        if (null != derived)
+        {
+            derived.partition(partition).onCrossTrade(context, message);
+            derived.endEvent();
+        }
     }
 
     // ----- snapshots -----
@@ -310,6 +404,10 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
                 freeOrders.add(order);
             }
         }
+        if (null != derived)
+        {
+            derived.partition(partition).onSnapshotBegin(partition, snapshotId, lastStreamSequence);
+        }
     }
 
     /** {@inheritDoc} */
@@ -326,6 +424,11 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
         snapshotOrdersLeft = message.orderCount();
         mbo(instrumentId, 0, Dbn.UNDEF_PRICE, 0, snapshotOrdersLeft == 0 ? Dbn.F_LAST : 0, Dbn.ACTION_CLEAR,
             Dbn.SIDE_NONE);
+        if (null != derived)
+        {
+            derived.partition(partition).onSnapshotInstrument(context, message);
+            derived.endEvent();
+        }
     }
 
     /** {@inheritDoc} */
@@ -335,6 +438,36 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
         snapshotOrdersLeft--;
         add(message.instrumentId(), message.orderId(), toDbnPrice(message.price().mantissa()), message.shares(),
             side(message.sideRaw()), snapshotOrdersLeft <= 0 ? Dbn.F_LAST : 0);
+        if (null != derived)
+        {
+            derived.partition(partition).onSnapshotOrder(context, message);
+            derived.endEvent();
+        }
+    }
+
+    /**
+     * A derived schema's books are restored: a record of each book of the partition, action R (its levels replace
+     * the book), flagged as the snapshot's records.
+     */
+    public void onSnapshotEnd(
+        final int partition, final long snapshotId, final long coveredFromInstrumentId, final long lastStreamSequence)
+    {
+        if (null != derived)
+        {
+            derived.outsideEvent();
+            derived.partition(partition).onSnapshotEnd(partition, snapshotId, coveredFromInstrumentId,
+                lastStreamSequence);
+        }
+    }
+
+    /** A new trading day: a derived schema's books of the partition start empty (a record R of each). */
+    public void onNewDay(final int partition)
+    {
+        if (null != derived)
+        {
+            derived.outsideEvent();
+            derived.partition(partition).onNewDay(partition);
+        }
     }
 
     /** {@inheritDoc} */
@@ -355,6 +488,11 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
         if (!symbol.equals(symbols.get(instrumentId)))
         {
             symbols.put(instrumentId, symbol);
+        }
+        if (null != derived)
+        {
+            derived.partition(partition).onInstrumentDirectory(context, message);
+            derived.endEvent();
         }
         if (!options.definitions() || !inRange)
         {
@@ -447,6 +585,12 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
     public void onSystemEvent(final MessageContext context, final SystemEventDecoder message)
     {
         begin(context, message.exchangeSequence(), message.exchangeTimestamp());
+        if (null != derived)
+        {
+            // End of System Hours and End of Messages close the bars still open
+            derived.partition(partition).onSystemEvent(context, message);
+            derived.endEvent();
+        }
         final int action;
         switch (message.eventCodeRaw())
         {
@@ -534,7 +678,39 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
         baseFlags = context.isSnapshot() ? Dbn.F_SNAPSHOT | Dbn.F_BAD_TS_RECV : 0;
         channel = partition;
         sequence = exchangeSequence;
-        inRange = tsEvent >= options.startEpochNs() && tsEvent < options.endEpochNs();
+        inRange = inRange(tsEvent);
+        if (null != derived)
+        {
+            derived.beginEvent();
+        }
+    }
+
+    // ----- for the derived schemas' records -----
+
+    /** Whether a record of that ts_event is in the time range written. */
+    boolean inRange(final long recordTsEvent)
+    {
+        return recordTsEvent >= options.startEpochNs() && recordTsEvent < options.endEpochNs();
+    }
+
+    /** @return ts_recv of the message being handled. */
+    long tsRecv()
+    {
+        return tsRecv;
+    }
+
+    /** @return the flags every record of the message being handled has (a snapshot's). */
+    int baseFlags()
+    {
+        return baseFlags;
+    }
+
+    /** Writes the records staged (position 0 to the buffer's position) after those written. */
+    void append(final ByteBuffer staged)
+    {
+        final int length = staged.position();
+        final ByteBuffer b = reserve(length);
+        b.put(staged.array(), staged.arrayOffset(), length);
     }
 
     private void flushPendingClears(final int partition)
@@ -618,6 +794,12 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
         final byte action,
         final byte side)
     {
+        if (null != derived)
+        {
+            // Not written: the record describes the event to the derived schema's MBP records
+            derived.capture(action, side, price, size, flags | baseFlags);
+            return;
+        }
         if (!inRange)
         {
             return;
@@ -668,22 +850,30 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
 
     private void header(final ByteBuffer b, final int p, final int size, final int rtype, final long instrumentId)
     {
+        header(b, p, size, rtype, instrumentId, tsEvent);
+    }
+
+    /** The record header at {@code p}; its ts_event widens the metadata's range when that is open. */
+    void header(
+        final ByteBuffer b, final int p, final int size, final int rtype, final long instrumentId, final long recordTsEvent)
+    {
         b.put(p, (byte)Dbn.lengthWords(size));
         b.put(p + 1, (byte)rtype);
         b.putShort(p + 2, (short)options.publisherId());
         b.putInt(p + 4, (int)instrumentId);
-        b.putLong(p + 8, tsEvent);
-        if (tsEvent < firstTsEvent)
+        b.putLong(p + 8, recordTsEvent);
+        if (recordTsEvent < firstTsEvent)
         {
-            firstTsEvent = tsEvent;
+            firstTsEvent = recordTsEvent;
         }
-        if (tsEvent > lastTsEvent)
+        if (recordTsEvent > lastTsEvent)
         {
-            lastTsEvent = tsEvent;
+            lastTsEvent = recordTsEvent;
         }
     }
 
-    private ByteBuffer reserve(final int size)
+    /** Room for a record of {@code size} at the buffer's position (the buffer goes to the spool when full). */
+    ByteBuffer reserve(final int size)
     {
         if (closed)
         {
@@ -733,7 +923,7 @@ public final class DbnEncoder implements MarketDataListener, AutoCloseable
         return direction == 'B' ? Dbn.SIDE_BID : direction == 'S' ? Dbn.SIDE_ASK : Dbn.SIDE_NONE;
     }
 
-    private static long saturateU32(final long value)
+    static long saturateU32(final long value)
     {
         // u32::MAX means "undefined size" in DBN: a larger quantity saturates one below it
         return value < 0 || value >= U32_MAX ? U32_MAX - 1 : value;

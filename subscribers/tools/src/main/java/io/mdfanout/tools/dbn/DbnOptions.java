@@ -6,9 +6,9 @@ import java.time.ZoneId;
 import java.util.Objects;
 
 /**
- * Configuration of a {@link DbnEncoder}: what the DBN metadata says and how SBE times become DBN times. Fluent
- * setters; only {@link #sessionDate(LocalDate)} has no default, because ITCH timestamps are nanoseconds since
- * midnight of a day the messages do not carry.
+ * Configuration of a {@link DbnEncoder}: the schema written, what the DBN metadata says and how SBE times become DBN
+ * times. Fluent setters; only {@link #sessionDate(LocalDate)} has no default, because ITCH timestamps are nanoseconds
+ * since midnight of a day the messages do not carry.
  */
 public final class DbnOptions
 {
@@ -25,9 +25,11 @@ public final class DbnOptions
     private long endEpochNs = Long.MAX_VALUE;
     private boolean zstd;
     private int zstdLevel = DEFAULT_ZSTD_LEVEL;
-    private boolean definitions = true;
-    private boolean status = true;
-    private boolean imbalance = true;
+    private DbnSchema schema = DbnSchema.MBO;
+    /** Null: the schema's default (written with MBO, not with a derived schema). */
+    private Boolean definitions;
+    private Boolean status;
+    private Boolean imbalance;
     private Path spoolDirectory;
 
     /**
@@ -199,9 +201,31 @@ public final class DbnOptions
     }
 
     /**
-     * Whether InstrumentDirectory messages are written as {@code InstrumentDefMsg} records.
+     * The schema written: {@link DbnSchema#MBO} (the default; with definitions, status and imbalance records unless
+     * turned off) or one derived from it, whose file holds that schema's records only and names it in its metadata.
      *
-     * @param definitions true to write them (the default).
+     * @param schema the schema.
+     * @return this.
+     */
+    public DbnOptions schema(final DbnSchema schema)
+    {
+        this.schema = Objects.requireNonNull(schema, "schema");
+        return this;
+    }
+
+    /**
+     * @return the schema written.
+     */
+    public DbnSchema schema()
+    {
+        return schema;
+    }
+
+    /**
+     * Whether InstrumentDirectory messages are written as {@code InstrumentDefMsg} records: by default with
+     * {@link DbnSchema#MBO}, never with a derived schema (a file of one schema holds that schema's records only).
+     *
+     * @param definitions true to write them.
      * @return this.
      */
     public DbnOptions definitions(final boolean definitions)
@@ -215,14 +239,14 @@ public final class DbnOptions
      */
     public boolean definitions()
     {
-        return definitions;
+        return !schema.isDerived() && (null == definitions || definitions);
     }
 
     /**
      * Whether trading status, Reg SHO, operational halt, system event and MWCB breach messages are written as
-     * {@code StatusMsg} records.
+     * {@code StatusMsg} records: by default with {@link DbnSchema#MBO}, never with a derived schema.
      *
-     * @param status true to write them (the default).
+     * @param status true to write them.
      * @return this.
      */
     public DbnOptions status(final boolean status)
@@ -236,13 +260,14 @@ public final class DbnOptions
      */
     public boolean status()
     {
-        return status;
+        return !schema.isDerived() && (null == status || status);
     }
 
     /**
-     * Whether NOII (Imbalance) messages are written as {@code ImbalanceMsg} records.
+     * Whether NOII (Imbalance) messages are written as {@code ImbalanceMsg} records: by default with
+     * {@link DbnSchema#MBO}, never with a derived schema.
      *
-     * @param imbalance true to write them (the default).
+     * @param imbalance true to write them.
      * @return this.
      */
     public DbnOptions imbalance(final boolean imbalance)
@@ -256,7 +281,23 @@ public final class DbnOptions
      */
     public boolean imbalance()
     {
-        return imbalance;
+        return !schema.isDerived() && (null == imbalance || imbalance);
+    }
+
+    /**
+     * Checks that the options go together: definitions, status and imbalance records asked for (set true) with a
+     * derived schema cannot be written, since such a file holds its schema's records only.
+     *
+     * @throws IllegalArgumentException naming the options that do not apply.
+     */
+    public void validate()
+    {
+        if (schema.isDerived() && (Boolean.TRUE.equals(definitions) || Boolean.TRUE.equals(status) ||
+            Boolean.TRUE.equals(imbalance)))
+        {
+            throw new IllegalArgumentException("definition, status and imbalance records go into an mbo export " +
+                "only: a " + schema + " file holds " + schema + " records only (schemas: " + DbnSchema.names() + ")");
+        }
     }
 
     /**

@@ -5,21 +5,16 @@ import org.junit.jupiter.api.io.TempDir;
 import org.opentest4j.AssertionFailedError;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The DBN export's proof: a generated session of every template is encoded to DBN, plain and zstd-compressed,
@@ -230,53 +225,9 @@ class DbnEncoderTest
 
     // ----- the reader -----
 
-    static Path python()
-    {
-        final String venv = System.getenv("MDFANOUT_DBN_VENV");
-        final Path root = venv != null ? Paths.get(venv) :
-            Paths.get(System.getProperty("user.home"), ".cache", "mdfanout", "dbn-venv");
-        final Path python = root.resolve("bin").resolve("python");
-        if (!Files.isExecutable(python))
-        {
-            fail("The DBN reader's Python venv is missing (" + python + "): run `make dbn-tools` " +
-                "(scripts/dbn/setup-venv.sh installs databento-dbn and pandas)");
-        }
-        return python;
-    }
-
-    static Path readerScript()
-    {
-        Path dir = Paths.get("").toAbsolutePath();
-        while (dir != null)
-        {
-            final Path script = dir.resolve("scripts").resolve("dbn").resolve("read_dbn.py");
-            if (Files.isRegularFile(script))
-            {
-                return script;
-            }
-            dir = dir.getParent();
-        }
-        return fail("scripts/dbn/read_dbn.py not found above " + Paths.get("").toAbsolutePath());
-    }
-
     private Map<String, Object> readBack(final Path file) throws IOException, InterruptedException
     {
-        final Path output = tempDir.resolve(file.getFileName() + ".json");
-        final Path errors = tempDir.resolve(file.getFileName() + ".err");
-        final Process process = new ProcessBuilder(python().toString(), readerScript().toString(), file.toString())
-            .redirectOutput(output.toFile())
-            .redirectError(errors.toFile())
-            .start();
-        if (!process.waitFor(120, TimeUnit.SECONDS))
-        {
-            process.destroyForcibly();
-            fail("read_dbn.py did not finish in 120 s");
-        }
-        if (process.exitValue() != 0)
-        {
-            fail("read_dbn.py failed (" + process.exitValue() + "): " + Files.readString(errors, StandardCharsets.UTF_8));
-        }
-        return cast(MiniJson.parse(Files.readString(output, StandardCharsets.UTF_8)));
+        return DbnReadBack.read(file, tempDir);
     }
 
     private static long midnight()
@@ -286,33 +237,26 @@ class DbnEncoderTest
 
     private static Map<String, Object> metadata(final Map<String, Object> summary)
     {
-        return cast(summary.get("metadata"));
+        return DbnReadBack.metadata(summary);
     }
 
     private static Map<String, Object> columns(final Map<String, Object> summary, final String type)
     {
-        final Map<String, Object> all = cast(summary.get("columns"));
-        final Object columns = all.get(type);
-        assertTrue(columns != null, "no " + type + " records in " + all.keySet());
-        return cast(columns);
+        return DbnReadBack.columns(summary, type);
     }
 
-    @SuppressWarnings("unchecked")
     private static List<Object> column(final Map<String, Object> columns, final String name)
     {
-        final Object column = columns.get(name);
-        assertTrue(column != null, "no column " + name);
-        return (List<Object>)column;
+        return DbnReadBack.column(columns, name);
     }
 
     private static long at(final Map<String, Object> columns, final String name, final int index)
     {
-        return ((Number)column(columns, name).get(index)).longValue();
+        return DbnReadBack.at(columns, name, index);
     }
 
-    @SuppressWarnings("unchecked")
     private static Map<String, Object> cast(final Object value)
     {
-        return (Map<String, Object>)value;
+        return DbnReadBack.cast(value);
     }
 }

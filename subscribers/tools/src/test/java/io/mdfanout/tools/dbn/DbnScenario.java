@@ -13,6 +13,7 @@ import io.mdfanout.sbe.GapNoticeEncoder;
 import io.mdfanout.sbe.GapReason;
 import io.mdfanout.sbe.ImbalanceDecoder;
 import io.mdfanout.sbe.ImbalanceEncoder;
+import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.InstrumentDirectoryDecoder;
 import io.mdfanout.sbe.InstrumentDirectoryEncoder;
 import io.mdfanout.sbe.MwcbDeclineLevelDecoder;
@@ -49,6 +50,7 @@ import io.mdfanout.sbe.TradingStatusEncoder;
 import io.mdfanout.sdk.MarketDataListener;
 import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.TestMessageContexts;
+import io.mdfanout.wire.WireFormat;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
@@ -66,6 +68,8 @@ final class DbnScenario
 {
     static final String[] SYMBOLS = {"", "AAPL", "MSFT", "QQQ", "TSLA", "ZVZZT"};
     static final int INSTRUMENTS = SYMBOLS.length - 1;
+    /** Messages are encoded with their SBE header at 0: the block starts here. */
+    private static final int H = WireFormat.HEADER_LENGTH;
 
     /** One MBO record as the export must hold it. */
     static final class Mbo
@@ -112,6 +116,7 @@ final class DbnScenario
     private final MarketDataListener listener;
     private final Random random = new Random(29);
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
+    private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final MessageContext context = new MessageContext();
     private final Map<Long, Order> orders = new LinkedHashMap<>();
     private long exchangeTime = 4L * 3600 * 1_000_000_000L;       // 04:00 ET
@@ -259,6 +264,14 @@ final class DbnScenario
         return TestMessageContexts.set(context, partition(instrumentId), tsRecv, streamSequence, templateId, snapshot);
     }
 
+    /** The whole message (header and block, at 0) goes first to onRawMessage, as a dispatcher does. */
+    private MessageContext raw(final MessageContext ctx)
+    {
+        final int blockLength = buffer.getShort(0, WireFormat.BYTE_ORDER) & 0xFFFF;
+        listener.onRawMessage(ctx, buffer, 0, H + blockLength);
+        return ctx;
+    }
+
     private void add(final long instrumentId, final boolean attributed)
     {
         final long orderId = nextOrderId++;
@@ -269,21 +282,21 @@ final class DbnScenario
             AddOrderEncoder.TEMPLATE_ID);
         if (attributed)
         {
-            final AddOrderAttributedEncoder e = new AddOrderAttributedEncoder().wrap(buffer, 0);
+            final AddOrderAttributedEncoder e = new AddOrderAttributedEncoder().wrapAndApplyHeader(buffer, 0, header);
             e.exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime).instrumentId(instrumentId)
                 .orderId(orderId).shares(shares).side(side).attribution("GSCO");
             e.price().mantissa(mantissa);
-            listener.onAddOrderAttributed(ctx, new AddOrderAttributedDecoder().wrap(
-                buffer, 0, AddOrderAttributedEncoder.BLOCK_LENGTH, AddOrderAttributedEncoder.SCHEMA_VERSION));
+            listener.onAddOrderAttributed(raw(ctx), new AddOrderAttributedDecoder().wrap(
+                buffer, H, AddOrderAttributedEncoder.BLOCK_LENGTH, AddOrderAttributedEncoder.SCHEMA_VERSION));
         }
         else
         {
-            final AddOrderEncoder e = new AddOrderEncoder().wrap(buffer, 0);
+            final AddOrderEncoder e = new AddOrderEncoder().wrapAndApplyHeader(buffer, 0, header);
             e.exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime).instrumentId(instrumentId)
                 .orderId(orderId).shares(shares).side(side);
             e.price().mantissa(mantissa);
-            listener.onAddOrder(ctx, new AddOrderDecoder().wrap(
-                buffer, 0, AddOrderEncoder.BLOCK_LENGTH, AddOrderEncoder.SCHEMA_VERSION));
+            listener.onAddOrder(raw(ctx), new AddOrderDecoder().wrap(
+                buffer, H, AddOrderEncoder.BLOCK_LENGTH, AddOrderEncoder.SCHEMA_VERSION));
         }
         final Order order = new Order(instrumentId, mantissa * 100_000, side == Side.BUY ? "B" : "A", shares);
         orders.put(orderId, order);
@@ -297,25 +310,32 @@ final class DbnScenario
         final MessageContext ctx = next(order.instrumentId, withPrice ? OrderExecutedWithPriceEncoder.TEMPLATE_ID :
             OrderExecutedEncoder.TEMPLATE_ID);
         long fillPrice = order.price;
+        final boolean printable = !withPrice || random.nextInt(4) != 0;
         if (withPrice)
         {
             final long mantissa = order.price / 100_000 - random.nextInt(100);
             fillPrice = mantissa * 100_000;
-            final OrderExecutedWithPriceEncoder e = new OrderExecutedWithPriceEncoder().wrap(buffer, 0);
+            final OrderExecutedWithPriceEncoder e = new OrderExecutedWithPriceEncoder().wrapAndApplyHeader(buffer, 0, header);
             e.exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime).instrumentId(order.instrumentId)
-                .orderId(orderId).matchNumber(exchangeSequence).executedShares(shares).printable((byte)'Y');
+                .orderId(orderId).matchNumber(exchangeSequence).executedShares(shares)
+                .printable(printable ? (byte)'Y' : (byte)'N');
             e.executionPrice().mantissa(mantissa);
-            listener.onOrderExecutedWithPrice(ctx, new OrderExecutedWithPriceDecoder().wrap(
-                buffer, 0, OrderExecutedWithPriceEncoder.BLOCK_LENGTH, OrderExecutedWithPriceEncoder.SCHEMA_VERSION));
+            listener.onOrderExecutedWithPrice(raw(ctx), new OrderExecutedWithPriceDecoder().wrap(
+                buffer, H, OrderExecutedWithPriceEncoder.BLOCK_LENGTH, OrderExecutedWithPriceEncoder.SCHEMA_VERSION));
         }
         else
         {
-            new OrderExecutedEncoder().wrap(buffer, 0).exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
+            new OrderExecutedEncoder().wrapAndApplyHeader(buffer, 0, header)
+                .exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
                 .instrumentId(order.instrumentId).orderId(orderId).matchNumber(exchangeSequence).executedShares(shares);
-            listener.onOrderExecuted(ctx, new OrderExecutedDecoder().wrap(
-                buffer, 0, OrderExecutedEncoder.BLOCK_LENGTH, OrderExecutedEncoder.SCHEMA_VERSION));
+            listener.onOrderExecuted(raw(ctx), new OrderExecutedDecoder().wrap(
+                buffer, H, OrderExecutedEncoder.BLOCK_LENGTH, OrderExecutedEncoder.SCHEMA_VERSION));
         }
-        expect(order.instrumentId, "F", order.side, fillPrice, shares, orderId, 0);
+        if (printable)
+        {
+            // A non-printable execution is no print: only the cancel of the executed shares (docs/EXPORT.md)
+            expect(order.instrumentId, "F", order.side, fillPrice, shares, orderId, 0);
+        }
         expect(order.instrumentId, "C", order.side, order.price, shares, orderId, Dbn.F_LAST);
         reduce(orderId, order, shares);
     }
@@ -325,10 +345,11 @@ final class DbnScenario
         final long orderId = orderIdOf(order);
         final long shares = 1 + random.nextInt((int)order.size);
         final MessageContext ctx = next(order.instrumentId, OrderCancelEncoder.TEMPLATE_ID);
-        new OrderCancelEncoder().wrap(buffer, 0).exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
+        new OrderCancelEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
             .instrumentId(order.instrumentId).orderId(orderId).cancelledShares(shares);
-        listener.onOrderCancel(ctx, new OrderCancelDecoder().wrap(
-            buffer, 0, OrderCancelEncoder.BLOCK_LENGTH, OrderCancelEncoder.SCHEMA_VERSION));
+        listener.onOrderCancel(raw(ctx), new OrderCancelDecoder().wrap(
+            buffer, H, OrderCancelEncoder.BLOCK_LENGTH, OrderCancelEncoder.SCHEMA_VERSION));
         expect(order.instrumentId, "C", order.side, order.price, shares, orderId, Dbn.F_LAST);
         reduce(orderId, order, shares);
     }
@@ -337,10 +358,11 @@ final class DbnScenario
     {
         final long orderId = orderIdOf(order);
         final MessageContext ctx = next(order.instrumentId, OrderDeleteEncoder.TEMPLATE_ID);
-        new OrderDeleteEncoder().wrap(buffer, 0).exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
+        new OrderDeleteEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
             .instrumentId(order.instrumentId).orderId(orderId);
-        listener.onOrderDelete(ctx, new OrderDeleteDecoder().wrap(
-            buffer, 0, OrderDeleteEncoder.BLOCK_LENGTH, OrderDeleteEncoder.SCHEMA_VERSION));
+        listener.onOrderDelete(raw(ctx), new OrderDeleteDecoder().wrap(
+            buffer, H, OrderDeleteEncoder.BLOCK_LENGTH, OrderDeleteEncoder.SCHEMA_VERSION));
         expect(order.instrumentId, "C", order.side, order.price, order.size, orderId, Dbn.F_LAST);
         orders.remove(orderId);
     }
@@ -352,12 +374,12 @@ final class DbnScenario
         final long mantissa = 1_000_000 + random.nextInt(5_000_000);
         final long shares = 1 + random.nextInt(5_000);
         final MessageContext ctx = next(order.instrumentId, OrderReplaceEncoder.TEMPLATE_ID);
-        final OrderReplaceEncoder e = new OrderReplaceEncoder().wrap(buffer, 0);
+        final OrderReplaceEncoder e = new OrderReplaceEncoder().wrapAndApplyHeader(buffer, 0, header);
         e.exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime).instrumentId(order.instrumentId)
             .originalOrderId(orderId).newOrderId(newOrderId).shares(shares);
         e.price().mantissa(mantissa);
-        listener.onOrderReplace(ctx, new OrderReplaceDecoder().wrap(
-            buffer, 0, OrderReplaceEncoder.BLOCK_LENGTH, OrderReplaceEncoder.SCHEMA_VERSION));
+        listener.onOrderReplace(raw(ctx), new OrderReplaceDecoder().wrap(
+            buffer, H, OrderReplaceEncoder.BLOCK_LENGTH, OrderReplaceEncoder.SCHEMA_VERSION));
         expect(order.instrumentId, "C", order.side, order.price, order.size, orderId, 0);
         orders.remove(orderId);
         final Order replacement = new Order(order.instrumentId, mantissa * 100_000, order.side, shares);
@@ -370,11 +392,11 @@ final class DbnScenario
         final long mantissa = 1_000_000 + random.nextInt(5_000_000);
         final long shares = 1 + random.nextInt(1_000);
         final MessageContext ctx = next(instrumentId, TradeEncoder.TEMPLATE_ID);
-        final TradeEncoder e = new TradeEncoder().wrap(buffer, 0);
+        final TradeEncoder e = new TradeEncoder().wrapAndApplyHeader(buffer, 0, header);
         e.exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime).instrumentId(instrumentId)
             .orderId(0).matchNumber(exchangeSequence).shares(shares).side(Side.BUY);
         e.price().mantissa(mantissa);
-        listener.onTrade(ctx, new TradeDecoder().wrap(buffer, 0, TradeEncoder.BLOCK_LENGTH, TradeEncoder.SCHEMA_VERSION));
+        listener.onTrade(raw(ctx), new TradeDecoder().wrap(buffer, H, TradeEncoder.BLOCK_LENGTH, TradeEncoder.SCHEMA_VERSION));
         expect(instrumentId, "T", "N", mantissa * 100_000, shares, 0, Dbn.F_LAST);
     }
 
@@ -383,12 +405,12 @@ final class DbnScenario
         final long mantissa = 1_000_000 + random.nextInt(5_000_000);
         final long shares = 1 + random.nextInt(1_000_000);
         final MessageContext ctx = next(instrumentId, CrossTradeEncoder.TEMPLATE_ID);
-        final CrossTradeEncoder e = new CrossTradeEncoder().wrap(buffer, 0);
+        final CrossTradeEncoder e = new CrossTradeEncoder().wrapAndApplyHeader(buffer, 0, header);
         e.exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime).instrumentId(instrumentId)
             .shares(shares).matchNumber(exchangeSequence).crossType((byte)'O');
         e.crossPrice().mantissa(mantissa);
-        listener.onCrossTrade(ctx, new CrossTradeDecoder().wrap(
-            buffer, 0, CrossTradeEncoder.BLOCK_LENGTH, CrossTradeEncoder.SCHEMA_VERSION));
+        listener.onCrossTrade(raw(ctx), new CrossTradeDecoder().wrap(
+            buffer, H, CrossTradeEncoder.BLOCK_LENGTH, CrossTradeEncoder.SCHEMA_VERSION));
         expect(instrumentId, "T", "N", mantissa * 100_000, shares, 0, Dbn.F_LAST);
     }
 
@@ -430,26 +452,28 @@ final class DbnScenario
         }
         final int snapshotFlags = Dbn.F_SNAPSHOT | Dbn.F_BAD_TS_RECV;
         MessageContext ctx = next(2, SnapshotInstrumentEncoder.TEMPLATE_ID);
-        new SnapshotInstrumentEncoder().wrap(buffer, 0).exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
+        new SnapshotInstrumentEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
             .instrumentId(2).snapshotId(7).lastStreamSequence(streamSequence).coveredFromInstrumentId(0)
             .orderCount(live.size());
-        listener.onSnapshotInstrument(ctx, new SnapshotInstrumentDecoder().wrap(
-            buffer, 0, SnapshotInstrumentEncoder.BLOCK_LENGTH, SnapshotInstrumentEncoder.SCHEMA_VERSION));
+        listener.onSnapshotInstrument(raw(ctx), new SnapshotInstrumentDecoder().wrap(
+            buffer, H, SnapshotInstrumentEncoder.BLOCK_LENGTH, SnapshotInstrumentEncoder.SCHEMA_VERSION));
         expect(2, "R", "N", Dbn.UNDEF_PRICE, 0, 0, snapshotFlags | (live.isEmpty() ? Dbn.F_LAST : 0));
         for (int i = 0; i < live.size(); i++)
         {
             final Order order = live.get(i).getValue();
             final long orderId = live.get(i).getKey();
             ctx = next(2, SnapshotOrderEncoder.TEMPLATE_ID);
-            final SnapshotOrderEncoder e = new SnapshotOrderEncoder().wrap(buffer, 0);
+            final SnapshotOrderEncoder e = new SnapshotOrderEncoder().wrapAndApplyHeader(buffer, 0, header);
             e.exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime).instrumentId(2).orderId(orderId)
                 .shares(order.size).side("B".equals(order.side) ? Side.BUY : Side.SELL).attribution("    ");
             e.price().mantissa(order.price / 100_000);
-            listener.onSnapshotOrder(ctx, new SnapshotOrderDecoder().wrap(
-                buffer, 0, SnapshotOrderEncoder.BLOCK_LENGTH, SnapshotOrderEncoder.SCHEMA_VERSION));
+            listener.onSnapshotOrder(raw(ctx), new SnapshotOrderDecoder().wrap(
+                buffer, H, SnapshotOrderEncoder.BLOCK_LENGTH, SnapshotOrderEncoder.SCHEMA_VERSION));
             expect(2, "A", order.side, order.price, order.size, orderId,
                 snapshotFlags | (i == live.size() - 1 ? Dbn.F_LAST : 0));
         }
+        listener.onSnapshotEnd(0, 7, 0, streamSequence);
         snapshot = false;
         // The clear of instrument 4 comes before the first incremental of partition 0, stamped like the last
         // snapshot message
@@ -466,14 +490,14 @@ final class DbnScenario
     private void directory(final long instrumentId)
     {
         final MessageContext ctx = next(instrumentId, InstrumentDirectoryEncoder.TEMPLATE_ID);
-        new InstrumentDirectoryEncoder().wrap(buffer, 0).exchangeSequence(exchangeSequence)
+        new InstrumentDirectoryEncoder().wrapAndApplyHeader(buffer, 0, header).exchangeSequence(exchangeSequence)
             .exchangeTimestamp(exchangeTime).instrumentId(instrumentId).symbol(String.format("%-8s", SYMBOLS[(int)instrumentId]))
             .roundLotSize(100).etpLeverageFactor(0).marketCategory((byte)'Q').financialStatusIndicator((byte)'N')
             .roundLotsOnly((byte)'N').issueClassification((byte)'C').issueSubType("Z ").authenticity((byte)'P')
             .shortSaleThresholdIndicator((byte)'N').ipoFlag((byte)' ').luldReferencePriceTier((byte)'1')
             .etpFlag((byte)'N').inverseIndicator((byte)'N');
-        listener.onInstrumentDirectory(ctx, new InstrumentDirectoryDecoder().wrap(
-            buffer, 0, InstrumentDirectoryEncoder.BLOCK_LENGTH, InstrumentDirectoryEncoder.SCHEMA_VERSION));
+        listener.onInstrumentDirectory(raw(ctx), new InstrumentDirectoryDecoder().wrap(
+            buffer, H, InstrumentDirectoryEncoder.BLOCK_LENGTH, InstrumentDirectoryEncoder.SCHEMA_VERSION));
         definitions.add(instrumentId);
         noteTime();
     }
@@ -481,10 +505,11 @@ final class DbnScenario
     private void systemEvent(final SystemEventCode code)
     {
         final MessageContext ctx = next(0, SystemEventEncoder.TEMPLATE_ID);
-        new SystemEventEncoder().wrap(buffer, 0).exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
+        new SystemEventEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
             .instrumentId(0).eventCode(code);
-        listener.onSystemEvent(ctx, new SystemEventDecoder().wrap(
-            buffer, 0, SystemEventEncoder.BLOCK_LENGTH, SystemEventEncoder.SCHEMA_VERSION));
+        listener.onSystemEvent(raw(ctx), new SystemEventDecoder().wrap(
+            buffer, H, SystemEventEncoder.BLOCK_LENGTH, SystemEventEncoder.SCHEMA_VERSION));
         switch (code)
         {
             case START_OF_SYSTEM_HOURS:
@@ -507,10 +532,11 @@ final class DbnScenario
     private void tradingStatus(final long instrumentId, final TradingState state, final String reason)
     {
         final MessageContext ctx = next(instrumentId, TradingStatusEncoder.TEMPLATE_ID);
-        new TradingStatusEncoder().wrap(buffer, 0).exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
+        new TradingStatusEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
             .instrumentId(instrumentId).tradingState(state).reason(reason);
-        listener.onTradingStatus(ctx, new TradingStatusDecoder().wrap(
-            buffer, 0, TradingStatusEncoder.BLOCK_LENGTH, TradingStatusEncoder.SCHEMA_VERSION));
+        listener.onTradingStatus(raw(ctx), new TradingStatusDecoder().wrap(
+            buffer, H, TradingStatusEncoder.BLOCK_LENGTH, TradingStatusEncoder.SCHEMA_VERSION));
         expectStatus(instrumentId, state == TradingState.HALTED ? Dbn.STATUS_ACTION_HALT : Dbn.STATUS_ACTION_TRADING,
             "T1  ".equals(reason) ? 30 : "LUDP".equals(reason) ? 50 : 0);
     }
@@ -518,10 +544,10 @@ final class DbnScenario
     private void regSho(final long instrumentId)
     {
         final MessageContext ctx = next(instrumentId, RegShoRestrictionEncoder.TEMPLATE_ID);
-        new RegShoRestrictionEncoder().wrap(buffer, 0).exchangeSequence(exchangeSequence)
+        new RegShoRestrictionEncoder().wrapAndApplyHeader(buffer, 0, header).exchangeSequence(exchangeSequence)
             .exchangeTimestamp(exchangeTime).instrumentId(instrumentId).regShoAction((byte)('0' + random.nextInt(3)));
-        listener.onRegShoRestriction(ctx, new RegShoRestrictionDecoder().wrap(
-            buffer, 0, RegShoRestrictionEncoder.BLOCK_LENGTH, RegShoRestrictionEncoder.SCHEMA_VERSION));
+        listener.onRegShoRestriction(raw(ctx), new RegShoRestrictionDecoder().wrap(
+            buffer, H, RegShoRestrictionEncoder.BLOCK_LENGTH, RegShoRestrictionEncoder.SCHEMA_VERSION));
         expectStatus(instrumentId, Dbn.STATUS_ACTION_SSR_CHANGE, 0);
     }
 
@@ -530,10 +556,11 @@ final class DbnScenario
         final byte market = random.nextBoolean() ? (byte)'Q' : (byte)'B';
         final boolean halt = random.nextBoolean();
         final MessageContext ctx = next(instrumentId, OperationalHaltEncoder.TEMPLATE_ID);
-        new OperationalHaltEncoder().wrap(buffer, 0).exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
+        new OperationalHaltEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
             .instrumentId(instrumentId).marketCode(market).haltAction(halt ? (byte)'H' : (byte)'T');
-        listener.onOperationalHalt(ctx, new OperationalHaltDecoder().wrap(
-            buffer, 0, OperationalHaltEncoder.BLOCK_LENGTH, OperationalHaltEncoder.SCHEMA_VERSION));
+        listener.onOperationalHalt(raw(ctx), new OperationalHaltDecoder().wrap(
+            buffer, H, OperationalHaltEncoder.BLOCK_LENGTH, OperationalHaltEncoder.SCHEMA_VERSION));
         if (market == 'Q')
         {
             expectStatus(instrumentId, halt ? Dbn.STATUS_ACTION_HALT : Dbn.STATUS_ACTION_TRADING,
@@ -544,10 +571,11 @@ final class DbnScenario
     private void mwcbStatus()
     {
         final MessageContext ctx = next(0, MwcbStatusEncoder.TEMPLATE_ID);
-        new MwcbStatusEncoder().wrap(buffer, 0).exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
+        new MwcbStatusEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
             .instrumentId(0).breachedLevel((byte)'2');
-        listener.onMwcbStatus(ctx, new MwcbStatusDecoder().wrap(
-            buffer, 0, MwcbStatusEncoder.BLOCK_LENGTH, MwcbStatusEncoder.SCHEMA_VERSION));
+        listener.onMwcbStatus(raw(ctx), new MwcbStatusDecoder().wrap(
+            buffer, H, MwcbStatusEncoder.BLOCK_LENGTH, MwcbStatusEncoder.SCHEMA_VERSION));
         expectStatus(0, Dbn.STATUS_ACTION_HALT, Dbn.STATUS_REASON_MWCB_LEVEL_1 + 1);
     }
 
@@ -555,15 +583,15 @@ final class DbnScenario
     {
         final long reference = 1_000_000 + random.nextInt(5_000_000);
         final MessageContext ctx = next(instrumentId, ImbalanceEncoder.TEMPLATE_ID);
-        final ImbalanceEncoder e = new ImbalanceEncoder().wrap(buffer, 0);
+        final ImbalanceEncoder e = new ImbalanceEncoder().wrapAndApplyHeader(buffer, 0, header);
         e.exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime).instrumentId(instrumentId)
             .pairedShares(1_000).imbalanceShares(200).imbalanceDirection((byte)'B').crossType((byte)'O')
             .priceVariationIndicator((byte)'1');
         e.farPrice().mantissa(reference + 100);
         e.nearPrice().mantissa(reference - 100);
         e.currentReferencePrice().mantissa(reference);
-        listener.onImbalance(ctx, new ImbalanceDecoder().wrap(
-            buffer, 0, ImbalanceEncoder.BLOCK_LENGTH, ImbalanceEncoder.SCHEMA_VERSION));
+        listener.onImbalance(raw(ctx), new ImbalanceDecoder().wrap(
+            buffer, H, ImbalanceEncoder.BLOCK_LENGTH, ImbalanceEncoder.SCHEMA_VERSION));
         imbalance.add(new long[]{instrumentId, reference * 100_000});
         noteTime();
     }
@@ -572,23 +600,25 @@ final class DbnScenario
     {
         // GapNotice, BrokenTrade and MwcbDeclineLevel have no DBN record: they must write nothing
         MessageContext ctx = next(instrumentId, GapNoticeEncoder.TEMPLATE_ID);
-        new GapNoticeEncoder().wrap(buffer, 0).exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
+        new GapNoticeEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
             .instrumentId(instrumentId).lastMissingSequence(exchangeSequence).reason(GapReason.UNRECOVERED);
-        listener.onGapNotice(ctx, new GapNoticeDecoder().wrap(
-            buffer, 0, GapNoticeEncoder.BLOCK_LENGTH, GapNoticeEncoder.SCHEMA_VERSION));
+        listener.onGapNotice(raw(ctx), new GapNoticeDecoder().wrap(
+            buffer, H, GapNoticeEncoder.BLOCK_LENGTH, GapNoticeEncoder.SCHEMA_VERSION));
         ctx = next(instrumentId, BrokenTradeEncoder.TEMPLATE_ID);
-        new BrokenTradeEncoder().wrap(buffer, 0).exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
+        new BrokenTradeEncoder().wrapAndApplyHeader(buffer, 0, header)
+            .exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime)
             .instrumentId(instrumentId).matchNumber(1);
-        listener.onBrokenTrade(ctx, new BrokenTradeDecoder().wrap(
-            buffer, 0, BrokenTradeEncoder.BLOCK_LENGTH, BrokenTradeEncoder.SCHEMA_VERSION));
+        listener.onBrokenTrade(raw(ctx), new BrokenTradeDecoder().wrap(
+            buffer, H, BrokenTradeEncoder.BLOCK_LENGTH, BrokenTradeEncoder.SCHEMA_VERSION));
         ctx = next(0, MwcbDeclineLevelEncoder.TEMPLATE_ID);
-        final MwcbDeclineLevelEncoder e = new MwcbDeclineLevelEncoder().wrap(buffer, 0);
+        final MwcbDeclineLevelEncoder e = new MwcbDeclineLevelEncoder().wrapAndApplyHeader(buffer, 0, header);
         e.exchangeSequence(exchangeSequence).exchangeTimestamp(exchangeTime).instrumentId(0);
         e.level1().mantissa(1);
         e.level2().mantissa(2);
         e.level3().mantissa(3);
-        listener.onMwcbDeclineLevel(ctx, new MwcbDeclineLevelDecoder().wrap(
-            buffer, 0, MwcbDeclineLevelEncoder.BLOCK_LENGTH, MwcbDeclineLevelEncoder.SCHEMA_VERSION));
+        listener.onMwcbDeclineLevel(raw(ctx), new MwcbDeclineLevelDecoder().wrap(
+            buffer, H, MwcbDeclineLevelEncoder.BLOCK_LENGTH, MwcbDeclineLevelEncoder.SCHEMA_VERSION));
     }
 
     // ----- expectations -----
