@@ -15,7 +15,6 @@ import io.mdfanout.wire.WireFormat;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,16 +22,11 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * A known problem of {@link Derivation}, found while writing the DBN export of its bars (not fixed here: the
- * derivation is another change's): a new trading day does not restart the bars' clock. {@code onNewDay} clears the
- * last messages but keeps each interval's start, the previous day's; the new day's exchange times (nanoseconds since
- * its own midnight) are all before it, so no message closes a bar until the clock passes the previous day's last
- * interval, and the new day's prints go into a bar that starts at the previous day's time. A fanout that runs across
- * days (days that roll by themselves) sends no bar for most of the second day, then bars with the wrong start.
- * <p>
- * It fails today, so it runs only when asked: {@code -Dmdfanout.knownProblems=true}.
+ * A new trading day restarts {@link Derivation}'s bars' clock (found while writing the DBN export of its bars): the new
+ * day's exchange times (nanoseconds since its own midnight) are all before the previous day's, so a clock kept across
+ * the day would close no bar until it passed the previous day's last interval, and put the new day's prints into a bar
+ * that starts at the previous day's time. A fanout that runs across days (days that roll by themselves) needs it.
  */
-@EnabledIfSystemProperty(named = "mdfanout.knownProblems", matches = "true")
 class DerivationNewDayTest
 {
     private static final long MINUTE = 60_000_000_000L;
