@@ -175,14 +175,15 @@ public final class SymbolDirectory implements AutoCloseable
     }
 
     /**
-     * Read the feed's symbol directory until it is complete, then select symbols.
+     * Read the feed's symbol directory until it is complete and holds every symbol (the exchange may not have defined
+     * them yet: a subscriber that starts before the session waits for them), then select them.
      *
      * @param feed      the feed's settings (see {@link #SymbolDirectory(FeedSubscriber.Context)}).
      * @param symbols   the symbols, at least one.
-     * @param timeoutNs how long to wait for a complete directory.
+     * @param timeoutNs how long to wait.
      * @param idle      how to wait between polls.
      * @return the symbols' instruments and partitions.
-     * @throws IllegalArgumentException naming the symbols a complete directory does not hold.
+     * @throws IllegalArgumentException naming the symbols a complete directory still does not hold after the wait.
      * @throws IllegalStateException    when the directory is not complete in time, saying which partitions lack it.
      */
     public static Selection resolve(
@@ -195,10 +196,14 @@ public final class SymbolDirectory implements AutoCloseable
         try (SymbolDirectory directory = new SymbolDirectory(feed))
         {
             final long deadline = feed.nanoClock().nanoTime() + timeoutNs;
-            while (!directory.isComplete())
+            while (!(directory.isComplete() && directory.holdsAll(symbols)))
             {
                 if (feed.nanoClock().nanoTime() - deadline > 0)
                 {
+                    if (directory.isComplete())
+                    {
+                        return directory.select(symbols); // throws, naming the symbols it lacks
+                    }
                     final List<Integer> missing = new ArrayList<>();
                     for (int partition = 0; partition < directory.partitionCount; partition++)
                     {
@@ -216,6 +221,18 @@ public final class SymbolDirectory implements AutoCloseable
             }
             return directory.select(symbols);
         }
+    }
+
+    private boolean holdsAll(final Collection<String> symbols)
+    {
+        for (final String symbol : symbols)
+        {
+            if (InstrumentDirectory.UNKNOWN == directory.instrumentId(symbol))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@inheritDoc} */

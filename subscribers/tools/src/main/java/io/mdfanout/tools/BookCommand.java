@@ -32,7 +32,8 @@ public final class BookCommand implements Callable<Integer>
     @Mixin
     SubscriberOptions subscriberOptions;
 
-    @Option(names = "--symbol", description = "Symbol to show (repeatable); default the most active few.")
+    @Option(names = "--symbol", description = "Symbol to show (repeatable): the feed's symbol directory says which " +
+        "partitions carry them, and only those are subscribed to; default the most active few of every partition.")
     List<String> symbols = new ArrayList<>();
 
     @Option(names = "--depth", defaultValue = "10", description = "Price levels shown per side.")
@@ -64,8 +65,8 @@ public final class BookCommand implements Callable<Integer>
 
         final OrderBooks books = new OrderBooks();
         final ActivityListener listener = new ActivityListener(books, new RecoveryEvents(stderr));
-        try (ToolSession session = ToolSession.open(
-            "book", subscriberOptions, new ToolMetrics("book"), partitions, listener, stderr))
+        try (ToolSession session = ToolSession.open("book", subscriberOptions, new ToolMetrics("book"), partitions,
+            listener, stderr, null == symbols ? List.of() : symbols))
         {
             final FeedSubscriber subscriber = session.subscriber();
             final long refreshNs = TimeUnit.MILLISECONDS.toNanos(refreshMs);

@@ -24,6 +24,7 @@ import io.mdfanout.sbe.TradeDecoder;
 import io.mdfanout.sbe.TradePrintDecoder;
 import io.mdfanout.sbe.TradingStatusDecoder;
 import io.mdfanout.sdk.MessageContext;
+import io.mdfanout.sdk.SymbolDirectory;
 import io.mdfanout.sdk.book.InstrumentDirectory;
 import io.mdfanout.wire.ExitCodes;
 import picocli.CommandLine;
@@ -46,7 +47,8 @@ public final class TailCommand implements Callable<Integer>
     @Mixin
     SubscriberOptions subscriberOptions;
 
-    @Option(names = "--symbol", description = "Show only this symbol (repeatable; resolved from InstrumentDirectory).")
+    @Option(names = "--symbol", description = "Show only this symbol (repeatable): the feed's symbol directory says " +
+        "which partitions carry the symbols, and only those are subscribed to.")
     List<String> symbols = new ArrayList<>();
 
     @Option(names = "--count", defaultValue = "0", description = "Stop after this many lines (0 = no limit).")
@@ -89,8 +91,9 @@ public final class TailCommand implements Callable<Integer>
         printer.to = null == to ? null : ReplayPoint.parse("--to", to);
         printer.partitions = partitions;
         try (ToolSession session = ToolSession.open(
-            "tail", subscriberOptions, new ToolMetrics("tail"), partitions, printer, stderr))
+            "tail", subscriberOptions, new ToolMetrics("tail"), partitions, printer, stderr, symbols))
         {
+            printer.learn(session.selection());
             while (session.isRunning() && (0 == count || printer.lines < count) && !printer.allPastEnd() &&
                 !session.subscriber().isReplayEnded())
             {
@@ -160,6 +163,20 @@ public final class TailCommand implements Callable<Integer>
             this.out = out;
             this.symbols = symbols;
             this.maxLines = maxLines;
+        }
+
+        /** The symbols resolved from the feed's directory: known before any InstrumentDirectory (derived streams have none). */
+        void learn(final SymbolDirectory.Selection selection)
+        {
+            if (null != selection)
+            {
+                final String[] names = selection.symbols();
+                final long[] ids = selection.instrumentIds();
+                for (int i = 0; i < names.length; i++)
+                {
+                    directory.put(ids[i], names[i]);
+                }
+            }
         }
 
         /** Start a line, or return null when the instrument is filtered out. */

@@ -1,12 +1,15 @@
 package io.mdfanout.tools;
 
 import io.mdfanout.sdk.FeedSubscriber;
+import io.mdfanout.sdk.SymbolDirectory;
 import io.mdfanout.sdk.MarketDataListener;
 import io.mdfanout.wire.RoleErrorLog;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.io.PrintStream;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What every subscriber tool sets up around its poll loop, in one place: the stop signal (SIGINT, SIGTERM), the
@@ -24,6 +27,10 @@ final class ToolSession implements AutoCloseable
     private final FeedSubscriber subscriber;
     private final IdleStrategy idle;
     private final PublisherWatch publisherWatch;
+    private SymbolDirectory.Selection selection;
+
+    /** How long a tool reads the feed's symbol directory for its --symbol options before it gives up. */
+    static final long SYMBOL_DIRECTORY_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
 
     private ToolSession(
         final StopSignal stopSignal,
@@ -60,6 +67,28 @@ final class ToolSession implements AutoCloseable
         final MarketDataListener listener,
         final PrintStream stderr)
     {
+        return open(tool, options, metrics, partitions, listener, stderr, List.of());
+    }
+
+    /**
+     * As {@link #open(String, SubscriberOptions, ToolMetrics, int[], MarketDataListener, PrintStream)}, by symbol:
+     * with symbols, the feed's symbol directory says which partitions carry them, and only those partitions are
+     * subscribed to and only those instruments delivered ({@link SymbolDirectory}).
+     *
+     * @param symbols the symbols; none for the partitions given.
+     * @return the session; close it.
+     * @throws IllegalArgumentException naming the symbols the directory does not hold.
+     * @throws IllegalStateException    when the directory is not complete in time.
+     */
+    static ToolSession open(
+        final String tool,
+        final SubscriberOptions options,
+        final ToolMetrics metrics,
+        final int[] partitions,
+        final MarketDataListener listener,
+        final PrintStream stderr,
+        final List<String> symbols)
+    {
         StopSignal stopSignal = null;
         ToolMedia media = null;
         try
@@ -68,19 +97,36 @@ final class ToolSession implements AutoCloseable
             media = ToolMedia.connect(options.aeronDir(), options.idle());
             metrics.start(options.metrics(), media, stderr, tool);
             final RoleErrorLog errorLog = options.errorLog(tool);
-            final FeedSubscriber subscriber = new FeedSubscriber(metrics.feedSubscriberContext(options)
-                .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(listener));
+            final FeedSubscriber.Context ctx = metrics.feedSubscriberContext(options)
+                .aeron(media.aeron()).partitions(partitions).errorHandler(errorLog).listener(listener);
+            SymbolDirectory.Selection selection = null;
+            if (!symbols.isEmpty())
+            {
+                selection = SymbolDirectory.resolve(options.feedSubscriberContext().aeron(media.aeron())
+                    .errorHandler(errorLog), symbols, SYMBOL_DIRECTORY_TIMEOUT_NS, options.idle().newIdleStrategy());
+                selection.applyTo(ctx);
+                stderr.println(tool + ": " + selection + " (the feed's symbol directory)");
+            }
+            final FeedSubscriber subscriber = new FeedSubscriber(ctx);
             // A replay-only run has no live stream, so no publisher to wait for.
             final PublisherWatch publisherWatch = options.replayOnly() ? null : new PublisherWatch(
                 tool, options.channel(), options.streamIdBase(), subscriber, stderr, System.nanoTime());
-            return new ToolSession(stopSignal, media, metrics, subscriber,
+            final ToolSession session = new ToolSession(stopSignal, media, metrics, subscriber,
                 media.pollIdle(options.idle().newIdleStrategy()), publisherWatch);
+            session.selection = selection;
+            return session;
         }
         catch (final RuntimeException ex)
         {
             CloseHelper.closeAll(metrics, media, stopSignal);
             throw ex;
         }
+    }
+
+    /** @return the symbols subscribed to by name, their instruments and partitions; null without --symbol. */
+    SymbolDirectory.Selection selection()
+    {
+        return selection;
     }
 
     /** @return false once a stop was asked for (SIGINT, SIGTERM). */
