@@ -53,7 +53,7 @@ final class SharedMemoryBudget
      */
     static long embeddedDriverBytes(final int partitions, final int termLength)
     {
-        return embeddedDriverBytes(partitions, termLength, 0, 0);
+        return embeddedDriverBytes(partitions, termLength, 0, 0, false);
     }
 
     /**
@@ -61,11 +61,13 @@ final class SharedMemoryBudget
      * @param termLength        term length of the MBO publications.
      * @param derivedStreams    derived streams published.
      * @param derivedTermLength term length of their publications.
+     * @param directory         whether the symbol directory is published too.
      * @return as {@link #embeddedDriverBytes(int, int)}, with an incremental and a snapshot publication of each derived
-     * stream of each partition.
+     * stream of each partition, and of its symbol directory.
      */
     static long embeddedDriverBytes(
-        final int partitions, final int termLength, final int derivedStreams, final int derivedTermLength)
+        final int partitions, final int termLength, final int derivedStreams, final int derivedTermLength,
+        final boolean directory)
     {
         final MediaDriver.Context defaults = new MediaDriver.Context();
         final long cnc = defaults.conductorBufferLength() + defaults.toClientsBufferLength() +
@@ -75,7 +77,7 @@ final class SharedMemoryBudget
         final long logs = 2L * partitions * (3L * termLength + LogBufferDescriptor.LOG_META_DATA_LENGTH);
         final long derivedLogs =
             2L * partitions * derivedStreams * (3L * derivedTermLength + LogBufferDescriptor.LOG_META_DATA_LENGTH);
-        final long directoryLogs = partitions > FeedStream.MAX_PARTITIONS ? 0 :
+        final long directoryLogs = !directory ? 0 :
             2L * partitions * (3L * Fanout.DIRECTORY_TERM_LENGTH + LogBufferDescriptor.LOG_META_DATA_LENGTH);
         return cnc + logs + derivedLogs + directoryLogs;
     }
@@ -109,8 +111,9 @@ final class SharedMemoryBudget
     {
         final Path stateDirectory = config.resolvedStateDirectory();
         final long state = stateBytes(config.partitionCount(), config.maxOrders(), stateDirectory);
-        final long driver = null == driverDirectory ? 0 : embeddedDriverBytes(
-            config.partitionCount(), config.termLength(), config.derivedStreams().length, config.derivedTermLength());
+        final long driver = null == driverDirectory ? 0 : embeddedDriverBytes(config.partitionCount(),
+            config.termLength(), config.derivedStreams().length, config.derivedTermLength(),
+            java.util.Arrays.asList(Fanout.publishedStreams(config)).contains(FeedStream.DIRECTORY));
         final Path stateStore = existingAncestor(stateDirectory);
         final Path driverStore = null == driverDirectory ? null : existingAncestor(Path.of(driverDirectory));
         // A previous run's driver directory is deleted when the embedded driver starts: its files free up.

@@ -47,7 +47,7 @@ final class SharedMemoryBudgetTest
         assertNull(SharedMemoryBudget.shortfall("state files 56 MiB", Path.of("/dev/shm"), 56 * MIB, 60 * MIB));
         assertEquals("/dev/shm has 40 MiB free but the fanout needs 104 MiB there (state files 56 MiB, embedded " +
             "media driver 48 MiB): give it more room (the chart's shmHeadroom, docker --shm-size) or lower " +
-            "--max-orders or --term-length-bytes", SharedMemoryBudget.shortfall(
+            "--max-orders, --term-length-bytes or --derived-term-length-bytes", SharedMemoryBudget.shortfall(
             "state files 56 MiB, embedded media driver 48 MiB", Path.of("/dev/shm"), 104 * MIB, 40 * MIB));
     }
 }
