@@ -17,6 +17,7 @@ import io.mdfanout.wire.Partitioning;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -118,21 +119,32 @@ final class DerivedCollector implements MarketDataListener, AutoCloseable
      * {@link #decode()}): each with its partition and whether a snapshot delivered it, and the snapshots' begins and
      * the recoveries in their places.
      */
-    private final List<byte[]> events = new ArrayList<>();
-    private final List<int[]> eventKinds = new ArrayList<>();
+    private final ExpandableArrayBuffer events = new ExpandableArrayBuffer(64 * 1024 * 1024);
+    private int eventsLength;
     private static final int MESSAGE = 0;
     private static final int SNAPSHOT_MESSAGE = 1;
     private static final int SNAPSHOT_BEGIN = 2;
     private static final int RECOVERED = 3;
+    /** An event in {@link #events}: kind, partition and length (ints), then the message's bytes. */
+    private static final int EVENT_HEADER = 3 * Integer.BYTES;
+
+    private void addEvent(final int kind, final int partition, final DirectBuffer buffer, final int offset, final int length)
+    {
+        events.putInt(eventsLength, kind);
+        events.putInt(eventsLength + Integer.BYTES, partition);
+        events.putInt(eventsLength + 2 * Integer.BYTES, length);
+        if (length > 0)
+        {
+            events.putBytes(eventsLength + EVENT_HEADER, buffer, offset, length);
+        }
+        eventsLength += EVENT_HEADER + length;
+    }
 
     public void onRawMessage(final MessageContext context, final DirectBuffer buffer, final int offset, final int length)
     {
         if (WireFormat.isDerivedMessage(context.templateId()))
         {
-            final byte[] bytes = new byte[length];
-            buffer.getBytes(offset, bytes);
-            events.add(bytes);
-            eventKinds.add(new int[] {context.isSnapshot() ? SNAPSHOT_MESSAGE : MESSAGE, context.partition()});
+            addEvent(context.isSnapshot() ? SNAPSHOT_MESSAGE : MESSAGE, context.partition(), buffer, offset, length);
         }
     }
 
@@ -145,10 +157,13 @@ final class DerivedCollector implements MarketDataListener, AutoCloseable
         final TradePrintDecoder trade = new TradePrintDecoder();
         final BarDecoder bar = new BarDecoder();
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[0]);
-        for (int i = 0; i < events.size(); i++)
+        for (int position = 0; position < eventsLength; )
         {
-            final int kind = eventKinds.get(i)[0];
-            final int partition = eventKinds.get(i)[1];
+            final int kind = events.getInt(position);
+            final int partition = events.getInt(position + Integer.BYTES);
+            final int length = events.getInt(position + 2 * Integer.BYTES);
+            final int start = position + EVENT_HEADER;
+            position = start + length;
             if (SNAPSHOT_BEGIN == kind)
             {
                 bboTable.keySet().removeIf((id) -> Partitioning.partitionOf(id, partitions) == partition);
@@ -159,7 +174,7 @@ final class DerivedCollector implements MarketDataListener, AutoCloseable
                 linesAtRecovery[partition] = lines.get(partition).size();
                 continue;
             }
-            buffer.wrap(events.get(i));
+            buffer.wrap(events, start, length);
             header.wrap(buffer, 0);
             final int offset = MessageHeaderDecoder.ENCODED_LENGTH;
             final String line;
@@ -204,8 +219,7 @@ final class DerivedCollector implements MarketDataListener, AutoCloseable
 
     public void onSnapshotBegin(final int partition, final long snapshotId, final long lastStreamSequence)
     {
-        events.add(null);
-        eventKinds.add(new int[] {SNAPSHOT_BEGIN, partition});
+        addEvent(SNAPSHOT_BEGIN, partition, null, 0, 0);
     }
 
     public void onStale(final int partition, final StaleReason reason, final long streamSequence)
@@ -222,8 +236,7 @@ final class DerivedCollector implements MarketDataListener, AutoCloseable
         if (0 != snapshotId)
         {
             recovered.add(partition + " snapshot=" + snapshotId + " at=" + lastStreamSequence);
-            events.add(null);
-            eventKinds.add(new int[] {RECOVERED, partition});
+            addEvent(RECOVERED, partition, null, 0, 0);
         }
     }
 
