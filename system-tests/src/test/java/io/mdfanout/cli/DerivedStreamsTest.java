@@ -66,7 +66,7 @@ class DerivedStreamsTest
                 "--group", "239.255.47.31", "--port", "47310", "--interface", "127.0.0.1",
                 "--seed", Long.toString(SEED), "--symbols", Integer.toString(SYMBOLS),
                 // 30,000 a second: the depth stream (ten levels a side, 350 bytes a change, nearly one per message)
-                // is seven times the MBO stream's bytes, and this JVM's subscribers keep up with it on two busy cores.
+                // is seven times the MBO stream's bytes; this JVM's subscribers keep up with it on two busy cores.
                 "--messages", Long.toString(messages), "--rate", "30000");
             ChainHarness.awaitSimulatorProgress(simulator, messages / 4);
             final DerivedCollector late = subscribers.add(channel, streamIdBase, FeedStream.BBO);
@@ -278,7 +278,7 @@ class DerivedStreamsTest
                 .threadingMode(ThreadingMode.SHARED)
                 .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, 1_000_000))
                 .socketRcvbufLength(4 * 1024 * 1024)
-                .initialWindowLength(16 * 1024 * 1024)
+                .initialWindowLength(4 * 1024 * 1024)
                 .dirDeleteOnStart(true)
                 .dirDeleteOnShutdown(true));
             aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(dir));
