@@ -6,6 +6,9 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.mdfanout.fanout.PartitionCounters;
 import io.mdfanout.fanout.PartitionPublisher;
+import io.mdfanout.fanout.derived.DerivedCounters;
+import io.mdfanout.fanout.derived.DerivedPublisher;
+import io.mdfanout.fanout.derived.PartitionDerivation;
 import io.mdfanout.feed.handler.FeedHandlerCounters;
 import io.mdfanout.feed.handler.InMemoryCounters;
 import io.mdfanout.feed.handler.LineArbiter;
@@ -16,10 +19,15 @@ import io.mdfanout.feed.sim.MoldUdp64Packetizer;
 import io.mdfanout.feed.sim.SessionConfig;
 import io.mdfanout.feed.sim.SessionGenerator;
 import io.mdfanout.feed.sim.SimulatorCounters;
+import io.mdfanout.sbe.BestBidOfferDecoder;
+import io.mdfanout.sbe.TradePrintDecoder;
 import io.mdfanout.sdk.FeedSubscriber;
+import io.mdfanout.sdk.MarketDataListener;
+import io.mdfanout.sdk.MessageContext;
 import io.mdfanout.sdk.book.BookCounters;
 import io.mdfanout.sdk.book.OrderBooks;
 import io.mdfanout.testing.AllocationWindows;
+import io.mdfanout.wire.FeedStream;
 import io.mdfanout.wire.Partitioning;
 import io.mdfanout.wire.PreciseEpochNanoClock;
 import org.agrona.CloseHelper;
@@ -48,8 +56,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * this one thread with the real classes: MoldUDP64 packets made by the simulator -> sequencing,
  * ITCH decoding and normalization -> partition ring buffers -> partition publishers (batching,
  * packet header, offer) -> Aeron UDP multicast through a real embedded media driver -> the SDK's
- * subscriber (validation, sequencing, decoding) -> order books. After a fixed warm-up (for the
- * JIT), a fixed window of the session must allocate nothing at all on this thread.
+ * subscriber (validation, sequencing, decoding) -> order books. Each partition publisher also derives the four
+ * derived streams (BBO, MBP-10, trades, bars: a {@link PartitionDerivation} reading each MBO packet back into books and
+ * publishing what it derives, without snapshots), and a BBO subscriber and a trades subscriber read theirs on the same
+ * thread. After a fixed warm-up (for the JIT), a fixed window of the session must allocate nothing at all on this
+ * thread.
  */
 class MessagePathAllocationTest
 {
@@ -59,6 +70,7 @@ class MessagePathAllocationTest
     private static final int MEASURED_WINDOWS = 4;
     private static final String CHANNEL = "aeron:udp?endpoint=224.0.1.47:45200|interface=127.0.0.1|mtu=8192";
     private static final int STREAM_ID_BASE = 4700;
+    private static final FeedStream[] DERIVED = {FeedStream.BBO, FeedStream.DEPTH, FeedStream.TRADES, FeedStream.BARS};
 
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -124,6 +136,27 @@ class MessagePathAllocationTest
             assertEquals(0, measured.subscriber.counters().gaps());
             assertEquals(0, measured.subscriber.counters().malformed());
             assertTrue(measured.books.book(1) != null, "books were built");
+            // The derived streams: every message the fanout derived for BBO and trades reached their subscribers.
+            for (final FeedStream stream : new FeedStream[] {FeedStream.BBO, FeedStream.TRADES})
+            {
+                final FeedSubscriber derivedSubscriber = measured.derivedSubscriber(stream);
+                assertEquals(measured.derivedMessages(stream), derivedSubscriber.counters().messages(),
+                    "every " + stream.streamName() + " message derived reached its subscriber");
+                assertEquals(0, derivedSubscriber.counters().gaps(), stream.streamName() + " gaps");
+                assertEquals(0, derivedSubscriber.counters().malformed(), stream.streamName() + " malformed");
+            }
+            assertTrue(measured.derivedListener.bestBidOffers > MESSAGES / 20,
+                "BBO messages reached the BBO subscriber: " + measured.derivedListener.bestBidOffers);
+            assertTrue(measured.derivedListener.tradePrints > MESSAGES / 100,
+                "trade prints reached the trades subscriber: " + measured.derivedListener.tradePrints);
+            for (final FeedStream stream : DERIVED)
+            {
+                assertTrue(measured.derivedMessages(stream) > 0, stream.streamName() + " messages were derived");
+                assertEquals(0, measured.derivedCounter(stream, DerivedCounters::backPressureDropped),
+                    stream.streamName() + " messages dropped under back pressure");
+                assertEquals(0, measured.derivedCounter(stream, DerivedCounters::publicationErrors),
+                    stream.streamName() + " publication errors");
+            }
             return allocated;
         }
     }
@@ -133,10 +166,16 @@ class MessagePathAllocationTest
     {
         final ExclusivePublication[] publications = new ExclusivePublication[PARTITIONS];
         final PartitionPublisher[] publishers = new PartitionPublisher[PARTITIONS];
+        /** [partition][derived stream]: the derived streams' publications and counters. */
+        final ExclusivePublication[][] derivedPublications = new ExclusivePublication[PARTITIONS][DERIVED.length];
+        final DerivedCounters[][] derivedCounters = new DerivedCounters[PARTITIONS][DERIVED.length];
         final ItchNormalizer normalizer;
         final LineArbiter processor;
         final OrderBooks books;
         final FeedSubscriber subscriber;
+        /** A BBO subscriber and a trades subscriber, [0] and [1], on this thread too. */
+        final FeedSubscriber[] derivedSubscribers = new FeedSubscriber[2];
+        final DerivedListener derivedListener = new DerivedListener();
         final java.nio.file.Path ringSetDir;
         final io.mdfanout.wire.RingSetHeader ringSet;
         static final long GENERATION = 7;
@@ -166,6 +205,18 @@ class MessagePathAllocationTest
                     Throwable::printStackTrace);
                 // As the fanout runs them: each duty cycle checks the ring set's generation.
                 publishers[p].followGeneration(ringSet, GENERATION);
+                // As the fanout wires them with --derived-streams bbo,mbp-10,trades,ohlcv (without snapshots).
+                final DerivedPublisher[] derivedPublishers = new DerivedPublisher[DERIVED.length];
+                for (int i = 0; i < DERIVED.length; i++)
+                {
+                    derivedPublications[p][i] = aeron.addExclusivePublication(
+                        CHANNEL, Partitioning.streamId(DERIVED[i].base(streamIdBase), p));
+                    derivedCounters[p][i] = new DerivedCounters(counters, p, DERIVED[i]);
+                    derivedPublishers[i] = new DerivedPublisher(p, DERIVED[i], derivedPublications[p][i],
+                        derivedCounters[p][i], TimeUnit.MILLISECONDS.toNanos(250), new PreciseEpochNanoClock(),
+                        Throwable::printStackTrace);
+                }
+                publishers[p].derive(new PartitionDerivation(p, derivedPublishers, Throwable::printStackTrace));
                 publishers[p].onStart();
             }
             // In production the fanout drains the rings on its own thread; here one thread does both,
@@ -178,16 +229,74 @@ class MessagePathAllocationTest
             books = new OrderBooks(1 << 20, 256, new BookCounters(counters, "books"));
             subscriber = new FeedSubscriber(new FeedSubscriber.Context()
                 .aeron(aeron).channel(CHANNEL).streamIdBase(streamIdBase).partitionCount(PARTITIONS).listener(books));
+            derivedSubscribers[0] = new FeedSubscriber(new FeedSubscriber.Context().aeron(aeron).channel(CHANNEL)
+                .streamIdBase(streamIdBase).stream(FeedStream.BBO).partitionCount(PARTITIONS).listener(derivedListener));
+            derivedSubscribers[1] = new FeedSubscriber(new FeedSubscriber.Context().aeron(aeron).channel(CHANNEL)
+                .streamIdBase(streamIdBase).stream(FeedStream.TRADES).partitionCount(PARTITIONS)
+                .listener(derivedListener));
 
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!(subscriber.isConnected() && allConnected(publications)) && System.nanoTime() < deadline)
+            while (!(allConnected() && allConnected(publications) && allConnected(derivedPublication(FeedStream.BBO)) &&
+                allConnected(derivedPublication(FeedStream.TRADES))) && System.nanoTime() < deadline)
             {
-                drain(publishers, subscriber);
+                drain(this);
                 Thread.onSpinWait();
             }
             // Both ends must see each other: a publication that has not yet had the receiver's status
             // message reports NOT_CONNECTED and the fanout drops the packet, by design.
-            assertTrue(subscriber.isConnected() && allConnected(publications), "every partition stream connected");
+            assertTrue(allConnected() && allConnected(publications), "every partition stream connected");
+            assertTrue(allConnected(derivedPublication(FeedStream.BBO)) &&
+                allConnected(derivedPublication(FeedStream.TRADES)), "every BBO and trades partition stream connected");
+        }
+
+        private boolean allConnected()
+        {
+            return subscriber.isConnected() && derivedSubscribers[0].isConnected() && derivedSubscribers[1].isConnected();
+        }
+
+        private ExclusivePublication[] derivedPublication(final FeedStream stream)
+        {
+            final ExclusivePublication[] streamPublications = new ExclusivePublication[PARTITIONS];
+            for (int p = 0; p < PARTITIONS; p++)
+            {
+                streamPublications[p] = derivedPublications[p][indexOf(stream)];
+            }
+            return streamPublications;
+        }
+
+        FeedSubscriber derivedSubscriber(final FeedStream stream)
+        {
+            return derivedSubscribers[FeedStream.BBO == stream ? 0 : 1];
+        }
+
+        /** Messages the fanout sequenced on a derived stream, over every partition (SystemEvents passed on included). */
+        long derivedMessages(final FeedStream stream)
+        {
+            return derivedCounter(stream, DerivedCounters::messages);
+        }
+
+        long derivedCounter(
+            final FeedStream stream,
+            final java.util.function.Function<DerivedCounters, org.agrona.concurrent.status.AtomicCounter> counter)
+        {
+            long total = 0;
+            for (int p = 0; p < PARTITIONS; p++)
+            {
+                total += counter.apply(derivedCounters[p][indexOf(stream)]).get();
+            }
+            return total;
+        }
+
+        private static int indexOf(final FeedStream stream)
+        {
+            for (int i = 0; i < DERIVED.length; i++) // no allocation: run inside the measured window
+            {
+                if (DERIVED[i] == stream)
+                {
+                    return i;
+                }
+            }
+            throw new IllegalArgumentException(stream.streamName());
         }
 
         /** The feed handler's ring-full wait: publish and receive so that space frees up. */
@@ -207,7 +316,7 @@ class MessagePathAllocationTest
 
             public void idle()
             {
-                drain(chain.publishers, chain.subscriber);
+                drain(chain);
             }
 
             public void reset()
@@ -234,22 +343,29 @@ class MessagePathAllocationTest
             {
                 final int offset = packets.offsets[i];
                 processor.onDatagram(packets.buffer, offset, packets.offsets[i + 1] - offset);
-                drain(publishers, subscriber);
+                drain(this);
             }
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (subscriber.counters().messages() < normalizer.counters().ringRecordsWritten().get() &&
+            while ((subscriber.counters().messages() < normalizer.counters().ringRecordsWritten().get() ||
+                derivedSubscribers[0].counters().messages() < derivedMessages(FeedStream.BBO) ||
+                derivedSubscribers[1].counters().messages() < derivedMessages(FeedStream.TRADES)) &&
                 System.nanoTime() < deadline)
             {
-                drain(publishers, subscriber);
+                drain(this);
             }
         }
 
         public void close()
         {
             CloseHelper.quietClose(subscriber);
+            CloseHelper.quietCloseAll(derivedSubscribers);
             for (final ExclusivePublication publication : publications)
             {
                 CloseHelper.quietClose(publication);
+            }
+            for (final ExclusivePublication[] partitionPublications : derivedPublications)
+            {
+                CloseHelper.quietCloseAll(partitionPublications);
             }
             for (final PartitionPublisher publisher : publishers)
             {
@@ -260,20 +376,41 @@ class MessagePathAllocationTest
         }
     }
 
-    /** Publish what the rings hold and let the subscriber take what has arrived, until nothing moves. */
-    private static void drain(final PartitionPublisher[] publishers, final FeedSubscriber subscriber)
+    /** Publish what the rings hold and let the subscribers take what has arrived, until nothing moves. */
+    private static void drain(final Chain chain)
     {
         int work;
         do
         {
             work = 0;
-            for (final PartitionPublisher publisher : publishers)
+            for (final PartitionPublisher publisher : chain.publishers)
             {
                 work += publisher.doWork();
             }
-            work += subscriber.poll(64);
+            work += chain.subscriber.poll(64);
+            for (final FeedSubscriber derivedSubscriber : chain.derivedSubscribers)
+            {
+                work += derivedSubscriber.poll(64);
+            }
         }
         while (work > 0);
+    }
+
+    /** The derived subscribers' application: counts what they deliver. */
+    private static final class DerivedListener implements MarketDataListener
+    {
+        long bestBidOffers;
+        long tradePrints;
+
+        public void onBestBidOffer(final MessageContext context, final BestBidOfferDecoder message)
+        {
+            bestBidOffers++;
+        }
+
+        public void onTradePrint(final MessageContext context, final TradePrintDecoder message)
+        {
+            tradePrints++;
+        }
     }
 
     /** A simulated session, cut into MoldUDP64 packets before the test so that generating is not measured. */
