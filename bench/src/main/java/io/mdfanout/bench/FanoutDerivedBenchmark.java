@@ -26,7 +26,9 @@ import java.util.concurrent.TimeUnit;
  * streams; {@code bbo}, {@code mbp-10}, {@code trades}, {@code ohlcv} add one each. One operation is one slice of the
  * session (an eighth of each partition's records, {@link DerivedFanout#SLICES}: every record in the rings published,
  * every derived packet offered); the {@code messages} counter gives MBO messages per second, so 1e9 / that is the
- * fanout's nanoseconds per message, and a row's over {@code mbo}'s is the derived streams' cost as a ratio. Outside the
+ * fanout's nanoseconds per message, and a row's over {@code mbo}'s is the derived streams' cost as a ratio; the
+ * {@code cpuNanos} and {@code units} counters ({@link ThreadCpu}) give the same in the thread's CPU time, which a machine
+ * shared with other work does not inflate (bench/e2e/report_derived.py reports from them). Outside the
  * measurement, before each slice, every stream is read to its end by IPC subscriptions (no subscriber shares the
  * measured thread) and the next slice written into the rings; after each iteration the run fails unless everything
  * went out whole (no back pressure, nothing dropped or held back).
@@ -71,14 +73,18 @@ public class FanoutDerivedBenchmark
      * Publish one slice: every partition's duty cycle until nothing is left to do.
      *
      * @param messages counts MBO messages published.
+     * @param cpu      this thread's CPU time in the slice, and the slice's MBO messages.
      * @return work done, so that nothing is dead code.
      */
     @Benchmark
-    public long publish(final SdkBookBenchmark.Messages messages)
+    public long publish(final SdkBookBenchmark.Messages messages, final ThreadCpu cpu)
     {
+        final long start = ThreadCpu.now();
         final long work = fanout.publishAll();
+        cpu.cpuNanos += ThreadCpu.now() - start;
         filled = false;
         messages.messages += fanout.messagesOfLastSlice();
+        cpu.units += fanout.messagesOfLastSlice();
         return work;
     }
 
