@@ -10,7 +10,7 @@ JAR := cli/target/mdfanout.jar
 SOURCES := $(shell find pom.xml schemas metrics affinity itch simulator feed-handler fanout subscribers cli \( -name target -prune \) -o \( -name '*.java' -o -name '*.xml' \) -print 2>/dev/null)
 
 .PHONY: help build test demo fuzz clean toolchain image image-test monitoring-tools netns-tools dbn-tools k8s-tools chart-test \
-	node-test chaos release release-test rust-tools rust-test python-test duplicates-check module-graph-check bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench-sdk bench bench-full bench-bundle bench-bundle-test
+	node-test chaos release release-test rust-tools rust-test python-test duplicates-check module-graph-check bench-itchy bench-nats-setup bench-nats-smoke bench-nats bench-micro bench-sdk bench-derived bench bench-full bench-bundle bench-bundle-test
 
 help:
 	@echo "make demo   - build if needed, run simulator -> feed handler -> fanout -> subscriber on loopback multicast"
@@ -43,12 +43,16 @@ help:
 	@echo "make bench-micro - JMH micro-benchmarks of the message path with -prof gc (~5 min); writes docs/bench/micro.md"
 	@echo "make bench-sdk   - the Java, Rust and Python SDKs side by side (~6 min): throughput on the same packets, live latency"
 	@echo "              on the same chain, as ratios to Java's; docs/bench/sdk-languages.md"
+	@echo "make bench-derived - the derived streams' cost and benefit (~6 min): the fanout's ns per message with MBO only,"
+	@echo "              with all four derived streams and with each alone; a subscriber's bytes and CPU per session on"
+	@echo "              each stream against MBO's; ratios within DERIVED_ROUNDS rounds; docs/bench/derived-streams.md"
 	@echo "make bench  - end-to-end benchmarks (~10 min on 2 cores): host jitter first; the chain vs raw Aeron, latency"
 	@echo "              at RATES (default \"100000 1000000\"), from outside uncapped; fan-out to 1 and 8 subscribers"
 	@echo "              (latency, fanout publish rate, and N on N media drivers); the sender's ceiling, then the highest"
 	@echo "              clean rate (each rate passes on 2 clean trials of 3) against raw Aeron both unbatched and"
 	@echo "              batched, each process's CPU; the archive (replay rate, latency with and without recording);"
-	@echo "              a pair; the NATS peer; the SDKs side by side (make bench-sdk's, ~6 min more); writes docs/BENCHMARKS.md"
+	@echo "              a pair; the NATS peer; the SDKs side by side (make bench-sdk's, ~6 min more); the derived streams'"
+	@echo "              cost and benefit (make bench-derived's, DERIVED_ROUNDS=2 there, ~4 min more); writes docs/BENCHMARKS.md"
 	@echo "make bench-full - the long runs: make bench with long settings, then the steady-state run (100M+ messages,"
 	@echo "              message path on Epsilon GC, bench/e2e/steady.sh); writes docs/BENCHMARKS.md"
 	@echo "make bench-bundle - the dedicated-cores benchmark as one folder (BUNDLE_DIR, default $(BUNDLE_DIR), at most"
@@ -283,11 +287,22 @@ bench-sdk: toolchain rust-tools build
 	$(MVN) $(MVN_FLAGS) -q -pl bench -am package -DskipTests
 	ROUNDS=$(SDK_ROUNDS) BENCH_CP='$(BENCH_CP)' bench/scripts/sdk-ab.sh bench/target/sdk-ab docs/bench/sdk-languages.md
 
+# The derived streams' cost and benefit in one run (bench/scripts/derived-ab.sh, issue 40): the fanout's nanoseconds per
+# message publishing MBO only, MBO and all four derived streams, and MBO and each alone (FanoutDerivedBenchmark), and a
+# subscriber's bytes (DerivedStreamBytes) and CPU (DerivedSubscriberBenchmark) per session on each stream against a full
+# MBO subscriber's, as ratios within each of DERIVED_ROUNDS rounds; writes the tables into docs/bench/derived-streams.md.
+# make bench runs the same script as its derived phase, with 2 rounds.
+DERIVED_ROUNDS ?= 3
+bench-derived: toolchain
+	$(MVN) $(MVN_FLAGS) -q -pl bench -am package -DskipTests
+	ROUNDS=$(DERIVED_ROUNDS) BENCH_CP='$(BENCH_CP)' bench/scripts/derived-ab.sh bench/target/derived-ab docs/bench/derived-streams.md
+
 # ---- end-to-end benchmarks (bench/e2e; results under bench/e2e/results/<UTC time>, report docs/BENCHMARKS.md) --
 bench: build
-	@# the SDK phase's Java benchmark (SdkBookBenchmark), as make bench-sdk builds it
+	@# the SDK phase's Java benchmark (SdkBookBenchmark) and the derived phase's, as make bench-sdk and bench-derived build them
 	$(MVN) $(MVN_FLAGS) -q -pl bench -am package -DskipTests
-	@SDK_ROUNDS=$(SDK_ROUNDS) bench/e2e/run.sh
+	@SDK_ROUNDS=$(SDK_ROUNDS) DERIVED_ROUNDS=$(if $(filter command line environment,$(origin DERIVED_ROUNDS)),$(DERIVED_ROUNDS),2) \
+	  bench/e2e/run.sh
 
 # The long runs: one results directory for both, then one report. BENCH_FULL_ENV overrides the long settings.
 BENCH_FULL_ENV ?= RATES="10000 100000 1000000" OUTSIDE_RATES="10000 100000 1000000" OUTSIDE_PAIRS=3 NATS_RATES="10000 100000 1000000" MAX_MESSAGES=0 DURATION_S=120 FANOUT_S=60 PUB_MESSAGES=50000000 STEP_S=10 SEARCH_STEPS=7 NATS_FANOUT_SUBS="1 8" PUB_PAIRS=3 ARCHIVE_S=30

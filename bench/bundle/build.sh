@@ -78,7 +78,8 @@ cp bin/mdfanout "$out/bin/"
 cp cli/target/mdfanout.jar "$out/lib/"
 cp cli/target/lib/*.jar "$out/lib/lib/"
 cp bench/e2e/run.sh bench/e2e/lib.sh bench/e2e/nats.sh bench/e2e/cpu_sample.py bench/e2e/report.py \
-   bench/e2e/report_nats.py bench/e2e/report_pinned.py bench/e2e/report_archive.py bench/e2e/report_pair.py "$out/bench/e2e/"
+   bench/e2e/report_nats.py bench/e2e/report_pinned.py bench/e2e/report_archive.py bench/e2e/report_pair.py \
+   bench/e2e/report_derived.py "$out/bench/e2e/"
 cp bench/scripts/decoder-ab.sh bench/scripts/jmh-table.py "$out/bench/scripts/"
 cp bench/peers/itchy-bench.sh "$out/bench/peers/"
 cp bench/target/mdfanout-bench.jar "$out/bench-lib/"

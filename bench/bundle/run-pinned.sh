@@ -182,7 +182,8 @@ else
   decoder_env=(ROUNDS=1 "DECODER_JMH_ARGS=-f 1 -wi 1 -w 1s -i 2 -r 1s" ITCHY_DELAY_S=2.5 ITCHY_SECONDS=1)
   caps=(latency=240 throughput=240 publisher=200 nats=120 decoder=120)
 fi
-export SKIP_FANOUT=1 SKIP_ARCHIVE=1 SKIP_PAIR=1 SIM_SOURCE=file  # the fan-out latency runs, the archive, the pair: not targets here
+# The fan-out latency runs, the archive, the pair, the derived streams (JMH, make bench's): not targets here.
+export SKIP_FANOUT=1 SKIP_ARCHIVE=1 SKIP_PAIR=1 SKIP_DERIVED=1 SIM_SOURCE=file
 SECTIONS="${SECTIONS:-latency throughput publisher nats decoder}"
 
 cap_of() { local kv; for kv in "${caps[@]}"; do [ "${kv%%=*}" = "$1" ] && echo "${kv#*=}"; done; }

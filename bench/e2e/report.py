@@ -890,7 +890,9 @@ def main():
               "(`bench/e2e/run.sh`, then `bench/e2e/report.py`). Micro-benchmarks (JMH) are in "
               "[bench/micro.md](bench/micro.md); the subscriber SDKs side by side (Java, Rust and Python: "
               "throughput on the same packets, live latency on the same chain, as ratios to Java's; "
-              "`make bench-sdk`, and `make bench`'s `sdk` phase) in [bench/sdk-languages.md](bench/sdk-languages.md)."
+              "`make bench-sdk`, and `make bench`'s `sdk` phase) in [bench/sdk-languages.md](bench/sdk-languages.md); "
+              "the derived streams' cost to the fanout and benefit to a subscriber (`make bench-derived`, and `make "
+              "bench`'s `derived` phase) in [bench/derived-streams.md](bench/derived-streams.md)."
               + (" This page: `python3 bench/e2e/report.py " + " ".join(sys.argv[1:]) + "`."
                  if args.steady or args.compare else ""))
     md.append("")
@@ -1341,6 +1343,8 @@ def main():
     md.extend(report_archive.section(results))
     import report_pair  # the pair's section (issue 37), when run.sh's pair_section ran into this directory
     md.extend(report_pair.section(results))
+    import report_derived  # the derived streams' cost and benefit (issue 40), when run.sh's derived phase ran
+    md.extend(report_derived.section(results))
 
     steady_dir = (args.steady or results).rstrip("/")
     steady_path = os.path.join(steady_dir, "steady", "steady.json")

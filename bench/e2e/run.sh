@@ -25,6 +25,11 @@
 #              sdk/: Java, Rust and Python's throughput on the same packets and their live latency (fanout send to
 #              delivery) on the same chain, each as ratios to Java's in the same round; its tables go into
 #              SDK_REPORT (docs/bench/sdk-languages.md). SDK_ROUNDS (3) rounds; SKIP_SDK=1 leaves it out
+#   derived    the derived streams' cost and benefit (issue 40): bench/scripts/derived-ab.sh, as make bench-derived runs
+#              it, into derived/: the fanout's ns per message with MBO only against MBO and the derived streams (all four,
+#              each alone), a subscriber's bytes and CPU per session on each stream against MBO's, as ratios within
+#              each of DERIVED_ROUNDS (2; make bench-derived: 3) rounds; its tables go into DERIVED_REPORT
+#              (docs/bench/derived-streams.md) and the report. SKIP_DERIVED=1 leaves it out
 #
 # Latency (LATENCY_FROM=receive, the default) runs from the feed handler's receive of the datagram
 # (feed-handler --stamp-receive-time) to the subscriber's callback, as issue 6 defines it. Raw Aeron's latency runs
@@ -89,7 +94,7 @@
 # --idle-strategy for every process of both systems, the simulator, the raw pair and the media drivers included;
 # see docs/OPERATIONS.md "Idle strategies"), SKIP_LATENCY=1, SKIP_FANOUT=1, SKIP_THROUGHPUT=1, SKIP_PUB=1, SKIP_ARCHIVE=1, SKIP_PAIR=1 (the pair section, PAIR_RATES: see pair_section), SKIP_NATS=1 (the NATS peer, bench/e2e/nats.sh, at NATS_RATES: "100000", and fan-out through NATS to
 # NATS_FANOUT_SUBS: "8"; its latency run is the 1-subscriber case, so make bench no longer repeats it as a fan-out run
-# of 1: make bench-full runs "1 8"), SKIP_SDK=1 (the sdk phase; SDK_ROUNDS, SDK_REPORT), SPARSE_LOGS=1 (see below), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
+# of 1: make bench-full runs "1 8"), SKIP_SDK=1 (the sdk phase; SDK_ROUNDS, SDK_REPORT), SKIP_DERIVED=1 (the derived phase; DERIVED_ROUNDS, DERIVED_REPORT), SPARSE_LOGS=1 (see below), NO_REPORT=1, RESULTS_DIR (default: a new bench/e2e/results/<UTC time>).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -1162,6 +1167,19 @@ if [ "${SKIP_NATS:-0}" != 1 ]; then
   RATES="$NATS_RATES" DURATION_S="$DURATION_S" WARMUP_S="$WARMUP_S" MIN_MESSAGES="$MIN_MESSAGES" FANOUT_RATE="$FANOUT_RATE" \
     FANOUT_S="$FANOUT_S" LATENCY_FROM="$LATENCY_FROM" MAX_MESSAGES="$MAX_MESSAGES" FEED_RECOVERY="$FEED_RECOVERY" \
     NATS_FANOUT_SUBS="${NATS_FANOUT_SUBS-8}" bench/e2e/nats.sh "$results" || log "NATS peer skipped (see above)"
+fi
+# The derived streams' cost and benefit (derived-ab.sh: JMH over the bench jar, make bench builds it), into derived/ and
+# DERIVED_REPORT; not in a bench bundle (no derived-ab.sh there).
+if [ "${SKIP_DERIVED:-0}" != 1 ]; then
+  if [ -x bench/scripts/derived-ab.sh ] && [ -f bench/target/mdfanout-bench.jar ]; then
+    log "derived: the derived streams' cost and benefit (bench/scripts/derived-ab.sh; log in $results/logs/derived-ab.log)"
+    echo "ROUNDS=${DERIVED_ROUNDS:-2} bench/scripts/derived-ab.sh $results/derived ${DERIVED_REPORT:-docs/bench/derived-streams.md}" >>"$commands"
+    ROUNDS="${DERIVED_ROUNDS:-2}" bench/scripts/derived-ab.sh "$results/derived" "${DERIVED_REPORT:-docs/bench/derived-streams.md}" 2>&1 |
+      tee "$results/logs/derived-ab.log" >&2
+    [ "${PIPESTATUS[0]}" = 0 ] || log "derived: the derived streams' benchmark failed (see $results/logs/derived-ab.log)"
+  else
+    log "derived: skipped (no bench/scripts/derived-ab.sh or bench/target/mdfanout-bench.jar here)"
+  fi
 fi
 # The subscriber SDKs side by side (sdk-ab.sh: builds the Rust examples and the wheel, then both comparisons), into
 # sdk/ and SDK_REPORT; not in a bench bundle (no sdk-ab.sh there: no cargo to build the SDKs with).

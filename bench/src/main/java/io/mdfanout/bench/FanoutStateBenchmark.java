@@ -80,8 +80,7 @@ public class FanoutStateBenchmark
     @Setup
     public void setup() throws IOException
     {
-        final List<Record> stream = normalizedSession();
-        closeOut(stream);
+        final List<Record> stream = closedSession();
 
         int bytes = 0;
         for (final Record record : stream)
@@ -168,6 +167,19 @@ public class FanoutStateBenchmark
         }
     }
 
+    /**
+     * The session normalized into the partition rings, read back in session order, then an OrderDelete for every order
+     * it leaves resting: a pass that leaves every book empty, so that the next pass is the same work.
+     *
+     * @return the records in session order, the close-out deletes last.
+     */
+    static List<Record> closedSession() throws IOException
+    {
+        final List<Record> stream = normalizedSession();
+        closeOut(stream);
+        return stream;
+    }
+
     /** The session normalized into the partition rings, read back in session order. */
     private static List<Record> normalizedSession()
     {
@@ -195,7 +207,7 @@ public class FanoutStateBenchmark
     }
 
     /** Append an OrderDelete for every order the stream leaves resting, found by applying it to scratch states. */
-    private void closeOut(final List<Record> stream) throws IOException
+    private static void closeOut(final List<Record> stream) throws IOException
     {
         final Path scratch = newStateDirectory("mdfanout-bench-scratch-");
         final PartitionState[] scratchStates = openStates(scratch, false);
@@ -269,7 +281,7 @@ public class FanoutStateBenchmark
     }
 
     /** One normalized message of the stream, copied out of its ring. Set-up only. */
-    private static final class Record
+    static final class Record
     {
         final int partition;
         final int templateId;
