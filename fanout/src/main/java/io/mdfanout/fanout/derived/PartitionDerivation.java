@@ -67,6 +67,19 @@ public final class PartitionDerivation implements DerivedHandler
 
     /**
      * @param partitionId   the partition.
+     * @param publishers    one per derived stream to publish.
+     * @param errorHandler  told of what a listener throws (a defect: counted by the decoder too).
+     * @param orderCapacity live orders the books hold before they grow.
+     */
+    public PartitionDerivation(
+        final int partitionId, final DerivedPublisher[] publishers, final ErrorHandler errorHandler,
+        final int orderCapacity)
+    {
+        this(partitionId, publishers, null, errorHandler, orderCapacity);
+    }
+
+    /**
+     * @param partitionId   the partition.
      * @param publishers    one per derived stream to publish; none for the directory alone.
      * @param directory     the partition's symbol directory stream; null for none.
      * @param errorHandler  told of what a listener throws (a defect: counted by the decoder too).
