@@ -79,6 +79,8 @@ public final class LastMessages
     }
 
     /**
+     * @param instrumentId the instrument.
+     * @param entry        which of its messages (0 .. {@link #entries()} - 1).
      * @return the length of the instrument's message in the entry; 0 when none is kept.
      */
     public int length(final long instrumentId, final int entry)
@@ -90,6 +92,10 @@ public final class LastMessages
     /**
      * Copy the instrument's message of the entry.
      *
+     * @param instrumentId the instrument.
+     * @param entry        which of its messages.
+     * @param dst          where to copy it.
+     * @param dstOffset    at which offset.
      * @return its length; 0 when none is kept (nothing copied).
      */
     public int copy(final long instrumentId, final int entry, final MutableDirectBuffer dst, final int dstOffset)
@@ -105,6 +111,12 @@ public final class LastMessages
     }
 
     /**
+     * @param instrumentId the instrument.
+     * @param entry        which of its messages.
+     * @param buffer       holding the message to compare.
+     * @param offset       of that message.
+     * @param length       of that message.
+     * @param from         where, relative to the messages' start, the comparison begins.
      * @return true when the instrument's kept message of the entry has the same length and the same bytes from
      *         {@code from} (relative to the message's start) to its end as the one given.
      */
@@ -136,7 +148,15 @@ public final class LastMessages
         return true;
     }
 
-    /** Keep a message as the instrument's last of the entry. */
+    /**
+     * Keep a message as the instrument's last of the entry.
+     *
+     * @param instrumentId the instrument.
+     * @param entry        which of its messages.
+     * @param buffer       holding the message.
+     * @param offset       of the message.
+     * @param length       of the message, at most the entry length.
+     */
     public void put(
         final long instrumentId, final int entry, final DirectBuffer buffer, final int offset, final int length)
     {
