@@ -3,7 +3,10 @@ package io.mdfanout.cli;
 import io.aeron.Aeron;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.mdfanout.sdk.FeedSubscriber;
+import io.mdfanout.sdk.SymbolDirectory;
 import io.mdfanout.wire.FeedStream;
+import io.mdfanout.wire.Partitioning;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.junit.jupiter.api.Test;
@@ -14,13 +17,16 @@ import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -30,7 +36,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * the subscribers in this JVM: over a 1,000,000-message session each derived stream (top of book, ten levels, trades,
  * 1 s and 1 min bars) equals, message for message, what the Java SDK's OrderBooks computes from the MBO stream
  * ({@link DerivedOracle}, from the simulator's session, not from the chain); a top-of-book subscriber that joins late,
- * and one that lives through a kill -9 of the fanout, recover from the stream's snapshots and then match it.
+ * and one that lives through a kill -9 of the fanout, recover from the stream's snapshots and then match it; so do a
+ * trades and a bars subscriber, and the restarted fanout's symbol directory holds every instrument.
  */
 class DerivedStreamsTest
 {
@@ -109,9 +116,9 @@ class DerivedStreamsTest
 
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
-    void aTopOfBookSubscriberLivesThroughAFanoutKillNineRecoversAndMatches(@TempDir final Path dir) throws Exception
+    void topOfBookTradesBarsAndTheSymbolDirectoryLiveThroughAFanoutKillNine(@TempDir final Path dir) throws Exception
     {
-        final long messages = 1_000_000;
+        final long messages = 600_000;
         final String channel = "aeron:udp?endpoint=224.0.1.143:47400|interface=127.0.0.1|mtu=8192";
         final int streamIdBase = 4740;
         try (ChainHarness chain = new ChainHarness(dir, "derived-restart", PARTITIONS, channel, streamIdBase);
@@ -120,8 +127,11 @@ class DerivedStreamsTest
             final ChainProcess feedHandler = chain.feedHandler(
                 "--group", "239.255.47.41", "--port", "47410", "--interface", "127.0.0.1",
                 "--retransmit-server", "127.0.0.1:47450");
-            final ChainProcess fanout = chain.fanout("--snapshot-interval-ms", "1000", "--derived-streams", "bbo");
+            final String streams = "bbo,trades,ohlcv";
+            final ChainProcess fanout = chain.fanout("--snapshot-interval-ms", "1000", "--derived-streams", streams);
             final DerivedCollector bbo = subscribers.add(channel, streamIdBase, FeedStream.BBO);
+            final DerivedCollector trades = subscribers.add(channel, streamIdBase, FeedStream.TRADES);
+            final DerivedCollector bars = subscribers.add(channel, streamIdBase, FeedStream.BARS);
             feedHandler.awaitLine("receiving line A");
             Thread.sleep(2_000);
 
@@ -135,16 +145,173 @@ class DerivedStreamsTest
             fanout.kill9();
             Thread.sleep(1_500); // the feed handler keeps writing the rings meanwhile
             assertTrue(feedHandler.isAlive(), "the feed handler runs through the fanout outage");
-            chain.namedFanout("fanout-restarted", "--snapshot-interval-ms", "1000", "--derived-streams", "bbo");
+            chain.namedFanout("fanout-restarted", "--snapshot-interval-ms", "1000", "--derived-streams", streams);
 
-            assertTrue(bbo.awaitEnd(3, TimeUnit.MINUTES), "the subscriber reached End of Messages: " + bbo.describe());
+            for (final DerivedCollector collector : List.of(bbo, trades, bars))
+            {
+                assertTrue(collector.awaitEnd(3, TimeUnit.MINUTES),
+                    collector.stream + " through the kill reached End of Messages: " + collector.describe());
+            }
+            // Every instrument was defined at the session's start, long before the kill: a directory read from the
+            // restarted fanout holds them only if it restored them from its resumed state.
+            assertRestoredDirectory(subscribers.aeron, channel, streamIdBase);
             ChainHarness.endLingeringSimulator(simulator);
             subscribers.close();
 
             final DerivedOracle oracle = DerivedOracle.compute(
                 ExpectedStreams.generate(SEED, SYMBOLS, messages, PARTITIONS));
-            assertRecoveredAndMatches("the subscriber through the fanout's kill -9", bbo, oracle, "NEW_PUBLICATION");
+            assertRecoveredAndMatches("the top-of-book subscriber through the fanout's kill -9", bbo, oracle,
+                "NEW_PUBLICATION");
+            assertTradesThroughTheKill(trades, oracle);
+            assertBarsThroughTheKill(bars, oracle);
             chain.passed();
+        }
+    }
+
+    /**
+     * A trades subscriber through the kill: stale with NEW_PUBLICATION and recovered on every partition; what it was
+     * given is the oracle's first prints, then, from the restarted fanout, the oracle's last, each in order, none
+     * twice (the prints in between are the announced gap: a snapshot carries each instrument's last print, not the
+     * missed ones); and a snapshot's prints are the oracle's.
+     */
+    private static void assertTradesThroughTheKill(final DerivedCollector collector, final DerivedOracle oracle)
+    {
+        assertStaleAndRecovered("the trades subscriber", collector, "NEW_PUBLICATION");
+        long before = 0;
+        long after = 0;
+        for (int p = 0; p < PARTITIONS; p++)
+        {
+            final List<String> want = oracle.trades.get(p);
+            final List<String> got = collector.lines.get(p);
+            int split = 0;
+            while (split < got.size() && split < want.size() && want.get(split).equals(got.get(split)))
+            {
+                split++;
+            }
+            final List<String> tail = got.subList(split, got.size());
+            assertTrue(split > 0 && split <= collector.linesAtRecovery[p] && tail.size() > 100 &&
+                split + tail.size() < want.size(), "partition " + p + ": " + split + " prints the oracle's first, " +
+                tail.size() + " after them, " + collector.linesAtRecovery[p] + " at the recovery, " + want.size() +
+                " in the session");
+            assertSameRun(want, want.size() - tail.size(), tail,
+                "partition " + p + "'s prints after the kill's gap are the session's last (" + collector.describe() +
+                ")");
+            assertTrue(new HashSet<>(want).containsAll(collector.snapshotLines.get(p)),
+                "partition " + p + "'s snapshot prints are the session's: " + collector.snapshotLines.get(p));
+            before += split;
+            after += tail.size();
+        }
+        System.out.println("the trades subscriber through the fanout's kill -9: the oracle's first " + before +
+            " prints, then its last " + after + ", in order; stale " + collector.stale);
+    }
+
+    /**
+     * A bars subscriber through the kill: stale and recovered on every partition; every bar it was given is one of the
+     * oracle's intervals; a complete bar is the oracle's, and sent once; a bar marked partial (begun before the
+     * restart: docs/WIRE.md) holds a part of the interval's prints: the same close, no more volume or prints, a range
+     * within the oracle's, and is sent once; and complete bars came after the recovery.
+     */
+    private static void assertBarsThroughTheKill(final DerivedCollector collector, final DerivedOracle oracle)
+    {
+        assertStaleAndRecovered("the bars subscriber", collector, "NEW_PUBLICATION");
+        final Pattern bar = Pattern.compile("^seq=\\d+ ts=\\d+ (\\d+/\\d+/\\d+) " +
+            "o=(-?\\d+) h=(-?\\d+) l=(-?\\d+) c=(-?\\d+) v=(\\d+) n=(\\d+) partial=(\\d)$");
+        final Set<String> completeKeys = new HashSet<>();
+        final Set<String> partialKeys = new HashSet<>();
+        long completeAfter = 0;
+        for (int p = 0; p < PARTITIONS; p++)
+        {
+            final List<String> got = collector.lines.get(p);
+            for (int i = 0; i < got.size(); i++)
+            {
+                final String line = got.get(i);
+                final Matcher m = bar.matcher(line);
+                assertTrue(m.matches(), line);
+                final String key = m.group(1);
+                final String want = oracle.bars.get(key);
+                assertTrue(null != want, "a bar of the session: " + line);
+                if ("0".equals(m.group(8)))
+                {
+                    assertTrue(completeKeys.add(key), "a complete bar is sent once: " + line);
+                    assertEquals(want, line.substring(line.indexOf(" o=") + 1), "a complete bar is the oracle's");
+                    completeAfter += i >= collector.linesAtRecovery[p] ? 1 : 0;
+                }
+                else
+                {
+                    assertTrue(partialKeys.add(key), "a partial bar is sent once: " + line);
+                    final Matcher w = bar.matcher("seq=0 ts=0 " + key + " " + want);
+                    assertTrue(w.matches(), want);
+                    assertEquals(w.group(5), m.group(5), "a partial bar's close is the interval's: " + line);
+                    assertTrue(Long.parseLong(m.group(3)) <= Long.parseLong(w.group(3)) &&
+                        Long.parseLong(m.group(4)) >= Long.parseLong(w.group(4)) &&
+                        Long.parseLong(m.group(6)) <= Long.parseLong(w.group(6)) &&
+                        Long.parseLong(m.group(7)) <= Long.parseLong(w.group(7)),
+                        "a partial bar is a part of the oracle's <" + want + ">: " + line);
+                }
+            }
+        }
+        assertTrue(completeAfter > 0, "complete bars after the recovery");
+        System.out.println("the bars subscriber through the fanout's kill -9: " + completeKeys.size() + " complete " +
+            "bars, each the oracle's (" + completeAfter + " after the recovery), " + partialKeys.size() + " partial, " +
+            "each a part of the oracle's, of " + oracle.bars.size() + " in the session");
+    }
+
+    /** {@code got} is {@code want}'s run from {@code from}, or the first difference is named. */
+    private static void assertSameRun(
+        final List<String> want, final int from, final List<String> got, final String what)
+    {
+        for (int i = 0; i < got.size(); i++)
+        {
+            if (!want.get(from + i).equals(got.get(i)))
+            {
+                fail(what + ": message " + i + " of " + got.size() + " expected <" + want.get(from + i) +
+                    "> but was <" + got.get(i) + ">" + (i > 0 ? " (after <" + got.get(i - 1) + ">)" : ""));
+            }
+        }
+    }
+
+    private static void assertStaleAndRecovered(final String who, final DerivedCollector collector, final String reason)
+    {
+        assertTrue(collector.problems.isEmpty(), who + ": " + collector.problems);
+        for (int p = 0; p < PARTITIONS; p++)
+        {
+            final String partition = p + " ";
+            assertTrue(collector.stale.stream().anyMatch((line) -> line.startsWith(partition + reason + " ")),
+                who + " was stale with " + reason + " on partition " + p + ": " + collector.stale);
+            assertTrue(collector.recovered.stream().anyMatch((line) -> line.startsWith(partition)),
+                who + " recovered partition " + p + " from a snapshot: " + collector.recovered);
+        }
+    }
+
+    /** A directory read from the restarted fanout holds every instrument of the session, each on its partition. */
+    private static void assertRestoredDirectory(final Aeron aeron, final String channel, final int streamIdBase)
+    {
+        final FeedSubscriber.Context feed = new FeedSubscriber.Context()
+            .aeron(aeron).channel(channel).streamIdBase(streamIdBase).partitionCount(PARTITIONS);
+        final SymbolDirectory.Selection selection = SymbolDirectory.resolve(feed, List.of("AAPL", "NVDA"),
+            TimeUnit.SECONDS.toNanos(30), new BackoffIdleStrategy(10, 20, 1_000, 1_000_000));
+        assertArrayEquals(new long[] {1, 3}, selection.instrumentIds(), selection.toString());
+        assertArrayEquals(new int[] {1, 3}, selection.partitions(), selection.toString());
+        try (SymbolDirectory directory = new SymbolDirectory(feed))
+        {
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!directory.isComplete() && System.nanoTime() < deadline)
+            {
+                if (0 == directory.poll(FeedSubscriber.DEFAULT_FRAGMENT_LIMIT))
+                {
+                    Thread.onSpinWait();
+                }
+            }
+            assertTrue(directory.isComplete(), "the restarted fanout's directory is complete");
+            assertEquals(SYMBOLS, directory.size(), "the restarted fanout's directory holds every instrument");
+            for (long instrument = 1; instrument <= SYMBOLS; instrument++)
+            {
+                assertEquals(Partitioning.partitionOf(instrument, PARTITIONS), directory.partitionOf(instrument),
+                    "instrument " + instrument + " (" + directory.symbol(instrument) + ")'s partition");
+                assertEquals(instrument, directory.instrumentId(directory.symbol(instrument)), "its symbol resolves");
+            }
+            System.out.println("the restarted fanout's symbol directory: " + directory.size() + " instruments, " +
+                selection);
         }
     }
 
@@ -209,15 +376,7 @@ class DerivedStreamsTest
     private static void assertRecoveredAndMatches(
         final String who, final DerivedCollector collector, final DerivedOracle oracle, final String reason)
     {
-        assertTrue(collector.problems.isEmpty(), who + ": " + collector.problems);
-        for (int p = 0; p < PARTITIONS; p++)
-        {
-            final String partition = p + " ";
-            assertTrue(collector.stale.stream().anyMatch((line) -> line.startsWith(partition + reason + " ")),
-                who + " was stale with " + reason + " on partition " + p + ": " + collector.stale);
-            assertTrue(collector.recovered.stream().anyMatch((line) -> line.startsWith(partition)),
-                who + " recovered partition " + p + " from a snapshot: " + collector.recovered);
-        }
+        assertStaleAndRecovered(who, collector, reason);
         long checked = 0;
         long snapshotMessages = 0;
         for (int p = 0; p < PARTITIONS; p++)
@@ -265,7 +424,7 @@ class DerivedStreamsTest
     private static final class Subscribers implements AutoCloseable
     {
         private final MediaDriver driver;
-        private final Aeron aeron;
+        final Aeron aeron;
         private final List<DerivedCollector> collectors = new ArrayList<>();
         private boolean closed;
 
