@@ -234,16 +234,9 @@ public final class PartitionPublisher implements Agent
         // ring has been drained, and a refused packet must survive to be retried on a later duty
         // cycle without holding ring records or an Aeron claim open. tryClaim would save one
         // copy of at most one MTU but needs the length up front and cannot be kept across cycles.
+        packetBuffer = newPacketBuffer(publication, WireFormat.MAX_MESSAGE_LENGTH);
         maxPacketLength = publication.maxPayloadLength();
-        if (maxPacketLength < PACKET_HEADER_LENGTH + WireFormat.MAX_MESSAGE_LENGTH)
-        {
-            throw new IllegalArgumentException("publication max payload " + maxPacketLength +
-                " bytes cannot hold a packet header and the largest message; raise the channel mtu");
-        }
-        packetBuffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
-            BitUtil.align(maxPacketLength, CACHE_LINE_LENGTH), CACHE_LINE_LENGTH));
-        heartbeatBuffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
-            BitUtil.align(HEARTBEAT_LENGTH, CACHE_LINE_LENGTH), CACHE_LINE_LENGTH));
+        heartbeatBuffer = newHeartbeatBuffer();
 
         packetHeaderEncoder.wrapAndApplyHeader(packetBuffer, 0, new MessageHeaderEncoder());
         packetHeaderEncoder.partitionId(partitionId);
@@ -255,6 +248,34 @@ public final class PartitionPublisher implements Agent
             .lastExchangeSequence(UNKNOWN_CHAIN)
             .partitionCount(0)
             .putExchangeSession(UNKNOWN_SESSION, 0);
+    }
+
+    /**
+     * The buffer a stream's packets are built in, one publication payload long (the partition stream's and each derived
+     * stream's: one layout, docs/WIRE.md).
+     *
+     * @param publication          the stream's publication.
+     * @param largestMessageLength the longest message the stream carries.
+     * @return a cache-line aligned direct buffer of the publication's max payload.
+     * @throws IllegalArgumentException when a packet header and the largest message do not fit the payload.
+     */
+    public static UnsafeBuffer newPacketBuffer(final Publication publication, final int largestMessageLength)
+    {
+        final int maxPayload = publication.maxPayloadLength();
+        if (maxPayload < PACKET_HEADER_LENGTH + largestMessageLength)
+        {
+            throw new IllegalArgumentException("publication max payload " + maxPayload +
+                " bytes cannot hold a packet header and the largest message; raise the channel mtu");
+        }
+        return new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+            BitUtil.align(maxPayload, CACHE_LINE_LENGTH), CACHE_LINE_LENGTH));
+    }
+
+    /** @return a cache-line aligned direct buffer a heartbeat is encoded in. */
+    public static UnsafeBuffer newHeartbeatBuffer()
+    {
+        return new UnsafeBuffer(BufferUtil.allocateDirectAligned(
+            BitUtil.align(HEARTBEAT_LENGTH, CACHE_LINE_LENGTH), CACHE_LINE_LENGTH));
     }
 
     /**

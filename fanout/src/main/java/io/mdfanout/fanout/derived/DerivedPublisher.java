@@ -2,13 +2,13 @@ package io.mdfanout.fanout.derived;
 
 import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
+import io.mdfanout.fanout.PartitionPublisher;
 import io.mdfanout.fanout.snapshot.SnapshotPublisher;
 import io.mdfanout.sbe.HeartbeatEncoder;
 import io.mdfanout.sbe.MessageHeaderEncoder;
 import io.mdfanout.sbe.PacketHeaderEncoder;
 import io.mdfanout.wire.FeedStream;
 import io.mdfanout.wire.WireFormat;
-import org.agrona.BitUtil;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
@@ -32,13 +32,13 @@ import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
  */
 public final class DerivedPublisher
 {
-    private static final int PACKET_HEADER_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH + PacketHeaderEncoder.BLOCK_LENGTH;
-    private static final int HEARTBEAT_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH + HeartbeatEncoder.BLOCK_LENGTH;
+    private static final int PACKET_HEADER_LENGTH = PartitionPublisher.PACKET_HEADER_LENGTH;
+    private static final int HEARTBEAT_LENGTH = PartitionPublisher.HEARTBEAT_LENGTH;
     private static final int MAX_MESSAGES_PER_PACKET = 0xFFFF;
     /** Bytes of derived packets held per stream and partition while its subscribers push back. */
     public static final int BACKLOG_BYTES = 2 * 1024 * 1024;
     private static final int ADMIN_ACTION_RETRIES = 3;
-    private static final long UNKNOWN_CHAIN = PacketHeaderEncoder.previousExchangeSequenceNullValue();
+    private static final long UNKNOWN_CHAIN = PartitionPublisher.UNKNOWN_CHAIN;
 
     private final int partitionId;
     private final FeedStream stream;
@@ -88,16 +88,9 @@ public final class DerivedPublisher
         this.heartbeatIntervalNs = heartbeatIntervalNs;
         this.epochClock = epochClock;
         this.errorHandler = errorHandler;
+        packetBuffer = PartitionPublisher.newPacketBuffer(publication, WireFormat.MAX_STREAM_MESSAGE_LENGTH);
         maxPacketLength = publication.maxPayloadLength();
-        if (maxPacketLength < PACKET_HEADER_LENGTH + WireFormat.MAX_STREAM_MESSAGE_LENGTH)
-        {
-            throw new IllegalArgumentException("publication max payload " + maxPacketLength +
-                " bytes cannot hold a packet header and the largest message; raise the channel mtu");
-        }
-        packetBuffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
-            BitUtil.align(maxPacketLength, CACHE_LINE_LENGTH), CACHE_LINE_LENGTH));
-        heartbeatBuffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(
-            BitUtil.align(HEARTBEAT_LENGTH, CACHE_LINE_LENGTH), CACHE_LINE_LENGTH));
+        heartbeatBuffer = PartitionPublisher.newHeartbeatBuffer();
         backlog = new UnsafeBuffer(BufferUtil.allocateDirectAligned(BACKLOG_BYTES, CACHE_LINE_LENGTH));
         packetHeaderEncoder.wrapAndApplyHeader(packetBuffer, 0, new MessageHeaderEncoder())
             .partitionId(partitionId)

@@ -104,18 +104,20 @@ public final class PartitionDerivation implements DerivedHandler
         }
         derivation = new Derivation(new OrderBooks(orderCapacity, OrderBooks.DEFAULT_LEVELS_PER_SIDE,
             new BookCounters(LocalCounters.create(BookCounters.COUNTER_COUNT), "fanout-derivation")), this, streams);
+        // The market's session events and exchange gaps go to the derived streams from the decoder, in their places
+        // among the derived messages (the directory stream takes its own off the packet headers: it decodes nothing).
         final MarketDataListener passThrough = new MarketDataListener()
         {
             public void onGapNotice(final MessageContext context, final GapNoticeDecoder message)
             {
-                passToAll(message.buffer(), message.offset() - io.mdfanout.wire.WireFormat.HEADER_LENGTH,
-                    io.mdfanout.wire.WireFormat.HEADER_LENGTH + message.encodedLength());
+                passToAll(message.buffer(), message.offset() - WireFormat.HEADER_LENGTH,
+                    WireFormat.HEADER_LENGTH + message.encodedLength());
             }
 
             public void onSystemEvent(final MessageContext context, final SystemEventDecoder message)
             {
-                passToAll(message.buffer(), message.offset() - io.mdfanout.wire.WireFormat.HEADER_LENGTH,
-                    io.mdfanout.wire.WireFormat.HEADER_LENGTH + message.encodedLength());
+                passToAll(message.buffer(), message.offset() - WireFormat.HEADER_LENGTH,
+                    WireFormat.HEADER_LENGTH + message.encodedLength());
             }
         };
         decoder = new PacketStreamDecoder(
