@@ -40,7 +40,7 @@ help:
 	@echo "make bench-nats [NATS_RESULTS=DIR] - the chain with NATS as the fan-out (bench/e2e/nats.sh, ~3 min): latency at"
 	@echo "              RATES, fan-out to NATS_FANOUT_SUBS; into DIR (a make bench results dir: ratios to the chain)"
 	@echo "              or a fresh one; prints the report section"
-	@echo "make bench-micro - JMH micro-benchmarks of the message path with -prof gc (~5 min); writes docs/bench/micro.md"
+	@echo "make bench-micro - JMH micro-benchmarks of the message path with -prof gc (~7 min); writes docs/bench/micro.md"
 	@echo "make bench-sdk   - the Java, Rust and Python SDKs side by side (~6 min): throughput on the same packets, live latency"
 	@echo "              on the same chain, as ratios to Java's; docs/bench/sdk-languages.md"
 	@echo "make bench-derived - the derived streams' cost and benefit (~6 min): the fanout's ns per message with MBO only,"
