@@ -437,7 +437,10 @@ class DerivedStreamsTest
                 .threadingMode(ThreadingMode.SHARED)
                 .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, 1_000_000))
                 .socketRcvbufLength(4 * 1024 * 1024)
-                .initialWindowLength(4 * 1024 * 1024)
+                // Every image of the channel (five streams a partition here, and the late subscriber's) shares the
+                // socket's 4 MiB: small windows keep a driver thread that lags from overrunning it (each loss costs a
+                // retransmission on two busy cores); 1 MiB still holds over a second of a partition's depth stream.
+                .initialWindowLength(1024 * 1024)
                 .dirDeleteOnStart(true)
                 .dirDeleteOnShutdown(true));
             aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(dir));

@@ -165,8 +165,11 @@ public final class DerivedPublisher
         if (!stopped)
         {
             // Nothing overtakes what waits: the packet goes out only behind an empty backlog.
-            final boolean backlogEmpty = backlogHead == backlogTail || offerBacklog();
-            if (!backlogEmpty || !offer(packetBuffer, 0, packetLength))
+            if (backlogHead != backlogTail)
+            {
+                offerBacklog();
+            }
+            if (backlogHead != backlogTail || !offer(packetBuffer, 0, packetLength))
             {
                 hold();
             }
@@ -188,7 +191,7 @@ public final class DerivedPublisher
     /**
      * Offer what waits in the backlog, in order, until the publication pushes back.
      *
-     * @return work done.
+     * @return packets sent.
      */
     public int drainBacklog()
     {
@@ -196,13 +199,16 @@ public final class DerivedPublisher
         {
             return 0;
         }
-        offerBacklog();
-        return 1;
+        return offerBacklog();
     }
 
-    /** @return true once the backlog is empty. */
-    private boolean offerBacklog()
+    /**
+     * @return packets sent: 0 while the publication still pushes back, so that the duty cycle's idle strategy backs
+     * off instead of spinning on a refused offer (on shared cores that spin took the CPU its subscribers needed).
+     */
+    private int offerBacklog()
     {
+        int sent = 0;
         while (backlogHead < backlogTail)
         {
             final int length = backlog.getInt(backlogHead);
@@ -216,14 +222,14 @@ public final class DerivedPublisher
                 break;
             }
             backlogHead = packet + length;
+            sent++;
         }
         if (backlogHead == backlogTail)
         {
             backlogHead = 0;
             backlogTail = 0;
-            return true;
         }
-        return false;
+        return sent;
     }
 
     /** Put the packet being built behind the backlog; when it does not fit, drop it (its subscribers see the gap). */
