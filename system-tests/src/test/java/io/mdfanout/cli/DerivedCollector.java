@@ -17,7 +17,6 @@ import io.mdfanout.wire.Partitioning;
 import io.mdfanout.wire.WireFormat;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
-import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -117,19 +116,36 @@ final class DerivedCollector implements MarketDataListener, AutoCloseable
     /**
      * The messages as received, kept raw on the polling thread (it must keep up with the stream; formatting waits for
      * {@link #decode()}): each with its partition and whether a snapshot delivered it, and the snapshots' begins and
-     * the recoveries in their places.
+     * the recoveries in their places. In chunks, so that a growing session never makes the poller copy what it holds
+     * (a 64 MiB copy stalled it long enough for the fanout to drop depth messages).
      */
-    private final ExpandableArrayBuffer events = new ExpandableArrayBuffer(64 * 1024 * 1024);
+    private final List<UnsafeBuffer> chunks = new ArrayList<>();
+    private final List<Integer> chunkLengths = new ArrayList<>();
+    private UnsafeBuffer events = newChunk();
     private int eventsLength;
+    private static final int CHUNK_LENGTH = 8 * 1024 * 1024;
     private static final int MESSAGE = 0;
     private static final int SNAPSHOT_MESSAGE = 1;
     private static final int SNAPSHOT_BEGIN = 2;
     private static final int RECOVERED = 3;
-    /** An event in {@link #events}: kind, partition and length (ints), then the message's bytes. */
+    /** An event in a chunk: kind, partition and length (ints), then the message's bytes. */
     private static final int EVENT_HEADER = 3 * Integer.BYTES;
+
+    private UnsafeBuffer newChunk()
+    {
+        final UnsafeBuffer chunk = new UnsafeBuffer(new byte[CHUNK_LENGTH]);
+        chunks.add(chunk);
+        chunkLengths.add(0);
+        return chunk;
+    }
 
     private void addEvent(final int kind, final int partition, final DirectBuffer buffer, final int offset, final int length)
     {
+        if (eventsLength + EVENT_HEADER + length > CHUNK_LENGTH)
+        {
+            events = newChunk();
+            eventsLength = 0;
+        }
         events.putInt(eventsLength, kind);
         events.putInt(eventsLength + Integer.BYTES, partition);
         events.putInt(eventsLength + 2 * Integer.BYTES, length);
@@ -138,6 +154,7 @@ final class DerivedCollector implements MarketDataListener, AutoCloseable
             events.putBytes(eventsLength + EVENT_HEADER, buffer, offset, length);
         }
         eventsLength += EVENT_HEADER + length;
+        chunkLengths.set(chunkLengths.size() - 1, eventsLength);
     }
 
     public void onRawMessage(final MessageContext context, final DirectBuffer buffer, final int offset, final int length)
@@ -157,6 +174,22 @@ final class DerivedCollector implements MarketDataListener, AutoCloseable
         final TradePrintDecoder trade = new TradePrintDecoder();
         final BarDecoder bar = new BarDecoder();
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[0]);
+        for (int c = 0; c < chunks.size(); c++)
+        {
+            decode(chunks.get(c), chunkLengths.get(c), header, bbo, depth, trade, bar, buffer);
+        }
+    }
+
+    private void decode(
+        final UnsafeBuffer events,
+        final int eventsLength,
+        final MessageHeaderDecoder header,
+        final BestBidOfferDecoder bbo,
+        final BookDepthDecoder depth,
+        final TradePrintDecoder trade,
+        final BarDecoder bar,
+        final UnsafeBuffer buffer)
+    {
         for (int position = 0; position < eventsLength; )
         {
             final int kind = events.getInt(position);
