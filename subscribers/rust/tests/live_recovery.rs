@@ -164,7 +164,10 @@ fn a_late_joiner_and_a_fanout_killed_with_minus_9_recover_as_java_does() {
             assert!(outcome.events.iter().any(|e| e.starts_with(&format!("RECOVERED p={p} snapshot="))
                 && !e.starts_with(&format!("RECOVERED p={p} snapshot=0 "))), "{who}: partition {p} recovered");
         }
-        let last_event = outcome.events.last().expect("events");
+        // SOURCE_DOWN costs no data (the fanout says so while the exchange's lines are silent, after the session's
+        // end, and while a starved feed handler's heartbeat is late on a loaded machine): as Java's RecoveryTest and
+        // the Python client's test, what the subscriber must end without is a data-stale reason.
+        let last_event = outcome.events.iter().filter(|e| !e.contains("reason=SOURCE_DOWN")).last().expect("events");
         assert!(last_event.starts_with("RECOVERED"), "{who} ends good: {:?}", outcome.events);
     }
     assert!(java_log.contains("reason=NEW_PUBLICATION") || java_log.contains("reason=SILENT"), "Java saw the fanout go");
