@@ -58,7 +58,13 @@ class PairArchiveTest
                 archive.lastLineContaining("archive: running"));
 
             // Side A as a new pod at 10%: killed, its /dev/shm emptied, started again from the exchange's GLIMPSE
-            // snapshot: its chain lacks what the exchange sent between its death and the snapshot.
+            // snapshot: its chain lacks what the exchange sent between its death and the snapshot. Once side A's first
+            // pod is recorded: a fanout slow to start was once killed before it published anything, and the archive
+            // then held no first recording of side A to lack anything after.
+            for (int p = 0; p < PARTITIONS; p++)
+            {
+                archive.awaitLine("side A partition " + p + " recording");
+            }
             ChainHarness.awaitSimulatorProgress(simulator, messages / 10);
             feedHandlerA.kill9();
             fanoutA.kill9();
