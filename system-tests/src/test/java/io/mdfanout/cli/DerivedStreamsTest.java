@@ -118,7 +118,7 @@ class DerivedStreamsTest
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void topOfBookTradesBarsAndTheSymbolDirectoryLiveThroughAFanoutKillNine(@TempDir final Path dir) throws Exception
     {
-        final long messages = 600_000;
+        final long messages = 1_000_000;
         final String channel = "aeron:udp?endpoint=224.0.1.143:47400|interface=127.0.0.1|mtu=8192";
         final int streamIdBase = 4740;
         try (ChainHarness chain = new ChainHarness(dir, "derived-restart", PARTITIONS, channel, streamIdBase);
@@ -151,6 +151,10 @@ class DerivedStreamsTest
             {
                 assertTrue(collector.awaitEnd(3, TimeUnit.MINUTES),
                     collector.stream + " through the kill reached End of Messages: " + collector.describe());
+            }
+            for (final DerivedCollector collector : List.of(bbo, trades, bars))
+            {
+                collector.close(); // what they hold is the session's: nothing after its end
             }
             // Every instrument was defined at the session's start, long before the kill: a directory read from the
             // restarted fanout holds them only if it restored them from its resumed state.
