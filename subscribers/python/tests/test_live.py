@@ -24,6 +24,12 @@ MESSAGES = 100_000
 # Two Python subscribers in one loop turn each message into a dictionary (about 9 us): at 50,000 msg/s on a loaded
 # 2-core machine the late one fell behind its receiver's window and lost its image (silent, recovered past the end).
 RATE = 20_000
+# Every subscriber of the test shares one media driver, so one image per stream, whose receiver window follows the
+# slowest of them: with 1 MiB terms (a 512 KiB window, about 0.7 s of this session's traffic) a stall of the Python
+# process on the loaded machine of a fresh `make test` stalled Java's record and both Python subscribers at once
+# (each SILENT, then recovered from a snapshot after the End of Messages: docs/OPERATIONS.md, "Slow consumers").
+# 4 MiB terms give the driver's whole 2 MiB window, about 3 s.
+TERM_LENGTH = 4 * 1024 * 1024
 CHANNEL = "aeron:udp?endpoint=224.0.53.1:53456|interface=127.0.0.1"
 STREAM_ID_BASE = 5300
 ARCHIVE_CONTROL = "aeron:udp?endpoint=localhost:53010"
@@ -128,7 +134,7 @@ class LiveTest(Chain):
                    "--ring-capacity-bytes", "4194304")
         wait_for(lambda: "archive: running" in self.log("archive"), 90, "the archive")
         self.start("fanout", "fanout", "--ring-dir", self.ring_dir, "--partitions", partitions, "--channel", CHANNEL,
-                   "--stream-id-base", str(STREAM_ID_BASE), "--term-length-bytes", "1048576", "--max-orders", "65536")
+                   "--stream-id-base", str(STREAM_ID_BASE), "--term-length-bytes", str(TERM_LENGTH), "--max-orders", "65536")
         self.start("record", "record", "--aeron-dir", self.driver_dir, "--channel", CHANNEL, "--stream-id-base",
                    str(STREAM_ID_BASE), "--partitions", partitions, "--until-end-of-messages", "--timeout-s", "90",
                    "--books-out", str(books_out), "--out", str(java_recording), "--ready-file", str(self.work / "record-ready"))

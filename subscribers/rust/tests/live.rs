@@ -21,6 +21,10 @@ const MESSAGES: u64 = 1_000_000;
 const RATE: u64 = 200_000;
 const CHANNEL: &str = "aeron:udp?endpoint=224.0.52.1:52456|interface=127.0.0.1";
 const STREAM_ID_BASE: i32 = 5200;
+/// Both subscribers share one media driver, so one image per stream, whose receiver window follows the slower of them
+/// (docs/OPERATIONS.md, "Slow consumers"): 4 MiB terms give the driver's whole 2 MiB window (1 MiB terms: 512 KiB,
+/// about 70 ms of this session's traffic per partition, for a stall of either process on a loaded machine).
+const TERM_LENGTH: &str = "4194304";
 
 /// Books, and whether each partition's session ended.
 struct Recorder {
@@ -110,7 +114,7 @@ fn a_whole_session_gives_the_java_sdks_books() {
         "fanout",
         &work,
         &["fanout", "--ring-dir", &ring_dir, "--partitions", &partitions, "--channel", CHANNEL, "--stream-id-base",
-            &stream_id_base, "--term-length-bytes", "1048576", "--max-orders", "65536"],
+            &stream_id_base, "--term-length-bytes", TERM_LENGTH, "--max-orders", "65536"],
     );
     processes.start(
         "record",
