@@ -80,7 +80,7 @@ public final class PartitionPublisher implements Agent
     /** Length of a heartbeat message: SBE header plus Heartbeat block. */
     public static final int HEARTBEAT_LENGTH = MessageHeaderEncoder.ENCODED_LENGTH + HeartbeatEncoder.BLOCK_LENGTH;
     /** messageCount is a uint16. */
-    static final int MAX_MESSAGES_PER_PACKET = 0xFFFF;
+    public static final int MAX_MESSAGES_PER_PACKET = 0xFFFF;
     /** A chain position nobody knows: the null value of previousExchangeSequence (2^64-1, -1 as a long). */
     public static final long UNKNOWN_CHAIN = PacketHeaderEncoder.previousExchangeSequenceNullValue();
     private static final int EXCHANGE_SEQUENCE_OFFSET = MessageHeaderEncoder.ENCODED_LENGTH + WireFormat.EXCHANGE_SEQUENCE_OFFSET;

@@ -45,6 +45,10 @@ class DerivedStreamsTest
     private static final int SYMBOLS = 200;
     private static final long SEED = 20261130L;
     private static final Pattern SEQUENCE = Pattern.compile("^seq=(\\d+) ts=(\\d+) inst=(\\d+) (.*)$");
+    /** A bar's line (DerivedLines): its key (instrument/interval seconds/start), then its values. */
+    private static final Pattern BAR = Pattern.compile("^seq=(?<seq>\\d+) ts=(?<ts>\\d+) " +
+        "(?<key>\\d+/(?<seconds>\\d+)/(?<start>\\d+)) (?<values>o=(?<o>-?\\d+) h=(?<h>-?\\d+) l=(?<l>-?\\d+) " +
+        "c=(?<c>-?\\d+) v=(?<v>\\d+) n=(?<n>\\d+) partial=(?<partial>\\d))$");
 
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -218,8 +222,6 @@ class DerivedStreamsTest
     private static void assertBarsThroughTheKill(final DerivedCollector collector, final DerivedOracle oracle)
     {
         assertStaleAndRecovered("the bars subscriber", collector, "NEW_PUBLICATION");
-        final Pattern bar = Pattern.compile("^seq=\\d+ ts=\\d+ (\\d+/\\d+/\\d+) " +
-            "o=(-?\\d+) h=(-?\\d+) l=(-?\\d+) c=(-?\\d+) v=(\\d+) n=(\\d+) partial=(\\d)$");
         final Set<String> completeKeys = new HashSet<>();
         final Set<String> partialKeys = new HashSet<>();
         long completeAfter = 0;
@@ -229,27 +231,27 @@ class DerivedStreamsTest
             for (int i = 0; i < got.size(); i++)
             {
                 final String line = got.get(i);
-                final Matcher m = bar.matcher(line);
+                final Matcher m = BAR.matcher(line);
                 assertTrue(m.matches(), line);
-                final String key = m.group(1);
+                final String key = m.group("key");
                 final String want = oracle.bars.get(key);
                 assertTrue(null != want, "a bar of the session: " + line);
-                if ("0".equals(m.group(8)))
+                if ("0".equals(m.group("partial")))
                 {
                     assertTrue(completeKeys.add(key), "a complete bar is sent once: " + line);
-                    assertEquals(want, line.substring(line.indexOf(" o=") + 1), "a complete bar is the oracle's");
+                    assertEquals(want, m.group("values"), "a complete bar is the oracle's");
                     completeAfter += i >= collector.linesAtRecovery[p] ? 1 : 0;
                 }
                 else
                 {
                     assertTrue(partialKeys.add(key), "a partial bar is sent once: " + line);
-                    final Matcher w = bar.matcher("seq=0 ts=0 " + key + " " + want);
+                    final Matcher w = BAR.matcher("seq=0 ts=0 " + key + " " + want);
                     assertTrue(w.matches(), want);
-                    assertEquals(w.group(5), m.group(5), "a partial bar's close is the interval's: " + line);
-                    assertTrue(Long.parseLong(m.group(3)) <= Long.parseLong(w.group(3)) &&
-                        Long.parseLong(m.group(4)) >= Long.parseLong(w.group(4)) &&
-                        Long.parseLong(m.group(6)) <= Long.parseLong(w.group(6)) &&
-                        Long.parseLong(m.group(7)) <= Long.parseLong(w.group(7)),
+                    assertEquals(w.group("c"), m.group("c"), "a partial bar's close is the interval's: " + line);
+                    assertTrue(Long.parseLong(m.group("h")) <= Long.parseLong(w.group("h")) &&
+                        Long.parseLong(m.group("l")) >= Long.parseLong(w.group("l")) &&
+                        Long.parseLong(m.group("v")) <= Long.parseLong(w.group("v")) &&
+                        Long.parseLong(m.group("n")) <= Long.parseLong(w.group("n")),
                         "a partial bar is a part of the oracle's <" + want + ">: " + line);
                 }
             }
@@ -328,14 +330,7 @@ class DerivedStreamsTest
         {
             final List<String> want = expected.get(p);
             final List<String> got = actual.get(p);
-            for (int i = 0; i < Math.min(want.size(), got.size()); i++)
-            {
-                if (!want.get(i).equals(got.get(i)))
-                {
-                    fail(stream + " partition " + p + " message " + (i + 1) + " of " + want.size() + ": expected <" +
-                        want.get(i) + "> but was <" + got.get(i) + ">" + (i > 0 ? " (after <" + got.get(i - 1) + ">)" : ""));
-                }
-            }
+            assertSameRun(want, 0, got.subList(0, Math.min(want.size(), got.size())), stream + " partition " + p);
             assertEquals(want.size(), got.size(), stream + " partition " + p + " messages");
             count += got.size();
         }
@@ -345,21 +340,20 @@ class DerivedStreamsTest
     /** Every bar the oracle computes, none other, each sent once the partition's exchange clock passed its end. */
     private static long assertBars(final DerivedOracle oracle, final DerivedCollector collector)
     {
-        final Pattern bar = Pattern.compile("^seq=(\\d+) ts=(\\d+) (\\d+)/(\\d+)/(\\d+) (.*)$");
         final Map<String, String> received = new TreeMap<>();
         for (int p = 0; p < PARTITIONS; p++)
         {
             for (final String line : collector.lines.get(p))
             {
-                final Matcher m = bar.matcher(line);
+                final Matcher m = BAR.matcher(line);
                 assertTrue(m.matches(), line);
-                final long closedBy = Long.parseLong(m.group(1));
-                final long closedAt = Long.parseLong(m.group(2));
-                final long end = Long.parseLong(m.group(5)) + Long.parseLong(m.group(4)) * 1_000_000_000L;
+                final long closedBy = Long.parseLong(m.group("seq"));
+                final long closedAt = Long.parseLong(m.group("ts"));
+                final long end = Long.parseLong(m.group("start")) + Long.parseLong(m.group("seconds")) * 1_000_000_000L;
                 assertTrue(closedAt >= end || oracle.dayEndSequences.contains(closedBy),
                     "a bar is sent once its interval is over (or at the day's end): " + line);
-                final String key = m.group(3) + "/" + m.group(4) + "/" + m.group(5);
-                assertEquals(null, received.put(key, m.group(6)), "bar " + key + " sent once");
+                final String key = m.group("key");
+                assertEquals(null, received.put(key, m.group("values")), "bar " + key + " sent once");
             }
         }
         assertEquals(oracle.bars.size(), received.size(), "bars");

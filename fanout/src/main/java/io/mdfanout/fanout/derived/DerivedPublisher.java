@@ -15,6 +15,10 @@ import org.agrona.ErrorHandler;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import static io.mdfanout.fanout.PartitionPublisher.HEARTBEAT_LENGTH;
+import static io.mdfanout.fanout.PartitionPublisher.MAX_MESSAGES_PER_PACKET;
+import static io.mdfanout.fanout.PartitionPublisher.PACKET_HEADER_LENGTH;
+import static io.mdfanout.fanout.PartitionPublisher.UNKNOWN_CHAIN;
 import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
 
 /**
@@ -32,13 +36,9 @@ import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
  */
 public final class DerivedPublisher
 {
-    private static final int PACKET_HEADER_LENGTH = PartitionPublisher.PACKET_HEADER_LENGTH;
-    private static final int HEARTBEAT_LENGTH = PartitionPublisher.HEARTBEAT_LENGTH;
-    private static final int MAX_MESSAGES_PER_PACKET = 0xFFFF;
     /** Bytes of derived packets held per stream and partition while its subscribers push back. */
     public static final int BACKLOG_BYTES = 2 * 1024 * 1024;
     private static final int ADMIN_ACTION_RETRIES = 3;
-    private static final long UNKNOWN_CHAIN = PartitionPublisher.UNKNOWN_CHAIN;
 
     private final int partitionId;
     private final FeedStream stream;
