@@ -134,7 +134,8 @@ class LiveTest(Chain):
                    "--ring-capacity-bytes", "4194304")
         wait_for(lambda: "archive: running" in self.log("archive"), 90, "the archive")
         self.start("fanout", "fanout", "--ring-dir", self.ring_dir, "--partitions", partitions, "--channel", CHANNEL,
-                   "--stream-id-base", str(STREAM_ID_BASE), "--term-length-bytes", str(TERM_LENGTH), "--max-orders", "65536")
+                   "--stream-id-base", str(STREAM_ID_BASE), "--term-length-bytes", str(TERM_LENGTH),
+                   "--max-orders", "65536")
         self.start("record", "record", "--aeron-dir", self.driver_dir, "--channel", CHANNEL, "--stream-id-base",
                    str(STREAM_ID_BASE), "--partitions", partitions, "--until-end-of-messages", "--timeout-s", "90",
                    "--books-out", str(books_out), "--out", str(java_recording), "--ready-file", str(self.work / "record-ready"))
