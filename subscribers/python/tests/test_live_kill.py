@@ -3,8 +3,7 @@
 messages (``MDFANOUT_LIVE_MESSAGES`` changes it), the fanout killed with -9 half way and started again on its rings (a
 new publication: each subscriber recovers from its snapshot stream). The Python subscriber's books are Java's; every
 message it recorded is Java's byte for byte or one Java's snapshot covered, none is missing after its own snapshot's
-coverage; with the same snapshots as Java's (as nearly always: both go stale at the same message) the recordings are
-one."""
+coverage (which of Java's covered messages each delivered before going stale is its own timing)."""
 
 import os
 import re
@@ -12,7 +11,7 @@ import time
 import unittest
 
 import mdfanout
-from test_live import Chain, by_partition, wait_for
+from test_live import Chain, wait_for
 
 PARTITIONS = 2
 MESSAGES = int(os.environ.get("MDFANOUT_LIVE_MESSAGES", "1000000"))
@@ -163,12 +162,13 @@ class FanoutKillTest(Chain):
         after = [(p, s) for p, s, m in java_records if s > python_coverage[p].through(instrument(m))]
         self.assertEqual([], [k for k in after if k not in delivered], "none skipped after the recovery")
         self.assertGreater(len(after), 1_000)
-        same = [c.ranges for c in java_coverage] == [c.ranges for c in python_coverage]
-        if same:
-            self.assertEqual(by_partition(java[0].read_bytes()), by_partition(python_recording.read_bytes()),
-                             "the same snapshots: the recordings are one")
+        # Java's records the Python subscriber did not deliver are all covered by its snapshot (checked above, record
+        # by record): which of them each delivered before going stale is its own timing (fresh run 13: partition 1's
+        # 268,173..289,471, which Java's record read before the kill and the Python subscriber, behind it, did not;
+        # the same snapshots for both), so the recordings need not be one even when the snapshots are.
+        not_delivered = len(java_records) - sum(1 for p, s, _ in python_records if (p, s) in by_key)
         print(f"python: {len(python_records)} records, {len(after)} after its snapshot's coverage, each Java's; "
-              + ("the same snapshots as Java's: the recordings byte for byte Java's" if same else "other snapshots"))
+              f"{not_delivered} of Java's not delivered, each covered by its snapshot")
 
 
 if __name__ == "__main__":
