@@ -70,6 +70,9 @@ s = re.sub(r"(?m)^(\[debug\]\n(?:.*\n)*?\s*)address = .*$", lambda m: m.group(1)
 s = set_key(s, "sandbox_image", "\"%s\"" % pause)
 # Root here lacks CAP_SYS_RESOURCE: without this every sandbox fails in runc.
 s = set_key(s, "restrict_oom_score_adj", "true")
+# Pod network namespaces under the node'"'"'s state directory, not /run/netns: a sandbox the stop finds still running is
+# unmounted with the node'"'"'s other mounts (its veth goes with it), and the teardown check sees any left.
+s = set_key(s, "netns_mounts_under_state_dir", "true")
 s = set_key(s, "bin_dir", "\"/usr/lib/cni\"")
 s = set_key(s, "conf_dir", "\"%s\"" % cni_conf)
 s = re.sub(r"(?m)^(\s*)address = \"/run/containerd/containerd.sock\"$", lambda m: m.group(1) + "address = \"%s/containerd.sock\"" % root, s)
